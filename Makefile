@@ -1,0 +1,30 @@
+# Set-up is automatic: every target creates .venv and installs tokengen into it
+# (editable, with the test extra) the first time, and again when pyproject.toml changes.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+OUT    ?= meatshields.pdf
+
+.PHONY: pdf test bench fuzz clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+pdf: $(STAMP)  ## build the default Meatshield sheet from token_defs.yaml
+	$(BIN)/tokengen build token_defs.yaml -o $(OUT)
+
+test: $(STAMP)  ## run the test suite
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## print speed, memory and size figures (not a test)
+	$(BIN)/python bench/bench.py
+
+fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) $(OUT) out .pytest_cache .hypothesis

@@ -1,0 +1,14 @@
+"""tokengen: turn a YAML catalogue of game tokens into print-ready PDF sheets."""
+
+__version__ = "0.1.0"
+
+from .build import BuildOptions, BuildResult, build_pdf  # noqa: E402
+from .catalogue import load_catalogue  # noqa: E402
+from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError  # noqa: E402
+from .imposition import SheetSpec, impose  # noqa: E402
+from .model import Catalogue, Token  # noqa: E402
+
+__all__ = [
+    "__version__", "BuildOptions", "BuildResult", "build_pdf", "load_catalogue", "SheetSpec", "impose",
+    "Catalogue", "Token", "TokengenError", "CatalogueError", "LayoutError", "RenderError", "ExportError", "UsageError",
+]

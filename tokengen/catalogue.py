@@ -1,0 +1,221 @@
+"""Catalogue loading: YAML → schema check → game checks → :class:`~tokengen.model.Catalogue`.
+
+Every error names the file, the line and the field (``token_defs.yaml:54: tokens[3].priority:
+unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
+``tokengen/data/catalogue.schema.json`` (JSON Schema 2020-12) for editors and other tools.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import CatalogueError
+from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
+from .units import parse_length
+from .yamlsrc import Lines, dotted, read_yaml
+
+DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
+DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The catalogue JSON Schema as a dict (package data ``data/catalogue.schema.json``)."""
+    return json.loads(resources.files("tokengen").joinpath("data/catalogue.schema.json").read_text("utf-8"))
+
+
+def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
+    """Load and validate a catalogue file.
+
+    Args:
+        path: the YAML file.
+        allow_outside_art: accept art paths that leave the catalogue's folder.
+    Returns:
+        The validated :class:`Catalogue` (token size in pt, colours parsed, art paths absolute).
+    Raises:
+        CatalogueError: the first problem found, with file, line and field.
+    """
+    path = Path(path)
+    data, lines = read_yaml(path)
+    problems = validate_schema(path, data, lines)
+    if problems:
+        raise problems[0]
+    return _build(path, data, lines, allow_outside_art)
+
+
+def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
+    """Check ``data`` against the catalogue schema.
+
+    Returns:
+        One :class:`CatalogueError` per problem, sorted by line (empty when valid).
+    """
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
+        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {kind}", line=1)]
+    validator = jsonschema.Draft202012Validator(schema())
+    problems = [_explain(path, error, lines) for error in validator.iter_errors(data)]
+    return sorted(problems, key=lambda p: (p.line or 0, p.field or ""))
+
+
+def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
+    where = tuple(error.absolute_path)
+    line = _line(lines, where)
+    field = dotted(where) or None
+    kind = error.validator
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        key = extra[0]
+        hint = suggest(key, allowed)
+        known = f" (known keys: {', '.join(allowed)})" if not hint else ""
+        return CatalogueError(path, f"unknown key{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
+    if kind == "type":
+        return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
+    if kind == "oneOf" and "colour" in str(error.schema.get("description", "")).lower():
+        return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
+    if kind == "pattern" and where and where[-1] == "id":
+        return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
+    if kind == "pattern" and where and where[0] == "size" or (where and where[-1] == "size"):
+        return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
+    if kind in ("minimum", "maximum"):
+        bound = "at least" if kind == "minimum" else "at most"
+        return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
+    if kind == "minItems" and error.validator_value == 1:
+        return CatalogueError(path, "must not be empty", line=line, field=field)
+    if kind == "maxItems":
+        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
+    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
+    return CatalogueError(path, message, line=line, field=field)
+
+
+def _line(lines: Lines, where: tuple[Any, ...]) -> int | None:
+    while where not in lines and where:
+        where = where[:-1]
+    return lines.get(where)
+
+
+def _kind(name: Any) -> str:
+    names = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
+    return names.get(name, str(name)) if isinstance(name, str) else " or ".join(_kind(n) for n in name)
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    """``"; did you mean 'x'?"`` for the closest choice (case-insensitive), or ``""``."""
+    lowered = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
+
+
+def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=_line(lines, where), field=dotted(where))
+
+    def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
+        return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
+
+    def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
+        if "art" not in spec:
+            return None
+        return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+
+    size = 72.0
+    if "size" in data:
+        try:
+            size = parse_length(data["size"], allow_zero=False)
+        except ValueError as exc:
+            raise fail(("size",), str(exc)) from None
+
+    g = data["game"]
+    attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
+    priorities = tuple(Priority(p["code"], p["glyph"], p["name"]) for p in g["priorities"])
+    for kind, items in (("attributes", attributes), ("priorities", priorities)):
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if item.code in seen:
+                raise fail(("game", kind, i, "code"), f"duplicate code '{item.code}'")
+            seen.add(item.code)
+    d = g.get("draws", {})
+    draws = Draws(
+        settlement_danger_levels=tuple(d.get("settlement_danger_levels", Draws.settlement_danger_levels)),
+        town_levels=tuple(d.get("town_levels", Draws.town_levels)),
+        explored_bonus=d.get("explored_bonus", Draws.explored_bonus),
+        solo_start=d.get("solo_start", Draws.solo_start),
+    )
+    costs = g.get("costs", {})
+    variants = tuple(
+        Variant(name, v["description"], v.get("hire_gp"), v.get("trade_gp")) for name, v in g.get("variants", {}).items()
+    )
+    game = Game(attributes, priorities, draws, costs.get("hire_gp", 2), costs.get("trade_gp", 0), variants)
+    in_play = tuple(data.get("variants", ()))
+    for i, name in enumerate(in_play):
+        if game.variant(name) is None:
+            known = [v.name for v in variants]
+            raise fail(("variants", i), f"unknown variant '{name}'{suggest(name, known)}")
+
+    base_style = data.get("style", {})
+    base_back_spec = data.get("back", {})
+    base_back = Back(**colours(base_back_spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
+                     text=base_back_spec.get("text", ""), art=art(base_back_spec, ("back",)))
+    by_attr = {a.code: a for a in attributes}
+    by_prio = {p.code: p for p in priorities} | {p.glyph: p for p in priorities}
+    tokens: list[Token] = []
+    first_line: dict[str, int | None] = {}
+    for i, t in enumerate(data["tokens"]):
+        where = ("tokens", i)
+        if t["id"] in first_line:
+            raise fail(where + ("id",), f"duplicate id '{t['id']}' (first at line {first_line[t['id']]})")
+        first_line[t["id"]] = _line(lines, where)
+        attribute = by_attr.get(t["attribute"])
+        if attribute is None:
+            hint = suggest(t["attribute"], list(by_attr))
+            raise fail(where + ("attribute",), f"unknown attribute '{t['attribute']}'{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+        priority = by_prio.get(t["priority"])
+        if priority is None:
+            codes = [p.code for p in priorities]
+            hint = suggest(t["priority"], codes) or " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
+            raise fail(where + ("priority",), f"unknown priority '{t['priority']}'{hint}")
+        style_spec = {**base_style, **t.get("style", {})}
+        style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, where + ("style",) if "art" in t.get("style", {}) else ("style",)))
+        back = base_back
+        if "back" in t:
+            spec = {**base_back_spec, **t["back"]}
+            back = Back(**colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
+                        text=spec.get("text", ""), art=art(spec, where + ("back",)))
+        tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), _line(lines, where)))
+    return Catalogue(
+        path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
+        columns=data.get("columns"),
+    )
+
+
+def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: CatalogueError) -> Path:
+    """Resolve an art path relative to the catalogue's folder.
+
+    Raises:
+        CatalogueError: (at ``where``'s file, line and field) when the file does not exist, or when
+            it resolves outside the catalogue's folder (``../``, absolute paths, symlinks out) and
+            ``allow_outside`` is False.
+    """
+    base = catalogue.resolve().parent
+    target = (base / art).resolve()
+    if not allow_outside and not target.is_relative_to(base):
+        raise CatalogueError(where.path, f"art path '{art}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+    if not target.is_file():
+        raise CatalogueError(where.path, f"art file '{art}' not found", where.line, where.field)
+    return target

@@ -1,0 +1,51 @@
+"""One error hierarchy for tokengen; the CLI maps each to a one-line message and an exit code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class TokengenError(Exception):
+    """Base of every error tokengen raises on purpose.
+
+    ``exit_code`` is what the CLI exits with (2: bad input or usage, 1: a check failed).
+    ``str(error)`` is the complete one-line message shown to the user.
+    """
+
+    exit_code = 2
+
+
+class CatalogueError(TokengenError):
+    """A catalogue (or other YAML input) is unreadable or invalid.
+
+    Args:
+        path: the file at fault.
+        message: what is wrong, without the location.
+        line: 1-based line number in the file, when known.
+        field: dotted path of the offending field (``tokens[3].priority``), when known.
+    """
+
+    def __init__(self, path: str | Path, message: str, line: int | None = None, field: str | None = None):
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.message = message
+        where = self.path if line is None else f"{self.path}:{line}"
+        what = f"{field}: {message}" if field else message
+        super().__init__(f"{where}: {what}")
+
+
+class UsageError(TokengenError):
+    """An option value is malformed (a length without a unit, an unknown page name, …)."""
+
+
+class LayoutError(TokengenError):
+    """The tokens cannot be imposed as asked (page too small, size not printable, too many pages)."""
+
+
+class RenderError(TokengenError):
+    """Drawing failed: a glyph missing from the font, an unreadable art image, …"""
+
+
+class ExportError(TokengenError):
+    """An output could not be written (read-only folder, output equal to an input, full disk)."""

@@ -1,0 +1,283 @@
+"""Imposition: pure geometry that places square tokens on sheets. No drawing happens here.
+
+All lengths are in pt (1 in = 72 pt) with the PDF origin at the lower-left corner of the page.
+A *cell* is one token's trim square; its bleed box is the trim grown by ``bleed`` on every side.
+Cells are laid in rows from the top-left, ``pitch = size + gutter`` apart; with ``gutter = 0``
+neighbours share an edge so one cut separates two tokens. Each page reserves a strip at the
+bottom of the printable area for the calibration ruler (see :data:`CALIBRATION_HEIGHT`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import LayoutError
+from .units import format_length
+
+#: Height (pt) of the calibration strip kept at the foot of the printable area.
+CALIBRATION_HEIGHT = 22.0
+#: Least clear space (pt) between the grid and the calibration strip, for cut-line guides.
+CALIBRATION_GAP = 6.0
+#: Crop marks: gap from the trim (or bleed) edge and length, in pt (about 6 mm long).
+CROP_OFFSET = 4.5
+CROP_LENGTH = 17.0
+#: Longest run (pt) of a cut-line guide past the block of cells.
+GUIDE_LENGTH = 27.0
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle: lower-left (x, y), width w, height h, in pt."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.h
+
+    def grow(self, d: float) -> Rect:
+        """The rectangle grown by ``d`` pt on every side."""
+        return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def contains(self, other: Rect, tol: float = 1e-6) -> bool:
+        """True when ``other`` lies inside this rectangle (within ``tol`` pt)."""
+        return (other.x >= self.x - tol and other.y >= self.y - tol
+                and other.x1 <= self.x1 + tol and other.y1 <= self.y1 + tol)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight line segment from (x0, y0) to (x1, y1), in pt."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One placed token: ``index`` into the token list; ``trim`` its trim square; ``bleed`` pt."""
+
+    index: int
+    row: int
+    col: int
+    trim: Rect
+    bleed: float = 0.0
+
+    @property
+    def bleed_box(self) -> Rect:
+        return self.trim.grow(self.bleed)
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """What the user asked for. Lengths in pt.
+
+    Attributes:
+        page: (width, height) of the sheet.
+        size: token trim size (square).
+        margin: border kept clear on every side (printers cannot print there).
+        gutter: space between neighbouring trims; must be at least ``2 * bleed``.
+        bleed: how far each face's art runs past its trim.
+        columns: at most this many columns (None: as many as fit).
+        cut_lines: draw full-length cut lines on every trim edge, extended into the margin.
+        crop_marks: draw short crop marks outside the grid instead of (or as well as) cut lines.
+        calibration: keep a strip for the 1 in calibration ruler.
+    """
+
+    page: tuple[float, float]
+    size: float = 72.0
+    margin: float = 18.0
+    gutter: float = 0.0
+    bleed: float = 0.0
+    columns: int | None = None
+    cut_lines: bool = True
+    crop_marks: bool = False
+    calibration: bool = True
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The capacity of one sheet: ``columns`` × ``rows`` cells inside ``area``."""
+
+    columns: int
+    rows: int
+    area: Rect
+    pitch: float
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """One imposed page: its cells, its cut lines and crop marks, the calibration strip."""
+
+    number: int
+    size: tuple[float, float]
+    cells: tuple[Cell, ...]
+    block: Rect
+    cut_lines: tuple[Line, ...] = ()
+    crop_marks: tuple[Line, ...] = ()
+    calibration: Rect | None = None
+
+
+def grid_for(spec: SheetSpec) -> Grid:
+    """How many tokens fit on one sheet.
+
+    Raises:
+        LayoutError: the gutter is narrower than twice the bleed, or not even one token fits;
+            the message names the largest token size that would fit.
+    """
+    width, height = spec.page
+    for name, value in (("page width", width), ("page height", height), ("token size", spec.size)):
+        if not (math.isfinite(value) and value > 0):
+            raise LayoutError(f"{name} must be a positive length, got {value!r} pt")
+    if spec.gutter + 1e-9 < 2 * spec.bleed:
+        raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
+    reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
+    area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
+    # the outermost cells also need room for their bleed inside the area
+    usable_w, usable_h = area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
+    pitch = spec.size + spec.gutter
+    columns = _fit(usable_w, spec.size, pitch)
+    rows = _fit(usable_h, spec.size, pitch)
+    if spec.columns is not None:
+        columns = min(columns, spec.columns)
+    if columns < 1 or rows < 1:
+        largest = min(usable_w, usable_h)
+        hint = f"; the largest token that fits is {format_length(math.floor(largest * 100) / 100)}" if largest > 0 else ""
+        raise LayoutError(f"a {format_length(spec.size)} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
+    return Grid(columns, rows, area, pitch)
+
+
+def _fit(space: float, size: float, pitch: float) -> int:
+    """Cells of ``size`` at ``pitch`` that fit in ``space`` (with a 1e-6 pt tolerance)."""
+    if space + 1e-6 < size:
+        return 0
+    return 1 + int((space - size + 1e-6) // pitch)
+
+
+def impose(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> list[PageLayout]:
+    """Place ``count`` tokens on as many sheets as needed (eagerly; see :func:`iter_pages`)."""
+    return list(iter_pages(count, spec, max_pages=max_pages))
+
+
+def page_count(count: int, spec: SheetSpec) -> int:
+    """Number of sheets ``count`` tokens need."""
+    return max(1, math.ceil(count / grid_for(spec).per_page))
+
+
+def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None):
+    """Yield one :class:`PageLayout` per sheet for ``count`` tokens, in token order.
+
+    Each page's block of cells is centred horizontally on the page, and vertically on the page
+    when the calibration strip leaves room (otherwise just above it). Cut lines cover the
+    block's rows and columns and run past it as guides, up to :data:`GUIDE_LENGTH` and at most
+    half-way into the margin (the bottom ones stop at the calibration strip), so they are still
+    there after the first cuts.
+
+    Raises:
+        LayoutError: see :func:`grid_for`; more than ``max_pages`` pages.
+    """
+    grid = grid_for(spec)
+    pages = page_count(count, spec)
+    if max_pages is not None and pages > max_pages:
+        raise LayoutError(f"{count} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
+    for number in range(pages):
+        first = number * grid.per_page
+        yield layout_page(number, range(first, min(count, first + grid.per_page)), spec, grid)
+
+
+def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> PageLayout:
+    """Lay the tokens ``indices`` on page ``number`` (0-based) of ``grid``."""
+    width, height = spec.page
+    n = len(indices)
+    cols = min(grid.columns, n)
+    rows = math.ceil(n / grid.columns)
+    block_w = cols * spec.size + (cols - 1) * spec.gutter
+    block_h = rows * spec.size + (rows - 1) * spec.gutter
+    x0 = (width - block_w) / 2
+    y_low = grid.area.y + spec.bleed
+    y0 = max((height - block_h) / 2, y_low)  # centred, unless that would cover the strip
+    block = Rect(x0, y0, block_w, block_h)
+    top = y0 + block_h
+    cells = tuple(
+        Cell(index, k // grid.columns, k % grid.columns,
+             Rect(x0 + (k % grid.columns) * grid.pitch, top - spec.size - (k // grid.columns) * grid.pitch, spec.size, spec.size),
+             spec.bleed)
+        for k, index in enumerate(indices)
+    )
+    strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
+    cut = _cut_lines(block, cols, rows, spec, strip) if spec.cut_lines else ()
+    crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
+    return PageLayout(number, (width, height), cells, block, cut, crop, strip)
+
+
+def edges(start: float, count: int, size: float, gutter: float) -> list[float]:
+    """Trim-edge coordinates along one axis for ``count`` cells from ``start`` (shared edges once)."""
+    out: list[float] = []
+    for i in range(count):
+        a = start + i * (size + gutter)
+        for v in (a, a + size):
+            if not out or abs(out[-1] - v) > 1e-9:
+                out.append(v)
+    return out
+
+
+def _cut_lines(block: Rect, cols: int, rows: int, spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
+    width, height = spec.page
+    edge = spec.margin / 2  # guides reach half-way into the margin, or GUIDE_LENGTH past the block
+    left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
+    bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
+    top = min(height - edge, block.y1 + GUIDE_LENGTH)
+    xs = edges(block.x, cols, spec.size, spec.gutter)
+    ys = edges(block.y, rows, spec.size, spec.gutter)
+    vertical = [Line(x, min(bottom, block.y), x, max(top, block.y1)) for x in xs]
+    horizontal = [Line(min(left, block.x), y, max(right, block.x1), y) for y in ys]
+    return tuple(vertical + horizontal)
+
+
+def _crop_marks(block: Rect, cols: int, rows: int, spec: SheetSpec) -> tuple[Line, ...]:
+    offset = max(CROP_OFFSET, spec.bleed + 1.5) if spec.bleed else CROP_OFFSET
+    xs = edges(block.x, cols, spec.size, spec.gutter)
+    ys = edges(block.y, rows, spec.size, spec.gutter)
+    lo_y, hi_y = block.y - spec.bleed - offset, block.y1 + spec.bleed + offset
+    lo_x, hi_x = block.x - spec.bleed - offset, block.x1 + spec.bleed + offset
+    marks = [Line(x, lo_y, x, lo_y - CROP_LENGTH) for x in xs] + [Line(x, hi_y, x, hi_y + CROP_LENGTH) for x in xs]
+    marks += [Line(lo_x, y, lo_x - CROP_LENGTH, y) for y in ys] + [Line(hi_x, y, hi_x + CROP_LENGTH, y) for y in ys]
+    return tuple(marks)
+
+
+def mirror(page: PageLayout, flip: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> PageLayout:
+    """The back sheet for a face sheet, so that duplex printing puts each back behind its face.
+
+    ``flip="long"``: the sheet turns over its long edge (portrait: left↔right, x → W - x);
+    ``flip="short"``: over its short edge (portrait: top↔bottom, y → H - y). For a landscape
+    page the axes swap. ``offset`` (dx, dy) pt then shifts every back cell to correct a
+    printer's duplex misalignment. Cut lines and crop marks are not repeated on backs.
+    """
+    width, height = page.size
+    portrait = height >= width
+    mirror_x = (flip == "long") == portrait
+    if flip not in ("long", "short"):
+        raise LayoutError(f"unknown flip {flip!r}: use long or short")
+    dx, dy = offset
+
+    def move(r: Rect) -> Rect:
+        x = width - r.x - r.w if mirror_x else r.x
+        y = r.y if mirror_x else height - r.y - r.h
+        return Rect(x + dx, y + dy, r.w, r.h)
+
+    cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed) for c in page.cells)
+    return PageLayout(page.number, page.size, cells, move(page.block), (), (), None)

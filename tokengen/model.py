@@ -1,0 +1,163 @@
+"""Value objects: the validated catalogue as frozen dataclasses. Lengths are in pt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A colour as the catalogue gave it: ``space`` is ``"rgb"`` (3 channels) or ``"cmyk"`` (4),
+    every channel in 0..1."""
+
+    space: str
+    values: tuple[float, ...]
+
+    @classmethod
+    def parse(cls, value: str | list[float]) -> Colour:
+        """``"#rrggbb"`` → rgb; ``[c, m, y, k]`` → cmyk. The schema has already checked the form."""
+        if isinstance(value, str):
+            return cls("rgb", tuple(int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)))
+        return cls("cmyk", tuple(float(v) for v in value))
+
+    def to_cmyk(self) -> tuple[float, float, float, float]:
+        """CMYK channels in 0..1. RGB converts by the device-independent naive formula
+        k = 1 - max(r, g, b), c = (1 - r - k) / (1 - k), … (the same as ReportLab's
+        ``colors.rgb2cmyk`` and PostScript's default; no ICC profile is applied)."""
+        if self.space == "cmyk":
+            c, m, y, k = self.values
+            return (c, m, y, k)
+        r, g, b = self.values
+        k = 1 - max(r, g, b)
+        if k >= 1:
+            return (0.0, 0.0, 0.0, 1.0)
+        return ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k)
+
+    def to_rgb(self) -> tuple[float, float, float]:
+        """RGB channels in 0..1 (CMYK converts by r = (1 - c)(1 - k), …)."""
+        if self.space == "rgb":
+            r, g, b = self.values
+            return (r, g, b)
+        c, m, y, k = self.values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An Adventurer attribute: ``code`` is printed on the token (``STR``), ``name`` in full."""
+
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Priority:
+    """A targeting priority: ``code`` as written in catalogues (``low``), ``glyph`` as printed
+    (``↓``), ``name`` in words (``lowest``)."""
+
+    code: str
+    glyph: str
+    name: str
+
+
+@dataclass(frozen=True)
+class FaceStyle:
+    """How a face is painted: colours and an optional art image (absolute path)."""
+
+    background: Colour
+    ink: Colour
+    accent: Colour
+    art: Path | None = None
+
+
+@dataclass(frozen=True)
+class Back:
+    """The back design. Every token in a bag must share one (they are drawn blind)."""
+
+    text: str
+    background: Colour
+    ink: Colour
+    art: Path | None = None
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token design. ``copies`` is how many of it the set holds; ``line`` is where it is
+    defined in the catalogue (for messages)."""
+
+    id: str
+    attribute: Attribute
+    priority: Priority
+    style: FaceStyle
+    back: Back
+    copies: int = 1
+    label: str | None = None
+    line: int | None = None
+
+    @property
+    def caption(self) -> str:
+        """The small text under the glyph: the label, or the attribute's full name."""
+        return self.label or self.attribute.name
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Draw sizes from the game rules: a Settlement draws its Danger Level, a Town (variant) its
+    level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``."""
+
+    settlement_danger_levels: tuple[int, ...] = (2, 3, 4, 5)
+    town_levels: tuple[int, ...] = (2, 3, 4, 5)
+    explored_bonus: int = 1
+    solo_start: int = 3
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An optional rule: its words, and the costs (gp) it replaces while in play."""
+
+    name: str
+    description: str
+    hire_gp: int | None = None
+    trade_gp: int | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """The game data of a catalogue: attributes, priorities, draws, costs, known variants."""
+
+    attributes: tuple[Attribute, ...]
+    priorities: tuple[Priority, ...]
+    draws: Draws = field(default_factory=Draws)
+    hire_gp: int = 2
+    trade_gp: int = 0
+    variants: tuple[Variant, ...] = ()
+
+    def variant(self, name: str) -> Variant | None:
+        """The variant called ``name``, or None."""
+        return next((v for v in self.variants if v.name == name), None)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A validated catalogue. ``size`` is the token trim size in pt; ``tokens`` keep file order."""
+
+    path: Path
+    title: str
+    game: Game
+    tokens: tuple[Token, ...]
+    size: float = 72.0
+    subtitle: str = ""
+    author: str = ""
+    back: Back | None = None
+    variants: tuple[str, ...] = ()
+    columns: int | None = None
+
+    def expanded(self) -> list[Token]:
+        """Every physical token in order, each design repeated ``copies`` times."""
+        return [t for t in self.tokens for _ in range(t.copies)]
+
+    @property
+    def count(self) -> int:
+        """Number of physical tokens in the set (the bag size)."""
+        return sum(t.copies for t in self.tokens)

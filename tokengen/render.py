@@ -1,0 +1,206 @@
+"""ReportLab drawing: paints what :mod:`tokengen.imposition` computed. No page arithmetic here.
+
+Each distinct token face (and the one back) is drawn once as a PDF Form XObject whose origin is
+the token's trim lower-left corner; placements only reference it, so file size grows with the
+number of designs, not the number of tokens. All face measures are fractions of the token size
+``s`` (pt), so everything on the face scales with it; cut lines and crop marks keep fixed
+printable strokes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.colors import CMYKColor, Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from . import fonts
+from .imposition import Line, PageLayout, Rect
+from .model import Back, Colour, Token
+
+#: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
+SAFE = 1 / 16
+#: Frame inset and stroke width, fractions of the token size (frame stays inside the safe area).
+FRAME_INSET, FRAME_WIDTH = 0.08, 0.018
+#: Text box inset (fraction of the token size).
+TEXT_INSET = 0.13
+#: Cut-line and crop-mark strokes, pt (fixed whatever the token size).
+CUT_STROKE = 0.3
+CROP_STROKE = 0.25
+
+CUT_COLOUR = Colour("rgb", (0.25, 0.25, 0.25))
+REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
+BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+
+
+def face_text_sizes(token: Token, size: float) -> dict[str, float]:
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt."""
+    fonts.register()
+    width = size * (1 - 2 * TEXT_INSET)
+    return {
+        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
+        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
+        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
+    }
+
+
+class SheetCanvas:
+    """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
+
+    Args:
+        canvas: the target canvas (created with the bundled font as its initial font).
+        size: token trim size, pt.
+        bleed: art extent past the trim, pt.
+        colour_model: ``"rgb"`` or ``"cmyk"``; in CMYK every colour is converted with
+            :meth:`Colour.to_cmyk` and ReportLab enforces the colour space.
+    """
+
+    def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb"):
+        self.canvas = canvas
+        self.size = size
+        self.bleed = bleed
+        self.colour_model = colour_model
+        self.regular, self.bold = fonts.register()
+        self._forms: set[str] = set()
+
+    def paint(self, colour: Colour) -> Color:
+        """The ReportLab colour for ``colour`` in this canvas' colour model."""
+        if self.colour_model == "cmyk":
+            return CMYKColor(*colour.to_cmyk())
+        return Color(*colour.to_rgb())
+
+    # -- forms -------------------------------------------------------------------------------
+    def face_form(self, token: Token) -> str:
+        """Name of the Form XObject for ``token``'s face, drawing it the first time.
+
+        Raises:
+            RenderError: a character of the token's text is not in the bundled font.
+        """
+        name = f"face-{token.id}"
+        if name not in self._forms:
+            for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
+                fonts.require_glyphs(text, font, f"token {token.id}")
+            self._begin(name)
+            self._draw_face(token)
+            self.canvas.endForm()
+            self._forms.add(name)
+        return name
+
+    def back_form(self, back: Back) -> str:
+        """Name of the Form XObject for the shared back, drawing it the first time."""
+        name = "back"
+        if name not in self._forms:
+            fonts.require_glyphs(back.text, self.bold, "back")
+            self._begin(name)
+            self._draw_back(back)
+            self.canvas.endForm()
+            self._forms.add(name)
+        return name
+
+    def _begin(self, name: str) -> None:
+        b, s = self.bleed, self.size
+        self.canvas.beginForm(name, -b, -b, s + b, s + b)
+
+    def _draw_face(self, token: Token) -> None:
+        c, s, b = self.canvas, self.size, self.bleed
+        style = token.style
+        c.setFillColor(self.paint(style.background))
+        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
+        c.setStrokeColor(self.paint(style.accent))
+        c.setLineWidth(FRAME_WIDTH * s)
+        inset = FRAME_INSET * s
+        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
+        sizes = face_text_sizes(token, s)
+        c.setFillColor(self.paint(style.accent))
+        c.setFont(self.bold, sizes["glyph"])
+        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
+        c.setFillColor(self.paint(style.ink))
+        c.setFont(self.bold, sizes["code"])
+        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
+        c.setFont(self.regular, sizes["caption"])
+        c.drawCentredString(s / 2, 0.175 * s, token.caption)
+
+    def _draw_back(self, back: Back) -> None:
+        c, s, b = self.canvas, self.size, self.bleed
+        c.setFillColor(self.paint(back.background))
+        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
+        c.setStrokeColor(self.paint(back.ink))
+        c.setLineWidth(FRAME_WIDTH * s)
+        inset = FRAME_INSET * s
+        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
+        self._shield(s / 2, 0.58 * s, 0.36 * s, back.ink)
+        if back.text:
+            c.setFillColor(self.paint(back.ink))
+            c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
+            c.drawCentredString(s / 2, 0.2 * s, back.text)
+
+    def _shield(self, cx: float, cy: float, h: float, ink: Colour) -> None:
+        """A plain heater shield outline centred on (cx, cy), ``h`` pt tall (the default emblem)."""
+        c = self.canvas
+        w = 0.8 * h
+        p = c.beginPath()
+        p.moveTo(cx - w / 2, cy + h / 2)
+        p.lineTo(cx + w / 2, cy + h / 2)
+        p.curveTo(cx + w / 2, cy - h / 8, cx + w / 4, cy - h / 3, cx, cy - h / 2)
+        p.curveTo(cx - w / 4, cy - h / 3, cx - w / 2, cy - h / 8, cx - w / 2, cy + h / 2)
+        p.close()
+        c.setLineWidth(0.03 * self.size)
+        c.setStrokeColor(self.paint(ink))
+        c.drawPath(p, stroke=1, fill=0)
+        c.line(cx, cy + h / 2, cx, cy - h / 2)
+        c.line(cx - w / 2, cy + h / 6, cx + w / 2, cy + h / 6)
+
+    # -- pages -------------------------------------------------------------------------------
+    def place(self, forms: Sequence[str], page: PageLayout) -> None:
+        """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner)."""
+        c = self.canvas
+        for cell in page.cells:
+            c.saveState()
+            c.translate(cell.trim.x, cell.trim.y)
+            c.doForm(forms[cell.index])
+            c.restoreState()
+
+    def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
+        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks)."""
+        if not lines:
+            return
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        p = c.beginPath()
+        for line in lines:
+            p.moveTo(line.x0, line.y0)
+            p.lineTo(line.x1, line.y1)
+        c.drawPath(p, stroke=1, fill=0)
+        c.restoreState()
+
+    def calibration(self, strip: Rect, caption: str) -> None:
+        """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
+        above and mm ticks below, and the instruction to print at actual size."""
+        c = self.canvas
+        x, y = strip.x + 2, strip.y + 8
+        c.saveState()
+        ink = self.paint(BLACK)
+        c.setStrokeColor(ink)
+        c.setFillColor(ink)
+        c.setLineWidth(0.4)
+        c.rect(x, y, 72, 5, stroke=1, fill=0)
+        p = c.beginPath()
+        for i in range(5):  # quarter inches, above the bar
+            p.moveTo(x + 18 * i, y + 5)
+            p.lineTo(x + 18 * i, y + (10 if i in (0, 4) else 8))
+        for mm in range(26):  # millimetres, below the bar
+            xm = x + mm * 72 / 25.4
+            p.moveTo(xm, y)
+            p.lineTo(xm, y - (4 if mm % 5 == 0 else 2))
+        p.moveTo(x + 72, y)
+        p.lineTo(x + 72, y - 6)
+        c.setLineWidth(0.25)
+        c.drawPath(p, stroke=1, fill=0)
+        c.setFont(self.regular, 6.5)
+        tx = x + 80
+        c.drawString(tx, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")
+        c.drawString(tx, y - 3, caption)
+        c.restoreState()

@@ -1,0 +1,99 @@
+"""Lengths and page sizes.
+
+Everything inside tokengen is in PDF points (1 in = 72 pt, 1 mm = 72/25.4 pt). Strings with
+units (``"25mm"``, ``"1in"``, ``"0.125in"``, ``"72pt"``, ``"2.5cm"``) are parsed only at the
+edges: the catalogue loader and the CLI.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+PT_PER_IN = 72.0
+PT_PER_MM = 72.0 / 25.4
+
+UNITS: dict[str, float] = {"in": PT_PER_IN, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "pt": 1.0}
+
+#: Named page sizes, portrait, in pt (width, height). Sources: ANSI (letter, legal, tabloid)
+#: and ISO 216 (A4 = 210 × 297 mm, A3 = 297 × 420 mm).
+PAGES: dict[str, tuple[float, float]] = {
+    "letter": (8.5 * PT_PER_IN, 11 * PT_PER_IN),
+    "legal": (8.5 * PT_PER_IN, 14 * PT_PER_IN),
+    "tabloid": (11 * PT_PER_IN, 17 * PT_PER_IN),
+    "a4": (210 * PT_PER_MM, 297 * PT_PER_MM),
+    "a3": (297 * PT_PER_MM, 420 * PT_PER_MM),
+}
+
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]+)\s*$")
+
+
+def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
+    """Parse a length with a unit (``"0.25in"``, ``"3mm"``, ``"0.5cm"``, ``"18pt"``) into pt.
+
+    A bare ``0`` is accepted (zero needs no unit); any other bare number is refused, since a
+    length without a unit is ambiguous.
+
+    Returns:
+        The length in pt, finite and >= 0 (> 0 when ``allow_zero`` is False).
+    Raises:
+        ValueError: with a short reason (unknown unit, negative, not a number). Callers wrap it
+            in a :class:`~tokengen.errors.CatalogueError` or ``UsageError`` naming the field.
+    """
+    if isinstance(text, bool):
+        raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
+    if isinstance(text, (int, float)):
+        if text == 0:
+            value = 0.0
+        else:
+            raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
+    elif re.fullmatch(r"\s*[+-]?0*\.?0*\s*", str(text)) and any(ch == "0" for ch in str(text)):
+        value = 0.0
+    else:
+        match = _LENGTH.match(str(text))
+        if not match:
+            raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
+        number, unit = match.groups()
+        factor = UNITS.get(unit.lower())
+        if factor is None:
+            raise ValueError(f"unknown unit {unit!r} in {text!r} (use in, mm, cm or pt)")
+        value = float(number) * factor
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"length must not be negative: {text!r}")
+    if not allow_zero and value == 0:
+        raise ValueError(f"length must be greater than zero: {text!r}")
+    return value
+
+
+def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
+    """Parse a page name (``letter``, ``a4``, …) or ``WIDTHxHEIGHT`` (``210mmx297mm``) into pt.
+
+    Returns:
+        (width, height) in pt; swapped so width > height when ``landscape`` is set.
+    Raises:
+        ValueError: unknown name or malformed size.
+    """
+    key = text.strip().lower()
+    if key in PAGES:
+        width, height = PAGES[key]
+    else:
+        parts = re.split(r"(?<=[a-z])x", key, maxsplit=1)
+        if len(parts) != 2:
+            names = ", ".join(PAGES)
+            raise ValueError(f"unknown page {text!r}: use one of {names} or WIDTHxHEIGHT such as 210mmx297mm")
+        width = parse_length(parts[0], allow_zero=False)
+        height = parse_length(parts[1], allow_zero=False)
+    if landscape:
+        width, height = max(width, height), min(width, height)
+    return width, height
+
+
+def format_length(pt: float) -> str:
+    """Render a length in pt for messages: ``"1in"``, ``"0.75in"``, ``"25mm"`` when exact, else pt."""
+    inches = pt / PT_PER_IN
+    if abs(inches * 1000 - round(inches * 1000)) < 1e-6:
+        return f"{round(inches, 3):g}in"
+    mm = pt / PT_PER_MM
+    if abs(mm * 10 - round(mm * 10)) < 1e-6:
+        return f"{round(mm, 1):g}mm"
+    return f"{pt:.2f}pt"
