@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
 from .errors import TokengenError
@@ -82,10 +82,13 @@ def cli() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="meatshields.pdf", show_default=True, help="PDF to write.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
+@click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int) -> None:
+          cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
+          max_tokens: int, max_pages: int) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -93,9 +96,14 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
+      tokengen build --size 25mm --page a4 -o a4-25mm.pdf
+      tokengen build --scale 1.25 -o big.pdf
     """
+    if token_size is not None and scale is not None:
+        raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue)
-    spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks, cat.size)
+    spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks,
+                      scaling.token_size(cat.size, token_size, scale))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
 
