@@ -80,7 +80,7 @@ def test_too_big_names_the_largest_that_fits(run, tmp_path: Path, catalogue_path
     result = run("build", str(catalogue_path), "--size", "9in", "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
     assert result.stderr == ("tokengen: error: a 9in token does not fit on a 8.5in × 11in page with a 0.25in margin; "
-                             "the largest token that fits is 8in\n")
+                             "the largest token that fits is 8in (203.2mm)\n")
 
 
 @pytest.mark.parametrize("args, message", [
