@@ -198,7 +198,8 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
         raise fail((), "a job file is a mapping with a 'jobs' list")
     for key in data:
         if key not in ("jobs", "defaults"):
-            raise fail((key,), f"unknown key{suggest(key, ['jobs', 'defaults'])} (known keys: defaults, jobs)")
+            hint = suggest(key, ["jobs", "defaults"])
+            raise fail((key,), f"unknown key{hint}" + ("" if hint else " (known keys: defaults, jobs)"))
     if not isinstance(data.get("jobs"), list) or not data["jobs"]:
         raise fail(("jobs",), "must be a non-empty list of jobs")
     defaults = _job_fields(data.get("defaults", {}), ("defaults",), fail)
