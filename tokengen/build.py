@@ -12,7 +12,7 @@ from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import SheetSpec, iter_pages, page_count
 from .model import Catalogue
-from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas
+from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams
 from .units import format_length
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
@@ -91,5 +91,6 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
                 sheet.calibration(page.calibration, caption)
             canvas.showPage()
-        canvas.save()
+        with binary_streams():
+            canvas.save()
     return BuildResult(out, pages, len(tokens))
