@@ -91,6 +91,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
                 sheet.calibration(page.calibration, caption)
             canvas.showPage()
+            sheet.seal_page()
         with binary_streams():
             canvas.save()
     return BuildResult(out, pages, len(tokens))

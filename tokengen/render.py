@@ -10,12 +10,13 @@ printable strokes.
 from __future__ import annotations
 
 import contextlib
+import zlib
 from collections.abc import Iterator, Sequence
 
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
@@ -167,6 +168,19 @@ class SheetCanvas:
         c.line(cx - w / 2, cy + h / 6, cx + w / 2, cy + h / 6)
 
     # -- pages -------------------------------------------------------------------------------
+    def seal_page(self) -> None:
+        """Compress the page just shown (call right after ``showPage``) rather than at save, so
+        memory holds about 0.4 KB per finished page instead of its whole drawing code (~2 KB at
+        30 tokens); the bytes written are the same as ReportLab's own Flate path."""
+        page = self.canvas._doc.Pages.pages[-1]
+        if not (page.compression and isinstance(page.stream, str) and page.stream and page.Contents is None):
+            return
+        stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
+        stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+        stream.__Comment__ = "page stream"
+        page.Contents = stream
+        page.stream = None
+
     def place(self, forms: Sequence[str], page: PageLayout) -> None:
         """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner)."""
         # The same operators as saveState/translate/doForm/restoreState (byte for byte), one
