@@ -109,3 +109,26 @@ def test_legible(catalogue_path: Path):
     assert len(small) == len(cat.tokens)
     assert all(f.pt < MIN_LEGIBLE_PT for f in small)
     assert str(small[0]) == "token agi-low: caption text is 3.8 pt, below 5 pt"
+
+
+def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Path):
+    """Each token is one ``q 1 0 0 1 x y cm /Form Do Q`` on the page; the same input gives the same bytes."""
+    import re
+
+    import pypdf
+
+    outs = [tmp_path / "a.pdf", tmp_path / "b.pdf"]
+    for out in outs:
+        assert run("build", str(catalogue_path), "--copies", "3", "--size", "25mm", "-o", str(out)).exit_code == 0
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    reader = pypdf.PdfReader(outs[0])
+    placed = 0
+    for page in reader.pages:
+        content = page.get_contents().get_data().decode("latin-1")
+        cells = re.findall(r"q\n1 0 0 1 ([\d.]+) ([\d.]+) cm\n/(FormXob\.face-[\w-]+) Do\nQ", content)
+        placed += len(cells)
+        used = {name for _, _, name in cells}
+        assert used <= {str(k).lstrip("/") for k in page["/Resources"]["/XObject"]}
+        xs = sorted({float(x) for x, _, _ in cells})
+        assert all(b - a == pytest.approx(parse_length("25mm"), abs=0.01) for a, b in zip(xs, xs[1:]))
+    assert placed == 54
