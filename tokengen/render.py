@@ -79,6 +79,7 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
+        self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
 
     def paint(self, colour: Colour) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model."""
@@ -202,6 +203,12 @@ class SheetCanvas:
         if not lines:
             return
         c = self.canvas
+        key = (tuple(lines), stroke, colour)
+        drawn = self._drawn.get(key)
+        if drawn is not None:  # every full page has the same cut lines: reuse their code
+            c._code.extend(drawn)
+            return
+        start = len(c._code)
         c.saveState()
         c.setLineWidth(stroke)
         c.setStrokeColor(self.paint(colour))
@@ -211,6 +218,7 @@ class SheetCanvas:
             p.lineTo(line.x1, line.y1)
         c.drawPath(p, stroke=1, fill=0)
         c.restoreState()
+        self._drawn[key] = c._code[start:]
 
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
