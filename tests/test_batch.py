@@ -158,3 +158,10 @@ def test_worker_crash_is_reported(tmp_path: Path, catalogue: Path):
     table = summary_table(results)
     assert "error: unknown page 'nonsense'" in table
     assert (tmp_path / "good.pdf").exists() and not (tmp_path / "bad.pdf").exists()
+
+
+def test_example_job_file_loads(tmp_path: Path):
+    root = Path(__file__).resolve().parent.parent
+    jobs = load_jobs(root / "examples" / "batch-jobs.yaml", tmp_path)
+    assert [j.name for j in jobs] == ["meatshields_25mm_a4.pdf", "meatshields_0.75in_letter.pdf",
+                                      "meatshields_1.25in_letter.pdf", "meatshields_chits.pdf"]
