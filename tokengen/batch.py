@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import fonts
 from .build import BuildOptions, build_pdf
 from .catalogue import load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
@@ -315,6 +316,8 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
         else:
             todo.append(i)
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
+    if todo:
+        fonts.register()  # once here: forked workers inherit the parsed fonts
     if workers == 1:
         for i in todo:
             results[i] = _guarded(jobs[i])
