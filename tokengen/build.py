@@ -10,7 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import __version__, fonts
 from .atomic import atomic_path
 from .errors import LayoutError
-from .imposition import SheetSpec, iter_pages, page_count
+from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
 from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas
 from .units import format_length
@@ -29,6 +29,10 @@ class BuildOptions:
         copies: every token this many times.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
+        boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
+            is the block of token trims (the union of every cut edge on the page, gutters
+            included) and the BleedBox is that block grown by the bleed: the part a shop must
+            print edge to edge. Crop marks lie outside the BleedBox.
     """
 
     sheet: SheetSpec
@@ -37,6 +41,7 @@ class BuildOptions:
     max_tokens: int = MAX_TOKENS
     max_pages: int = MAX_PAGES
     subject: str = field(default="")
+    boxes: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         for page in iter_pages(len(tokens), spec):
+            if options.boxes:
+                set_page_boxes(canvas, page.block, spec.bleed)
             sheet.place(placed, page)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
@@ -93,3 +100,10 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             canvas.showPage()
         canvas.save()
     return BuildResult(out, pages, len(tokens))
+
+
+def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:
+    """Set the TrimBox (``trim``) and BleedBox (``trim`` grown by ``bleed`` pt) of the page being drawn."""
+    grown = trim.grow(bleed)
+    canvas.setTrimBox([trim.x, trim.y, trim.x1, trim.y1])
+    canvas.setBleedBox([grown.x, grown.y, grown.x1, grown.y1])

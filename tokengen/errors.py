@@ -49,3 +49,7 @@ class RenderError(TokengenError):
 
 class ExportError(TokengenError):
     """An output could not be written (read-only folder, output equal to an input, full disk)."""
+
+
+class PreflightError(TokengenError):
+    """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""
