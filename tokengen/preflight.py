@@ -1,0 +1,396 @@
+"""Preflight: read any PDF and say, check by check, why a print shop would reject it.
+
+Checks (each one :class:`Check`, in this order):
+
+``pages``       at least one page, at most :data:`MAX_PAGES`; an even count for a
+                ``single-pages`` profile (every token has two sides).
+``boxes``       every page has its own TrimBox and BleedBox (when the profile sets ``boxes``).
+``bleed``       BleedBox minus TrimBox is at least the profile's bleed on all four sides, and
+                BleedBox lies inside the MediaBox.
+``trim-size``   ``sheets``: the MediaBox is the profile's page (either way round);
+                single pages: every page has the same trim, equal to ``size`` when given.
+``fonts``       every font is embedded (FontFile, FontFile2 or FontFile3 in its descriptor; Type0
+                fonts through their descendant; Type3 fonts are drawn by the file itself), for
+                fonts of the page and of every Form XObject it uses.
+``colour``      in a CMYK profile: no ``rg``/``RG`` operators, no ``sc``/``scn`` in an RGB colour
+                space (DeviceRGB, CalRGB, 3-channel ICCBased, Indexed over those), no RGB image;
+                page and Form XObject content streams, inline images included.
+``images``      every placed image has at least the profile's DPI at its placed size: pixels /
+                (placed length / 72 pt), the lesser of both axes, tracking the transformation
+                matrix through ``q``/``Q``/``cm`` and ``Do``, into Form XObjects.
+``safe-area``   every visible character's box (pdfplumber: advance width × font size) lies inside
+                the TrimBox (the MediaBox when there is none) inset by the profile's ``safe``.
+
+On a sheet of many tokens the TrimBox is the block of trims (see
+:class:`tokengen.build.BuildOptions`), so ``safe-area`` checks the text against the block's
+outer edges only; the inner cut lines are not in the file. Shadings and annotations are not
+scanned for colour.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import PreflightError
+from .profiles import Profile
+from .units import format_length
+
+#: Most pages a sensible token file has (the build limit).
+MAX_PAGES = 5_000
+#: Length tolerance, pt.
+TOL = 0.01
+#: Problems listed per check (the count is always complete).
+MAX_DETAILS = 20
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+RGB_SPACES = {"/DeviceRGB", "/RGB", "/CalRGB"}
+MAX_FORM_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check.
+
+    Attributes:
+        name: ``pages``, ``boxes``, ``bleed``, ``trim-size``, ``fonts``, ``colour``, ``images``
+            or ``safe-area``.
+        passed: True when nothing is wrong.
+        message: one line with the numbers (for a failure: how many problems, and the first).
+        page: 1-based page of the first problem, or None.
+        problems: one line per problem (at most :data:`MAX_DETAILS`), each naming its page.
+    """
+
+    name: str
+    passed: bool
+    message: str
+    page: int | None = None
+    problems: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: name, passed, message, page, problems (a list)."""
+        data = asdict(self)
+        data["problems"] = list(self.problems)
+        return data
+
+
+def preflight(pdf_path: str | Path, profile: Profile, *, size: float | None = None) -> list[Check]:
+    """Check ``pdf_path`` against ``profile``; ``size`` (pt) is the expected token trim for
+    single-page profiles.
+
+    Returns:
+        One :class:`Check` per check, in the order of the module docstring.
+    Raises:
+        PreflightError: the file is missing, not a PDF, encrypted or too damaged to read.
+    """
+    import pypdf
+
+    path = Path(pdf_path)
+    try:
+        reader = pypdf.PdfReader(path, strict=False)
+        if reader.is_encrypted:
+            raise PreflightError(f"{path}: the PDF is encrypted; preflight needs an unencrypted file")
+        pages = list(reader.pages)
+    except PreflightError:
+        raise
+    except FileNotFoundError:
+        raise PreflightError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise PreflightError(f"{path}: is a folder, not a file") from None
+    except Exception as exc:  # pypdf raises many types for damaged files
+        raise PreflightError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})") from None
+    try:
+        walks = [_walk_page(page) for page in pages]
+        checks = [
+            _pages(len(pages), profile),
+            _boxes(pages, profile),
+            _bleed(pages, profile),
+            _trim(pages, profile, size),
+            _fonts(walks),
+            _colour(walks, profile),
+            _images(walks, profile),
+            _safe(path, pages, profile),
+        ]
+    except PreflightError:
+        raise
+    except Exception as exc:
+        raise PreflightError(f"{path}: cannot read the page contents ({type(exc).__name__}: {exc})") from None
+    return checks
+
+
+def _result(name: str, problems: list[tuple[int, str]], ok: str) -> Check:
+    if not problems:
+        return Check(name, True, ok)
+    first_page, first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    lines = tuple(f"page {p}: {text}" for p, text in problems[:MAX_DETAILS])
+    return Check(name, False, f"page {first_page}: {first}{more}", first_page, lines)
+
+
+def _box(page: Any, key: str) -> tuple[float, float, float, float] | None:
+    """The page's own ``key`` box (``/TrimBox`` …) normalised to (x0, y0, x1, y1) pt, or None."""
+    if key not in page:
+        return None
+    x0, y0, x1, y1 = (float(v) for v in page[key])
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _media(page: Any) -> tuple[float, float, float, float]:
+    box = page.mediabox
+    return (float(box.left), float(box.bottom), float(box.right), float(box.top))
+
+
+def _pt(v: float) -> str:
+    return f"{v:.2f} pt ({v / 72:.3f} in, {v * 25.4 / 72:.2f} mm)"
+
+
+# -- page structure ----------------------------------------------------------------------------
+def _pages(count: int, profile: Profile) -> Check:
+    problems: list[tuple[int, str]] = []
+    if count == 0:
+        return Check("pages", False, "the PDF has no pages")
+    if count > MAX_PAGES:
+        problems.append((1, f"{count} pages, more than {MAX_PAGES}"))
+    if profile.output == "single-pages" and count % 2:
+        problems.append((count, f"{count} pages: an odd count, but every token needs a back and a face"))
+    return _result("pages", problems, f"{count} page(s)")
+
+
+def _boxes(pages: list[Any], profile: Profile) -> Check:
+    if not profile.boxes:
+        return Check("boxes", True, f"not required by profile {profile.name}")
+    problems = [(n, f"no {' and no '.join(k[1:] for k in ('/TrimBox', '/BleedBox') if k not in page)}")
+                for n, page in enumerate(pages, 1) if "/TrimBox" not in page or "/BleedBox" not in page]
+    return _result("boxes", problems, f"every page ({len(pages)}) has a TrimBox and a BleedBox")
+
+
+def _bleed(pages: list[Any], profile: Profile) -> Check:
+    if not profile.boxes and profile.bleed <= 0:
+        return Check("bleed", True, f"no bleed required by profile {profile.name}")
+    problems: list[tuple[int, str]] = []
+    least = math.inf
+    for n, page in enumerate(pages, 1):
+        trim, bleed, media = _box(page, "/TrimBox"), _box(page, "/BleedBox"), _media(page)
+        if trim is None or bleed is None:
+            problems.append((n, "no bleed: TrimBox or BleedBox missing"))
+            continue
+        sides = (trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3])
+        smallest = min(sides)
+        least = min(least, smallest)
+        if smallest + TOL < profile.bleed:
+            problems.append((n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)"))
+        if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
+            problems.append((n, f"BleedBox {list(bleed)} runs off the MediaBox {list(media)}"))
+    return _result("bleed", problems, f"bleed at least {_pt(least if least < math.inf else 0.0)} on every side of every page (profile: {format_length(profile.bleed)})")
+
+
+def _trim(pages: list[Any], profile: Profile, size: float | None) -> Check:
+    problems: list[tuple[int, str]] = []
+    if profile.output == "sheets":
+        want = sorted(profile.page)
+        for n, page in enumerate(pages, 1):
+            x0, y0, x1, y1 = _media(page)
+            got = sorted((x1 - x0, y1 - y0))
+            if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
+                problems.append((n, f"page is {got[0]:.1f} × {got[1]:.1f} pt, the profile's sheet is {want[0]:.1f} × {want[1]:.1f} pt"))
+            trim = _box(page, "/TrimBox")
+            if trim and (trim[0] < x0 - TOL or trim[1] < y0 - TOL or trim[2] > x1 + TOL or trim[3] > y1 + TOL):
+                problems.append((n, f"TrimBox {list(trim)} runs off the page"))
+        return _result("trim-size", problems, f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet")
+    first: tuple[float, float] | None = None
+    for n, page in enumerate(pages, 1):
+        trim = _box(page, "/TrimBox") or _media(page)
+        dims = (trim[2] - trim[0], trim[3] - trim[1])
+        expected = (size, size) if size is not None else first
+        if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
+            problems.append((n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt"))
+        first = first or dims
+    shown = f"{first[0]:.2f} × {first[1]:.2f} pt" if first else "none"
+    return _result("trim-size", problems, f"every page has the same trim, {shown}")
+
+
+# -- content streams ---------------------------------------------------------------------------
+@dataclass
+class _Walk:
+    """What one page's content streams (and their forms) hold."""
+
+    fonts: dict[str, Any] = field(default_factory=dict)        # font key → font dict
+    rgb: list[str] = field(default_factory=list)                # RGB uses, described
+    images: list[tuple[int, int, float, float, str]] = field(default_factory=list)  # px w, px h, placed w, h pt, name
+
+
+def _mul(m: Matrix, n: Matrix) -> Matrix:
+    """m × n (PDF row-vector convention: apply m, then n)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _space(value: Any, resources: Any) -> str:
+    """Classify a colour space (a name or an array) as ``"rgb"`` or ``"other"``."""
+    value = value.get_object() if hasattr(value, "get_object") else value
+    if isinstance(value, str):
+        if value in RGB_SPACES:
+            return "rgb"
+        named = resources.get("/ColorSpace", {}) if resources is not None else {}
+        named = named.get_object() if hasattr(named, "get_object") else named
+        if value in named:
+            return _space(named[value], None)
+        return "other"
+    if isinstance(value, list) and value:
+        kind = str(value[0])
+        if kind == "/CalRGB":
+            return "rgb"
+        if kind == "/ICCBased":
+            stream = value[1].get_object()
+            return "rgb" if int(stream.get("/N", 0)) == 3 else "other"
+        if kind in ("/Indexed", "/I") and len(value) > 1:
+            return _space(value[1], resources)
+    return "other"
+
+
+def _walk_page(page: Any) -> _Walk:
+    walk = _Walk()
+    resources = page.get("/Resources")
+    resources = resources.get_object() if resources is not None else {}
+    contents = page.get_contents()
+    if contents is not None:
+        _walk_stream(contents, resources, IDENTITY, walk, 0, "page")
+    return walk
+
+
+def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: int, where: str) -> None:
+    from pypdf.generic import ContentStream
+
+    if depth > MAX_FORM_DEPTH:
+        return
+    fonts = resources.get("/Font", {}) if resources else {}
+    fonts = fonts.get_object() if hasattr(fonts, "get_object") else fonts
+    for key, ref in fonts.items():
+        walk.fonts.setdefault(f"{where}:{key}", ref.get_object())
+    xobjects = resources.get("/XObject", {}) if resources else {}
+    xobjects = xobjects.get_object() if hasattr(xobjects, "get_object") else xobjects
+    content = stream if isinstance(stream, ContentStream) else ContentStream(stream, None)
+    stack: list[Matrix] = []
+    fill_space = stroke_space = "/DeviceGray"
+    for operands, op in content.operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop() if stack else ctm
+        elif op == b"cm" and len(operands) == 6:
+            ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
+        elif op in (b"rg", b"RG"):
+            walk.rgb.append(f"{op.decode()} operator in {where}")
+        elif op == b"cs" and operands:
+            fill_space = operands[0]
+        elif op == b"CS" and operands:
+            stroke_space = operands[0]
+        elif op in (b"sc", b"scn", b"SC", b"SCN"):
+            space = fill_space if op in (b"sc", b"scn") else stroke_space
+            if _space(space, resources) == "rgb":
+                walk.rgb.append(f"{op.decode()} in colour space {space} in {where}")
+        elif op == b"INLINE IMAGE":
+            settings = operands[0].get("settings", {}) if operands and isinstance(operands[0], dict) else {}
+            space = settings.get("/CS", settings.get("/ColorSpace"))
+            if space is not None and _space(space, resources) == "rgb":
+                walk.rgb.append(f"inline RGB image in {where}")
+            w, h = int(settings.get("/W", settings.get("/Width", 0))), int(settings.get("/H", settings.get("/Height", 0)))
+            walk.images.append((w, h, math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]), f"inline image in {where}"))
+        elif op == b"Do" and operands:
+            name = operands[0]
+            if name not in xobjects:
+                continue
+            xobject = xobjects[name].get_object()
+            subtype = xobject.get("/Subtype")
+            if subtype == "/Image":
+                if not xobject.get("/ImageMask") and _space(xobject.get("/ColorSpace", "/DeviceGray"), resources) == "rgb":
+                    walk.rgb.append(f"RGB image {name} in {where}")
+                walk.images.append((int(xobject.get("/Width", 0)), int(xobject.get("/Height", 0)),
+                                    math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]), f"image {name} in {where}"))
+            elif subtype == "/Form":
+                matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
+                inner = xobject.get("/Resources")
+                inner = inner.get_object() if inner is not None else resources
+                _walk_stream(xobject, inner, _mul(matrix, ctm), walk, depth + 1, f"form {name}")  # type: ignore[arg-type]
+
+
+def _embedded(font: Any) -> bool:
+    subtype = font.get("/Subtype")
+    if subtype == "/Type3":
+        return True
+    if subtype == "/Type0":
+        descendants = font.get("/DescendantFonts")
+        descendants = descendants.get_object() if descendants is not None else []
+        return bool(descendants) and _embedded(descendants[0].get_object())
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None:
+        return False
+    descriptor = descriptor.get_object()
+    return any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def _fonts(walks: list[_Walk]) -> Check:
+    problems: list[tuple[int, str]] = []
+    names: set[str] = set()
+    for n, walk in enumerate(walks, 1):
+        for key, font in walk.fonts.items():
+            base = str(font.get("/BaseFont", key))
+            names.add(base)
+            if not _embedded(font):
+                problems.append((n, f"font {base} is not embedded"))
+    unique = list(dict.fromkeys(problems))
+    return _result("fonts", unique, f"all {len(names)} font(s) embedded" if names else "no fonts used")
+
+
+def _colour(walks: list[_Walk], profile: Profile) -> Check:
+    if profile.colour != "cmyk":
+        return Check("colour", True, f"profile {profile.name} accepts RGB")
+    problems = [(n, f"{len(walk.rgb)} RGB use(s), first: {walk.rgb[0]}") for n, walk in enumerate(walks, 1) if walk.rgb]
+    return _result("colour", problems, "no RGB colour operators, colour spaces or images")
+
+
+def _images(walks: list[_Walk], profile: Profile) -> Check:
+    problems: list[tuple[int, str]] = []
+    count = 0
+    least = math.inf
+    for n, walk in enumerate(walks, 1):
+        for w, h, pw, ph, name in walk.images:
+            count += 1
+            if pw <= 0 or ph <= 0:
+                continue
+            dpi = min(w / (pw / 72), h / (ph / 72))
+            least = min(least, dpi)
+            if dpi + 0.5 < profile.dpi:
+                problems.append((n, f"{name}: {w} × {h} px placed at {pw / 72:.3f} × {ph / 72:.3f} in is {dpi:.0f} DPI, less than {profile.dpi}"))
+    if not count:
+        return Check("images", True, "no images placed")
+    return _result("images", problems, f"{count} image placement(s), the least {least:.0f} DPI (profile: {profile.dpi})")
+
+
+def _safe(path: Path, pages: list[Any], profile: Profile) -> Check:
+    import pdfplumber
+
+    problems: list[tuple[int, str]] = []
+    chars = 0
+    with pdfplumber.open(path) as pdf:
+        for n, (plumb, page) in enumerate(zip(pdf.pages, pages, strict=True), 1):
+            media = _media(page)
+            trim = _box(page, "/TrimBox") or media
+            # pdfplumber measures from the MediaBox's lower-left corner
+            sx0, sy0 = trim[0] + profile.safe - media[0], trim[1] + profile.safe - media[1]
+            sx1, sy1 = trim[2] - profile.safe - media[0], trim[3] - profile.safe - media[1]
+            height = float(plumb.height)
+            for ch in plumb.chars:
+                if not ch["text"].strip():
+                    continue
+                chars += 1
+                x0, x1 = float(ch["x0"]), float(ch["x1"])
+                y0, y1 = height - float(ch["bottom"]), height - float(ch["top"])
+                if x0 < sx0 - TOL or y0 < sy0 - TOL or x1 > sx1 + TOL or y1 > sy1 + TOL:
+                    gap = min(x0 - (sx0 - profile.safe), y0 - (sy0 - profile.safe), (sx1 + profile.safe) - x1, (sy1 + profile.safe) - y1)
+                    problems.append((n, f"text {ch['text']!r} at ({x0:.1f}, {y0:.1f}) pt is {gap:.2f} pt from the trim, inside the {format_length(profile.safe)} ({profile.safe:.2f} pt) margin of the safe area"))
+    return _result("safe-area", problems, f"all {chars} character(s) at least {format_length(profile.safe)} inside the trim")
