@@ -100,6 +100,74 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
 
 
+@cli.command("export")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--profile", "profile_name", required=True, metavar="NAME",
+              help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder to write into (created if missing).")
+@click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+    """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
+
+    \b
+    Examples:
+      tokengen export --profile print-shop -o out/shop
+      tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
+      tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
+      tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+    """
+    from .export import export
+    from .profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    written = export(load_catalogue(catalogue), profile, out_dir, dpi=dpi)
+    click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
+               + (", ..." if len(written) > 3 else ""))
+
+
+@cli.command("preflight")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", help="The profile to check against.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles.")
+@click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str) -> None:
+    """Check PDF the way a print shop would, before you upload it.
+
+    Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
+
+    \b
+    Examples:
+      tokengen preflight out/shop/meatshields-print-shop.pdf
+      tokengen preflight cards.pdf --profile single-pages --size 1in
+      tokengen preflight sheet.pdf --profile eu-3mm --format json
+    """
+    import json
+
+    from .errors import PreflightFailed
+    from .preflight import preflight
+    from .profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    checks = preflight(pdf, profile, size=size)
+    failed = [c for c in checks if not c.passed]
+    if fmt == "json":
+        click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
+                               "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
+    else:
+        for check in checks:
+            click.echo(f"{'PASS' if check.passed else 'FAIL'}  {check.name:<10} {check.message}")
+            for problem in check.problems[1:]:
+                click.echo(f"      {'':<10} {problem}")
+        click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
+    if failed:
+        raise PreflightFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
     one-line message on stderr and an exit code (never a traceback)."""

@@ -53,3 +53,9 @@ class ExportError(TokengenError):
 
 class PreflightError(TokengenError):
     """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""
+
+
+class PreflightFailed(TokengenError):
+    """``tokengen preflight`` ran and at least one check failed (exit code 1)."""
+
+    exit_code = 1

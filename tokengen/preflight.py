@@ -29,7 +29,10 @@ scanned for colour.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,6 +92,23 @@ def preflight(pdf_path: str | Path, profile: Profile, *, size: float | None = No
     import pypdf
 
     path = Path(pdf_path)
+    with _quiet_pypdf():
+        return _preflight(pypdf, path, profile, size)
+
+
+@contextlib.contextmanager
+def _quiet_pypdf() -> Iterator[None]:
+    """pypdf logs repairs of damaged files as warnings; preflight reports its own findings."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> list[Check]:
     try:
         reader = pypdf.PdfReader(path, strict=False)
         if reader.is_encrypted:
