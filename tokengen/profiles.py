@@ -171,7 +171,8 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
     if output == "sheets" and gutter + 1e-9 < 2 * bleed:
-        raise fail("gutter", f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
+        at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
+        raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)
     if sorted(order) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(order)}")
