@@ -222,7 +222,9 @@ def _trim(pages: list[Any], profile: Profile, size: float | None) -> Check:
         return _result("trim-size", problems, f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet")
     first: tuple[float, float] | None = None
     for n, page in enumerate(pages, 1):
-        trim = _box(page, "/TrimBox") or _media(page)
+        trim = _box(page, "/TrimBox") or (None if profile.boxes else _media(page))
+        if trim is None:  # reported by the boxes check
+            continue
         dims = (trim[2] - trim[0], trim[3] - trim[1])
         expected = (size, size) if size is not None else first
         if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
@@ -314,7 +316,7 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
             if _space(space, resources) == "rgb":
                 walk.rgb.append(f"{op.decode()} in colour space {space} in {where}")
         elif op == b"INLINE IMAGE":
-            settings = operands[0].get("settings", {}) if operands and isinstance(operands[0], dict) else {}
+            settings = operands.get("settings", {}) if isinstance(operands, dict) else {}
             space = settings.get("/CS", settings.get("/ColorSpace"))
             if space is not None and _space(space, resources) == "rgb":
                 walk.rgb.append(f"inline RGB image in {where}")
