@@ -128,6 +128,38 @@ def test_bad_pdfs_fail_for_their_reason(tmp_path: Path, case: str, kwargs: dict[
     assert first.page == (3 if case == "odd-pages" else 1)
 
 
+@pytest.mark.parametrize(("text_x", "ok"), [(36.0, True), (70.0, False)])
+def test_sheet_text_is_checked_against_each_tokens_own_trim(tmp_path: Path, text_x: float, ok: bool):
+    """Two 1 in tokens as forms (BBox = trim + 1/8 in bleed) 1/4 in apart on a letter sheet; text
+    near the inner cut edge of the left token is well inside the sheet's TrimBox but not in the
+    token's safe area."""
+    regular, _ = fonts.register()
+    pdf = tmp_path / "sheet.pdf"
+    canvas = Canvas(str(pdf), pagesize=(612, 792), invariant=1, initialFontName=regular)
+    canvas.beginForm("token", -9, -9, 81, 81)
+    canvas.setFillColor(CMYKColor(0, 0.1, 0.3, 0))
+    canvas.rect(-9, -9, 90, 90, stroke=0, fill=1)
+    canvas.setFillColor(CMYKColor(0, 0, 0, 1))
+    canvas.setFont(regular, 9)
+    canvas.drawCentredString(text_x, 36, "X")
+    canvas.endForm()
+    canvas.setTrimBox([100, 100, 262, 172])
+    canvas.setBleedBox([91, 91, 271, 181])
+    for x in (100, 190):
+        canvas.saveState()
+        canvas.translate(x, 100)
+        canvas.doForm("token")
+        canvas.restoreState()
+    canvas.save()
+    checks = preflight(pdf, PROFILES["print-shop"])
+    assert failing(checks) == (set() if ok else {"safe-area"})
+    safe = next(c for c in checks if c.name == "safe-area")
+    if ok:
+        assert "each token's own trim for 2 token(s)" in safe.message
+    else:
+        assert "from the token's trim; the safe area starts 0.125in (9.00 pt) inside" in safe.message
+
+
 def test_wrong_trim_size_fails(tmp_path: Path):
     checks = preflight(make_pdf(tmp_path / "t.pdf"), SINGLE, size=108.0)
     assert failing(checks) == {"trim-size"}

@@ -18,13 +18,15 @@ Checks (each one :class:`Check`, in this order):
 ``images``      every placed image has at least the profile's DPI at its placed size: pixels /
                 (placed length / 72 pt), the lesser of both axes, tracking the transformation
                 matrix through ``q``/``Q``/``cm`` and ``Do``, into Form XObjects.
-``safe-area``   every visible character's box (pdfplumber: advance width × font size) lies inside
-                the TrimBox (the MediaBox when there is none) inset by the profile's ``safe``.
+``safe-area``   every visible character's box (pdfplumber: advance width × font size) lies at
+                least the profile's ``safe`` inside its trim: the trim of the token it sits on
+                (see :func:`pieces`), else the page's TrimBox (the MediaBox when there is none).
 
 On a sheet of many tokens the TrimBox is the block of trims (see
-:class:`tokengen.build.BuildOptions`), so ``safe-area`` checks the text against the block's
-outer edges only; the inner cut lines are not in the file. Shadings and annotations are not
-scanned for colour.
+:class:`tokengen.build.BuildOptions`); the trims of single tokens are not in the PDF, so
+``safe-area`` finds them as Form XObjects placed on the page whose BBox is trim + bleed (how
+tokengen draws tokens); a sheet drawn otherwise is checked against the block's outer edges only.
+Shadings and annotations are not scanned for colour.
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> 
             _fonts(walks),
             _colour(walks, profile),
             _images(walks, profile),
-            _safe(path, pages, profile),
+            _safe(path, pages, walks, profile),
         ]
     except PreflightError:
         raise
@@ -242,6 +244,7 @@ class _Walk:
     fonts: dict[str, Any] = field(default_factory=dict)        # font key → font dict
     rgb: list[str] = field(default_factory=list)                # RGB uses, described
     images: list[tuple[int, int, float, float, str]] = field(default_factory=list)  # px w, px h, placed w, h pt, name
+    forms: list[tuple[float, float, float, float]] = field(default_factory=list)  # page-space BBox of each top-level form placed
 
 
 def _mul(m: Matrix, n: Matrix) -> Matrix:
@@ -335,9 +338,35 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
                                     math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]), f"image {name} in {where}"))
             elif subtype == "/Form":
                 matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
+                if depth == 0 and "/BBox" in xobject:
+                    walk.forms.append(_bounds([float(v) for v in xobject["/BBox"]], _mul(matrix, ctm)))  # type: ignore[arg-type]
                 inner = xobject.get("/Resources")
                 inner = inner.get_object() if inner is not None else resources
                 _walk_stream(xobject, inner, _mul(matrix, ctm), walk, depth + 1, f"form {name}")  # type: ignore[arg-type]
+
+
+def _bounds(bbox: list[float], m: Matrix) -> tuple[float, float, float, float]:
+    """The page-space bounding box (x0, y0, x1, y1) of ``bbox`` transformed by ``m``."""
+    x0, y0, x1, y1 = bbox
+    points = [(x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5]) for x in (x0, x1) for y in (y0, y1)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def pieces(walk: _Walk, trim: tuple[float, float, float, float], bleed: float) -> list[tuple[float, float, float, float]]:
+    """The token trims on a sheet: every Form XObject placed on the page whose BBox lies inside
+    ``trim`` grown by ``bleed`` and is smaller than it (tokengen draws each token that way, its
+    BBox = trim + bleed), shrunk by ``bleed``. Empty when the page is one piece."""
+    outer = (trim[0] - bleed - TOL, trim[1] - bleed - TOL, trim[2] + bleed + TOL, trim[3] + bleed + TOL)
+    area = (trim[2] - trim[0]) * (trim[3] - trim[1])
+    found = []
+    for x0, y0, x1, y1 in dict.fromkeys(walk.forms):
+        inner = (x0 + bleed, y0 + bleed, x1 - bleed, y1 - bleed)
+        if inner[2] <= inner[0] or inner[3] <= inner[1]:
+            continue
+        if x0 >= outer[0] and y0 >= outer[1] and x1 <= outer[2] and y1 <= outer[3] and (inner[2] - inner[0]) * (inner[3] - inner[1]) < area * 0.99:
+            found.append(inner)
+    return found
 
 
 def _embedded(font: Any) -> bool:
@@ -393,26 +422,36 @@ def _images(walks: list[_Walk], profile: Profile) -> Check:
     return _result("images", problems, f"{count} image placement(s), the least {least:.0f} DPI (profile: {profile.dpi})")
 
 
-def _safe(path: Path, pages: list[Any], profile: Profile) -> Check:
+def _safe(path: Path, pages: list[Any], walks: list[_Walk], profile: Profile) -> Check:
     import pdfplumber
 
     problems: list[tuple[int, str]] = []
     chars = 0
+    tokens = 0
+    safe = profile.safe
     with pdfplumber.open(path) as pdf:
-        for n, (plumb, page) in enumerate(zip(pdf.pages, pages, strict=True), 1):
+        for n, (plumb, page, walk) in enumerate(zip(pdf.pages, pages, walks, strict=True), 1):
             media = _media(page)
             trim = _box(page, "/TrimBox") or media
-            # pdfplumber measures from the MediaBox's lower-left corner
-            sx0, sy0 = trim[0] + profile.safe - media[0], trim[1] + profile.safe - media[1]
-            sx1, sy1 = trim[2] - profile.safe - media[0], trim[3] - profile.safe - media[1]
+            bleed_box = _box(page, "/BleedBox")
+            bleed = min(trim[0] - bleed_box[0], trim[1] - bleed_box[1], bleed_box[2] - trim[2], bleed_box[3] - trim[3]) if bleed_box else 0.0
+            trims = pieces(walk, trim, max(bleed, 0.0))
+            tokens += len(trims)
             height = float(plumb.height)
             for ch in plumb.chars:
                 if not ch["text"].strip():
                     continue
                 chars += 1
-                x0, x1 = float(ch["x0"]), float(ch["x1"])
-                y0, y1 = height - float(ch["bottom"]), height - float(ch["top"])
-                if x0 < sx0 - TOL or y0 < sy0 - TOL or x1 > sx1 + TOL or y1 > sy1 + TOL:
-                    gap = min(x0 - (sx0 - profile.safe), y0 - (sy0 - profile.safe), (sx1 + profile.safe) - x1, (sy1 + profile.safe) - y1)
-                    problems.append((n, f"text {ch['text']!r} at ({x0:.1f}, {y0:.1f}) pt is {gap:.2f} pt from the trim, inside the {format_length(profile.safe)} ({profile.safe:.2f} pt) margin of the safe area"))
-    return _result("safe-area", problems, f"all {chars} character(s) at least {format_length(profile.safe)} inside the trim")
+                # pdfplumber measures from the MediaBox's lower-left corner, y downwards
+                x0, x1 = float(ch["x0"]) + media[0], float(ch["x1"]) + media[0]
+                y0, y1 = height - float(ch["bottom"]) + media[1], height - float(ch["top"]) + media[1]
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                home = next((t for t in trims if t[0] <= cx <= t[2] and t[1] <= cy <= t[3]), None)
+                where = "the token's trim"
+                if home is None:
+                    home, where = trim, ("the trim, outside every token" if trims else "the trim")
+                gap = min(x0 - home[0], y0 - home[1], home[2] - x1, home[3] - y1)
+                if gap + TOL < safe:
+                    problems.append((n, f"text {ch['text']!r} at ({x0:.1f}, {y0:.1f}) pt is {gap:.2f} pt from {where}; the safe area starts {format_length(safe)} ({safe:.2f} pt) inside"))
+    per = f", each token's own trim for {tokens} token(s) placed as forms" if tokens else ""
+    return _result("safe-area", problems, f"all {chars} character(s) at least {format_length(safe)} inside the trim{per}")
