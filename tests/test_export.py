@@ -15,6 +15,7 @@ from PIL import Image
 from pypdf.generic import ContentStream
 
 from tokengen.catalogue import load_catalogue
+from tokengen.errors import ExportError
 from tokengen.export import export
 from tokengen.profiles import load_profiles
 
@@ -162,8 +163,11 @@ def test_eu_3mm_has_3mm_bleed_and_no_marks(exported):
     assert not operators(page) & {b"rg", b"RG"}
 
 
-def test_home_is_the_build_sheet(exported):
+def test_home_is_the_build_sheet(exported, run, tmp_path: Path):
     [pdf] = exported["home"]
+    built = tmp_path / "built.pdf"
+    assert run("build", str(CATALOGUE), "-o", str(built)).exit_code == 0
+    assert built.read_bytes() == pdf.read_bytes()  # same bytes as `tokengen build`
     page = pypdf.PdfReader(pdf).pages[0]
     assert "/TrimBox" not in page
     assert marks(page, 0.3)[0]  # cut lines
@@ -224,6 +228,14 @@ def test_dpi_option_overrides_the_profile(tmp_path: Path, run):
     with Image.open(out / "meatshields-back.png") as im:
         assert im.size == (188, 188)  # 1.25 in × 150 DPI = 187.5 → 188
         assert tuple(round(v) for v in im.info["dpi"]) == (150, 150)
+
+
+def test_output_folder_that_is_a_file_is_refused(tmp_path: Path, run):
+    (tmp_path / "taken").write_text("x", "utf-8")
+    result = run("export", str(CATALOGUE), "--profile", "home", "-o", str(tmp_path / "taken"))
+    assert result.exit_code == 2 and "is a file" in result.stderr
+    with pytest.raises(ExportError, match="taken: cannot create the output folder"):
+        export(load_catalogue(CATALOGUE), load_profiles()["home"], tmp_path / "taken" / "deeper")
 
 
 def test_export_is_deterministic(tmp_path: Path):
