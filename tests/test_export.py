@@ -234,7 +234,7 @@ def test_output_folder_that_is_a_file_is_refused(tmp_path: Path, run):
     (tmp_path / "taken").write_text("x", "utf-8")
     result = run("export", str(CATALOGUE), "--profile", "home", "-o", str(tmp_path / "taken"))
     assert result.exit_code == 2 and "is a file" in result.stderr
-    with pytest.raises(ExportError, match="taken: cannot create the output folder"):
+    with pytest.raises(ExportError, match="taken/deeper: cannot create the output folder: Not a directory"):
         export(load_catalogue(CATALOGUE), load_profiles()["home"], tmp_path / "taken" / "deeper")
 
 
