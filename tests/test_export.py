@@ -11,6 +11,7 @@ from pathlib import Path
 import pypdf
 import pypdfium2 as pdfium
 import pytest
+from conftest import CATALOGUE
 from PIL import Image
 from pypdf.generic import ContentStream
 
@@ -18,8 +19,6 @@ from tokengen.catalogue import load_catalogue
 from tokengen.errors import ExportError
 from tokengen.export import export
 from tokengen.profiles import load_profiles
-
-from conftest import CATALOGUE
 
 BLEED = 9.0  # 1/8 in, pt
 BACKGROUND = (0xEF, 0xE4, 0xC8)  # token_defs.yaml style.background
@@ -101,7 +100,7 @@ def test_print_shop_boxes_are_the_block_of_trims_plus_bleed(exported):
 def test_print_shop_crop_marks_sit_outside_the_bleed(exported):
     [pdf] = exported["print-shop"]
     page = pypdf.PdfReader(pdf).pages[0]
-    tx0, ty0, tx1, ty1 = box(page, "/TrimBox")
+    tx0, ty0, _, _ = box(page, "/TrimBox")
     bx0, by0, bx1, by1 = box(page, "/BleedBox")
     segments, colours = marks(page)
     # trim edges of the 3 columns and 6 rows (both edges of every token: gutters are not shared)
@@ -129,7 +128,7 @@ def test_print_shop_is_cmyk_only_with_embedded_fonts(exported):
     assert b"k" in ops and b"K" in ops
     assert not ops & {b"rg", b"RG", b"sc", b"scn", b"SC", b"SCN", b"cs", b"CS"}
     fonts = {}
-    for _, ref in page["/Resources"]["/Font"].items():
+    for ref in page["/Resources"]["/Font"].values():
         font = ref.get_object()
         fonts[str(font["/BaseFont"])] = font["/FontDescriptor"].get_object()
     assert fonts and all("DejaVu" in name for name in fonts)
@@ -139,7 +138,7 @@ def test_print_shop_is_cmyk_only_with_embedded_fonts(exported):
 def test_print_shop_background_runs_into_the_bleed(exported):
     [pdf] = exported["print-shop"]
     page = pypdf.PdfReader(pdf).pages[0]
-    x0, y0, x1, y1 = box(page, "/TrimBox")
+    x0, _, _, y1 = box(page, "/TrimBox")
     image = render(pdf, 0, scale=2)
     height = 792
 

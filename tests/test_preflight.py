@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CATALOGUE
 from PIL import Image
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from conftest import CATALOGUE
 from tokengen import fonts
 from tokengen.catalogue import load_catalogue
 from tokengen.export import export
@@ -32,13 +32,14 @@ EDGE = 90.0  # 1 in trim + 2 × 1/8 in bleed, pt
 
 def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | None = "embedded", rgb: bool = False,
              image: tuple[str, int, float] | None = None, image_in_form: float | None = None, inline: bool = False,
-             text_at: tuple[float, float] = (45.0, 40.0), pages: int = 2) -> Path:
+             text_at: tuple[float, float] = (45.0, 40.0), pages: int = 2, literal: str = "") -> Path:
     """A small PDF; by default one every check passes for the single-pages profile.
 
     Args:
         image: (PIL mode, pixels, placed size in pt) of a square image drawn on the page.
         image_in_form: draw the image inside a Form XObject placed with this scale.
         inline: draw the image inline (BI … ID … EI) rather than as an XObject.
+        literal: raw content-stream operators added to every page.
     """
     regular, _ = fonts.register()
     canvas = Canvas(str(path), pagesize=(EDGE, EDGE), invariant=1,
@@ -52,6 +53,8 @@ def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | 
         else:
             canvas.setFillColor(CMYKColor(0, 0.1, 0.3, 0))
         canvas.rect(0, 0, EDGE, EDGE, stroke=0, fill=1)
+        if literal:
+            canvas.addLiteral(literal)
         canvas.setFillColor(CMYKColor(0, 0, 0, 1))
         canvas.setFont(regular if font == "embedded" else "Helvetica", 9)
         canvas.drawCentredString(*text_at, "AGI")
@@ -111,6 +114,7 @@ def test_good_image_at_300_dpi_inside_a_form_passes(tmp_path: Path):
     ("thin-bleed", {"bleed": 2.0}, {"bleed"}, "page 1: bleed 2.00 pt (0.028 in, 0.71 mm) is less than the profile's 0.125in (9.00 pt) (and 1 more)"),
     ("helvetica", {"font": "Helvetica"}, {"fonts"}, "page 1: font /Helvetica is not embedded (and 1 more)"),
     ("rgb", {"rgb": True}, {"colour"}, "page 1: 1 RGB use(s), first: rg operator in page (and 1 more)"),
+    ("rgb-sc", {"literal": "q /DeviceRGB cs 0.9 0.2 0.1 sc 0 0 5 5 re f Q"}, {"colour"}, "first: sc in colour space /DeviceRGB in page"),
     ("72-dpi", {"image": ("L", 72, 72.0)}, {"images"}, "page 1: image /FormXob."),
     ("72-dpi-in-form", {"image": ("L", 300, 72.0), "image_in_form": 2.0}, {"images"}, "is 150 DPI, less than 300"),
     ("rgb-image", {"image": ("RGB", 600, 72.0)}, {"colour"}, "RGB image /FormXob."),

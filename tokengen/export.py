@@ -170,7 +170,7 @@ def rasterise(pdf: bytes, dpi: int, edge: float) -> list[Image.Image]:
         try:
             for index in range(len(document)):
                 page = document[index]
-                width, height = page.get_size()
+                width, _ = page.get_size()
                 bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
                 image = bitmap.to_pil().convert("RGB")
                 if image.size != (px, px):  # pdfium rounds the bitmap up; the page is square

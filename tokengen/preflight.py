@@ -122,7 +122,7 @@ def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> 
         raise PreflightError(f"{path}: file not found") from None
     except IsADirectoryError:
         raise PreflightError(f"{path}: is a folder, not a file") from None
-    except Exception as exc:  # pypdf raises many types for damaged files
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many types for damaged files
         raise PreflightError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})") from None
     try:
         walks = [_walk_page(page) for page in pages]
@@ -138,7 +138,7 @@ def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> 
         ]
     except PreflightError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the same, while reading page contents
         raise PreflightError(f"{path}: cannot read the page contents ({type(exc).__name__}: {exc})") from None
     return checks
 
@@ -299,13 +299,15 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
     xobjects = resources.get("/XObject", {}) if resources else {}
     xobjects = xobjects.get_object() if hasattr(xobjects, "get_object") else xobjects
     content = stream if isinstance(stream, ContentStream) else ContentStream(stream, None)
-    stack: list[Matrix] = []
-    fill_space = stroke_space = "/DeviceGray"
+    fill_space: Any = "/DeviceGray"
+    stroke_space: Any = "/DeviceGray"
+    stack: list[tuple[Matrix, Any, Any]] = []  # the graphics state q saves: CTM and colour spaces
     for operands, op in content.operations:
         if op == b"q":
-            stack.append(ctm)
+            stack.append((ctm, fill_space, stroke_space))
         elif op == b"Q":
-            ctm = stack.pop() if stack else ctm
+            if stack:
+                ctm, fill_space, stroke_space = stack.pop()
         elif op == b"cm" and len(operands) == 6:
             ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
         elif op in (b"rg", b"RG"):
@@ -320,8 +322,8 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
                 walk.rgb.append(f"{op.decode()} in colour space {space} in {where}")
         elif op == b"INLINE IMAGE":
             settings = operands.get("settings", {}) if isinstance(operands, dict) else {}
-            space = settings.get("/CS", settings.get("/ColorSpace"))
-            if space is not None and _space(space, resources) == "rgb":
+            image_space = settings.get("/CS", settings.get("/ColorSpace"))
+            if image_space is not None and _space(image_space, resources) == "rgb":
                 walk.rgb.append(f"inline RGB image in {where}")
             w, h = int(settings.get("/W", settings.get("/Width", 0))), int(settings.get("/H", settings.get("/Height", 0)))
             walk.images.append((w, h, math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]), f"inline image in {where}"))
