@@ -241,3 +241,23 @@ def test_help_has_examples(run):
         result = run(command, "--help")
         assert result.exit_code == 0
         assert "Examples:" in result.stdout and f"tokengen {command}" in result.stdout
+
+
+def test_nested_form_bomb_is_refused_quickly(tmp_path: Path, run):
+    """Forms that each place the one below ten times, six deep: a million placements from a few
+    hundred bytes. Preflight stops at its placement limit instead of walking them all."""
+    pdf = tmp_path / "bomb.pdf"
+    canvas = Canvas(str(pdf), pagesize=(EDGE, EDGE), invariant=1)
+    canvas.beginForm("f0")
+    canvas.rect(0, 0, 1, 1)
+    canvas.endForm()
+    for level in range(1, 7):
+        canvas.beginForm(f"f{level}")
+        for _ in range(10):
+            canvas.doForm(f"f{level - 1}")
+        canvas.endForm()
+    canvas.doForm("f6")
+    canvas.save()
+    result = run("preflight", str(pdf))
+    assert result.exit_code == 2
+    assert result.stderr == f"tokengen: error: {pdf}: more than 50000 Form XObject placements on one page (nested forms)\n"

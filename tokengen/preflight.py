@@ -54,6 +54,9 @@ Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 RGB_SPACES = {"/DeviceRGB", "/RGB", "/CalRGB"}
 MAX_FORM_DEPTH = 12
+#: Most Form XObject placements followed on one page (a hostile file can nest forms so that
+#: a few bytes expand to billions of placements).
+MAX_PLACEMENTS = 50_000
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,8 @@ def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> 
     except Exception as exc:  # noqa: BLE001 - pypdf raises many types for damaged files
         raise PreflightError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})") from None
     try:
-        walks = [_walk_page(page) for page in pages]
+        parsed: dict[int, Any] = {}
+        walks = [_walk_page(page, parsed) for page in pages]
         checks = [
             _pages(len(pages), profile),
             _boxes(pages, profile),
@@ -136,8 +140,8 @@ def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> 
             _images(walks, profile),
             _safe(path, pages, walks, profile),
         ]
-    except PreflightError:
-        raise
+    except PreflightError as exc:
+        raise PreflightError(f"{path}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - the same, while reading page contents
         raise PreflightError(f"{path}: cannot read the page contents ({type(exc).__name__}: {exc})") from None
     return checks
@@ -245,6 +249,8 @@ class _Walk:
     rgb: list[str] = field(default_factory=list)                # RGB uses, described
     images: list[tuple[int, int, float, float, str]] = field(default_factory=list)  # px w, px h, placed w, h pt, name
     forms: list[tuple[float, float, float, float]] = field(default_factory=list)  # page-space BBox of each top-level form placed
+    parsed: dict[int, Any] = field(default_factory=dict)  # id of a form stream → its parsed operations (shared by pages)
+    placements: int = 0
 
 
 def _mul(m: Matrix, n: Matrix) -> Matrix:
@@ -277,8 +283,8 @@ def _space(value: Any, resources: Any) -> str:
     return "other"
 
 
-def _walk_page(page: Any) -> _Walk:
-    walk = _Walk()
+def _walk_page(page: Any, parsed: dict[int, Any]) -> _Walk:
+    walk = _Walk(parsed=parsed)
     resources = page.get("/Resources")
     resources = resources.get_object() if resources is not None else {}
     contents = page.get_contents()
@@ -298,11 +304,17 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
         walk.fonts.setdefault(f"{where}:{key}", ref.get_object())
     xobjects = resources.get("/XObject", {}) if resources else {}
     xobjects = xobjects.get_object() if hasattr(xobjects, "get_object") else xobjects
-    content = stream if isinstance(stream, ContentStream) else ContentStream(stream, None)
+    if isinstance(stream, ContentStream):
+        operations = stream.operations
+    else:
+        key = id(stream)
+        if key not in walk.parsed:
+            walk.parsed[key] = (stream, ContentStream(stream, None).operations)  # keep stream alive: ids stay unique
+        operations = walk.parsed[key][1]
     fill_space: Any = "/DeviceGray"
     stroke_space: Any = "/DeviceGray"
     stack: list[tuple[Matrix, Any, Any]] = []  # the graphics state q saves: CTM and colour spaces
-    for operands, op in content.operations:
+    for operands, op in operations:
         if op == b"q":
             stack.append((ctm, fill_space, stroke_space))
         elif op == b"Q":
@@ -339,6 +351,9 @@ def _walk_stream(stream: Any, resources: Any, ctm: Matrix, walk: _Walk, depth: i
                 walk.images.append((int(xobject.get("/Width", 0)), int(xobject.get("/Height", 0)),
                                     math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]), f"image {name} in {where}"))
             elif subtype == "/Form":
+                walk.placements += 1
+                if walk.placements > MAX_PLACEMENTS:
+                    raise PreflightError(f"more than {MAX_PLACEMENTS} Form XObject placements on one page (nested forms)")
                 matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
                 if depth == 0 and "/BBox" in xobject:
                     walk.forms.append(_bounds([float(v) for v in xobject["/BBox"]], _mul(matrix, ctm)))  # type: ignore[arg-type]
