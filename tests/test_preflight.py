@@ -261,3 +261,28 @@ def test_nested_form_bomb_is_refused_quickly(tmp_path: Path, run):
     result = run("preflight", str(pdf))
     assert result.exit_code == 2
     assert result.stderr == f"tokengen: error: {pdf}: more than 50000 Form XObject placements on one page (nested forms)\n"
+
+
+@pytest.mark.parametrize(("password", "code"), [("secret", 2), ("", 0)])
+def test_encrypted_pdfs(tmp_path: Path, run, password: str, code: int):
+    from reportlab.lib.pdfencrypt import StandardEncryption
+
+    pdf = tmp_path / "locked.pdf"
+    regular, _ = fonts.register()
+    canvas = Canvas(str(pdf), pagesize=(612, 792), invariant=1, initialFontName=regular,
+                    encrypt=StandardEncryption(password, "owner", canPrint=1))
+    canvas.drawString(72, 72, "AGI")
+    canvas.showPage()
+    canvas.save()
+    result = run("preflight", str(pdf), "--profile", "home")
+    assert result.exit_code == code, result.stdout + result.stderr
+    if code == 2:
+        assert result.stderr == f"tokengen: error: {pdf}: the PDF is encrypted with a password; preflight needs a file that opens without one\n"
+
+
+def test_a_pdf_without_pages_fails_the_page_count(tmp_path: Path):
+    pdf = tmp_path / "empty.pdf"
+    Canvas(str(pdf), invariant=1).save()
+    checks = preflight(pdf, PROFILES["home"])
+    assert failing(checks) == {"pages"}
+    assert next(c for c in checks if c.name == "pages").message == "the PDF has no pages"

@@ -116,8 +116,8 @@ def _quiet_pypdf() -> Iterator[None]:
 def _preflight(pypdf: Any, path: Path, profile: Profile, size: float | None) -> list[Check]:
     try:
         reader = pypdf.PdfReader(path, strict=False)
-        if reader.is_encrypted:
-            raise PreflightError(f"{path}: the PDF is encrypted; preflight needs an unencrypted file")
+        if reader.is_encrypted and not reader.decrypt(""):  # an empty user password opens it as a viewer would
+            raise PreflightError(f"{path}: the PDF is encrypted with a password; preflight needs a file that opens without one")
         pages = list(reader.pages)
     except PreflightError:
         raise
