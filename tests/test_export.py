@@ -224,6 +224,7 @@ def test_dpi_option_overrides_the_profile(tmp_path: Path, run):
     result = run("export", str(CATALOGUE), "--profile", "tgc-chits", "--dpi", "150", "-o", str(out))
     assert result.exit_code == 0, result.stderr
     assert "wrote 20 file(s)" in result.stdout
+    assert "preflight: meatshields-tgc-chits.pdf passes every check of profile tgc-chits" in result.stdout
     with Image.open(out / "meatshields-back.png") as im:
         assert im.size == (188, 188)  # 1.25 in × 150 DPI = 187.5 → 188
         assert tuple(round(v) for v in im.info["dpi"]) == (150, 150)
@@ -288,3 +289,15 @@ def test_every_command_is_in_the_readme():
     for name in load_profiles():
         assert f"`{name}`" in readme
     assert "tokengen export" in readme and "tokengen preflight" in readme
+
+
+def test_export_warns_when_its_pdf_would_fail_preflight(tmp_path: Path, run):
+    """0.75 in tokens put their text 8.2 pt from the trim: inside TGC's 1/8 in safe zone."""
+    small = tmp_path / "small.yaml"
+    small.write_text(CATALOGUE.read_text("utf-8").replace("\nsize: 1in", "\nsize: 0.75in"), "utf-8")
+    result = run("export", str(small), "--profile", "tgc-chits", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0
+    pdf = tmp_path / "out" / "meatshields-tgc-chits.pdf"
+    assert result.stderr == f"warning: meatshields-tgc-chits.pdf fails preflight (safe-area): see tokengen preflight {pdf} --profile tgc-chits\n"
+    with Image.open(tmp_path / "out" / "meatshields-back.png") as im:
+        assert im.size == (300, 300)  # (0.75 + 0.25) in × 300 DPI

@@ -122,10 +122,19 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     from .export import export
     from .profiles import get_profile
 
+    from .preflight import preflight
+
     profile = get_profile(profile_name, profiles_file)
-    written = export(load_catalogue(catalogue), profile, out_dir, dpi=dpi)
+    cat = load_catalogue(catalogue)
+    written = export(cat, profile, out_dir, dpi=dpi)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
+    pdf = written[0]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else cat.size) if not c.passed]
+    if failed:
+        click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
+    else:
+        click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
 
 
 @cli.command("preflight")
