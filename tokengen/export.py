@@ -11,8 +11,11 @@ Three kinds of output, chosen by the profile's ``output``:
 * ``png``: the same kind of single-token PDF (one page per design plus one back page) is written,
   then each page is rasterised with pdfium into a PNG of exactly
   ``round((trim + 2 × bleed) / 72 × dpi)`` px square, 8-bit sRGB, with the DPI in its pHYs
-  chunk: a 1 in chit with 1/8 in bleed at 300 DPI is 375 × 375 px (The Game Crafter's chit
-  templates). PNG and PDF come from one drawing, so they cannot disagree.
+  chunk: a 1 in chit with 1/8 in bleed at 300 DPI is 375 × 375 px. (The Game Crafter prints at
+  300 DPI and asks for 1/8 in bleed and a 1/8 in safe zone: help.thegamecrafter.com, "DPI (dots
+  per inch)"; 1/8 in is also the usual US bleed.) PNG stores the DPI as pixels per metre, so
+  300 DPI is written as 11811 px/m and reads back as 299.9994. PNG and PDF come from one
+  drawing, so they cannot disagree.
 
 Bleed is drawn per token (the face and back forms fill their background to trim + bleed);
 ReportLab's ``cropMarks`` option is not used because it scales the page content. Every file is
@@ -66,7 +69,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     if not out_dir.is_dir():
         raise ExportError(f"{out_dir}: not a folder")
     stem = slug(catalogue.title)
-    pdf = out_dir / f"{stem}-{profile.name}.pdf"
+    pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
     if profile.output == "sheets":
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
