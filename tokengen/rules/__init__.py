@@ -8,7 +8,7 @@ from .bag import (EQUIPMENT_EFFECTS, SOLO_START, TARGET_ALL_HITS, TOWN_DRAWS, Ba
                   draw_size, draws, largest_draw, p_at_least_one, party_capacity, variants_in_play)
 from .checks import (CHECKS, Check, Finding, Report, Settings, check_catalogue, draw_table, format_report,
                      inspect_source, run_checks)
-from .scenario import Scenario, build_scenario, format_resolutions, load_scenario, target
+from .scenario import Scenario, TargetResult, build_scenario, load_scenario, target
 from .targeting import (INTERPRETATIONS, Adventurer, Attack, Interpretations, Meatshield, Monster, Resolution,
                         Targeting, absorbed_sides, may_deploy, meatshield_affected, parse_targeting, resolve_targets)
 
@@ -17,7 +17,7 @@ __all__ = [
     "draw_size", "draws", "largest_draw", "p_at_least_one", "party_capacity", "variants_in_play",
     "CHECKS", "Check", "Finding", "Report", "Settings", "check_catalogue", "draw_table", "format_report",
     "inspect_source", "run_checks",
-    "Scenario", "build_scenario", "format_resolutions", "load_scenario", "target",
+    "Scenario", "TargetResult", "build_scenario", "load_scenario", "target",
     "INTERPRETATIONS", "Adventurer", "Attack", "Interpretations", "Meatshield", "Monster", "Resolution",
     "Targeting", "absorbed_sides", "may_deploy", "meatshield_affected", "parse_targeting", "resolve_targets",
 ]

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..catalogue import line_at, suggest
+from ..catalogue import line_at, load_catalogue, suggest
 from ..errors import CatalogueError, UsageError
 from ..model import Catalogue, Game
-from ..yamlsrc import Lines, dotted, read_yaml
+from ..yamlsrc import dotted, read_yaml
 from .bag import variants_in_play
 from .targeting import Adventurer, Interpretations, Meatshield, Monster, Resolution, parse_targeting, resolve_targets
 
@@ -210,26 +210,58 @@ def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adv
     return Scenario(party, fights, token, variants_in_play(catalogue, add, remove, base=base.variants))
 
 
-def target(catalogue: Catalogue, scenario: Scenario, interpretations: Interpretations = Interpretations()) -> tuple[Resolution, ...]:
-    """Resolve the scenario's Establish Targets step (see
-    :func:`~tokengen.rules.targeting.resolve_targets`)."""
-    return resolve_targets(scenario.party, scenario.monsters, scenario.deployed,
-                           variants=scenario.variants, interpretations=interpretations)
+@dataclass(frozen=True)
+class TargetResult:
+    """The outcome of ``tokengen target``: the scenario, the interpretations, one
+    :class:`~tokengen.rules.targeting.Resolution` per monster."""
+
+    scenario: Scenario
+    interpretations: Interpretations
+    resolutions: tuple[Resolution, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready, stable keys: deployed, variants, interpretations, monsters (each with
+        name, targeting, attacks [{targets, times, side, meatshield, tie}], notes)."""
+        d = self.scenario.deployed
+        return {
+            "deployed": {"name": d.name, "token": d.label} if d else None,
+            "variants": list(self.scenario.variants),
+            "interpretations": self.interpretations.as_dict(),
+            "monsters": [{"name": r.monster.name, "targeting": r.monster.targeting.label,
+                          "attacks": [{"targets": list(a.candidates), "times": a.times, "side": a.side,
+                                       "meatshield": a.meatshield, "tie": a.tie} for a in r.attacks],
+                          "notes": list(r.notes)} for r in self.resolutions],
+        }
+
+    def format(self) -> str:
+        """One line per monster: ``Rat King (↓STR): attacks Meatshield str-low ×1``; a tie reads
+        ``one of Ann, Bob (TIE on lowest: players choose)``; notes follow, indented."""
+        d = self.scenario.deployed
+        out = [f"deployed Meatshield: {f'{d.name} ({d.label})' if d else 'none'}",
+               f"variants in play: {', '.join(self.scenario.variants) or 'none'}",
+               "interpretations: " + ", ".join(f"{k.replace('_', '-')}={v}" for k, v in self.interpretations.as_dict().items())]
+        for r in self.resolutions:
+            parts = []
+            for a in r.attacks:
+                side = "" if a.side == "all" else f" as {a.side.replace('+', ' and ')} {r.monster.targeting.attribute}"
+                who = f"one of {', '.join(a.candidates)} ×{a.times}{side} (TIE: players choose)" if a.tie else f"{a.candidates[0]} ×{a.times}{side}"
+                parts.append(("Meatshield " if a.meatshield else "") + who)
+            out.append(f"{r.monster.name} ({r.monster.targeting.label}): " + ("attacks " + "; ".join(parts) if parts else "attacks no one"))
+            out += [f"  note: {n}" for n in r.notes]
+        return "\n".join(out) + "\n"
 
 
-def format_resolutions(scenario: Scenario, resolutions: tuple[Resolution, ...], interpretations: Interpretations) -> str:
-    """One line per monster: ``Rat King (↓STR): attacks Meatshield str-low ×1``; ties read
-    ``one of Ann, Bob (TIE: players choose)``; notes follow on indented lines."""
-    deployed = f"{scenario.deployed.name} ({scenario.deployed.label})" if scenario.deployed else "none"
-    out = [f"deployed Meatshield: {deployed}",
-           f"variants in play: {', '.join(scenario.variants) or 'none'}",
-           "interpretations: " + ", ".join(f"{k.replace('_', '-')}={v}" for k, v in interpretations.as_dict().items())]
-    for r in resolutions:
-        parts = []
-        for a in r.attacks:
-            who = ("Meatshield " if a.meatshield else "") + (
-                f"one of {', '.join(a.candidates)} (TIE on {a.side}: players choose)" if a.tie else a.candidates[0])
-            parts.append(f"{who} ×{a.times}")
-        out.append(f"{r.monster.name} ({r.monster.targeting.label}): " + ("attacks " + "; ".join(parts) if parts else "attacks no one"))
-        out += [f"  note: {n}" for n in r.notes]
-    return "\n".join(out) + "\n"
+def target(catalogue: str | Path, scenario: str | Path | None = None, *, adventurers: Iterable[str] = (),
+           monsters: Iterable[str] = (), deployed: str | None = None, add: Iterable[str] = (), remove: Iterable[str] = (),
+           interpretations: Interpretations = Interpretations()) -> TargetResult:
+    """Load the catalogue, build the scenario (:func:`build_scenario`) and resolve its Establish
+    Targets step (:func:`~tokengen.rules.targeting.resolve_targets`).
+
+    Raises:
+        CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec.
+    """
+    cat = load_catalogue(catalogue)
+    fight = build_scenario(cat, scenario, adventurers, monsters, deployed, add, remove)
+    resolutions = resolve_targets(fight.party, fight.monsters, fight.deployed,
+                                  variants=fight.variants, interpretations=interpretations)
+    return TargetResult(fight, interpretations, resolutions)
