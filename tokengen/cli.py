@@ -155,7 +155,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
     else:
         click.echo(format_report(report), nl=False)
     if not report.playable:
-        raise CheckFailed(f"{catalogue}: not playable ({report.counts()['error']} errors)")
+        errors = report.counts()["error"]
+        raise CheckFailed(f"{catalogue}: not playable ({errors} error{'s' if errors != 1 else ''})")
 
 
 @cli.command()
