@@ -167,7 +167,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
               help="An Adventurer and all six scores (repeatable; added to the scenario's).")
 @click.option("-m", "--monster", "monsters", multiple=True, metavar="[NAME=]TARGETING",
               help="A monster's targeting: ↓STR, ↑MAG, ↓↑PER, ALL, or low:STR, high:STR, both:STR, all (repeatable).")
-@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low) or a spec (↓STR).")
+@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none.")
 @_rules_options
 def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...], monsters: tuple[str, ...],
            deployed: str | None, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str,

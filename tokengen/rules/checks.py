@@ -299,7 +299,8 @@ def format_report(report: Report) -> str:
     identical rows (percentages rounded to 0.1; the JSON output holds the exact fractions)."""
     c = report.counts()
     verdict = "playable" if report.playable else "NOT playable"
-    out = [f"{report.path}: {verdict} ({c[ERROR]} errors, {c[WARNING]} warnings, {c[INFO]} infos)",
+    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    out = [f"{report.path}: {verdict} ({tally})",
            f"variants in play: {', '.join(report.variants) or 'none'}",
            "interpretations:"]
     for name, value in report.interpretations.as_dict().items():

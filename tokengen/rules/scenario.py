@@ -189,7 +189,8 @@ def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adv
                    monsters: Iterable[str] = (), deployed: str | None = None, add: Iterable[str] = (),
                    remove: Iterable[str] = ()) -> Scenario:
     """A scenario from an optional file plus command-line specs: Adventurers and monsters are
-    appended, ``deployed`` replaces the file's, ``add``/``remove`` adjust its variants.
+    appended, ``deployed`` replaces the file's (``"none"``: no token deployed), ``add``/``remove``
+    adjust its variants.
 
     Raises:
         CatalogueError: a bad scenario file. UsageError: a bad spec, no Adventurer, no monster.
@@ -206,7 +207,9 @@ def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adv
         raise UsageError("no Adventurers: give a scenario file or --adventurer NAME:STR=9,AGI=8,...")
     if not fights:
         raise UsageError("no monsters: give a scenario file or --monster ↓STR")
-    token = parse_deployed(deployed, catalogue) if deployed else base.deployed
+    token = base.deployed
+    if deployed is not None:
+        token = None if deployed.strip().lower() == "none" else parse_deployed(deployed, catalogue)
     return Scenario(party, fights, token, variants_in_play(catalogue, add, remove, base=base.variants))
 
 
