@@ -8,15 +8,31 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import CATALOGUE, DATA
 
 from tokengen.catalogue import load_catalogue
 from tokengen.errors import UsageError
 from tokengen.model import Draws
-from tokengen.rules import (Adventurer, BagState, Interpretations, Meatshield, Monster, Settings, check_catalogue,
-                            costs, draw_size, draw_table, draws, largest_draw, may_deploy, meatshield_affected,
-                            p_at_least_one, parse_targeting, resolve_targets, variants_in_play)
-
-from conftest import CATALOGUE, DATA
+from tokengen.rules import (
+    Adventurer,
+    BagState,
+    Interpretations,
+    Meatshield,
+    Monster,
+    Settings,
+    check_catalogue,
+    costs,
+    draw_size,
+    draw_table,
+    draws,
+    largest_draw,
+    may_deploy,
+    meatshield_affected,
+    p_at_least_one,
+    parse_targeting,
+    resolve_targets,
+    variants_in_play,
+)
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game

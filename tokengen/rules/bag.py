@@ -3,16 +3,17 @@ happens to tokens as they are hired, traded, killed or abandoned.
 
 Every game number (draw sizes, the Explored bonus, the solo start, the costs) is read from the
 catalogue's ``game`` section; the code only knows what each rule *does*. Rules sources are
-cited as "Meatshields variant v1.1.1" (the published fan variant, paraphrased here).
+cited as "Meatshields variant v1.1.1, section …" (the published fan variant; the section names
+are ours: Setup, Hiring, Optional rules, Leaving play, Combat, Effects; the wording is ours too).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from typing import Iterable
 
 from ..catalogue import suggest
 from ..errors import UsageError
@@ -65,8 +66,8 @@ def costs(game: Game, variants: Iterable[str]) -> Costs:
 
     Base costs come from ``game.costs``; each variant in play that names ``hire_gp`` or
     ``trade_gp`` replaces that cost (a later variant in ``game.variants`` order wins).
-    Source: Meatshields variant v1.1.1, hiring in a Town (base price) and the optional rules
-    that lower the price and charge for a trade between Adventurers.
+    Source: Meatshields variant v1.1.1, section Hiring (base price, trading like equipment) and
+    section Optional rules (a lower price; a fee for each trade between Adventurers).
     """
     hire, trade = game.hire_gp, game.trade_gp
     chosen = set(variants)
@@ -100,11 +101,11 @@ def draws(game: Game, variants: Iterable[str]) -> tuple[Draw, ...]:
     """Every draw the rules allow with the variants in play, from ``game.draws``.
 
     * A Settlement draws its Danger Level, plus ``explored_bonus`` when it is Explored
-      (Meatshields variant v1.1.1, hiring as a Rest Action in a Settlement).
+      (Meatshields variant v1.1.1, section Hiring: a Rest Action in a Settlement).
     * With ``town-draws``, a Town draws its level, plus the same bonus when Explored
-      (optional rule replacing the Loot-card swap).
+      (section Optional rules: replaces swapping Loot draws for tokens).
     * With ``solo-start``, a one-Adventurer game begins with ``solo_start`` tokens drawn
-      (optional rule for solo play).
+      (section Optional rules: solo play).
     """
     d = game.draws
     chosen = set(variants)
@@ -189,7 +190,7 @@ class BagState:
 
     def hire(self, drawn: Iterable[str], hired: dict[str, str]) -> BagState:
         """Draw ``drawn`` from the bag and employ ``hired`` (token id → employer); every drawn
-        token not hired goes straight back to the bag (Meatshields variant v1.1.1, hiring).
+        token not hired goes straight back to the bag (Meatshields variant v1.1.1, section Hiring).
 
         Raises:
             UsageError: a drawn token is not in the bag, or a hired token was not drawn.
@@ -211,7 +212,7 @@ class BagState:
 
     def release(self, token: str) -> BagState:
         """A Meatshield leaves play (killed, abandoned, or any other reason): its token goes back
-        to the bag (Meatshields variant v1.1.1, removal from play and abandoning).
+        to the bag (Meatshields variant v1.1.1, section Leaving play).
 
         Raises:
             UsageError: no such Meatshield is employed.
@@ -223,7 +224,7 @@ class BagState:
 
     def employer_dies(self, adventurer: str) -> BagState:
         """An Adventurer is killed: every Meatshield they employ walks off at once and its token
-        goes back to the bag (Meatshields variant v1.1.1, death of the employer)."""
+        goes back to the bag (Meatshields variant v1.1.1, section Leaving play: the employer dies)."""
         leaving = tuple(h.token for h in self.hired if h.employer == adventurer)
         return BagState(self.bag + leaving, tuple(h for h in self.hired if h.employer != adventurer))
 

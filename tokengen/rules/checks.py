@@ -9,11 +9,12 @@ Two stages. :func:`inspect_source` reads the file and reports every input proble
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from dataclasses import field as _field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ..errors import CatalogueError, LayoutError
@@ -21,7 +22,7 @@ from ..imposition import SheetSpec, grid_for
 from ..model import Catalogue
 from ..units import PAGES, format_length
 from ..yamlsrc import dotted, read_yaml
-from .bag import costs, largest_draw, variants_in_play, p_at_least_one, party_capacity
+from .bag import costs, largest_draw, p_at_least_one, party_capacity, variants_in_play
 from .targeting import INTERPRETATIONS, PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -66,6 +67,7 @@ class Settings:
     margin: float = 18.0
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
+        """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
         return catalogue.variants if self.variants is None else self.variants
 
 
@@ -137,7 +139,7 @@ def _from_error(error: CatalogueError, code: str) -> Finding:
 def check_backs(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Error ``back-differs`` for each token whose back is not the catalogue's shared back:
     tokens are drawn blind from the bag, so a different back gives the token away
-    (Meatshields variant v1.1.1, setting up the bag)."""
+    (Meatshields variant v1.1.1, section Setup)."""
     common = catalogue.back if catalogue.back is not None else catalogue.tokens[0].back
     return [Finding(ERROR, "back-differs", f"token '{t.id}' has a back unlike the others; tokens are drawn blind, so every back must match",
                     t.line, f"tokens[{i}].back", {"token": t.id})
@@ -262,6 +264,7 @@ class Report:
         return 0 if self.playable else 1
 
     def counts(self) -> dict[str, int]:
+        """Number of findings per severity: ``{"error": n, "warning": n, "info": n}``."""
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
     def as_dict(self) -> dict[str, Any]:

@@ -15,9 +15,10 @@ Scenario file (every key optional; command-line specs are added to it)::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..catalogue import line_at, load_catalogue, suggest
 from ..errors import CatalogueError, UsageError

@@ -11,8 +11,8 @@ option; :data:`INTERPRETATIONS` describes each in words (the ``check`` report pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from ..catalogue import suggest
 from ..errors import UsageError
@@ -92,6 +92,7 @@ class Targeting:
 
     @property
     def targets_all(self) -> bool:
+        """True for a monster that attacks every Adventurer (ALL)."""
         return self.attribute is None
 
     @property
@@ -116,10 +117,12 @@ class Meatshield:
 
     @property
     def sides(self) -> frozenset[str]:
+        """The sides of the attribute the token stands for: ``{"lowest"}``, ``{"highest"}`` or both."""
         return PRIORITY_SIDES[self.priority.code]
 
     @property
     def label(self) -> str:
+        """As printed on the token: ``"↓STR"``."""
         return f"{self.priority.glyph}{self.attribute}"
 
     @classmethod
@@ -192,9 +195,9 @@ def absorbed_sides(token: Meatshield, targeting: Targeting, interpretations: Int
     """The sides of ``targeting`` that a deployed ``token`` takes in place of an Adventurer.
 
     * Same attribute, and the token's priority shares a side with the monster's: those sides
-      (Meatshields variant v1.1.1, Establish Targets: a matching monster goes for the token).
+      (Meatshields variant v1.1.1, section Combat: Establish Targets).
     * A ``↓↑X`` token counts as both the lowest and the highest X, so it takes ``↓X``, ``↑X``
-      and ``↓↑X`` monsters (same source, on the ↓↑ priority from Mean Streets).
+      and ``↓↑X`` monsters (same section, on the ↓↑ priority borrowed from Mean Streets).
     * A one-sided token against a both-sides monster: see :attr:`Interpretations.one_sided`.
     * An ALL monster is never drawn away from the Adventurers: empty.
     """
@@ -219,6 +222,7 @@ class Attack:
 
     @property
     def tie(self) -> bool:
+        """True when the players must pick the target among tied Adventurers."""
         return len(self.candidates) > 1
 
 
@@ -232,6 +236,7 @@ class Resolution:
 
     @property
     def tie(self) -> bool:
+        """True when any of the monster's attacks needs the players to settle a tie."""
         return any(a.tie for a in self.attacks)
 
 
@@ -240,7 +245,7 @@ def resolve_targets(party: tuple[Adventurer, ...] | list[Adventurer], monsters: 
                     interpretations: Interpretations = Interpretations()) -> tuple[Resolution, ...]:
     """Resolve one Establish Targets step: for each monster, who it attacks and how many times.
 
-    Rules (Meatshields variant v1.1.1, combat):
+    Rules (Meatshields variant v1.1.1, section Combat; the ALL variant from section Optional rules):
       * A monster whose targeting matches the deployed token attacks the token instead of the
         Adventurer (:func:`absorbed_sides`); a token that matches both sides of a both-sides
         monster is attacked only once.
@@ -277,7 +282,7 @@ def resolve_targets(party: tuple[Adventurer, ...] | list[Adventurer], monsters: 
                 if t.attribute not in a.scores:
                     raise UsageError(f"Adventurer '{a.name}' has no {t.attribute} score (monster '{monster.name}' targets {t.label})")
             taken = absorbed_sides(deployed, t, interpretations) if deployed is not None else frozenset()
-            if taken:
+            if deployed is not None and taken:
                 attacks.append(Attack((deployed.name,), 1, "+".join(s for s in (LOWEST, HIGHEST) if s in taken), meatshield=True))
             attacks += _adventurer_attacks(party, t, t.sides - taken, interpretations)
         if monster.steals_gold and any(a.meatshield for a in attacks):
@@ -320,7 +325,7 @@ def meatshield_affected(effect: str, variants: tuple[str, ...] | frozenset[str] 
     none: no), ``"equipment"`` (effects aimed at an Adventurer's equipment: only with the
     ``equipment-effects`` variant, a table agreement that defaults to no), or ``"game"`` (any
     other game effect, e.g. monster entry effects: no). Source: Meatshields variant v1.1.1,
-    combat and effects.
+    section Effects.
 
     Raises:
         UsageError: an unknown effect kind.
@@ -333,5 +338,5 @@ def meatshield_affected(effect: str, variants: tuple[str, ...] | frozenset[str] 
 
 def may_deploy(deployed: Meatshield | None) -> bool:
     """At the very start of a combat round the party may deploy one Meatshield, and only when
-    none is deployed: one token takes part at a time (Meatshields variant v1.1.1, combat)."""
+    none is deployed: one token takes part at a time (Meatshields variant v1.1.1, section Combat)."""
     return deployed is None
