@@ -126,7 +126,7 @@ def _echo_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-@cli.command()
+@cli.command(short_help="Check that a token set can be played (Meatshield rules).")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
 @_rules_options
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
@@ -159,7 +159,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
         raise CheckFailed(f"{catalogue}: not playable ({errors} error{'s' if errors != 1 else ''})")
 
 
-@cli.command()
+@cli.command(short_help="Resolve who each monster attacks this round.")
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Catalogue giving the attributes, priorities, tokens and variants.")
