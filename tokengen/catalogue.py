@@ -61,7 +61,8 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {kind}", line=1)]
     validator = jsonschema.Draft202012Validator(schema())
     problems = [_explain(path, error, lines) for error in validator.iter_errors(data)]
-    return sorted(problems, key=lambda p: (p.line or 0, p.field or ""))
+    # by line; on one line an unknown key (which explains a "missing" one) comes first
+    return sorted(problems, key=lambda p: (p.line or 0, "unknown key" not in p.message, p.field or ""))
 
 
 def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
