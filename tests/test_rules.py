@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from fractions import Fraction
+from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import CATALOGUE, DATA
 
 from tokengen.catalogue import load_catalogue
@@ -326,3 +329,44 @@ def test_a_targeting_no_token_absorbs_is_a_warning():
         ("warning", "targeting-unabsorbed", "no token absorbs a monster targeting ↑STR")]
     report = check_catalogue(DATA / "uncovered_targetings.yaml", Settings(interpretations=Interpretations(one_sided="exact")))
     assert [f.data["targeting"] for f in report.findings if f.severity == "warning"] == ["↑STR", "↓↑STR"]
+
+
+# Properties: the exact odds agree with counting every possible draw; targeting invariants hold for
+# any party, monster and token.
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 9).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(0, n + 2))))
+def test_odds_match_counting_every_draw(case):
+    bag, hits, drawn = case
+    tokens = [True] * hits + [False] * (bag - hits)
+    draws_ = list(combinations(tokens, min(drawn, bag)))
+    counted = Fraction(sum(any(d) for d in draws_), len(draws_))
+    assert p_at_least_one(bag, hits, drawn) == counted
+
+
+TARGETINGS = [f"{p.glyph}{a.code}" for a in GAME.attributes for p in GAME.priorities] + ["ALL"]
+SCORES = st.fixed_dictionaries({a.code: st.integers(1, 6) for a in GAME.attributes})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(SCORES, min_size=1, max_size=4), st.sampled_from(TARGETINGS), st.sampled_from([None, *TOKENS]),
+       st.sampled_from(["split", "exact"]), st.sampled_from(["choose", "all"]), st.booleans())
+def test_targeting_invariants(scores, monster, deployed, one_sided, ties, all_hits):
+    adventurers = tuple(Adventurer(f"A{i}", s) for i, s in enumerate(scores))
+    m = Monster("m", parse_targeting(monster, GAME))
+    token = TOKENS[deployed] if deployed else None
+    variants = ("target-all-hits",) if all_hits else ()
+    (r,) = resolve_targets(adventurers, [m], token, variants=variants, interpretations=Interpretations(one_sided, ties))
+    on_token = [a for a in r.attacks if a.meatshield]
+    assert len(on_token) <= 1 and all(a.times == 1 for a in on_token)  # a token is attacked at most once
+    if m.targeting.targets_all:
+        assert {a.candidates[0] for a in r.attacks if not a.meatshield} == {a.name for a in adventurers}
+        assert bool(on_token) == (all_hits and token is not None)
+    else:
+        sides = sum(len(a.side.split("+")) for a in r.attacks if not a.meatshield) if ties == "choose" else None
+        if sides is not None:
+            taken = len(on_token[0].side.split("+")) if on_token else 0
+            assert sides == len(m.targeting.sides) - taken  # every side lands somewhere, once
+        if token is None or token.attribute != m.targeting.attribute:
+            assert not on_token
