@@ -173,10 +173,10 @@ def test_target_overrides_and_json(run):
 @pytest.mark.parametrize("args, message", [
     (["-a", "Ann:STR=1", "-m", "↓STR"], "Adventurer 'Ann': missing scores AGI, CON, MAG, MRL, PER (every Adventurer has all 6)"),
     (["-a", ANN, "-m", "↓STX"], "unknown attribute 'STX' in '↓STX'; did you mean 'STR'?"),
-    (["-a", ANN, "-m", "↓STR", "-d", "str-lo"], "deployed token 'str-lo' is not a token id; did you mean 'str-low'? "
-     "nor a spec (cannot read targeting 'str-lo': use ↓X, ↑X, ↓↑X, low:X, high:X, both:X)"),
-    (["-a", ANN, "-m", "↓STR", "-d", "ALL"], "deployed token 'ALL' is not a token id nor a spec "
-     "(ALL is a monster's targeting; a token needs an attribute and a priority)"),
+    (["-a", ANN, "-m", "↓STR", "-d", "str-lo"], ("deployed token 'str-lo' is not a token id; did you mean 'str-low'? "
+     "nor a spec (cannot read targeting 'str-lo': use ↓X, ↑X, ↓↑X, low:X, high:X, both:X)")),
+    (["-a", ANN, "-m", "↓STR", "-d", "ALL"], ("deployed token 'ALL' is not a token id nor a spec "
+     "(ALL is a monster's targeting; a token needs an attribute and a priority)")),
     (["-m", "↓STR"], "no Adventurers: give a scenario file or --adventurer NAME:STR=9,AGI=8,..."),
     (["-a", ANN], "no monsters: give a scenario file or --monster ↓STR"),
     (["-a", ANN, "-a", ANN, "-m", "ALL"], "two Adventurers are called 'Ann'"),

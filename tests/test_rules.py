@@ -314,7 +314,7 @@ def _expectations() -> list[tuple[Path, str, str | None, int | None]]:
     return out
 
 
-@pytest.mark.parametrize("path, code, field, line", _expectations(), ids=lambda v: v.name if isinstance(v, Path) else "")
+@pytest.mark.parametrize("path, code, field, line", _expectations(), ids=[e[0].stem for e in _expectations()])
 def test_bad_catalogues(path, code, field, line):
     report = check_catalogue(path)
     assert not report.playable and report.exit_code == 1
