@@ -93,19 +93,19 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     if findings:
         return None, findings
 
-    def at(where: tuple[Any, ...], severity: str, code: str, message: str) -> Finding:
-        return Finding(severity, code, message, line_at(lines, where), dotted(where))
+    def at(where: tuple[Any, ...], code: str, message: str) -> Finding:
+        return Finding(ERROR, code, message, line_at(lines, where), dotted(where))
 
     game = data["game"]
     for kind in ("attributes", "priorities"):
         seen: dict[str, int] = {}
         for i, item in enumerate(game[kind]):
             if item["code"] in seen:
-                findings.append(at(("game", kind, i, "code"), ERROR, "duplicate-code", f"duplicate code '{item['code']}' (also game.{kind}[{seen[item['code']]}])"))
+                findings.append(at(("game", kind, i, "code"), "duplicate-code", f"duplicate code '{item['code']}' (also game.{kind}[{seen[item['code']]}])"))
             seen.setdefault(item["code"], i)
     for i, p in enumerate(game["priorities"]):
         if p["code"] not in PRIORITY_SIDES:
-            findings.append(at(("game", "priorities", i, "code"), ERROR, "priority-meaning",
+            findings.append(at(("game", "priorities", i, "code"), "priority-meaning",
                                f"the rules engine does not know priority '{p['code']}' (it knows {', '.join(PRIORITY_SIDES)})"))
     attributes = [a["code"] for a in game["attributes"]]
     priorities = {p["code"]: p for p in game["priorities"]} | {p["glyph"]: p for p in game["priorities"]}
@@ -113,15 +113,15 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     for i, t in enumerate(data["tokens"]):
         where = ("tokens", i)
         if t["id"] in first:
-            findings.append(at(where + ("id",), ERROR, "duplicate-id", f"duplicate id '{t['id']}' (first at line {first[t['id']]})"))
+            findings.append(at(where + ("id",), "duplicate-id", f"duplicate id '{t['id']}' (first at line {first[t['id']]})"))
         first.setdefault(t["id"], line_at(lines, where))
         if t["attribute"] not in attributes:
             hint = suggest(t["attribute"], attributes) or f" (known: {', '.join(attributes)})"
-            findings.append(at(where + ("attribute",), ERROR, "unknown-attribute", f"attribute '{t['attribute']}' is not in game.attributes{hint}"))
+            findings.append(at(where + ("attribute",), "unknown-attribute", f"attribute '{t['attribute']}' is not in game.attributes{hint}"))
         if t["priority"] not in priorities:
             codes = [p["code"] for p in game["priorities"]]
             hint = suggest(t["priority"], codes) or f" (known: {', '.join(codes)})"
-            findings.append(at(where + ("priority",), ERROR, "unknown-priority", f"priority '{t['priority']}' is not in game.priorities{hint}"))
+            findings.append(at(where + ("priority",), "unknown-priority", f"priority '{t['priority']}' is not in game.priorities{hint}"))
     if findings:
         return None, findings
     try:
