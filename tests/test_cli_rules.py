@@ -194,3 +194,18 @@ def test_help_has_an_example_and_the_readme_documents_it(run, command):
     result = run(command, "--help")
     assert result.exit_code == 0 and "Example" in result.stdout and f"tokengen {command}" in result.stdout
     assert f"tokengen {command}" in (ROOT / "README.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize("command", ["tokengen check", "tokengen target"])
+def test_readme_example_runs_are_real(run, monkeypatch, command):
+    """The README's example runs are the commands' actual output."""
+    import re
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "README.md").read_text("utf-8")
+    block = re.search(r"```text\n\$ (" + command + r"(?:[^\n]*\\\n)*[^\n]*)\n(.*?)```", text, re.S)
+    assert block, f"README has no example run of {command}"
+    args = shlex.split(block[1].replace("\\\n", " "))[1:]
+    result = run(*args)
+    assert result.exit_code == 0 and result.stdout == block[2]
