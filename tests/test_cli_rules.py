@@ -127,9 +127,11 @@ deployed Meatshield: str-low (↓STR)
 variants in play: solo-start
 interpretations: one-sided=split, ties=choose, same-target=once
 Rat King (↓STR): attacks Meatshield str-low ×1 as lowest STR
+  note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
 monster 2 (↓↑PER): attacks Ann ×1 as lowest PER; Bob ×1 as highest PER
 monster 3 (ALL): attacks Ann ×1; Bob ×1
 monster 4 (↓↑STR): attacks Meatshield str-low ×1 as lowest STR; Ann ×1 as highest STR
+  note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
 """
 
 
@@ -148,9 +150,11 @@ deployed Meatshield: str-low (↓STR)
 variants in play: target-all-hits
 interpretations: one-sided=split, ties=choose, same-target=once
 Rat King (↓STR): attacks Meatshield str-low ×1 as lowest STR
+  note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
 Cutpurse (↓AGI): attacks one of Ann, Bob ×1 as lowest AGI (TIE: players choose)
 Street Tough (↓↑PER): attacks Ann ×1 as lowest PER; Bob ×1 as highest PER
 Swarm (ALL): attacks Ann ×1; Bob ×1; Meatshield str-low ×1
+  note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
   note: if this kills the Meatshield, the monsters it drew stay without a target until the next Establish Targets
 """
 

@@ -114,9 +114,10 @@ def test_tie_flag_and_notes():
     thief = Monster("Cutpurse", parse_targeting("↓STR", GAME), steals_gold=True)
     all_monster = Monster("Swarm", parse_targeting("ALL", GAME))
     tied = Monster("Sneak", parse_targeting("↓AGI", GAME))
-    r = resolve_targets(TIED + TWO[:0], [thief, all_monster, tied], TOKENS["str-low"], variants=("target-all-hits",))
-    assert r[0].notes == ("steals nothing from the Meatshield: Meatshields carry no gold",)
-    assert "stay without a target until the next Establish Targets" in r[1].notes[0]
+    r = resolve_targets(TIED, [thief, all_monster, tied], TOKENS["str-low"], variants=("target-all-hits",))
+    assert r[0].notes == ("hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn",
+                          "steals nothing from the Meatshield: Meatshields carry no gold")
+    assert "stay without a target until the next Establish Targets" in r[1].notes[-1]
     assert [x.tie for x in r] == [False, False, True]
 
 

@@ -255,6 +255,8 @@ def resolve_targets(party: tuple[Adventurer, ...] | list[Adventurer], monsters: 
       * ALL monsters attack every Adventurer once and leave the token alone; with the
         ``target-all-hits`` variant they also attack the token, and if that kills it the monsters
         assigned to it stay without a target until the next Establish Targets step.
+      * Attacks on the token hit automatically, the token does no damage back, and they are
+        resolved after every Adventurer has had a turn (a note says so).
       * Meatshields carry no gold: a gold-stealing monster that attacks one takes nothing.
 
     Args:
@@ -285,8 +287,10 @@ def resolve_targets(party: tuple[Adventurer, ...] | list[Adventurer], monsters: 
             if deployed is not None and taken:
                 attacks.append(Attack((deployed.name,), 1, "+".join(s for s in (LOWEST, HIGHEST) if s in taken), meatshield=True))
             attacks += _adventurer_attacks(party, t, t.sides - taken, interpretations)
-        if monster.steals_gold and any(a.meatshield for a in attacks):
-            notes.append("steals nothing from the Meatshield: Meatshields carry no gold")
+        if any(a.meatshield for a in attacks):
+            notes.insert(0, "hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn")
+            if monster.steals_gold:
+                notes.append("steals nothing from the Meatshield: Meatshields carry no gold")
         if not attacks:
             notes.append("has no one to attack")
         out.append(Resolution(monster, tuple(attacks), tuple(notes)))
