@@ -13,6 +13,10 @@ __all__ = [
     "Catalogue", "Token", "TokengenError", "CatalogueError", "LayoutError", "RenderError", "ExportError", "UsageError",
 ]
 
+from .rules import Finding, Report, check_catalogue, resolve_targets  # noqa: E402
+
+__all__ += ["Finding", "Report", "check_catalogue", "resolve_targets"]
+
 # print-shop export and preflight (issue 5). The functions keep their module names
 # (tokengen.export.export, tokengen.preflight.preflight) so the submodules are not shadowed.
 from .preflight import Check  # noqa: E402

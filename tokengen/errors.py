@@ -51,11 +51,12 @@ class ExportError(TokengenError):
     """An output could not be written (read-only folder, output equal to an input, full disk)."""
 
 
-class PreflightError(TokengenError):
-    """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""
-
-
-class PreflightFailed(TokengenError):
-    """``tokengen preflight`` ran and at least one check failed (exit code 1)."""
+class CheckFailed(TokengenError):
+    """A check ran and found the input unfit (``tokengen check``: the set is not playable;
+    ``tokengen preflight``: a print shop would reject the PDF)."""
 
     exit_code = 1
+
+
+class PreflightError(TokengenError):
+    """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""
