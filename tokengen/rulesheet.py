@@ -1,0 +1,2 @@
+def draw_rules(canvas, catalogue, page, scale=None):
+    raise NotImplementedError
