@@ -18,6 +18,7 @@ the pixels (with Pillow), and :mod:`tokengen.render` draws them.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,8 +151,13 @@ def _decode(path: Path, colour_model: str, max_pixels: int) -> ArtImage:
                         f"{max_pixels} pixels (possible decompression bomb)")
                 im.load()
                 converted = _convert(im, colour_model)
-    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise RenderError(f"{path}: image exceeds Pillow's pixel limit (possible decompression bomb)") from None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
+        # Pillow checks the header size itself (above Image.MAX_IMAGE_PIXELS it warns, above
+        # twice that it raises) before we see the size: report it in our own words.
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        pixels = int(found.group(1)) if found else 0
+        limit = f"the limit of {max_pixels}" if pixels > max_pixels else f"Pillow's limit of {Image.MAX_IMAGE_PIXELS}"
+        raise RenderError(f"{path}: image of {pixels} pixels exceeds {limit} pixels (possible decompression bomb)") from None
     except FileNotFoundError:
         raise RenderError(f"{path}: art file not found") from None
     except UnidentifiedImageError:
