@@ -129,8 +129,9 @@ class SheetCanvas:
         return name, image.width, image.height
 
     def _draw_art(self, art: tuple[str, float, float], path: object) -> Rect:
-        """Draw art inside the current form: fitted inside the safe area (contain), or covering
-        the bleed box (cover, clipped) when the sheet has bleed. Returns where it went (pt)."""
+        """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
+        the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
+        sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
         c, s, b = self.canvas, self.size, self.bleed
         name, width, height = art
         if b > 0:
@@ -142,7 +143,11 @@ class SheetCanvas:
         self.art.check_resolution(self.art.load(path), drawn)  # type: ignore[arg-type]
         c.saveState()
         clip = c.beginPath()
-        clip.rect(box.x, box.y, box.w, box.h)
+        if b > 0:
+            clip.rect(box.x, box.y, box.w, box.h)
+        else:  # inside the safe area, rounded like the frame drawn over its edge
+            inset = FRAME_INSET * s
+            clip.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s)
         c.clipPath(clip, stroke=0, fill=0)
         c.translate(drawn.x, drawn.y)
         c.scale(drawn.w, drawn.h)
