@@ -21,7 +21,9 @@ are labelled so that reading them from the front gives the same numbers.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -29,6 +31,12 @@ from . import __version__, fonts
 from .atomic import atomic_path
 from .errors import UsageError
 from .units import PT_PER_MM, format_length, parse_length
+
+if TYPE_CHECKING:  # imported for annotations only: build and render import this module
+    from .build import BuildOptions
+    from .imposition import PageLayout
+    from .model import Catalogue, Token
+    from .render import SheetCanvas
 
 #: Accepted printer scale, as a factor: a printer more than 10 % off is not a printer problem.
 SCALE_RANGE = (0.9, 1.1)
@@ -298,12 +306,6 @@ def _instructions(c: Canvas, page: tuple[float, float], flip: str, offset: tuple
     c.restoreState()
 
 
-__all__ = [
-    "apply_printer_scale", "align_targets", "format_scale", "mirror_point", "mirrored_axes",
-    "parse_offset", "parse_scale", "scale_keywords", "write_alignment_test",
-]
-
-
 def backs_path(out: str | Path) -> Path:
     """Where ``--backs separate`` writes the back sheets: ``NAME-backs.pdf`` beside ``NAME.pdf``."""
     out = Path(out)
@@ -328,7 +330,8 @@ class BackSheets:
         UsageError: unknown ``backs`` or ``flip`` value.
     """
 
-    def __init__(self, options, catalogue, tokens, sheet, temp: Path | None, pages: int):
+    def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
+                 temp: Path | None, pages: int):
         from .render import SheetCanvas
 
         if options.backs not in ("duplex", "separate"):
@@ -356,7 +359,7 @@ class BackSheets:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]
 
-    def add(self, face) -> None:
+    def add(self, face: PageLayout) -> None:
         """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
         from .imposition import mirror
 
