@@ -195,3 +195,26 @@ def test_bad_backs_options_are_one_line_errors(run, tmp_path: Path, catalogue_pa
     assert result.exit_code == 2
     assert result.stderr.startswith("tokengen: error: ") and result.stderr.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("page", [(612.0, 792.0), (792.0, 612.0)], ids=["portrait", "landscape"])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_alignment_readings_give_the_offset_that_cancels_the_error(page: tuple[float, float], flip: str):
+    """Simulate a printer that puts the back (ex, ey) pt off, read both sides, apply the reading."""
+    from tokengen.duplex import scale_signs
+
+    error = (2.5, -1.25)
+    target = (150.0, 300.0)  # a front target
+    back_target = mirror_point(target, page, flip)
+    printed_back = (back_target[0] + error[0], back_target[1] + error[1])
+    # read on the back: where the front crosshair (exactly at back_target) sits on the shifted scale
+    sx, sy = scale_signs(page, flip, front=False)
+    back_reading = (sx * (back_target[0] - printed_back[0]), sy * (back_target[1] - printed_back[1]))
+    # read on the front: where the shifted back crosshair shows through, relative to the front scale
+    seen = turned_over(printed_back, page, flip)
+    fx, fy = scale_signs(page, flip, front=True)
+    front_reading = (fx * (seen[0] - target[0]), fy * (seen[1] - target[1]))
+    assert back_reading == pytest.approx(front_reading)
+    # printing again with that offset puts the back exactly behind the target
+    corrected = mirror_point(target, page, flip, back_reading)
+    assert turned_over((corrected[0] + error[0], corrected[1] + error[1]), page, flip) == pytest.approx(target)

@@ -153,6 +153,22 @@ def mirrored_axes(page: tuple[float, float], flip: str) -> tuple[bool, bool]:
     return mirror_x, not mirror_x
 
 
+def scale_signs(page: tuple[float, float], flip: str, *, front: bool) -> tuple[int, int]:
+    """Label signs (x, y) of the alignment scales on one side of the sheet.
+
+    The tick u mm from a scale's zero is labelled ``sign × u``, chosen so that the number read
+    where the *other* side's crosshair crosses the scale is the ``--back-offset`` that cancels
+    the printer's error. If the printer puts the back e mm off (back coordinates): seen on the
+    back, the front crosshair sits at u = -e, so the back's signs are +1; seen on the front, the
+    back crosshair sits at u = M e where M is -1 on a mirrored axis and +1 otherwise, so the
+    front's signs are -M.
+    """
+    if not front:
+        return (1, 1)
+    mx, my = mirrored_axes(page, flip)
+    return (1 if mx else -1, 1 if my else -1)
+
+
 def align_targets(page: tuple[float, float]) -> list[tuple[float, float]]:
     """The five alignment targets on the front (pt): the page centre and four points
     :data:`CORNER_INSET` from the edges (they show a rotation or a scale error)."""
@@ -185,17 +201,18 @@ def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str =
         c.setCreator(f"tokengen {__version__}")
         c.setKeywords(scale_keywords(scale))
         c.setViewerPreference("PrintScaling", "None")
-        mx, my = mirrored_axes(page, flip)
         # front: labels chosen so a reading from the front equals the offset to use
+        fx, fy = scale_signs(page, flip, front=True)
         apply_printer_scale(c, page, scale)
         for point in align_targets(page):
-            _target(c, point, regular, x_sign=1 if mx else -1, y_sign=1 if my else -1)
+            _target(c, point, regular, x_sign=fx, y_sign=fy)
         _rulers(c, page, regular)
         _instructions(c, page, flip, offset, regular, bold, front=True)
         c.showPage()
+        bx, by = scale_signs(page, flip, front=False)
         apply_printer_scale(c, page, scale)
         for point in align_targets(page):
-            _target(c, mirror_point(point, page, flip, offset), regular, x_sign=1, y_sign=1)
+            _target(c, mirror_point(point, page, flip, offset), regular, x_sign=bx, y_sign=by)
         _instructions(c, page, flip, offset, regular, bold, front=False)
         c.showPage()
         c.save()
