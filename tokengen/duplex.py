@@ -307,7 +307,7 @@ def _instructions(c: Canvas, page: tuple[float, float], flip: str, offset: tuple
         "--printer-scale (10000/L)% on that axis.",
         f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
     ] if front else [
-        "Read the offset on this side: see page 1.",
+        "Back side: hold it towards you against a light and read X and Y here (instructions on page 1).",
         f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
     ]
     c.saveState()
