@@ -12,3 +12,7 @@ __all__ = [
     "__version__", "BuildOptions", "BuildResult", "build_pdf", "load_catalogue", "SheetSpec", "impose",
     "Catalogue", "Token", "TokengenError", "CatalogueError", "LayoutError", "RenderError", "ExportError", "UsageError",
 ]
+
+from .rules import Finding, Report, check_catalogue, resolve_targets  # noqa: E402
+
+__all__ += ["Finding", "Report", "check_catalogue", "resolve_targets"]

@@ -14,8 +14,8 @@ import click
 from . import __version__
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
-from .duplex_cli import align, backs_options, report
-from .errors import TokengenError
+from .duplex_cli import align, backs_options, echo_build_report
+from .errors import CheckFailed, TokengenError
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 
@@ -102,10 +102,103 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks, cat.size)
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
-    report(result)
+    echo_build_report(result)
 
 
 cli.add_command(align)
+
+
+def _rules_options(f: Any) -> Any:
+    """Variant overrides and interpretation choices shared by ``check`` and ``target``."""
+    from .rules import INTERPRETATIONS
+
+    options = [
+        click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
+        click.option("--no-variant", "remove", multiple=True, metavar="NAME", help="Take an optional rule out of play (repeatable)."),
+    ] + [
+        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=next(iter(choices)),
+                     show_default=True, help="; ".join(f"{k}: {v}" for k, v in choices.items()) + ".")
+        for name, choices in INTERPRETATIONS.items()
+    ] + [
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                     help="A readable report, or JSON with stable keys for scripts."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _echo_json(data: dict[str, Any]) -> None:
+    import json
+
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@cli.command(short_help="Check that a token set can be played (Meatshield rules).")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@_rules_options
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
+@click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
+def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str, same_target: str,
+          fmt: str, page: str, margin: float) -> None:
+    """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
+    Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
+
+    \b
+    Examples:
+      tokengen check
+      tokengen check token_defs.yaml --variant town-draws --no-variant solo-start
+      tokengen check --ties all --format json
+    """
+    from .rules import Interpretations, Settings, check_catalogue, format_report
+
+    try:
+        page_size = parse_page(page)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin)
+    report = check_catalogue(catalogue, settings, add=add, remove=remove)
+    if fmt == "json":
+        _echo_json(report.as_dict())
+    else:
+        click.echo(format_report(report), nl=False)
+    if not report.playable:
+        errors = report.counts()["error"]
+        raise CheckFailed(f"{catalogue}: not playable ({errors} error{'s' if errors != 1 else ''})")
+
+
+@cli.command(short_help="Resolve who each monster attacks this round.")
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Catalogue giving the attributes, priorities, tokens and variants.")
+@click.option("-a", "--adventurer", "adventurers", multiple=True, metavar="NAME:STR=9,AGI=8,...",
+              help="An Adventurer and all six scores (repeatable; added to the scenario's).")
+@click.option("-m", "--monster", "monsters", multiple=True, metavar="[NAME=]TARGETING",
+              help="A monster's targeting: ↓STR, ↑MAG, ↓↑PER, ALL, or low:STR, high:STR, both:STR, all (repeatable).")
+@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none.")
+@_rules_options
+def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...], monsters: tuple[str, ...],
+           deployed: str | None, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str,
+           same_target: str, fmt: str) -> None:
+    """Resolve one Establish Targets step: for each monster, who it attacks and how many times.
+    SCENARIO is an optional YAML file (adventurers, monsters, deployed, variants).
+
+    \b
+    Examples:
+      tokengen target -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
+                      -a Bob:STR=2,AGI=5,CON=5,MAG=4,MRL=3,PER=6 \\
+                      -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
+      tokengen target fight.yaml --variant target-all-hits --format json
+    """
+    from .rules import Interpretations
+    from .rules import target as resolve
+
+    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed, add=add,
+                     remove=remove, interpretations=Interpretations(one_sided, ties, same_target))
+    if fmt == "json":
+        _echo_json(result.as_dict())
+    else:
+        click.echo(result.format(), nl=False)
 
 
 def main(argv: list[str] | None = None) -> int:

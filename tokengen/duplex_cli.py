@@ -83,7 +83,7 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
     click.echo(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
 
 
-def report(result: Any) -> None:
+def echo_build_report(result: Any) -> None:
     """Echo what a build wrote about backs, and its warnings on stderr (``tokengen: warning: …``)."""
     if result.back_pages:
         where = f" in {result.backs_path}" if result.backs_path else ""

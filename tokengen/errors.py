@@ -49,3 +49,9 @@ class RenderError(TokengenError):
 
 class ExportError(TokengenError):
     """An output could not be written (read-only folder, output equal to an input, full disk)."""
+
+
+class CheckFailed(TokengenError):
+    """A check ran and found the input unfit (``tokengen check``: the set is not playable)."""
+
+    exit_code = 1
