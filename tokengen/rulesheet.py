@@ -24,6 +24,8 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 from . import fonts
 from .duplex import apply_printer_scale
 from .model import Catalogue, Game
+from .rules.bag import EQUIPMENT_EFFECTS, TARGET_ALL_HITS, TOWN_DRAWS
+from .rules.bag import costs as game_costs
 
 #: Page margin, column gap and title band height (pt).
 MARGIN, GAP, TITLE_BAND = 36.0, 18.0, 58.0
@@ -34,16 +36,10 @@ ACCENT = Color(0.541, 0.11, 0.11)
 
 
 def costs(catalogue: Catalogue) -> tuple[int, int]:
-    """(hire, trade) in gp: ``game.costs``, replaced by any variant in play that sets them
-    (the later variant in ``variants`` wins)."""
-    game = catalogue.game
-    hire, trade = game.hire_gp, game.trade_gp
-    for name in catalogue.variants:
-        variant = game.variant(name)
-        if variant is not None:
-            hire = variant.hire_gp if variant.hire_gp is not None else hire
-            trade = variant.trade_gp if variant.trade_gp is not None else trade
-    return hire, trade
+    """(hire, trade) in gp with the catalogue's variants in play, as the rules engine computes
+    them (:func:`tokengen.rules.bag.costs`), so the sheet and ``tokengen check`` agree."""
+    c = game_costs(catalogue.game, catalogue.variants)
+    return c.hire_gp, c.trade_gp
 
 
 def _span(values: tuple[int, ...]) -> str:
@@ -88,14 +84,14 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle]) -> list[list[
 
     town = ("each Town offers as many tokens as its level "
             f"({_span(draws.town_levels)}){explored}; they replace the usual swap for Loot draws."
-            if "town-draws" in in_play else
+            if TOWN_DRAWS in in_play else
             "while Trading in a Town you may draw tokens from the bag instead of the same number of Loot cards.")
     target_all = ("Attacks that strike every Adventurer strike the deployed Meatshield as well. If one of them "
                   "kills it, the Monsters that had picked it wait for the next Establish Targets step before choosing again."
-                  if "target-all-hits" in in_play else
+                  if TARGET_ALL_HITS in in_play else
                   "Attacks that strike every Adventurer pass the Meatshield by: it takes no harm from them.")
     equipment = ("Effects aimed at an Adventurer's equipment also reach the Meatshields that Adventurer employs."
-                 if "equipment-effects" in in_play else
+                 if EQUIPMENT_EFFECTS in in_play else
                  "Effects aimed at an Adventurer's equipment leave Meatshields alone unless the table agreed otherwise before play.")
     trade_text = (f"Passing one to another Adventurer costs {_gp(trade)}, paid by either of them."
                   if trade else "It can be passed to another Adventurer freely, like any piece of equipment.")
