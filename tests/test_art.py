@@ -189,3 +189,19 @@ def test_fit_keeps_aspect_and_centre(mode: str):
 def test_effective_dpi():
     assert effective_dpi((300, 300), Rect(0, 0, 72, 72)) == pytest.approx(300)
     assert effective_dpi((600, 300), Rect(0, 0, 144, 36)) == pytest.approx(300)
+
+
+def test_per_token_art_embeds_one_image_per_file(tmp_path: Path, catalogue_path: Path):
+    png(tmp_path / "str.png", (300, 300))
+    png(tmp_path / "agi.png", (320, 320))
+    text = catalogue_path.read_text("utf-8")
+    text = text.replace("{id: str-low,  attribute: STR, priority: low}", "{id: str-low,  attribute: STR, priority: low, style: {art: str.png}}")
+    text = text.replace("{id: str-high, attribute: STR, priority: high}", "{id: str-high, attribute: STR, priority: high, style: {art: str.png}}")
+    text = text.replace("{id: agi-low,  attribute: AGI, priority: low}", "{id: agi-low,  attribute: AGI, priority: low, style: {art: agi.png}}")
+    (tmp_path / "cat.yaml").write_text(text, "utf-8")
+    cat = load_catalogue(tmp_path / "cat.yaml")
+    out = tmp_path / "per-token.pdf"
+    build_pdf(cat, BuildOptions(SheetSpec(LETTER, 72.0)), out)
+    assert len(image_xobjects(out)) == 2
+    with pdfplumber.open(out) as pdf:
+        assert len(pdf.pages[0].images) == 3
