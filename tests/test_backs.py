@@ -218,3 +218,17 @@ def test_alignment_readings_give_the_offset_that_cancels_the_error(page: tuple[f
     # printing again with that offset puts the back exactly behind the target
     corrected = mirror_point(target, page, flip, back_reading)
     assert turned_over((corrected[0] + error[0], corrected[1] + error[1]), page, flip) == pytest.approx(target)
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_back_caption_never_covers_a_back(run, tmp_path: Path, catalogue_path: Path, flip: str):
+    out = tmp_path / "full.pdf"
+    build(run, catalogue_path, out, "--backs", "--flip", flip, "--copies", "3")  # full pages: blocks reach the margins
+    with pdfplumber.open(out) as pdf:
+        for back in pdf.pages[1::2]:
+            squares = [(x - 36, y - 36, x + 36, y + 36) for x, y in cells(back, BACK_BG)]
+            caption = [ch for ch in back.chars if ch["size"] < 7]
+            assert caption, "each back sheet carries its caption"
+            for ch in caption:
+                for x0, y0, x1, y1 in squares:
+                    assert ch["x1"] <= x0 or ch["x0"] >= x1 or ch["y1"] <= y0 or ch["y0"] >= y1

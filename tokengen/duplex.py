@@ -388,8 +388,13 @@ class BackSheets:
         c.setFont(self.sheet.regular, 6.5)
         caption = (f"{self.catalogue.title} · back of sheet {face.number + 1} of {self.pages} · "
                    f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}")
-        if o.sheet.calibration:
-            c.drawString(o.sheet.margin + 2, o.sheet.margin + 8, caption)
+        band = back.block.grow(o.sheet.bleed)
+        height = o.sheet.page[1]
+        # in the bottom margin strip if the back block leaves it clear, else at the top, else none
+        for y in (o.sheet.margin + 8, height - o.sheet.margin - 8):
+            if y + 7 < band.y or y - 2 > band.y1:
+                c.drawString(o.sheet.margin + 2, y, caption)
+                break
         c.restoreState()
         c.showPage()
         self.count += 1
