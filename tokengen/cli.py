@@ -14,6 +14,7 @@ import click
 from . import __version__
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
+from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, TokengenError
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
@@ -84,8 +85,10 @@ def cli() -> None:
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@backs_options
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int) -> None:
+          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int,
+          backs: dict[str, Any]) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -93,11 +96,16 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
+      tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
     """
     cat = load_catalogue(catalogue)
     spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks, cat.size)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages), output)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
+    echo_build_report(result)
+
+
+cli.add_command(align)
 
 
 def _rules_options(f: Any) -> Any:
