@@ -61,7 +61,8 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {kind}", line=1)]
     validator = jsonschema.Draft202012Validator(schema())
     problems = [_explain(path, error, lines) for error in validator.iter_errors(data)]
-    return sorted(problems, key=lambda p: (p.line or 0, p.field or ""))
+    # by line; on one line an unknown key (which explains a "missing" one) comes first
+    return sorted(problems, key=lambda p: (p.line or 0, "unknown key" not in p.message, p.field or ""))
 
 
 def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
@@ -219,3 +220,19 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     if not target.is_file():
         raise CatalogueError(where.path, f"art file '{art}' not found", where.line, where.field)
     return target
+
+
+def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:
+    """Build the :class:`Catalogue` from data already read by ``read_yaml`` and passed by
+    :func:`validate_schema` (for callers that report schema problems themselves, such as
+    ``tokengen check``).
+
+    Raises:
+        CatalogueError: the first problem found beyond the schema, with file, line and field.
+    """
+    return _build(Path(path), data, lines, allow_outside_art)
+
+
+def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the value at ``where``, or of its nearest enclosing value."""
+    return _line(lines, where)
