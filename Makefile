@@ -26,4 +26,4 @@ fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
 
 clean:
-	rm -rf $(VENV) $(OUT) out .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

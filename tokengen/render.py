@@ -84,6 +84,7 @@ class SheetCanvas:
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
         self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
+        self._rulers: dict[tuple, str] = {}  # calibration strip → its form
         self._sealed = 0  # pages of the document already compressed by seal_pages
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
@@ -298,19 +299,20 @@ class SheetCanvas:
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
         above and mm ticks below, and the instruction to print at actual size; then the page's
-        ``caption``. It never scales with the tokens. The ruler's drawing code is made once per
-        strip and repeated on every page (it is the same on each)."""
+        ``caption``. It never scales with the tokens. The ruler is drawn once, as a page-sized
+        Form XObject, and placed on every page (it is the same on each)."""
         c = self.canvas
         key = ("calibration", strip)
-        drawn = self._drawn.get(key)
-        if drawn is None:
-            start = len(c._code)
-            c.saveState()
+        name = self._rulers.get(key)
+        if name is None:
+            # BBox = the whole page, content in page coordinates, placed without a transform: a
+            # form as large as the page is sheet furniture, not a token (see preflight.pieces)
+            name = self._rulers[key] = f"calibration-{len(self._rulers)}"
+            width, height = c._pagesize
+            c.beginForm(name, 0, 0, width, height)
             self._draw_ruler(strip.x + 2, strip.y + 8)
-            c.restoreState()
-            drawn = self._drawn[key] = c._code[start:]
-        else:
-            c._code.extend(drawn)
+            c.endForm()
+        c.doForm(name)
         c.saveState()
         c.setFillColor(self.paint(BLACK))
         c.setFont(self.regular, 6.5)
