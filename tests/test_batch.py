@@ -165,3 +165,14 @@ def test_example_job_file_loads(tmp_path: Path):
     jobs = load_jobs(root / "examples" / "batch-jobs.yaml", tmp_path)
     assert [j.name for j in jobs] == ["meatshields_25mm_a4.pdf", "meatshields_0.75in_letter.pdf",
                                       "meatshields_1.25in_letter.pdf", "meatshields_chits.pdf"]
+
+
+def test_help_has_examples_and_the_readme_documents_it(run):
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text("utf-8")
+    result = run("batch", "--help")
+    assert result.exit_code == 0 and "Examples:" in result.stdout and "tokengen batch" in result.stdout
+    assert "## Rescaling and batch" in readme and "tokengen batch" in readme
+    build = run("build", "--help").stdout
+    assert "--size LENGTH" in build and "--scale FACTOR" in build
+    assert "tokengen build --size" in readme and "tokengen build --scale" in readme
