@@ -30,6 +30,7 @@ class BuildOptions:
         copies: every token this many times.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
+        safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
         boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
             is the block of token trims (the union of every cut edge on the page, gutters
             included) and the BleedBox is that block grown by the bleed: the part a shop must
@@ -49,6 +50,7 @@ class BuildOptions:
     max_pages: int = MAX_PAGES
     subject: str = field(default="")
     boxes: bool = False
+    safe: float | None = None
     backs: str | None = None
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -105,7 +107,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         canvas.setViewerPreference("PrintScaling", "None")
         if duplex.scale_keywords(options.printer_scale):
             canvas.setKeywords(duplex.scale_keywords(options.printer_scale))
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None

@@ -371,7 +371,7 @@ class BackSheets:
             canvas.setViewerPreference("PrintScaling", "None")
             if scale_keywords(options.printer_scale):
                 canvas.setKeywords(scale_keywords(options.printer_scale))
-            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art)
+            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe)
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]

@@ -76,7 +76,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             columns=catalogue.columns, cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
             calibration="calibration" in profile.marks,
         )
-        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes), pdf)
+        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe), pdf)
         return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]
@@ -136,7 +136,7 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
     canvas.setSubject(f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}")
     canvas.setCreator(f"tokengen {__version__}")
     canvas.setViewerPreference("PrintScaling", "None")
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe)
     forms: dict[tuple[str, str], str] = {}
     for side, token in sides:  # forms first, once per design
         key = (side, token.id if side == "face" else "back")

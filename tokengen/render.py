@@ -21,7 +21,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import emblem, fonts
 from .art import ArtLibrary, fit
+from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
+from .units import format_length
 from .model import Back, Colour, Token
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
@@ -73,13 +75,22 @@ class SheetCanvas:
             :meth:`Colour.to_cmyk` and ReportLab enforces the colour space.
         art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
             Its ``warnings`` list the art printed below 300 DPI.
+        safe: the safe area in pt (text keeps at least this far inside the trim); None means the
+            design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
+            on a small token shrinks the face's text block about the token centre to fit.
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None):
         self.canvas = canvas
         self.size = size
         self.bleed = bleed
+        self.safe = SAFE * size if safe is None else safe
+        # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
+        # (0.5 pt of slack keeps glyph outlines off the safe-area line)
+        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        if self.text_scale < 0.25:
+            raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
@@ -195,6 +206,8 @@ class SheetCanvas:
         inset = FRAME_INSET * s
         c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
         sizes = face_text_sizes(token, s)
+        c.saveState()
+        self._shrink_text()
         if art:  # plates under the glyph and under the code + caption
             for box in emblem.face_text_boxes(token, s, sizes):
                 self._plate(box.x, box.y, box.w, box.h, style.background)
@@ -206,6 +219,15 @@ class SheetCanvas:
         c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
         c.setFont(self.regular, sizes["caption"])
         c.drawCentredString(s / 2, 0.175 * s, token.caption)
+        c.restoreState()
+
+    def _shrink_text(self) -> None:
+        """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
+        if self.text_scale < 1.0:
+            half = self.size / 2
+            self.canvas.translate(half, half)
+            self.canvas.scale(self.text_scale, self.text_scale)
+            self.canvas.translate(-half, -half)
 
     def _draw_back(self, back: Back, art: tuple[str, float, float] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
@@ -217,6 +239,8 @@ class SheetCanvas:
         if art:
             self._draw_art(art, back.art)
         c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
+        c.saveState()
+        self._shrink_text()
         if not art:
             emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background), bool(back.text))
         if back.text:
@@ -226,6 +250,7 @@ class SheetCanvas:
             c.setFillColor(self.paint(back.ink))
             c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
             c.drawCentredString(s / 2, 0.2 * s, back.text)
+        c.restoreState()
 
     def _shield(self, cx: float, cy: float, h: float, ink: Colour) -> None:
         """A plain heater shield outline centred on (cx, cy), ``h`` pt tall (the default emblem)."""
