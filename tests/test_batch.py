@@ -176,3 +176,18 @@ def test_help_has_examples_and_the_readme_documents_it(run):
     build = run("build", "--help").stdout
     assert "--size LENGTH" in build and "--scale FACTOR" in build
     assert "tokengen build --size" in readme and "tokengen build --scale" in readme
+
+
+def test_rerun_with_other_options_rebuilds(run, tmp_path: Path, catalogue_path: Path):
+    """The skip compares the job's options (a fingerprint in the PDF Keywords), not only times."""
+    out = tmp_path / "out"
+    first = run("batch", str(catalogue_path), "--size", "1in", "--page", "letter", "-o", str(out))
+    assert first.exit_code == 0, first.stderr
+    pdf = out / "meatshields_1in_letter.pdf"
+    before = pdf.read_bytes()
+    same = run("batch", str(catalogue_path), "--size", "1in", "--page", "letter", "-o", str(out))
+    assert "up to date, skipped" in same.stdout and pdf.read_bytes() == before
+    other = run("batch", str(catalogue_path), "--size", "1in", "--page", "letter", "--gutter", "0.25in",
+                "--columns", "0", "-o", str(out))
+    assert other.exit_code == 0 and "skipped" not in other.stdout
+    assert pdf.read_bytes() != before

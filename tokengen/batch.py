@@ -30,16 +30,20 @@ All lengths inside are pt (1 in = 72 pt).
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
+import json
 import math
 import os
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import fonts
+from pypdf import PdfReader
+
+from . import __version__, fonts
 from .build import BuildOptions, build_pdf
 from .catalogue import load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
@@ -89,8 +93,17 @@ class Job:
         """The job's name in progress lines and the summary: its output file name."""
         return self.output.name
 
+    @property
+    def fingerprint(self) -> str:
+        """``tokengen-job:`` and a hash of every option that shapes the output (and the tokengen
+        version): written into the PDF's Keywords, so a re-run with other options rebuilds."""
+        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs")}
+        digest = hashlib.sha256(json.dumps([__version__, options], sort_keys=True).encode()).hexdigest()
+        return f"tokengen-job:{digest[:16]}"
+
     def is_current(self) -> bool:
-        """True when the output exists and is newer than every input (the job can be skipped)."""
+        """True when the output exists, is newer than every input and was built with the same
+        options (its Keywords carry this job's :attr:`fingerprint`): the job can be skipped."""
         try:
             built = self.output.stat().st_mtime
         except OSError:
@@ -101,7 +114,11 @@ class Job:
                     return False
             except OSError:
                 return False
-        return True
+        try:
+            keywords = str((PdfReader(self.output).metadata or {}).get("/Keywords", ""))
+        except Exception:  # unreadable or damaged: rebuild it
+            return False
+        return self.fingerprint in keywords.split()
 
 
 @dataclass(frozen=True)
@@ -254,8 +271,9 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
                 raise fail(at, "must be true or false")
             out[key] = value
         elif key in ("columns", "copies"):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise fail(at, "must be a whole number of at least 1")
+            least = 0 if key == "columns" else 1  # columns 0: as many as fit
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise fail(at, f"must be a whole number of at least {least}")
             out[key] = value
         elif key == "scale":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value > 0):
@@ -288,8 +306,8 @@ def run_job(job: Job) -> JobResult:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         spec = SheetSpec(page=page, size=size, margin=job.margin, gutter=job.gutter,
-                         columns=job.columns or cat.columns, cut_lines=job.cut_lines, crop_marks=job.crop_marks)
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies), job.output)
+                         columns=cat.columns if job.columns is None else job.columns or None, cut_lines=job.cut_lines, crop_marks=job.crop_marks)
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
     return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start)

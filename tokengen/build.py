@@ -31,6 +31,7 @@ class BuildOptions:
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
         safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
+        keywords: extra PDF Keywords (batch records its job fingerprint there).
         boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
             is the block of token trims (the union of every cut edge on the page, gutters
             included) and the BleedBox is that block grown by the bleed: the part a shop must
@@ -51,6 +52,7 @@ class BuildOptions:
     subject: str = field(default="")
     boxes: bool = False
     safe: float | None = None
+    keywords: str = ""
     backs: str | None = None
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -105,8 +107,9 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         canvas.setSubject(options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)")
         canvas.setCreator(f"tokengen {__version__}")
         canvas.setViewerPreference("PrintScaling", "None")
-        if duplex.scale_keywords(options.printer_scale):
-            canvas.setKeywords(duplex.scale_keywords(options.printer_scale))
+        keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
+        if keywords:
+            canvas.setKeywords(keywords)
         sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
