@@ -169,11 +169,12 @@ def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     :func:`~tokengen.imposition.grid_for`, the same geometry ``build`` uses."""
     size = settings.token_size(catalogue)
     try:
-        grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin))
+        grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin, columns=catalogue.columns))
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
     return [Finding(INFO, "sheet", f"{grid.per_page} tokens of {format_length(size)} fit on one "
-                    f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page",
+                    f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page "
+                    f"({grid.columns} columns × {grid.rows} rows)",
                     data={"per_page": grid.per_page, "columns": grid.columns, "rows": grid.rows})]
 
 
