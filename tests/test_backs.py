@@ -166,7 +166,7 @@ def test_parse_offset(text: str, expected: tuple[float, float]):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("1mm", "expected X,Y"),
-    ("1,2", "expected a length"),
+    ("1,2", "a length needs a unit"),
     ("2in,0", "more than 1in"),
 ])
 def test_parse_offset_errors(text: str, message: str):

@@ -141,7 +141,7 @@ def test_job_file_refuses_matrix_options(run, tmp_path: Path, catalogue: Path):
     jobs = write_jobs(tmp_path, "jobs:\n  - catalogue: token_defs.yaml\n")
     result = run("batch", str(jobs), "--size", "1in", "-o", str(tmp_path / "o"))
     assert result.exit_code == 2
-    assert "Error: --size: a job file sets these per job" in result.stderr
+    assert "--size: a job file sets these per job" in result.stderr
 
 
 def test_output_name():

@@ -22,7 +22,7 @@ def test_parse_length(text: str, pt: float):
 @pytest.mark.parametrize("text,message", [
     ("1furlong", "unknown unit 'furlong' in '1furlong' (use in, mm, cm or pt)"),
     ("-1in", "length must not be negative: '-1in'"),
-    ("5", "expected a length such as 1in or 25mm, got '5'"),
+    ("5", "a length needs a unit (in, mm, cm, pt): '5'"),
     ("inch", "expected a length such as 1in or 25mm, got 'inch'"),
 ])
 def test_parse_length_errors(text: str, message: str):

@@ -72,7 +72,7 @@ def test_face_text_scales_with_the_token(run, tmp_path: Path, catalogue_path: Pa
 def test_size_and_scale_are_exclusive(run, tmp_path: Path, catalogue_path: Path):
     result = run("build", str(catalogue_path), "--size", "1in", "--scale", "2", "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
-    assert "Error: --size and --scale are exclusive: give one or the other" in result.stderr
+    assert result.stderr == "tokengen: error: tokengen build: --size and --scale are exclusive: give one or the other (see 'tokengen build --help')\n"
     assert not (tmp_path / "x.pdf").exists()
 
 

@@ -350,6 +350,19 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
 
 
+def usage_message(exc: click.ClickException) -> str:
+    """One line for a click usage error: click's own message, a hint where a common slip is
+    likely, and where to read more (click prints usage, a blank line and the error otherwise)."""
+    message = exc.format_message()
+    param = getattr(exc, "param", None)
+    if isinstance(exc, click.BadParameter) and param is not None and param.name == "backs":
+        message = message.rstrip(".") + "; put the catalogue before --backs, or write --backs duplex"
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        message = f"{ctx.command_path}: {message.rstrip('.')} (see '{ctx.command_path} --help')"
+    return message
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
     one-line message on stderr and an exit code (never a traceback)."""
@@ -364,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("tokengen: interrupted", err=True)
         return 130
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"tokengen: error: {usage_message(exc)}", err=True)
         return 2
     except KeyboardInterrupt:
         click.echo("tokengen: interrupted", err=True)

@@ -51,6 +51,8 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
         value = 0.0
     else:
         match = _LENGTH.match(str(text))
+        if not match and re.fullmatch(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*", str(text)):
+            raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
         if not match:
             raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
         number, unit = match.groups()
@@ -78,6 +80,8 @@ def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
         width, height = PAGES[key]
     else:
         parts = re.split(r"(?<=[a-z])x", key, maxsplit=1)
+        if len(parts) != 2 and re.fullmatch(r"[\d.]+x[\d.]+", key):
+            raise ValueError(f"page size {text!r} needs units, e.g. {key.replace('x', 'inx')}in or 210mmx297mm")
         if len(parts) != 2:
             names = ", ".join(PAGES)
             raise ValueError(f"unknown page {text!r}: use one of {names} or WIDTHxHEIGHT such as 210mmx297mm")
