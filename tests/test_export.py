@@ -303,3 +303,20 @@ def test_small_tokens_keep_text_inside_the_profile_safe_area(tmp_path: Path, run
     assert run("preflight", str(pdf), "--profile", "tgc-chits").exit_code == 0
     with Image.open(tmp_path / "out" / "meatshields-back.png") as im:
         assert im.size == (300, 300)  # (0.75 + 0.25) in × 300 DPI
+
+
+@pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
+def test_shop_sheets_carry_a_duplex_back_sheet_with_its_own_boxes(tmp_path: Path, run, profile: str):
+    """Tokens are drawn blind, so the shop files have backs: page 2 is the back sheet, mirrored for
+    a long-edge flip, with TrimBox/BleedBox mirrored too."""
+    from pypdf import PdfReader
+
+    assert run("export", str(CATALOGUE), "--profile", profile, "-o", str(tmp_path)).exit_code == 0
+    reader = PdfReader(tmp_path / f"meatshields-{profile}.pdf")
+    assert len(reader.pages) == 2
+    width = float(reader.pages[0].mediabox.width)
+    face, back = (tuple(float(v) for v in p.trimbox) for p in reader.pages)
+    assert back[0] == pytest.approx(width - face[2], abs=0.01) and back[2] == pytest.approx(width - face[0], abs=0.01)
+    assert (back[1], back[3]) == pytest.approx((face[1], face[3]), abs=0.01)
+    for page in reader.pages:
+        assert float(page.bleedbox.left) == pytest.approx(float(page.trimbox.left) - (9.0 if profile == "print-shop" else 3 * 72 / 25.4), abs=0.01)

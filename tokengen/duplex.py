@@ -383,7 +383,19 @@ class BackSheets:
         c, o = self.sheet.canvas, self.options
         apply_printer_scale(c, o.sheet.page, o.printer_scale)
         back = mirror(face, o.flip, o.back_offset)
+        if o.boxes:
+            from .build import set_page_boxes
+
+            set_page_boxes(c, back.block, o.sheet.bleed)
         self.sheet.place(self.forms, back)
+        if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
+            self._caption(face, back)
+        c.showPage()
+        self.count += 1
+
+    def _caption(self, face: PageLayout, back: PageLayout) -> None:
+        """A one-line note in the margin of a home back sheet (sheet number, flip, offset)."""
+        c, o = self.sheet.canvas, self.options
         c.saveState()
         c.setFont(self.sheet.regular, 6.5)
         caption = (f"{self.catalogue.title} · back of sheet {face.number + 1} of {self.pages} · "
@@ -396,8 +408,6 @@ class BackSheets:
                 c.drawString(o.sheet.margin + 2, y, caption)
                 break
         c.restoreState()
-        c.showPage()
-        self.count += 1
 
     def finish(self) -> None:
         """Save the separate backs file (nothing to do in duplex mode)."""

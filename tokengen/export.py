@@ -76,7 +76,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             columns=catalogue.columns, cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
             calibration="calibration" in profile.marks,
         )
-        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe), pdf)
+        backs = "duplex" if profile.backs == "duplex" else None
+        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+                                          backs=backs), pdf)
         return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]

@@ -153,6 +153,8 @@ def _result(name: str, problems: list[tuple[int, str]], ok: str) -> Check:
     first_page, first = problems[0]
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     lines = tuple(f"page {p}: {text}" for p, text in problems[:MAX_DETAILS])
+    if len(problems) > MAX_DETAILS:
+        lines += (f"… {len(problems) - MAX_DETAILS} more not shown",)
     return Check(name, False, f"page {first_page}: {first}{more}", first_page, lines)
 
 

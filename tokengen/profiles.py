@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "marks": ["cut-lines", "calibration"],
     "boxes": False,
     "order": ["back", "face"],
+    "backs": "none",
 }
 KEYS = (*DEFAULTS, "extends")
 #: Accepted DPI range (PNG resolution and least image resolution).
@@ -59,6 +60,8 @@ class Profile:
         marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``.
         boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
         order: the side that comes first for each token on single pages.
+        backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
+            sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
     """
 
     name: str
@@ -74,6 +77,7 @@ class Profile:
     marks: tuple[str, ...]
     boxes: bool
     order: tuple[str, ...]
+    backs: str = "none"
 
 
 def builtin_path() -> Path:
@@ -178,4 +182,4 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         raise fail("order", f"expected back and face once each, got {list(order)}")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
-                   boxes=flag("boxes"), order=order)
+                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]))
