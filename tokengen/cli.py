@@ -265,7 +265,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     \b
     Examples:
       tokengen preflight out/shop/meatshields-print-shop.pdf
-      tokengen preflight cards.pdf --profile single-pages --size 1in
+      tokengen preflight out/cards/meatshields-single-pages.pdf --profile single-pages --size 1in
       tokengen preflight sheet.pdf --profile eu-3mm --format json
     """
     import json
