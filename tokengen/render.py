@@ -289,7 +289,8 @@ class SheetCanvas:
         The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm /Name Do``:
         ``dx, dy`` move from the previous cell's origin (``Do`` leaves the CTM as it found it), so
         a row of tokens repeats the same line and the compressed page stays small. Each move is
-        taken from the position already written, so rounding never accumulates (< 1e-5 pt).
+        taken from the position already written, so rounding never accumulates: each cell is off by
+        at most one rounding of ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page).
         ReportLab's saveState/translate/doForm per cell was the bottleneck at 100,000 tokens, so
         the lines go straight to the page code, with the forms recorded as doForm records them.
         """
