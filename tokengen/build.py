@@ -61,13 +61,17 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         ExportError: the output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
-    if len(tokens) > options.max_tokens:
-        raise LayoutError(f"{len(tokens)} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+    total = catalogue.count * options.copies  # counted before any list is made: 10,000 × 10,000 is not built
+    if total > options.max_tokens:
+        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
     spec = options.sheet
-    pages = page_count(len(tokens), spec)
+    try:
+        pages = page_count(total, spec)
+    except LayoutError as exc:
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
     if pages > options.max_pages:
-        raise LayoutError(f"{len(tokens)} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+        raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+    tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
     regular, _ = fonts.register()
     with atomic_path(out, inputs=(catalogue.path,)) as temp:
         canvas = Canvas(

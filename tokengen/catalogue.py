@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,7 @@ import jsonschema
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
-from .yamlsrc import Lines, dotted, read_yaml
+from .yamlsrc import Lines, _clean, dotted, read_yaml
 
 DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
@@ -44,6 +45,10 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     """
     path = Path(path)
     data, lines = read_yaml(path)
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    limit = schema()["properties"]["tokens"]["maxItems"]
+    if isinstance(tokens, list) and len(tokens) > limit:  # say so at once, not after checking each
+        raise CatalogueError(path, f"has {len(tokens)} entries, more than {limit}", line=lines.get(("tokens",)), field="tokens")
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
@@ -57,11 +62,22 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         One :class:`CatalogueError` per problem, sorted by line (empty when valid).
     """
     if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {kind}", line=1)]
+        if data is None:
+            return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
+        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
     validator = jsonschema.Draft202012Validator(schema())
-    problems = [_explain(path, error, lines) for error in validator.iter_errors(data)]
-    return sorted(problems, key=lambda p: (p.line or 0, p.field or ""))
+    errors = list(validator.iter_errors(data))
+    # an unknown key explains a missing one ("titel" for "title"): report it first
+    rank = {"additionalProperties": 0}
+    problems = [(_explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
+    return [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
+
+
+def _what(value: Any) -> str:
+    """A value's kind in words, for messages."""
+    if isinstance(value, bool):
+        return "true/false"
+    return {list: "a list", dict: "a mapping", str: "text", int: "a number", float: "a number"}.get(type(value), "nothing" if value is None else type(value).__name__)
 
 
 def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
@@ -79,13 +95,15 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
+    if kind == "type" and _is_length(where):
+        return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
     if kind == "type":
         return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "oneOf" and "colour" in str(error.schema.get("description", "")).lower():
+    if kind == "oneOf" and "#rrggbb" in str(error.schema.get("description", "")):
         return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
     if kind == "pattern" and where and where[-1] == "id":
         return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
-    if kind == "pattern" and where and where[0] == "size" or (where and where[-1] == "size"):
+    if kind == "pattern" and _is_length(where):
         return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
@@ -96,6 +114,11 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, message, line=line, field=field)
+
+
+def _is_length(where: tuple[Any, ...]) -> bool:
+    """Whether the field at ``where`` is a length (the token ``size``)."""
+    return where == ("size",)
 
 
 def _line(lines: Lines, where: tuple[Any, ...]) -> int | None:
@@ -110,8 +133,29 @@ def _kind(name: Any) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    text = _clean(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _lookalike(value: str, glyphs: dict[str, str]) -> str:
+    """A hint for a value that looks like a priority glyph but is other characters
+    (``⬇`` U+2B07 for ``↓`` U+2193): names both code points, or ``""``."""
+    if value.isascii():
+        return ""
+    codes = " ".join(f"U+{ord(ch):04X}" for ch in value[:4])
+
+    def shape(text: str) -> tuple[str, ...]:
+        out = []
+        for ch in text:
+            name = unicodedata.name(ch, "")
+            out.append("".join(d for d in ("UP", "DOWN", "LEFT", "RIGHT") if f"{d}WARDS" in name or f" {d} " in f" {name} ") if "ARROW" in name else ch)
+        return tuple(out)
+
+    for glyph, code in glyphs.items():
+        if shape(glyph) == shape(value):
+            want = " ".join(f"U+{ord(ch):04X}" for ch in glyph)
+            return f" ({codes}); did you mean '{glyph}' ({want}) or '{code}'?"
+    return f" ({codes})"
 
 
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -147,7 +191,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         seen: set[str] = set()
         for i, item in enumerate(items):
             if item.code in seen:
-                raise fail(("game", kind, i, "code"), f"duplicate code '{item.code}'")
+                raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
             seen.add(item.code)
     d = g.get("draws", {})
     draws = Draws(
@@ -165,7 +209,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
             known = [v.name for v in variants]
-            raise fail(("variants", i), f"unknown variant '{name}'{suggest(name, known)}")
+            raise fail(("variants", i), f"unknown variant {_show(name)}{suggest(name, known)}")
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
@@ -178,17 +222,19 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, t in enumerate(data["tokens"]):
         where = ("tokens", i)
         if t["id"] in first_line:
-            raise fail(where + ("id",), f"duplicate id '{t['id']}' (first at line {first_line[t['id']]})")
+            raise fail(where + ("id",), f"duplicate id {_show(t['id'])} (first at line {first_line[t['id']]})")
         first_line[t["id"]] = _line(lines, where)
         attribute = by_attr.get(t["attribute"])
         if attribute is None:
             hint = suggest(t["attribute"], list(by_attr))
-            raise fail(where + ("attribute",), f"unknown attribute '{t['attribute']}'{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
         priority = by_prio.get(t["priority"])
         if priority is None:
             codes = [p.code for p in priorities]
-            hint = suggest(t["priority"], codes) or " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
-            raise fail(where + ("priority",), f"unknown priority '{t['priority']}'{hint}")
+            hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
+            if not hint or not hint.endswith("?"):
+                hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
+            raise fail(where + ("priority",), f"unknown priority {_show(t['priority'])}{hint}")
         style_spec = {**base_style, **t.get("style", {})}
         style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, where + ("style",) if "art" in t.get("style", {}) else ("style",)))
         back = base_back

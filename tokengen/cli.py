@@ -84,8 +84,9 @@ def cli() -> None:
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int) -> None:
+          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int, allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -94,7 +95,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
     """
-    cat = load_catalogue(catalogue)
+    cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks, cat.size)
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
