@@ -22,6 +22,10 @@ from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, P
 from .units import parse_length
 from .yamlsrc import Lines, _clean, dotted, read_yaml
 
+#: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
+#: or read). There is no largest: a size that does not fit the page is a layout error.
+MIN_SIZE = 9.0
+
 DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
 
@@ -182,7 +186,9 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         try:
             size = parse_length(data["size"], allow_zero=False)
         except ValueError as exc:
-            raise fail(("size",), str(exc)) from None
+            raise fail(("size",), _clean(str(exc))) from None
+        if size < MIN_SIZE:
+            raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
 
     g = data["game"]
     attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])

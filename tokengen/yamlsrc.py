@@ -176,7 +176,7 @@ class _Builder:
             return self.attach(value)
         kind, empty = (_MAP, dict) if isinstance(event, yaml.MappingStartEvent) else (_SEQ, list)
         if event.tag not in (None, "!", kind):
-            raise self.fail(f"unsupported YAML tag {_tag(event.tag)}", line, where)
+            raise self.fail(f"unsupported YAML tag {_tag(event.tag)} (only plain YAML is read)", line, where)
         if len(self.stack) >= MAX_DEPTH:
             raise self.fail(f"lists and mappings nested more than {MAX_DEPTH} deep", line, where)
         self.stack.append(_Frame(empty(), where, event.anchor, self.count, line))
@@ -244,4 +244,4 @@ def dotted(where: tuple[Any, ...]) -> str:
     out = ""
     for part in where:
         out += f"[{part}]" if isinstance(part, int) else (f".{_clean(part, 60)}" if out else _clean(part, 60))
-    return out
+    return out if len(out) <= 100 else out[:97] + "..."
