@@ -112,6 +112,10 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
         return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
+    if kind == "maxLength":
+        return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
+    if kind == "minLength" and error.validator_value == 1:
+        return CatalogueError(path, "must not be empty text", line=line, field=field)
     if kind == "minItems" and error.validator_value == 1:
         return CatalogueError(path, "must not be empty", line=line, field=field)
     if kind == "maxItems":
