@@ -17,6 +17,7 @@ from typing import Any
 
 import jsonschema
 
+from . import fonts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
@@ -184,6 +185,26 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         if "art" not in spec:
             return None
         return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+
+    regular, bold = fonts.register()
+
+    def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
+        """Refuse text the bundled font cannot draw (it would print as boxes)."""
+        missing = fonts.missing_glyphs(text, font)
+        if missing:
+            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            raise fail(where, f"the bundled font {font} has no glyph for {shown}")
+
+    drawable(data["title"], regular, ("title",))
+    for i, a in enumerate(data["game"]["attributes"]):
+        drawable(a["code"], bold, ("game", "attributes", i, "code"))
+        drawable(a["name"], regular, ("game", "attributes", i, "name"))
+    for i, p in enumerate(data["game"]["priorities"]):
+        drawable(p["glyph"], bold, ("game", "priorities", i, "glyph"))
+    drawable(data.get("back", {}).get("text", ""), bold, ("back", "text"))
+    for i, t in enumerate(data["tokens"]):
+        drawable(t.get("label", ""), regular, ("tokens", i, "label"))
+        drawable(t.get("back", {}).get("text", ""), bold, ("tokens", i, "back", "text"))
 
     size = 72.0
     if "size" in data:
