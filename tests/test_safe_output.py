@@ -266,3 +266,26 @@ def test_stale_parts_of_live_runs_are_kept(tmp_path: Path):
         p.write_bytes(b"")
     assert atomic.remove_stale_parts(target) == [dead]
     assert live.exists() and other.exists() and not dead.exists()
+
+
+def test_device_or_fifo_output_is_refused(run, tmp_path: Path):
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    result = run("build", str(MINIMAL), "-o", str(fifo))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {fifo}: not a regular file; give a file name to write\n")
+    assert run("build", str(MINIMAL), "-o", "/dev/null").exit_code == 2
+    assert Path("/dev/null").is_char_device()
+
+
+def test_symlinked_output_writes_through_the_link(run, tmp_path: Path):
+    real = tmp_path / "real.pdf"
+    real.write_bytes(OLD)
+    link = tmp_path / "link.pdf"
+    link.symlink_to(real)
+    assert run("build", str(MINIMAL), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and real.read_bytes().startswith(b"%PDF") and real.read_bytes() != OLD
+
+
+def test_catalogue_from_an_endless_device_is_bounded(run, tmp_path: Path):
+    result = run("build", "/dev/zero", "-o", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr) == (2, "tokengen: error: /dev/zero: file is larger than 8 MiB\n")

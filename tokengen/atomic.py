@@ -100,6 +100,10 @@ def atomic_path(target: str | Path, *, inputs: tuple[Path, ...] = ()) -> Iterato
     for source in inputs:
         if target.exists() and source.exists() and _same_file(target, source):
             raise ExportError(f"{target}: output would overwrite an input file")
+    if target.exists() and not target.is_file():  # /dev/stdout, a FIFO, a device: never replaced
+        raise ExportError(f"{target}: not a regular file; give a file name to write")
+    if target.is_symlink():  # write where the link points, keep the link
+        target = target.resolve()
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise ExportError(f"{target}: folder {folder} does not exist")
