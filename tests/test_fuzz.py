@@ -264,6 +264,10 @@ def near_valid(draw: Any) -> dict[str, Any]:
           "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
 @example({"title": "T", "game": {"attributes": [{"code": "A", "name": "\x00\n漢"}],
           "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
+@example({"title": "T", "style": {"ink": [float("nan"), 0, 0, 0]}, "game": {"attributes": [{"code": "A", "name": "a"}],
+          "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
+@example({"title": "T\nX", "game": {"attributes": [{"code": "A", "name": "a"}],
+          "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
 def test_near_valid_catalogues_fail_cleanly(data: dict[str, Any]):
     code, stderr, cat, pdf = build(dump(data))
     check_outcome(code, stderr, cat)

@@ -289,3 +289,13 @@ def test_symlinked_output_writes_through_the_link(run, tmp_path: Path):
 def test_catalogue_from_an_endless_device_is_bounded(run, tmp_path: Path):
     result = run("build", "/dev/zero", "-o", str(tmp_path / "x.pdf"))
     assert (result.exit_code, result.stderr) == (2, "tokengen: error: /dev/zero: file is larger than 8 MiB\n")
+
+
+def test_art_symlink_loop_is_an_error_not_a_crash(run, tmp_path: Path):
+    cats = tmp_path / "cats"
+    cats.mkdir()
+    (cats / "loop.png").symlink_to("loop.png")
+    cat = catalogue_with_art(cats, "loop.png")
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr) == (
+        2, f"tokengen: error: {cat}:2: style.art: art path 'loop.png' cannot be used: Symlink loop from '{cats / 'loop.png'}'\n")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -57,7 +59,22 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
+    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
+        if not math.isfinite(value):
+            raise CatalogueError(path, f"expected a finite number, got {value!r}", line=_line(lines, where), field=dotted(where))
     return _build(path, data, lines, allow_outside_art)
+
+
+def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
+    """Every float in ``data`` with its path (validated data is shallow: no deep recursion)."""
+    if isinstance(data, float):
+        yield where, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from _numbers(value, where + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _numbers(value, where + (i,))
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
@@ -190,6 +207,9 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
 
     def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
         """Refuse text the bundled font cannot draw (it would print as boxes)."""
+        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        if control is not None:
+            raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
         missing = fonts.missing_glyphs(text, font)
         if missing:
             shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
@@ -289,10 +309,15 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             it resolves outside the catalogue's folder (``../``, absolute paths, symlinks out) and
             ``allow_outside`` is False.
     """
-    base = catalogue.resolve().parent
-    target = (base / art).resolve()
-    if not allow_outside and not target.is_relative_to(base):
-        raise CatalogueError(where.path, f"art path '{art}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
-    if not target.is_file():
-        raise CatalogueError(where.path, f"art file '{art}' not found", where.line, where.field)
+    shown = _clean(art)
+    try:
+        base = catalogue.resolve().parent
+        target = (base / art).resolve()
+        if not allow_outside and not target.is_relative_to(base):
+            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+        if not target.is_file():
+            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+    except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
+        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_clean(reason)}", where.line, where.field) from None
     return target
