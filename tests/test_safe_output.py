@@ -299,3 +299,14 @@ def test_art_symlink_loop_is_an_error_not_a_crash(run, tmp_path: Path):
     result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {cat}:2: style.art: art path 'loop.png' cannot be used: Symlink loop from '{cats / 'loop.png'}'\n")
+
+
+def test_sigterm_midway_exits_143_and_cleans_up(tmp_path: Path):
+    out = tmp_path / "big.pdf"
+    out.write_bytes(OLD)
+    proc = _start_big_build(tmp_path, out)
+    proc.terminate()
+    proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert out.read_bytes() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pdf"]

@@ -5,6 +5,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 130 inter
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -125,5 +126,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``."""
+    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
+    through the normal clean-up, so no temporary file is left behind."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sys.exit(main())

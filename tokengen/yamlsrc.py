@@ -82,7 +82,8 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = exc.problem or exc.context or "YAML syntax error"
-        if line is not None and "\t" in text.split("\n")[line - 1][: (mark.column + 1 if mark else None)]:
+        lines = text.split("\n")
+        if line is not None and line <= len(lines) and "\t" in lines[line - 1][: (mark.column + 1 if mark else None)]:
             problem += " (a tab: YAML is indented with spaces only)"
         context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
         if exc.context and context is not None and context != line:
