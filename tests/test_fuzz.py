@@ -32,11 +32,14 @@ from tokengen.imposition import SheetSpec, grid_for
 from tokengen.units import PAGES, parse_length, parse_page
 
 FUZZ = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
+#: How many times the normal number of examples the fuzz profile runs (``FUZZ_SCALE=100 make fuzz``).
+SCALE = int(os.environ.get("FUZZ_SCALE", "20"))
 
 
 def examples(normal: int) -> settings:
-    """``normal`` examples in the normal run, 20× as many under ``HYPOTHESIS_PROFILE=fuzz``."""
-    return settings(max_examples=normal * 20 if FUZZ else normal, deadline=None, derandomize=not FUZZ,
+    """``normal`` examples in the normal run, ``FUZZ_SCALE`` (20) times as many under
+    ``HYPOTHESIS_PROFILE=fuzz``, with fresh random seeds each run."""
+    return settings(max_examples=normal * SCALE if FUZZ else normal, deadline=None, derandomize=not FUZZ,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
 

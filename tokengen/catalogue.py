@@ -116,6 +116,10 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         return CatalogueError(path, f"unknown key{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
+        known = error.schema.get("properties", {})
+        for key in error.instance if isinstance(error.instance, dict) else ():
+            if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
+                return CatalogueError(path, f"unknown key{suggest(key, [missing])}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
     if kind == "type" and _is_length(where):
         return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
