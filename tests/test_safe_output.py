@@ -310,3 +310,15 @@ def test_sigterm_midway_exits_143_and_cleans_up(tmp_path: Path):
     assert proc.returncode == 143
     assert out.read_bytes() == OLD
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pdf"]
+
+
+def test_output_onto_an_art_file_is_refused(run, tmp_path: Path):
+    cats = tmp_path / "cats"
+    cats.mkdir()
+    png = cats / "face.png"
+    Image.new("RGB", (4, 4), "blue").save(png)
+    before = png.read_bytes()
+    cat = catalogue_with_art(cats, "face.png")
+    result = run("build", str(cat), "-o", str(png))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {png}: output would overwrite an input file\n")
+    assert png.read_bytes() == before

@@ -73,7 +73,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
     tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
     regular, _ = fonts.register()
-    with atomic_path(out, inputs=(catalogue.path,)) as temp:
+    art = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
+    with atomic_path(out, inputs=(catalogue.path, *sorted(art))) as temp:
         canvas = Canvas(
             str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
             initialFontName=regular, initialFontSize=10,
