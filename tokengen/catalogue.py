@@ -113,13 +113,13 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         key = extra[0]
         hint = suggest(key, allowed)
         known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        return CatalogueError(path, f"unknown key{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         known = error.schema.get("properties", {})
         for key in error.instance if isinstance(error.instance, dict) else ():
             if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
-                return CatalogueError(path, f"unknown key{suggest(key, [missing])}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
     if kind == "type" and _is_length(where):
         return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
@@ -165,6 +165,15 @@ def _kind(name: Any) -> str:
 def _show(value: Any) -> str:
     text = _clean(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _foreign(text: str) -> str:
+    """For text that looks plain but holds non-ASCII look-alikes (Cyrillic ``і`` in ``tіtle``):
+    ``" (holds U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I)"``; else ``""``."""
+    odd = [ch for ch in dict.fromkeys(text) if not ch.isascii()]
+    if not odd or not any(ch.isascii() and ch.isalpha() for ch in text):
+        return ""
+    return " (holds " + ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:2]) + ")"
 
 
 def _lookalike(value: str, glyphs: dict[str, str]) -> str:
@@ -264,7 +273,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
             known = [v.name for v in variants]
-            raise fail(("variants", i), f"unknown variant {_show(name)}{suggest(name, known)}")
+            raise fail(("variants", i), f"unknown variant {_show(name)}{_foreign(name)}{suggest(name, known)}")
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
@@ -282,7 +291,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         attribute = by_attr.get(t["attribute"])
         if attribute is None:
             hint = suggest(t["attribute"], list(by_attr))
-            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{_foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
         priority = by_prio.get(t["priority"])
         if priority is None:
             codes = [p.code for p in priorities]
