@@ -23,7 +23,7 @@ from . import fonts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
-from .yamlsrc import Lines, _clean, dotted, read_yaml
+from .yamlsrc import Lines, one_line, dotted, read_yaml
 
 #: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
 #: or read). There is no largest: a size that does not fit the page is a layout error.
@@ -163,7 +163,7 @@ def _kind(name: Any) -> str:
 
 
 def _show(value: Any) -> str:
-    text = _clean(repr(value))
+    text = one_line(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -244,7 +244,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         try:
             size = parse_length(data["size"], allow_zero=False)
         except ValueError as exc:
-            raise fail(("size",), _clean(str(exc))) from None
+            raise fail(("size",), one_line(str(exc))) from None
         if size < MIN_SIZE:
             raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
 
@@ -322,7 +322,7 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             it resolves outside the catalogue's folder (``../``, absolute paths, symlinks out) and
             ``allow_outside`` is False.
     """
-    shown = _clean(art)
+    shown = one_line(art)
     try:
         base = catalogue.resolve().parent
         target = (base / art).resolve()
@@ -332,5 +332,5 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
     except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
-        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_clean(reason)}", where.line, where.field) from None
+        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target

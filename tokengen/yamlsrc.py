@@ -88,9 +88,9 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
         if exc.context and context is not None and context != line:
             problem += f" ({exc.context} started at line {context})"
-        raise CatalogueError(path, f"YAML syntax error: {_clean(problem)}", line=line) from None
+        raise CatalogueError(path, f"YAML syntax error: {one_line(problem)}", line=line) from None
     except yaml.YAMLError as exc:
-        raise CatalogueError(path, f"YAML error: {_clean(str(exc))}") from None
+        raise CatalogueError(path, f"YAML error: {one_line(str(exc))}") from None
     finally:
         loader.dispose()
 
@@ -165,7 +165,7 @@ class _Builder:
         self.lines.setdefault(where, line)
         if isinstance(event, yaml.AliasEvent):
             if event.anchor not in self.anchors:
-                raise self.fail(f"alias *{_clean(event.anchor)} has no complete anchor before it (recursive or undefined)", line, where)
+                raise self.fail(f"alias *{one_line(event.anchor)} has no complete anchor before it (recursive or undefined)", line, where)
             value, size = self.anchors[event.anchor]
             self.spend(size, line)
             return self.attach(value)
@@ -225,15 +225,15 @@ class _Builder:
         try:
             return self.loader.yaml_constructors[tag](self.loader, node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
-            raise self.fail(f"bad {_tag(tag)} value: {_clean(str(exc))}", line, where) from None
+            raise self.fail(f"bad {_tag(tag)} value: {one_line(str(exc))}", line, where) from None
 
 
 def _tag(tag: str) -> str:
     """``tag:yaml.org,2002:python/object`` → ``!!python/object`` (as it is written)."""
-    return _clean("!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag)
+    return one_line("!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag)
 
 
-def _clean(text: str, limit: int = 120) -> str:
+def one_line(text: str, limit: int = 120) -> str:
     """One short printable line: control characters escaped, long text cut."""
     out = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
     return out if len(out) <= limit else out[: limit - 3] + "..."
@@ -244,5 +244,5 @@ def dotted(where: tuple[Any, ...]) -> str:
     escaped, so a message stays on one line)."""
     out = ""
     for part in where:
-        out += f"[{part}]" if isinstance(part, int) else (f".{_clean(part, 60)}" if out else _clean(part, 60))
+        out += f"[{part}]" if isinstance(part, int) else (f".{one_line(part, 60)}" if out else one_line(part, 60))
     return out if len(out) <= 100 else out[:97] + "..."
