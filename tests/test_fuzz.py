@@ -147,7 +147,8 @@ sheet_options = st.fixed_dictionaries({
     "--page": st.sampled_from(sorted(PAGES)),
     "--margin": st.sampled_from(["0", "0.25in", "5mm", "0.5in"]),
     "--gutter": st.sampled_from(["0", "0.0625in", "2mm"]),
-}, optional={"--landscape": st.just(None), "--copies": st.integers(1, 3).map(str), "--crop-marks": st.just(None)})
+}, optional={"--landscape": st.just(None), "--copies": st.integers(1, 3).map(str), "--crop-marks": st.just(None),
+             "--columns": st.integers(1, 8).map(str), "--no-cut-lines": st.just(None)})
 
 
 def argv(options: dict[str, str | None]) -> list[str]:
@@ -189,7 +190,10 @@ def check_exact(data: dict[str, Any], options: dict[str, str | None], pdf: Path)
     pitch = size + gutter
     spots, boxes, background = placements(pdf)
     total = sum(t.get("copies", 1) for t in data["tokens"]) * int(options.get("--copies") or 1)
-    grid = grid_for(SheetSpec(page=(width, height), size=size, margin=margin, gutter=gutter, columns=data.get("columns")))
+    columns = int(options["--columns"] or 0) if "--columns" in options else data.get("columns")
+    grid = grid_for(SheetSpec(page=(width, height), size=size, margin=margin, gutter=gutter, columns=columns))
+    if columns:
+        assert len({round(x, 2) for x, _ in spots}) <= columns
     assert len(spots) == min(total, grid.per_page)
     for box in boxes.values():
         assert math.isclose(box[2] - box[0], size, abs_tol=0.01) and math.isclose(box[3] - box[1], size, abs_tol=0.01)
