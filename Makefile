@@ -10,7 +10,6 @@ OUT    ?= meatshields.pdf
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -27,4 +26,4 @@ fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
 
 clean:
-	rm -rf $(VENV) $(OUT) out .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

@@ -29,24 +29,14 @@ def catalogue_path() -> Path:
 
 
 @pytest.fixture
-def run(monkeypatch: pytest.MonkeyPatch):
-    """Run ``tokengen ARGS`` in-process through :func:`tokengen.cli.main`; returns a :class:`Run`."""
+def run():
+    """Run ``tokengen ARGS`` in-process through :func:`tokengen.cli.main`, with stdout and stderr
+    captured apart; returns a :class:`Run` (exit code as the console script would exit)."""
 
     def _run(*args: str, input: str | None = None) -> Run:
-        runner = CliRunner()
-        holder: dict[str, int] = {}
-
-        def entry() -> None:
-            holder["code"] = main(list(args))
-
-        import click
-
-        @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-        def wrapper() -> None:
-            entry()
-
-        result = runner.invoke(wrapper, [], input=input, catch_exceptions=False)
-        return Run(holder.get("code", result.exit_code), result.stdout, result.stderr)
+        with CliRunner().isolation(input=input) as (out, err, _):
+            code = main(list(args))
+            return Run(code, out.getvalue().decode(), err.getvalue().decode())
 
     return _run
 

@@ -83,7 +83,7 @@ def test_page_too_small_for_one_token(run, tmp_path: Path):
     result = run("build", str(source), "--page", "1inx1in", "-o", str(out))
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: {source}: a 1in token does not fit on a 1in × 1in page with a 0.25in margin;"
-                             " the largest token that fits is 8.00pt\n")
+                             " the largest token that fits is 0.11in (2.8mm)\n")
     assert not out.exists()
 
 

@@ -165,11 +165,18 @@ def placements(pdf: Path) -> tuple[list[tuple[float, float]], dict[str, list[flo
     page = reader.pages[0]
     xobjects = page["/Resources"]["/XObject"]
     matrix: list[float] = [1, 0, 0, 1, 0, 0]
+    saved: list[list[float]] = []
     out, boxes, background = [], {}, []
     for operands, op in ContentStream(page.get_contents(), reader).operations:
-        if op == b"cm":
-            matrix = [float(v) for v in operands]
-        elif op == b"Do":
+        if op == b"q":
+            saved.append(matrix)
+        elif op == b"Q":
+            matrix = saved.pop()
+        elif op == b"cm":  # the placements only translate: compose as such
+            a, b, c, d, e, f = (float(v) for v in operands)
+            assert (a, b, c, d) == (1, 0, 0, 1)
+            matrix = [1, 0, 0, 1, matrix[4] + e, matrix[5] + f]
+        elif op == b"Do" and str(operands[0]).startswith("/FormXob.face-"):  # not the calibration ruler
             name = str(operands[0])
             out.append((matrix[4], matrix[5]))
             form = xobjects[name].get_object()

@@ -12,3 +12,14 @@ __all__ = [
     "__version__", "BuildOptions", "BuildResult", "build_pdf", "load_catalogue", "SheetSpec", "impose",
     "Catalogue", "Token", "TokengenError", "CatalogueError", "LayoutError", "RenderError", "ExportError", "UsageError",
 ]
+
+from .rules import Finding, Report, check_catalogue, resolve_targets  # noqa: E402
+
+__all__ += ["Finding", "Report", "check_catalogue", "resolve_targets"]
+
+# print-shop export and preflight (issue 5). The functions keep their module names
+# (tokengen.export.export, tokengen.preflight.preflight) so the submodules are not shadowed.
+from .preflight import Check  # noqa: E402
+from .profiles import Profile, get_profile, load_profiles  # noqa: E402
+
+__all__ += ["Check", "Profile", "get_profile", "load_profiles"]

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, fonts
+from . import __version__, duplex, fonts, rulesheet
 from .atomic import atomic_path
 from .errors import LayoutError
-from .imposition import SheetSpec, iter_pages, page_count
+from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
-from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas
+from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams
 from .units import format_length
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
@@ -29,6 +30,17 @@ class BuildOptions:
         copies: every token this many times.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
+        safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
+        boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
+            is the block of token trims (the union of every cut edge on the page, gutters
+            included) and the BleedBox is that block grown by the bleed: the part a shop must
+            print edge to edge. Crop marks lie outside the BleedBox.
+        backs: ``None`` (faces only), ``"duplex"`` (a back sheet after each face sheet) or
+            ``"separate"`` (the back sheets in a second file, see :func:`duplex.backs_path`).
+        flip: ``"long"`` or ``"short"``: the edge the sheet turns over in duplex printing.
+        back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
+        printer_scale: (sx, sy) factors applied to every page about its centre, or None.
+        rules: append the rules sheet (:mod:`tokengen.rulesheet`).
     """
 
     sheet: SheetSpec
@@ -37,15 +49,26 @@ class BuildOptions:
     max_tokens: int = MAX_TOKENS
     max_pages: int = MAX_PAGES
     subject: str = field(default="")
+    boxes: bool = False
+    safe: float | None = None
+    backs: str | None = None
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    printer_scale: tuple[float, float] | None = None
+    rules: bool = False
 
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What a build wrote: the file, its page count and the number of tokens placed."""
+    """What a build wrote: the file, its page count and the number of tokens placed; the back
+    sheets (and their file when separate); warnings such as low-resolution art."""
 
     path: Path
     pages: int
     tokens: int
+    back_pages: int = 0
+    backs_path: Path | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> BuildResult:
@@ -68,13 +91,17 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     try:
         pages = page_count(total, spec)
     except LayoutError as exc:
+        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
+            raise
         raise LayoutError(f"{catalogue.path}: {exc}") from None
     if pages > options.max_pages:
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
     tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
     regular, _ = fonts.register()
-    art = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-    with atomic_path(out, inputs=(catalogue.path, *sorted(art))) as temp:
+    art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}))
+    backs_out = duplex.backs_path(out) if options.backs == "separate" else None
+    with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
+            (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         canvas = Canvas(
             str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
             initialFontName=regular, initialFontSize=10,
@@ -85,10 +112,16 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         canvas.setSubject(options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)")
         canvas.setCreator(f"tokengen {__version__}")
         canvas.setViewerPreference("PrintScaling", "None")
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model)
+        if duplex.scale_keywords(options.printer_scale):
+            canvas.setKeywords(duplex.scale_keywords(options.printer_scale))
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
+        backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         for page in iter_pages(len(tokens), spec):
+            if options.boxes:
+                set_page_boxes(canvas, page.block, spec.bleed)
+            duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.place(placed, page)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
@@ -96,5 +129,20 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
                 sheet.calibration(page.calibration, caption)
             canvas.showPage()
-        canvas.save()
-    return BuildResult(out, pages, len(tokens))
+            if backs:
+                backs.add(page)
+            sheet.seal_pages()
+        if options.rules:
+            rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale)
+        with binary_streams():
+            canvas.save()
+            if backs:
+                backs.finish()
+    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out, tuple(sheet.art.warnings))
+
+
+def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:
+    """Set the TrimBox (``trim``) and BleedBox (``trim`` grown by ``bleed`` pt) of the page being drawn."""
+    grown = trim.grow(bleed)
+    canvas.setTrimBox([trim.x, trim.y, trim.x1, trim.y1])
+    canvas.setBleedBox([grown.x, grown.y, grown.x1, grown.y1])

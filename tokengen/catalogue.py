@@ -59,9 +59,6 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
-        if not math.isfinite(value):
-            raise CatalogueError(path, f"expected a finite number, got {value!r}", line=_line(lines, where), field=dotted(where))
     return _build(path, data, lines, allow_outside_art)
 
 
@@ -216,6 +213,10 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             return None
         return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
 
+    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
+        if not math.isfinite(value):
+            raise fail(where, f"expected a finite number, got {value!r}")
+
     regular, bold = fonts.register()
 
     def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
@@ -334,3 +335,19 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target
+
+
+def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:
+    """Build the :class:`Catalogue` from data already read by ``read_yaml`` and passed by
+    :func:`validate_schema` (for callers that report schema problems themselves, such as
+    ``tokengen check``).
+
+    Raises:
+        CatalogueError: the first problem found beyond the schema, with file, line and field.
+    """
+    return _build(Path(path), data, lines, allow_outside_art)
+
+
+def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the value at ``where``, or of its nearest enclosing value."""
+    return _line(lines, where)

@@ -12,10 +12,11 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
-from .errors import TokengenError
+from .duplex_cli import align, backs_options, echo_build_report
+from .errors import CheckFailed, ExportError, TokengenError
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 
@@ -83,11 +84,15 @@ def cli() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="meatshields.pdf", show_default=True, help="PDF to write.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
+@click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, max_tokens: int, max_pages: int, allow_outside_art: bool = False) -> None:
+          cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -95,11 +100,250 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
+      tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
+      tokengen build --size 25mm --page a4 -o a4-25mm.pdf
+      tokengen build --scale 1.25 -o big.pdf
     """
+    if token_size is not None and scale is not None:
+        raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
-    spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks, cat.size)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages), output)
+    spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks,
+                      scaling.token_size(cat.size, token_size, scale))
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
+    echo_build_report(result)
+
+
+cli.add_command(align)
+
+
+def _rules_options(f: Any) -> Any:
+    """Variant overrides and interpretation choices shared by ``check`` and ``target``."""
+    from .rules import INTERPRETATIONS
+
+    options = [
+        click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
+        click.option("--no-variant", "remove", multiple=True, metavar="NAME", help="Take an optional rule out of play (repeatable)."),
+    ] + [
+        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=next(iter(choices)),
+                     show_default=True, help="; ".join(f"{k}: {v}" for k, v in choices.items()) + ".")
+        for name, choices in INTERPRETATIONS.items()
+    ] + [
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                     help="A readable report, or JSON with stable keys for scripts."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _echo_json(data: dict[str, Any]) -> None:
+    import json
+
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@cli.command(short_help="Check that a token set can be played (Meatshield rules).")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@_rules_options
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
+@click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
+def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str, same_target: str,
+          fmt: str, page: str, margin: float) -> None:
+    """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
+    Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
+
+    \b
+    Examples:
+      tokengen check
+      tokengen check token_defs.yaml --variant town-draws --no-variant solo-start
+      tokengen check --ties all --format json
+    """
+    from .rules import Interpretations, Settings, check_catalogue, format_report
+
+    try:
+        page_size = parse_page(page)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin)
+    report = check_catalogue(catalogue, settings, add=add, remove=remove)
+    if fmt == "json":
+        _echo_json(report.as_dict())
+    else:
+        click.echo(format_report(report), nl=False)
+    if not report.playable:
+        errors = report.counts()["error"]
+        raise CheckFailed(f"{catalogue}: not playable ({errors} error{'s' if errors != 1 else ''})")
+
+
+@cli.command(short_help="Resolve who each monster attacks this round.")
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Catalogue giving the attributes, priorities, tokens and variants.")
+@click.option("-a", "--adventurer", "adventurers", multiple=True, metavar="NAME:STR=9,AGI=8,...",
+              help="An Adventurer and all six scores (repeatable; added to the scenario's).")
+@click.option("-m", "--monster", "monsters", multiple=True, metavar="[NAME=]TARGETING",
+              help="A monster's targeting: ↓STR, ↑MAG, ↓↑PER, ALL, or low:STR, high:STR, both:STR, all (repeatable).")
+@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none.")
+@_rules_options
+def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...], monsters: tuple[str, ...],
+           deployed: str | None, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str,
+           same_target: str, fmt: str) -> None:
+    """Resolve one Establish Targets step: for each monster, who it attacks and how many times.
+    SCENARIO is an optional YAML file (adventurers, monsters, deployed, variants).
+
+    \b
+    Examples:
+      tokengen target -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
+                      -a Bob:STR=2,AGI=5,CON=5,MAG=4,MRL=3,PER=6 \\
+                      -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
+      tokengen target fight.yaml --variant target-all-hits --format json
+    """
+    from .rules import Interpretations
+    from .rules import target as resolve
+
+    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed, add=add,
+                     remove=remove, interpretations=Interpretations(one_sided, ties, same_target))
+    if fmt == "json":
+        _echo_json(result.as_dict())
+    else:
+        click.echo(result.format(), nl=False)
+
+
+@cli.command("export")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--profile", "profile_name", required=True, metavar="NAME",
+              help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder to write into (created if missing).")
+@click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+    """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
+
+    \b
+    Examples:
+      tokengen export --profile print-shop -o out/shop
+      tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
+      tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
+      tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+    """
+    from .export import export
+    from .preflight import preflight
+    from .profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    cat = load_catalogue(catalogue)
+    written = export(cat, profile, out_dir, dpi=dpi)
+    click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
+               + (", ..." if len(written) > 3 else ""))
+    pdf = written[0]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else cat.size) if not c.passed]
+    if failed:
+        click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
+    else:
+        click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+
+
+@cli.command("preflight")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", help="The profile to check against.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles.")
+@click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str) -> None:
+    """Check PDF the way a print shop would, before you upload it.
+
+    Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
+
+    \b
+    Examples:
+      tokengen preflight out/shop/meatshields-print-shop.pdf
+      tokengen preflight cards.pdf --profile single-pages --size 1in
+      tokengen preflight sheet.pdf --profile eu-3mm --format json
+    """
+    import json
+
+    from .preflight import preflight
+    from .profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    checks = preflight(pdf, profile, size=size)
+    failed = [c for c in checks if not c.passed]
+    if fmt == "json":
+        click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
+                               "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
+    else:
+        for check in checks:
+            click.echo(f"{'PASS' if check.passed else 'FAIL'}  {check.name:<10} {check.message}")
+            for problem in check.problems[1:]:
+                click.echo(f"      {'':<10} {problem}")
+        click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
+    if failed:
+        raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")
+
+
+@cli.command()
+@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
+@click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
+@click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
+@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
+@click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
+@click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
+@click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges).")
+@click.option("--columns", type=click.IntRange(1, 1000), default=None, help="At most N columns.")
+@click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
+@click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
+def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
+          landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
+          copies: int, workers: int | None, force: bool) -> None:
+    """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
+    job file (a YAML file with a `jobs:` list), in parallel processes.
+
+    Outputs are named after what is inside (meatshields_25mm_a4.pdf). Outputs newer than their
+    inputs are skipped unless --force. A failing job does not stop the others; the exit status
+    is then 2.
+
+    \b
+    Examples:
+      tokengen batch --size 0.75in --size 1in --size 25mm --page letter --page a4 -o out
+      tokengen batch jobs.yaml -o out --force
+    """
+    from . import batch as batching
+
+    if batching.is_job_file(source):
+        ctx = click.get_current_context()
+        given = [p.opts[-1] for p in ctx.command.params
+                 if p.name not in ("source", "output_dir", "workers", "force")
+                 and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: a job file sets these per job")
+        jobs = batching.load_jobs(source, output_dir)
+    else:
+        jobs = batching.matrix_jobs(source, output_dir, sizes=sizes, scales=scales, pages=pages or ("letter",),
+                                    landscape=landscape, margin=margin, gutter=gutter, columns=columns,
+                                    cut_lines=cut_lines, crop_marks=crop_marks, copies=copies)
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
+    if sys.stdout.isatty():
+        with click.progressbar(length=len(jobs), label="building", show_pos=True) as bar:
+            results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: bar.update(1))
+    else:
+        done = iter(range(1, len(jobs) + 1))
+        results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: click.echo(
+            batching.progress_line(r, next(done), len(jobs))))
+    click.echo(batching.summary_table(results))
+    failed = [r for r in results if not r.ok]
+    if failed:
+        raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
 
 
 def main(argv: list[str] | None = None) -> int:

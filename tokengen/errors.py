@@ -49,3 +49,14 @@ class RenderError(TokengenError):
 
 class ExportError(TokengenError):
     """An output could not be written (read-only folder, output equal to an input, full disk)."""
+
+
+class CheckFailed(TokengenError):
+    """A check ran and found the input unfit (``tokengen check``: the set is not playable;
+    ``tokengen preflight``: a print shop would reject the PDF)."""
+
+    exit_code = 1
+
+
+class PreflightError(TokengenError):
+    """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""

@@ -156,9 +156,16 @@ def grid_for(spec: SheetSpec) -> Grid:
         columns = min(columns, spec.columns)
     if columns < 1 or rows < 1:
         largest = min(usable_w, usable_h)
-        hint = f"; the largest token that fits is {format_length(math.floor(largest * 100) / 100)}" if largest > 0 else ""
+        hint = f"; the largest token that fits is {_largest(largest)}" if largest > 0 else ""
         raise LayoutError(f"a {format_length(spec.size)} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
     return Grid(columns, rows, area, pitch)
+
+
+def _largest(pt: float) -> str:
+    """``pt`` rounded down to 0.01 in and to 0.1 mm, for messages: ``"7.76in (197.3mm)"``."""
+    inches = math.floor(pt / 72 * 100 + 1e-9) / 100
+    mm = math.floor(pt / 72 * 254 + 1e-9) / 10
+    return f"{inches:g}in ({mm:g}mm)"
 
 
 def _fit(space: float, size: float, pitch: float) -> int:

@@ -9,14 +9,21 @@ printable strokes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import zlib
+from collections.abc import Iterator, Sequence
 
 from reportlab.lib.colors import CMYKColor, Color
-from reportlab.pdfbase import pdfmetrics
+from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts
+from . import emblem, fonts
+from .art import ArtLibrary, fit
+from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
+from .units import format_length
 from .model import Back, Colour, Token
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
@@ -32,6 +39,18 @@ CROP_STROKE = 0.25
 CUT_COLOUR = Colour("rgb", (0.25, 0.25, 0.25))
 REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+
+
+@contextlib.contextmanager
+def binary_streams() -> Iterator[None]:
+    """While saving, write compressed streams as binary Flate only, not also ASCII85-encoded
+    (ReportLab's default, ``rl_config.useA85``): a quarter smaller and faster. Restored after."""
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
@@ -54,15 +73,33 @@ class SheetCanvas:
         bleed: art extent past the trim, pt.
         colour_model: ``"rgb"`` or ``"cmyk"``; in CMYK every colour is converted with
             :meth:`Colour.to_cmyk` and ReportLab enforces the colour space.
+        art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
+            Its ``warnings`` list the art printed below 300 DPI.
+        safe: the safe area in pt (text keeps at least this far inside the trim); None means the
+            design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
+            on a small token shrinks the face's text block about the token centre to fit.
     """
 
-    def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb"):
+    def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
+                 art: ArtLibrary | None = None, safe: float | None = None):
         self.canvas = canvas
         self.size = size
         self.bleed = bleed
+        self.safe = SAFE * size if safe is None else safe
+        # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
+        # (0.5 pt of slack keeps glyph outlines off the safe-area line)
+        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        if self.text_scale < 0.25:
+            raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
+        self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
+        self._rulers: dict[tuple, str] = {}  # calibration strip → its form
+        self._sealed = 0  # pages of the document already compressed by seal_pages
+        self.art = art or ArtLibrary(colour_model)
+        self._art_forms: dict[object, str] = {}
+        self._back_forms: dict[Back, str] = {}
 
     def paint(self, colour: Colour) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model."""
@@ -81,37 +118,99 @@ class SheetCanvas:
         if name not in self._forms:
             for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
                 fonts.require_glyphs(text, font, f"token {token.id}")
+            art = self._art_form(token.style.art) if token.style.art else None
             self._begin(name)
-            self._draw_face(token)
+            self._draw_face(token, art)
             self.canvas.endForm()
             self._forms.add(name)
         return name
 
     def back_form(self, back: Back) -> str:
-        """Name of the Form XObject for the shared back, drawing it the first time."""
-        name = "back"
-        if name not in self._forms:
+        """Name of the Form XObject for ``back`` (``"back"`` for the first design, ``"back-2"``, …
+        for others), drawing it the first time.
+
+        Raises:
+            RenderError: a character of the back text is not in the bundled font; the art
+                cannot be read (see :meth:`ArtLibrary.load`).
+        """
+        name = self._back_forms.get(back)
+        if name is None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
+            art = self._art_form(back.art) if back.art else None
             self._begin(name)
-            self._draw_back(back)
+            self._draw_back(back, art)
             self.canvas.endForm()
             self._forms.add(name)
+            self._back_forms[back] = name
         return name
+
+    def _art_form(self, path: object) -> tuple[str, float, float]:
+        """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
+        the image on the unit square, defined once per file, so every face or back using it
+        references the one embedded image. Must be called outside any other form."""
+        image = self.art.load(path)  # type: ignore[arg-type]
+        name = self._art_forms.get(image.path)
+        if name is None:
+            name = self._art_forms[image.path] = f"art-{len(self._art_forms) + 1}"
+            self.canvas.beginForm(name, 0, 0, 1, 1)
+            self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
+            self.canvas.endForm()
+        return name, image.width, image.height
+
+    def _draw_art(self, art: tuple[str, float, float], path: object) -> Rect:
+        """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
+        the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
+        sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
+        c, s, b = self.canvas, self.size, self.bleed
+        name, width, height = art
+        if b > 0:
+            box = Rect(-b, -b, s + 2 * b, s + 2 * b)
+            drawn = fit(width, height, box, "cover")
+        else:
+            box = Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE))
+            drawn = fit(width, height, box, "contain")
+        self.art.check_resolution(self.art.load(path), drawn)  # type: ignore[arg-type]
+        c.saveState()
+        clip = c.beginPath()
+        if b > 0:
+            clip.rect(box.x, box.y, box.w, box.h)
+        else:  # inside the safe area, rounded like the frame drawn over its edge
+            inset = FRAME_INSET * s
+            clip.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(drawn.x, drawn.y)
+        c.scale(drawn.w, drawn.h)
+        c.doForm(name)
+        c.restoreState()
+        return drawn
+
+    def _plate(self, x: float, y: float, w: float, h: float, colour: Colour) -> None:
+        """An opaque rounded plate (``colour``) behind text printed over art, so text never sits on art."""
+        self.canvas.setFillColor(self.paint(colour))
+        self.canvas.roundRect(x, y, w, h, 0.04 * self.size, stroke=0, fill=1)
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
         self.canvas.beginForm(name, -b, -b, s + b, s + b)
 
-    def _draw_face(self, token: Token) -> None:
+    def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
         style = token.style
         c.setFillColor(self.paint(style.background))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
+        if art:
+            self._draw_art(art, style.art)
         c.setStrokeColor(self.paint(style.accent))
         c.setLineWidth(FRAME_WIDTH * s)
         inset = FRAME_INSET * s
         c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
         sizes = face_text_sizes(token, s)
+        c.saveState()
+        self._shrink_text()
+        if art:  # plates under the glyph and under the code + caption
+            for box in emblem.face_text_boxes(token, s, sizes):
+                self._plate(box.x, box.y, box.w, box.h, style.background)
         c.setFillColor(self.paint(style.accent))
         c.setFont(self.bold, sizes["glyph"])
         c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
@@ -120,20 +219,38 @@ class SheetCanvas:
         c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
         c.setFont(self.regular, sizes["caption"])
         c.drawCentredString(s / 2, 0.175 * s, token.caption)
+        c.restoreState()
 
-    def _draw_back(self, back: Back) -> None:
+    def _shrink_text(self) -> None:
+        """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
+        if self.text_scale < 1.0:
+            half = self.size / 2
+            self.canvas.translate(half, half)
+            self.canvas.scale(self.text_scale, self.text_scale)
+            self.canvas.translate(-half, -half)
+
+    def _draw_back(self, back: Back, art: tuple[str, float, float] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
         c.setFillColor(self.paint(back.background))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
         c.setStrokeColor(self.paint(back.ink))
         c.setLineWidth(FRAME_WIDTH * s)
         inset = FRAME_INSET * s
+        if art:
+            self._draw_art(art, back.art)
         c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
-        self._shield(s / 2, 0.58 * s, 0.36 * s, back.ink)
+        c.saveState()
+        self._shrink_text()
+        if not art:
+            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background), bool(back.text))
         if back.text:
+            if art:
+                box = emblem.back_text_box(back.text, self.bold, s)
+                self._plate(box.x, box.y, box.w, box.h, back.background)
             c.setFillColor(self.paint(back.ink))
             c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
             c.drawCentredString(s / 2, 0.2 * s, back.text)
+        c.restoreState()
 
     def _shield(self, cx: float, cy: float, h: float, ink: Colour) -> None:
         """A plain heater shield outline centred on (cx, cy), ``h`` pt tall (the default emblem)."""
@@ -152,20 +269,47 @@ class SheetCanvas:
         c.line(cx - w / 2, cy + h / 6, cx + w / 2, cy + h / 6)
 
     # -- pages -------------------------------------------------------------------------------
+    def seal_pages(self) -> None:
+        """Compress the pages shown since the last call (call after ``showPage``) rather than at
+        save, so memory holds about 0.4 KB per finished page instead of its whole drawing code
+        (~2 KB at 30 tokens); the bytes written are the same as ReportLab's own Flate path."""
+        pages = self.canvas._doc.Pages.pages
+        for page in pages[self._sealed:]:
+            if page.compression and isinstance(page.stream, str) and page.stream and page.Contents is None:
+                stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
+                stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+                stream.__Comment__ = "page stream"
+                page.Contents = stream
+                page.stream = None
+        self._sealed = len(pages)
+
     def place(self, forms: Sequence[str], page: PageLayout) -> None:
         """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner)."""
+        # The same operators as saveState/translate/doForm/restoreState (byte for byte), one
+        # code line per cell: at 100,000 tokens ReportLab's per-call state tracking dominated.
         c = self.canvas
+        code, used = c._code, c._formsinuse
+        xobject = c._doc.getXObjectName
+        names: dict[str, str] = {}
         for cell in page.cells:
-            c.saveState()
-            c.translate(cell.trim.x, cell.trim.y)
-            c.doForm(forms[cell.index])
-            c.restoreState()
+            form = forms[cell.index]
+            name = names.get(form)
+            if name is None:
+                name = names[form] = xobject(form)
+                used.append(form)  # what doForm records: the page's /XObject resources
+            code.append(f"q\n1 0 0 1 {fp_str(cell.trim.x, cell.trim.y)} cm\n/{name} Do\nQ")
 
     def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
         """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks)."""
         if not lines:
             return
         c = self.canvas
+        key = (tuple(lines), stroke, colour)
+        drawn = self._drawn.get(key)
+        if drawn is not None:  # every full page has the same cut lines: reuse their code
+            c._code.extend(drawn)
+            return
+        start = len(c._code)
         c.saveState()
         c.setLineWidth(stroke)
         c.setStrokeColor(self.paint(colour))
@@ -175,13 +319,34 @@ class SheetCanvas:
             p.lineTo(line.x1, line.y1)
         c.drawPath(p, stroke=1, fill=0)
         c.restoreState()
+        self._drawn[key] = c._code[start:]
 
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
-        above and mm ticks below, and the instruction to print at actual size."""
+        above and mm ticks below, and the instruction to print at actual size; then the page's
+        ``caption``. It never scales with the tokens. The ruler is drawn once, as a page-sized
+        Form XObject, and placed on every page (it is the same on each)."""
         c = self.canvas
-        x, y = strip.x + 2, strip.y + 8
+        key = ("calibration", strip)
+        name = self._rulers.get(key)
+        if name is None:
+            # BBox = the whole page, content in page coordinates, placed without a transform: a
+            # form as large as the page is sheet furniture, not a token (see preflight.pieces)
+            name = self._rulers[key] = f"calibration-{len(self._rulers)}"
+            width, height = c._pagesize
+            c.beginForm(name, 0, 0, width, height)
+            self._draw_ruler(strip.x + 2, strip.y + 8)
+            c.endForm()
+        c.doForm(name)
         c.saveState()
+        c.setFillColor(self.paint(BLACK))
+        c.setFont(self.regular, 6.5)
+        c.drawString(strip.x + 2 + 80, strip.y + 8 - 3, caption)
+        c.restoreState()
+
+    def _draw_ruler(self, x: float, y: float) -> None:
+        """The ruler with the bar's lower-left corner at (x, y) pt, and its instruction."""
+        c = self.canvas
         ink = self.paint(BLACK)
         c.setStrokeColor(ink)
         c.setFillColor(ink)
@@ -200,7 +365,4 @@ class SheetCanvas:
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
         c.setFont(self.regular, 6.5)
-        tx = x + 80
-        c.drawString(tx, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")
-        c.drawString(tx, y - 3, caption)
-        c.restoreState()
+        c.drawString(x + 80, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")

@@ -1,0 +1,219 @@
+"""tokengen benchmark (``make bench``; not part of the test suite).
+
+Prints whole-process wall time, peak memory (max RSS) and output size for the default 18-token
+sheet, 10,000 and 100,000 tokens; a batch of 12 sizes run serially and in parallel; and the
+same 18-token sheet and a 2,000-token sheet through protograf 0.5.2, side by side as ratios.
+
+Every case runs as its own subprocess, so start-up (imports, fonts) is counted, as a user sees
+it; peak memory is that process's ``ru_maxrss`` (``os.wait4``). Each case runs ``--repeat``
+times (default 3) and the fastest run is shown, since a shared machine adds noise.
+
+protograf is installed into a separate venv (``.venv-bench``, created here on first use); it is
+not a dependency of tokengen. If it cannot be installed the comparison is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKENGEN = Path(sys.executable).parent / "tokengen"
+CATALOGUE = ROOT / "token_defs.yaml"
+BENCH_VENV = ROOT / ".venv-bench"
+PROTOGRAF = "protograf==0.5.2"
+PROTOGRAF_SCRIPT = Path(__file__).resolve().parent / "protograf_sheet.py"
+BATCH_SIZES = ["0.5in", "0.625in", "0.75in", "20mm", "0.875in", "25mm", "1in", "1.125in", "30mm", "1.25in", "1.5in", "2in"]
+
+
+@dataclass
+class Run:
+    seconds: float
+    rss_mb: float
+    stdout: str
+
+
+def measure(cmd: list[str], repeat: int = 1) -> Run:
+    """Run ``cmd`` (already :func:`_wrapped`) ``repeat`` times: the fastest wall time, the
+    largest peak RSS (MB) and the stdout of the fastest run.
+
+    Raises:
+        RuntimeError: the command failed (with its stderr).
+    """
+    best: Run | None = None
+    peak = 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd[3:])} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
+        peak = max(peak, _rss_from(proc.stderr))
+        if best is None or seconds < best.seconds:
+            best = Run(seconds, 0.0, proc.stdout)
+    assert best is not None
+    best.rss_mb = peak
+    return best
+
+
+def _wrapped(cmd: list[str]) -> list[str]:
+    """``cmd`` run under a tiny Python wrapper that reports the child's peak RSS on stderr."""
+    code = ("import os,subprocess,sys\n"
+            "p=subprocess.Popen(sys.argv[1:])\n"
+            "_,status,ru=os.wait4(p.pid,0)\n"
+            "sys.stderr.write(f'\\nRSS_KB={ru.ru_maxrss}\\n')\n"
+            "sys.exit(os.waitstatus_to_exitcode(status))\n")
+    return [sys.executable, "-c", code, *cmd]
+
+
+def _rss_from(stderr: str) -> float:
+    match = re.search(r"RSS_KB=(\d+)", stderr)
+    return int(match.group(1)) / 1024 if match else float("nan")
+
+
+def timed(cmd: list[str], repeat: int) -> Run:
+    """Wall time and peak RSS of ``cmd`` (the wrapper's own start-up is not counted in RSS; its
+    ~20 ms are in the wall time, the same for every case)."""
+    return measure(_wrapped(cmd), repeat)
+
+
+def tokengen_build(copies: int, out: Path, repeat: int) -> tuple[Run, int, int]:
+    run = timed([str(TOKENGEN), "build", str(CATALOGUE), "--copies", str(copies), "-o", str(out)], repeat)
+    match = re.search(r"(\d+) tokens on (\d+) page", run.stdout)
+    tokens, pages = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+    return run, tokens, pages
+
+
+def protograf_python() -> tuple[Path | None, str]:
+    """The benchmark venv's python with protograf installed, or (None, why not)."""
+    python = BENCH_VENV / "bin" / "python"
+    check = [str(python), "-c", "import protograf"]
+    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
+        return python, ""
+    print(f"installing {PROTOGRAF} into {BENCH_VENV.name} (benchmark only) …", flush=True)
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True, capture_output=True, text=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", PROTOGRAF], check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as exc:
+        lines = [line for line in (exc.stderr or "").splitlines() if line.strip() and "Location" not in line]
+        return None, (lines[-1] if lines else f"exit status {exc.returncode}")
+    if subprocess.run(check, capture_output=True).returncode != 0:
+        return None, "protograf installed but does not import"
+    return python, ""
+
+
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def _parallel_ceiling(cores: int, rounds: int = 3) -> float:
+    """Speed-up of a pure-Python CPU loop on ``cores`` processes over one: what the machine
+    itself allows (shared or overcommitted virtual cores give much less than ``cores``×)."""
+    import concurrent.futures
+
+    best = {1: float("inf"), cores: float("inf")}
+    for _ in range(rounds):
+        for workers in best:
+            start = time.perf_counter()
+            with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+                list(pool.map(_burn, [2_000_000] * (2 * cores)))
+            best[workers] = min(best[workers], time.perf_counter() - start)
+    return best[1] / best[cores]
+
+
+def kb(path: Path) -> float:
+    return path.stat().st_size / 1024
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))))
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest is shown")
+    parser.add_argument("--no-protograf", action="store_true", help="skip the protograf comparison")
+    args = parser.parse_args()
+    cores = os.cpu_count() or 1
+    print(f"tokengen benchmark, {datetime.date.today()}, {platform.machine()} with {cores} cores, "
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start\n")
+    with tempfile.TemporaryDirectory(prefix="tokengen-bench-") as tmp:
+        work = Path(tmp)
+        # -- single builds -------------------------------------------------------------------
+        rows = [["case", "tokens", "pages", "wall s", "peak MB", "PDF KB", "target"]]
+        ours: dict[int, tuple[Run, Path]] = {}
+        for copies, label, target in ((1, "default sheet", ""), (556, "10,000 tokens", "< 1 s, < 150 KB"),
+                                      (5556, "100,000 tokens", "< 8 s, < 200 MB")):
+            out = work / f"tokengen-{copies}.pdf"
+            run, tokens, pages = tokengen_build(copies, out, args.repeat)
+            ours[copies] = (run, out)
+            rows.append([label, f"{tokens:,}", f"{pages:,}", f"{run.seconds:.2f}", f"{run.rss_mb:.0f}", f"{kb(out):,.0f}", target])
+        print(table(rows))
+        # -- batch ---------------------------------------------------------------------------
+        print()
+        sizes = [a for s in BATCH_SIZES for a in ("--size", s)]
+        batch = [str(TOKENGEN), "batch", str(CATALOGUE), *sizes, "--copies", "1000", "--force", "-o", str(work / "batch")]
+        serial = parallel = None
+        for _ in range(max(args.repeat, 5)):  # alternate, so load from elsewhere hits both alike
+            runs = timed([*batch, "-j", "1"], 1), timed(batch, 1)
+            serial = runs[0] if serial is None or runs[0].seconds < serial.seconds else serial
+            parallel = runs[1] if parallel is None or runs[1].seconds < parallel.seconds else parallel
+        assert serial is not None and parallel is not None
+        ceiling = _parallel_ceiling(cores)
+        print(table([["batch of 12 sizes × 18,000 tokens", "wall s", "peak MB"],
+                     ["serial (-j 1)", f"{serial.seconds:.2f}", f"{serial.rss_mb:.0f}"],
+                     [f"parallel ({cores} processes)", f"{parallel.seconds:.2f}", f"{parallel.rss_mb:.0f}"],
+                     ["speed-up (target ≥ 1.7× on 2 cores)", f"{serial.seconds / parallel.seconds:.2f}×", ""],
+                     [f"this machine's ceiling: pure-Python loop, {cores} processes", f"{ceiling:.2f}×", ""]]))
+        # -- protograf -----------------------------------------------------------------------
+        print()
+        if args.no_protograf:
+            print("protograf comparison skipped (--no-protograf)")
+            return 0
+        python, why = protograf_python()
+        if python is None:
+            print(f"protograf comparison skipped: {PROTOGRAF} did not install: {why}")
+            return 0
+        rows = [["case", "tokengen s", "protograf s", "time ratio", "tokengen MB", "protograf MB", "memory ratio",
+                 "tokengen KB", "protograf KB", "size ratio"]]
+        for copies, label in ((1, "18 tokens"), (111, "1,998 tokens")):
+            if copies in ours:
+                run, out = ours[copies]
+            else:
+                out = work / f"tokengen-{copies}.pdf"
+                run = tokengen_build(copies, out, args.repeat)[0]
+            theirs_out = work / f"protograf-{copies}.pdf"
+            try:
+                theirs = timed([str(python), str(PROTOGRAF_SCRIPT), str(copies), str(theirs_out)], 1)
+            except RuntimeError as exc:
+                print(f"protograf {label} failed: {exc}")
+                continue
+            rows.append([label, f"{run.seconds:.2f}", f"{theirs.seconds:.2f}", f"{run.seconds / theirs.seconds:.3f}",
+                         f"{run.rss_mb:.0f}", f"{theirs.rss_mb:.0f}", f"{run.rss_mb / theirs.rss_mb:.2f}",
+                         f"{kb(out):,.0f}", f"{kb(theirs_out):,.0f}", f"{kb(out) / kb(theirs_out):.2f}"])
+        print(f"tokengen vs {PROTOGRAF} (ratio = tokengen / protograf; below 1 is better for tokengen)")
+        print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,405 @@
+"""Duplex printing: back sheets, the printer corrections, and the alignment test page.
+
+All lengths are in pt (1 in = 72 pt), origin at the page's lower-left corner. The geometry of a
+back sheet is :func:`tokengen.imposition.mirror`; this module adds what is needed around it:
+
+* :func:`parse_offset` / :func:`parse_scale`: the ``--back-offset X,Y`` and
+  ``--printer-scale SX[,SY]`` values.
+* :func:`apply_printer_scale`: scale a page about its centre (to undo a printer that prints
+  slightly large or small), and :func:`scale_keywords` to state it in the PDF metadata.
+* :func:`mirror_point` and :func:`align_targets`: where the alignment marks go on each side.
+* :func:`write_alignment_test`: the two-page duplex alignment test (``tokengen align``).
+
+Reading the alignment test: hold the printed sheet against a light with the *back* (page 2)
+facing you. The crosshair printed on the front shows through; where its vertical line crosses
+the back's horizontal scale is X, where its horizontal line crosses the vertical scale is Y, in
+mm. ``--back-offset Xmm,Ymm`` then moves the back sheet by exactly that amount (X to the right
+and Y up as seen on the back side), which cancels the printer's error. The scales on the front
+are labelled so that reading them from the front gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reportlab.pdfgen.canvas import Canvas
+
+from . import __version__, fonts
+from .atomic import atomic_path
+from .errors import UsageError
+from .units import PT_PER_MM, format_length, parse_length
+
+if TYPE_CHECKING:  # imported for annotations only: build and render import this module
+    from .build import BuildOptions
+    from .imposition import PageLayout
+    from .model import Catalogue, Token
+    from .render import SheetCanvas
+
+#: Accepted printer scale, as a factor: a printer more than 10 % off is not a printer problem.
+SCALE_RANGE = (0.9, 1.1)
+#: Largest accepted back offset per axis (pt): 1 in.
+MAX_OFFSET = 72.0
+#: Alignment test: half-length of a crosshair arm, scale half-range (mm), distance of the corner
+#: targets from the page edges.
+CROSS_ARM = 30.0
+SCALE_MM = 6
+#: Distance (pt) of each scale from the crosshair centre, along the other arm.
+SCALE_GAP = 18.0
+CORNER_INSET = 90.0
+
+
+def _signed_length(text: str) -> float:
+    text = text.strip()
+    sign = -1.0 if text.startswith("-") else 1.0
+    return sign * parse_length(text.lstrip("+-"))
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """Parse ``--back-offset X,Y`` (lengths with units, either sign: ``-0.5mm,1mm``) into pt.
+
+    X moves the back sheet right and Y moves it up, as seen looking at the back side. A single
+    value is refused: X and Y are read separately on the alignment test.
+
+    Raises:
+        UsageError: not two lengths, a length without a unit, or more than 1 in on an axis.
+    """
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise UsageError(f"--back-offset: expected X,Y such as 0.5mm,-1mm, got {text!r}")
+    try:
+        dx, dy = (_signed_length(p) for p in parts)
+    except ValueError as exc:
+        raise UsageError(f"--back-offset: {exc}") from None
+    for value in (dx, dy):
+        if abs(value) > MAX_OFFSET:
+            raise UsageError(f"--back-offset: {format_length(abs(value))} is more than {format_length(MAX_OFFSET)}; "
+                             "print the alignment test (tokengen align) and read the offset from it")
+    return dx, dy
+
+
+_FACTOR = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(%?)\s*$")
+
+
+def parse_scale(text: str) -> tuple[float, float]:
+    """Parse ``--printer-scale SX[,SY]`` into factors: ``100.4%,99.7%`` → (1.004, 0.997);
+    ``1.002`` or ``100.2%`` alone scales both axes.
+
+    Raises:
+        UsageError: malformed, or outside 90 %..110 %.
+    """
+    parts = text.split(",")
+    if len(parts) not in (1, 2):
+        raise UsageError(f"--printer-scale: expected SX or SX,SY such as 100.4%,99.7%, got {text!r}")
+    factors = []
+    for part in parts:
+        match = _FACTOR.match(part)
+        if not match:
+            raise UsageError(f"--printer-scale: expected a percentage such as 100.4% or a factor such as 1.004, got {part.strip()!r}")
+        value = float(match.group(1)) / (100.0 if match.group(2) else 1.0)
+        if not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
+            raise UsageError(f"--printer-scale: {part.strip()} is outside {SCALE_RANGE[0]:.0%}..{SCALE_RANGE[1]:.0%}")
+        factors.append(value)
+    return (factors[0], factors[-1])
+
+
+def format_scale(scale: tuple[float, float]) -> str:
+    """``(1.004, 0.997)`` → ``"100.4%,99.7%"``."""
+    return ",".join(f"{100 * f:.6g}%" for f in scale)
+
+
+def scale_keywords(scale: tuple[float, float] | None) -> str:
+    """The PDF Keywords entry stating a printer correction (empty when there is none)."""
+    if scale is None or scale == (1.0, 1.0):
+        return ""
+    return f"printer-scale={format_scale(scale)} (pages scaled about their centre to correct the printer)"
+
+
+def apply_printer_scale(canvas: Canvas, page: tuple[float, float], scale: tuple[float, float] | None) -> None:
+    """Scale everything drawn next on the current page by (sx, sy) about the page centre.
+
+    A point (x, y) pt lands at (W/2 + sx (x - W/2), H/2 + sy (y - H/2)). Call it first on each
+    page (ReportLab resets the transform at ``showPage``). No-op for ``None`` or (1, 1).
+    """
+    if scale is None or scale == (1.0, 1.0):
+        return
+    w, h = page
+    canvas.translate(w / 2, h / 2)
+    canvas.scale(*scale)
+    canvas.translate(-w / 2, -h / 2)
+
+
+def mirror_point(point: tuple[float, float], page: tuple[float, float], flip: str = "long",
+                 offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
+    """The point on the back page (pt) that lands behind ``point`` on the front after a duplex
+    flip, then shifted by ``offset``: the same rule as :func:`tokengen.imposition.mirror`.
+
+    Raises:
+        UsageError: ``flip`` is not ``long`` or ``short``.
+    """
+    if flip not in ("long", "short"):
+        raise UsageError(f"unknown flip {flip!r}: use long or short")
+    (x, y), (w, h) = point, page
+    mirror_x = (flip == "long") == (h >= w)
+    bx, by = (w - x, y) if mirror_x else (x, h - y)
+    return bx + offset[0], by + offset[1]
+
+
+def mirrored_axes(page: tuple[float, float], flip: str) -> tuple[bool, bool]:
+    """(x mirrored, y mirrored) for a duplex ``flip`` of a ``page`` (width, height) pt."""
+    mirror_x = (flip == "long") == (page[1] >= page[0])
+    return mirror_x, not mirror_x
+
+
+def scale_signs(page: tuple[float, float], flip: str, *, front: bool) -> tuple[int, int]:
+    """Label signs (x, y) of the alignment scales on one side of the sheet.
+
+    The tick u mm from a scale's zero is labelled ``sign × u``, chosen so that the number read
+    where the *other* side's crosshair crosses the scale is the ``--back-offset`` that cancels
+    the printer's error. If the printer puts the back e mm off (back coordinates): seen on the
+    back, the front crosshair sits at u = -e, so the back's signs are +1; seen on the front, the
+    back crosshair sits at u = M e where M is -1 on a mirrored axis and +1 otherwise, so the
+    front's signs are -M.
+    """
+    if not front:
+        return (1, 1)
+    mx, my = mirrored_axes(page, flip)
+    return (1 if mx else -1, 1 if my else -1)
+
+
+def align_targets(page: tuple[float, float]) -> list[tuple[float, float]]:
+    """The five alignment targets on the front (pt): the page centre and four points
+    :data:`CORNER_INSET` from the edges (they show a rotation or a scale error)."""
+    w, h = page
+    i = CORNER_INSET
+    return [(w / 2, h / 2), (i, i), (w - i, i), (i, h - i), (w - i, h - i)]
+
+
+def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str = "long",
+                         offset: tuple[float, float] = (0.0, 0.0),
+                         scale: tuple[float, float] | None = None) -> Path:
+    """Write the two-page duplex alignment test to ``out``.
+
+    Page 1 (front) and page 2 (back) each carry a crosshair and two mm scales (±6 mm, 0.5 mm
+    ticks) at every target; the back's marks are mirrored through ``flip`` and shifted by
+    ``offset`` (pt), exactly as a back sheet of ``tokengen build --backs`` would be, so with the
+    right offset every reading is 0. Page 1 also has 100 mm rulers to measure the printer scale.
+
+    Raises:
+        UsageError: unknown flip. ExportError: ``out`` cannot be written.
+    """
+    mirror_point((0.0, 0.0), page, flip)  # validates flip before anything is written
+    out = Path(out)
+    regular, bold = fonts.register()
+    with atomic_path(out) as temp:
+        c = Canvas(str(temp), pagesize=page, invariant=1, pageCompression=1, initialFontName=regular, initialFontSize=10)
+        c.setTitle("tokengen duplex alignment test")
+        c.setAuthor("tokengen")
+        c.setSubject(f"duplex alignment test, {flip}-edge flip, back offset {_show_offset(offset)}")
+        c.setCreator(f"tokengen {__version__}")
+        c.setKeywords(scale_keywords(scale))
+        c.setViewerPreference("PrintScaling", "None")
+        # front: labels chosen so a reading from the front equals the offset to use
+        fx, fy = scale_signs(page, flip, front=True)
+        apply_printer_scale(c, page, scale)
+        for point in align_targets(page):
+            _target(c, point, regular, x_sign=fx, y_sign=fy)
+        _rulers(c, page, regular)
+        _instructions(c, page, flip, offset, regular, bold, front=True)
+        c.showPage()
+        bx, by = scale_signs(page, flip, front=False)
+        apply_printer_scale(c, page, scale)
+        for point in align_targets(page):
+            _target(c, mirror_point(point, page, flip, offset), regular, x_sign=bx, y_sign=by)
+        _instructions(c, page, flip, offset, regular, bold, front=False)
+        c.showPage()
+        c.save()
+    return out
+
+
+def _show_offset(offset: tuple[float, float]) -> str:
+    return ",".join(f"{v / PT_PER_MM:+.2f}mm" for v in offset)
+
+
+def _target(c: Canvas, point: tuple[float, float], font: str, *, x_sign: int, y_sign: int) -> None:
+    """A crosshair at ``point`` with two mm scales on its arms: a horizontal scale
+    :data:`SCALE_GAP` below the centre (read where a vertical line crosses it) and a vertical one
+    :data:`SCALE_GAP` to the right (read where a horizontal line crosses it). The tick u mm from
+    the arm is labelled ``sign × u``."""
+    x, y = point
+    g = SCALE_GAP
+    reach = SCALE_MM * PT_PER_MM
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.line(x - CROSS_ARM, y, x + CROSS_ARM, y)
+    c.line(x, y - CROSS_ARM, x, y + CROSS_ARM)
+    c.circle(x, y, 2 * PT_PER_MM, stroke=1, fill=0)
+    p = c.beginPath()
+    p.moveTo(x - reach, y - g)
+    p.lineTo(x + reach, y - g)
+    p.moveTo(x + g, y - reach)
+    p.lineTo(x + g, y + reach)
+    for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
+        u = half * PT_PER_MM / 2
+        tick = 4.5 if half % 4 == 0 else (3.0 if half % 2 == 0 else 1.8)
+        p.moveTo(x + u, y - g)
+        p.lineTo(x + u, y - g - tick)
+        p.moveTo(x + g, y + u)
+        p.lineTo(x + g + tick, y + u)
+    c.setLineWidth(0.2)
+    c.drawPath(p, stroke=1, fill=0)
+    c.setFont(font, 4.5)
+    for mm in range(-SCALE_MM, SCALE_MM + 1, 2):
+        if mm == 0:  # the arm itself marks 0
+            continue
+        u = mm * PT_PER_MM
+        c.drawCentredString(x + u, y - g - 9.5, f"{x_sign * mm:d}")
+        c.drawString(x + g + 6, y + u - 1.6, f"{y_sign * mm:d}")
+    c.restoreState()
+
+
+def _rulers(c: Canvas, page: tuple[float, float], font: str) -> None:
+    """100 mm rulers, one horizontal and one vertical, with mm ticks (to measure the printer scale)."""
+    w, h = page
+    length = 100 * PT_PER_MM
+    x0, y0 = (w - length) / 2, CORNER_INSET + 42
+    vx, vy = w - CORNER_INSET + 6, (h - length) / 2
+    c.saveState()
+    c.setLineWidth(0.2)
+    p = c.beginPath()
+    p.moveTo(x0, y0)
+    p.lineTo(x0 + length, y0)
+    p.moveTo(vx, vy)
+    p.lineTo(vx, vy + length)
+    for mm in range(101):
+        t = mm * PT_PER_MM
+        tick = 6.0 if mm % 10 == 0 else (4.0 if mm % 5 == 0 else 2.0)
+        p.moveTo(x0 + t, y0)
+        p.lineTo(x0 + t, y0 + tick)
+        p.moveTo(vx, vy + t)
+        p.lineTo(vx + tick, vy + t)
+    c.drawPath(p, stroke=1, fill=0)
+    c.setFont(font, 5)
+    for mm in range(0, 101, 10):
+        t = mm * PT_PER_MM
+        c.drawCentredString(x0 + t, y0 - 6, str(mm))
+        c.drawString(vx + 8, vy + t - 1.8, str(mm))
+    c.restoreState()
+
+
+def _instructions(c: Canvas, page: tuple[float, float], flip: str, offset: tuple[float, float],
+                  regular: str, bold: str, *, front: bool) -> None:
+    w, h = page
+    x, y = CORNER_INSET + 40, h - CORNER_INSET - 30
+    width = w - 2 * x
+    side = "FRONT (page 1)" if front else "BACK (page 2)"
+    lines = [
+        f"Print both pages as ONE duplex sheet, flip on the {flip} edge, at 100% / Actual size.",
+        "Hold the sheet against a light, back side towards you. The front's crosshairs show",
+        "through: where a vertical line crosses the horizontal scale read X, where a horizontal",
+        "line crosses the vertical scale read Y (mm). Use the centre target.",
+        f"Then build with:  tokengen build --backs --flip {flip} --back-offset Xmm,Ymm",
+        "(add X and Y to the offset already used for this test, shown below).",
+        "Corners that read differently from the centre mean the printer scales or skews one",
+        "side: measure the 100 mm rulers on page 1; a ruler measuring L mm needs",
+        "--printer-scale (10000/L)% on that axis.",
+        f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
+    ] if front else [
+        "Back side: hold it towards you against a light and read X and Y here (instructions on page 1).",
+        f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
+    ]
+    c.saveState()
+    c.setFont(bold, 12)
+    c.drawString(x, y, f"tokengen duplex alignment test · {side}")
+    c.setFont(regular, 8.5)
+    for i, line in enumerate(lines):
+        size = 8.5
+        while c.stringWidth(line, regular, size) > width and size > 5:
+            size -= 0.25
+        c.setFont(regular, size)
+        c.drawString(x, y - 16 - 11 * i, line)
+    c.restoreState()
+
+
+def backs_path(out: str | Path) -> Path:
+    """Where ``--backs separate`` writes the back sheets: ``NAME-backs.pdf`` beside ``NAME.pdf``."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}-backs{out.suffix or '.pdf'}")
+
+
+class BackSheets:
+    """Draws the back sheet of every face sheet, mirrored so each back lands behind its face.
+
+    In ``duplex`` mode each back sheet goes into the face canvas right after its face sheet; in
+    ``separate`` mode into a canvas of its own at ``temp`` (same page size, same metadata).
+    Every cell shows its token's back (one shared Form XObject per back design).
+
+    Args:
+        options: the build options (``backs``, ``flip``, ``back_offset``, ``printer_scale``).
+        catalogue: for the title in captions and metadata.
+        tokens: every physical token in placement order.
+        sheet: the face sheet's canvas wrapper; its art library is shared.
+        temp: the file for separate backs (None in duplex mode).
+        pages: number of face sheets (for captions).
+    Raises:
+        UsageError: unknown ``backs`` or ``flip`` value.
+    """
+
+    def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
+                 temp: Path | None, pages: int):
+        from .render import SheetCanvas
+
+        if options.backs not in ("duplex", "separate"):
+            raise UsageError(f"unknown backs mode {options.backs!r}: use duplex or separate")
+        mirror_point((0.0, 0.0), options.sheet.page, options.flip)  # validates the flip
+        self.options = options
+        self.pages = pages
+        self.count = 0
+        self.catalogue = catalogue
+        spec = options.sheet
+        if options.backs == "separate":
+            assert temp is not None
+            canvas = Canvas(str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
+                            initialFontName=sheet.regular, initialFontSize=10,
+                            enforceColorSpace="cmyk" if options.colour_model == "cmyk" else None)
+            canvas.setTitle(f"{catalogue.title} (backs)")
+            canvas.setAuthor(catalogue.author or "tokengen")
+            canvas.setSubject(f"back sheets for duplex by hand, {options.flip}-edge flip")
+            canvas.setCreator(f"tokengen {__version__}")
+            canvas.setViewerPreference("PrintScaling", "None")
+            if scale_keywords(options.printer_scale):
+                canvas.setKeywords(scale_keywords(options.printer_scale))
+            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe)
+        else:
+            self.sheet = sheet
+        self.forms = [self.sheet.back_form(t.back) for t in tokens]
+
+    def add(self, face: PageLayout) -> None:
+        """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
+        from .imposition import mirror
+
+        c, o = self.sheet.canvas, self.options
+        apply_printer_scale(c, o.sheet.page, o.printer_scale)
+        back = mirror(face, o.flip, o.back_offset)
+        self.sheet.place(self.forms, back)
+        c.saveState()
+        c.setFont(self.sheet.regular, 6.5)
+        caption = (f"{self.catalogue.title} · back of sheet {face.number + 1} of {self.pages} · "
+                   f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}")
+        band = back.block.grow(o.sheet.bleed)
+        height = o.sheet.page[1]
+        # in the bottom margin strip if the back block leaves it clear, else at the top, else none
+        for y in (o.sheet.margin + 8, height - o.sheet.margin - 8):
+            if y + 7 < band.y or y - 2 > band.y1:
+                c.drawString(o.sheet.margin + 2, y, caption)
+                break
+        c.restoreState()
+        c.showPage()
+        self.count += 1
+
+    def finish(self) -> None:
+        """Save the separate backs file (nothing to do in duplex mode)."""
+        if self.options.backs == "separate":
+            self.sheet.canvas.save()

@@ -1,0 +1,271 @@
+"""One fight as input for ``tokengen target``: the party, the monsters, the deployed token and
+the variants, read from a small YAML scenario file and/or command-line specs.
+
+Scenario file (every key optional; command-line specs are added to it)::
+
+    adventurers:
+      - name: Ann
+        scores: {AGI: 3, CON: 4, MAG: 2, MRL: 5, PER: 3, STR: 6}
+    monsters:
+      - {name: Rat King, targeting: "↓STR"}
+      - {name: Cutpurse, targeting: "low:AGI", steals_gold: true}
+    deployed: str-low          # a token id of the catalogue, or a spec such as ↓STR
+    variants: [target-all-hits] # replaces the catalogue's variants: list
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..catalogue import line_at, load_catalogue, suggest
+from ..errors import CatalogueError, UsageError
+from ..model import Catalogue, Game
+from ..yamlsrc import dotted, read_yaml
+from .bag import variants_in_play
+from .targeting import Adventurer, Interpretations, Meatshield, Monster, Resolution, parse_targeting, resolve_targets
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A fight: the party, the monsters, the deployed token (or None), the variants in play."""
+
+    party: tuple[Adventurer, ...]
+    monsters: tuple[Monster, ...]
+    deployed: Meatshield | None
+    variants: tuple[str, ...]
+
+
+def parse_scores(text: str, game: Game) -> dict[str, int]:
+    """``"STR=9,AGI=8,…"`` → ``{"STR": 9, "AGI": 8, …}``; every attribute of the game is required.
+
+    Raises:
+        UsageError: a malformed pair, an unknown or repeated attribute, a missing one.
+    """
+    codes = {a.code.upper(): a.code for a in game.attributes}
+    scores: dict[str, int] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = pair.partition("=")
+        code = codes.get(key.strip().upper())
+        if not sep or code is None:
+            hint = suggest(key.strip(), list(codes.values())) if sep else ""
+            raise UsageError(f"cannot read score '{pair}'{hint}: use ATTRIBUTE=NUMBER with one of {', '.join(codes.values())}")
+        if code in scores:
+            raise UsageError(f"score {code} given twice")
+        try:
+            scores[code] = int(value.strip())
+        except ValueError:
+            raise UsageError(f"score {code} must be a whole number, got '{value.strip()}'") from None
+    return _complete(scores, game)
+
+
+def _complete(scores: dict[str, int], game: Game) -> dict[str, int]:
+    missing = [a.code for a in game.attributes if a.code not in scores]
+    if missing:
+        raise UsageError(f"missing score{'s' if len(missing) > 1 else ''} {', '.join(missing)} (every Adventurer has all {len(game.attributes)})")
+    return {a.code: scores[a.code] for a in game.attributes}
+
+
+def parse_adventurer(text: str, game: Game) -> Adventurer:
+    """``"Ann:STR=9,AGI=8,CON=5,MAG=2,MRL=4,PER=3"`` → :class:`Adventurer`.
+
+    Raises:
+        UsageError: no ``NAME:`` part, or bad scores (see :func:`parse_scores`).
+    """
+    name, sep, scores = text.partition(":")
+    if not sep or not name.strip():
+        raise UsageError(f"cannot read Adventurer '{text}': use NAME:STR=9,AGI=8,...")
+    try:
+        return Adventurer(name.strip(), parse_scores(scores, game))
+    except UsageError as exc:
+        raise UsageError(f"Adventurer '{name.strip()}': {exc}") from None
+
+
+def parse_monster(text: str, game: Game, number: int) -> Monster:
+    """``"↓STR"`` or ``"Rat King=↓STR"`` → :class:`Monster` (unnamed ones are called
+    ``monster N`` after ``number``). See :func:`~tokengen.rules.targeting.parse_targeting`.
+
+    Raises:
+        UsageError: an unreadable targeting.
+    """
+    name, sep, spec = text.rpartition("=")
+    return Monster(name.strip() if sep and name.strip() else f"monster {number}", parse_targeting(spec, game))
+
+
+def parse_deployed(text: str, catalogue: Catalogue) -> Meatshield:
+    """A token id of the catalogue (``str-low``) or a token spec (``↓STR``, ``low:STR``).
+
+    Raises:
+        UsageError: neither an id nor a readable spec.
+    """
+    for token in catalogue.tokens:
+        if token.id == text.strip():
+            return Meatshield.of(token)
+    try:
+        t = parse_targeting(text, catalogue.game, allow_all=False)
+    except UsageError as exc:
+        hint = suggest(text.strip(), [tk.id for tk in catalogue.tokens])
+        raise UsageError(f"deployed token '{text}' is not a token id{hint} nor a spec ({exc})") from None
+    assert t.attribute is not None and t.priority is not None
+    return Meatshield(t.label, t.attribute, t.priority)
+
+
+def load_scenario(path: str | Path, catalogue: Catalogue) -> Scenario:
+    """Read a scenario file (format in the module docstring).
+
+    Raises:
+        CatalogueError: unreadable YAML or a bad entry, with file, line and field.
+    """
+    path = Path(path)
+    data, lines = read_yaml(path)
+    known = ["adventurers", "monsters", "deployed", "variants"]
+
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
+
+    if not isinstance(data, dict):
+        raise fail((), "a scenario is a mapping with keys " + ", ".join(known))
+    for key in data:
+        if key not in known:
+            raise fail((key,), f"unknown key{suggest(key, known) or ' (known keys: ' + ', '.join(known) + ')'}")
+    game = catalogue.game
+    party = tuple(_adventurer(item, ("adventurers", i), game, fail) for i, item in enumerate(_list(data, "adventurers", fail)))
+    monsters = tuple(_monster(item, ("monsters", i), game, fail) for i, item in enumerate(_list(data, "monsters", fail)))
+    deployed = None
+    if data.get("deployed") is not None:
+        try:
+            deployed = parse_deployed(str(data["deployed"]), catalogue)
+        except UsageError as exc:
+            raise fail(("deployed",), str(exc)) from None
+    variants = catalogue.variants
+    if "variants" in data:
+        names = _list(data, "variants", fail)
+        try:
+            variants = variants_in_play(catalogue, base=[str(n) for n in names])
+        except UsageError as exc:
+            raise fail(("variants",), str(exc)) from None
+    return Scenario(party, monsters, deployed, variants)
+
+
+def _list(data: dict[str, Any], key: str, fail: Any) -> list[Any]:
+    value = data.get(key) or []
+    if not isinstance(value, list):
+        raise fail((key,), "expected a list")
+    return value
+
+
+def _adventurer(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Adventurer:
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not isinstance(item.get("scores"), dict):
+        raise fail(where, "an Adventurer needs a name and scores: {name: Ann, scores: {STR: 6, ...}}")
+    codes = {a.code.upper(): a.code for a in game.attributes}
+    scores: dict[str, int] = {}
+    for key, value in item["scores"].items():
+        code = codes.get(str(key).upper())
+        if code is None:
+            raise fail(where + ("scores", key), f"unknown attribute{suggest(str(key), list(codes.values()))}")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise fail(where + ("scores", key), f"expected a whole number, got {value!r}")
+        scores[code] = value
+    try:
+        return Adventurer(item["name"], _complete(scores, game))
+    except UsageError as exc:
+        raise fail(where + ("scores",), str(exc)) from None
+
+
+def _monster(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Monster:
+    if isinstance(item, str):
+        item = {"targeting": item}
+    if not isinstance(item, dict) or not isinstance(item.get("targeting"), str):
+        raise fail(where, "a monster needs a targeting: {name: Rat King, targeting: ↓STR}")
+    try:
+        targeting = parse_targeting(item["targeting"], game)
+    except UsageError as exc:
+        raise fail(where + ("targeting",), str(exc)) from None
+    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, bool(item.get("steals_gold", False)))
+
+
+def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adventurers: Iterable[str] = (),
+                   monsters: Iterable[str] = (), deployed: str | None = None, add: Iterable[str] = (),
+                   remove: Iterable[str] = ()) -> Scenario:
+    """A scenario from an optional file plus command-line specs: Adventurers and monsters are
+    appended, ``deployed`` replaces the file's (``"none"``: no token deployed), ``add``/``remove``
+    adjust its variants.
+
+    Raises:
+        CatalogueError: a bad scenario file. UsageError: a bad spec, no Adventurer, no monster.
+    """
+    base = load_scenario(scenario, catalogue) if scenario else Scenario((), (), None, catalogue.variants)
+    game = catalogue.game
+    party = base.party + tuple(parse_adventurer(a, game) for a in adventurers)
+    fights = base.monsters + tuple(parse_monster(m, game, len(base.monsters) + i + 1) for i, m in enumerate(monsters))
+    names = [a.name for a in party]
+    for name in names:
+        if names.count(name) > 1:
+            raise UsageError(f"two Adventurers are called '{name}'")
+    if not party:
+        raise UsageError("no Adventurers: give a scenario file or --adventurer NAME:STR=9,AGI=8,...")
+    if not fights:
+        raise UsageError("no monsters: give a scenario file or --monster ↓STR")
+    token = base.deployed
+    if deployed is not None:
+        token = None if deployed.strip().lower() == "none" else parse_deployed(deployed, catalogue)
+    return Scenario(party, fights, token, variants_in_play(catalogue, add, remove, base=base.variants))
+
+
+@dataclass(frozen=True)
+class TargetResult:
+    """The outcome of ``tokengen target``: the scenario, the interpretations, one
+    :class:`~tokengen.rules.targeting.Resolution` per monster."""
+
+    scenario: Scenario
+    interpretations: Interpretations
+    resolutions: tuple[Resolution, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready, stable keys: deployed, variants, interpretations, monsters (each with
+        name, targeting, attacks [{targets, times, side, meatshield, tie}], notes)."""
+        d = self.scenario.deployed
+        return {
+            "deployed": {"name": d.name, "token": d.label} if d else None,
+            "variants": list(self.scenario.variants),
+            "interpretations": self.interpretations.as_dict(),
+            "monsters": [{"name": r.monster.name, "targeting": r.monster.targeting.label,
+                          "attacks": [{"targets": list(a.candidates), "times": a.times, "side": a.side,
+                                       "meatshield": a.meatshield, "tie": a.tie} for a in r.attacks],
+                          "notes": list(r.notes)} for r in self.resolutions],
+        }
+
+    def format(self) -> str:
+        """One line per monster: ``Rat King (↓STR): attacks Meatshield str-low ×1``; a tie reads
+        ``one of Ann, Bob (TIE on lowest: players choose)``; notes follow, indented."""
+        d = self.scenario.deployed
+        out = [f"deployed Meatshield: {f'{d.name} ({d.label})' if d else 'none'}",
+               f"variants in play: {', '.join(self.scenario.variants) or 'none'}",
+               "interpretations: " + ", ".join(f"{k.replace('_', '-')}={v}" for k, v in self.interpretations.as_dict().items())]
+        for r in self.resolutions:
+            parts = []
+            for a in r.attacks:
+                side = "" if a.side == "all" else f" as {a.side.replace('+', ' and ')} {r.monster.targeting.attribute}"
+                who = f"one of {', '.join(a.candidates)} ×{a.times}{side} (TIE: players choose)" if a.tie else f"{a.candidates[0]} ×{a.times}{side}"
+                parts.append(("Meatshield " if a.meatshield else "") + who)
+            out.append(f"{r.monster.name} ({r.monster.targeting.label}): " + ("attacks " + "; ".join(parts) if parts else "attacks no one"))
+            out += [f"  note: {n}" for n in r.notes]
+        return "\n".join(out) + "\n"
+
+
+def target(catalogue: str | Path, scenario: str | Path | None = None, *, adventurers: Iterable[str] = (),
+           monsters: Iterable[str] = (), deployed: str | None = None, add: Iterable[str] = (), remove: Iterable[str] = (),
+           interpretations: Interpretations = Interpretations()) -> TargetResult:
+    """Load the catalogue, build the scenario (:func:`build_scenario`) and resolve its Establish
+    Targets step (:func:`~tokengen.rules.targeting.resolve_targets`).
+
+    Raises:
+        CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec.
+    """
+    cat = load_catalogue(catalogue)
+    fight = build_scenario(cat, scenario, adventurers, monsters, deployed, add, remove)
+    resolutions = resolve_targets(fight.party, fight.monsters, fight.deployed,
+                                  variants=fight.variants, interpretations=interpretations)
+    return TargetResult(fight, interpretations, resolutions)

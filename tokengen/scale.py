@@ -1,0 +1,89 @@
+"""Rescaling: the token size a run asks for, and whether the face text stays legible at it.
+
+Every measure on a face is a fraction of the token size (see :mod:`tokengen.render`), so
+rescaling is only a matter of choosing the size: the text, strokes, safe area and art follow.
+Cut lines, crop marks and the calibration ruler (a true 1 in / 25.4 mm) do not scale.
+
+All lengths are in pt (1 in = 72 pt).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import UsageError
+from .model import Catalogue, Token
+from .render import face_text_sizes
+from .units import format_length
+
+#: Smallest face text (pt) that still reads comfortably on a token held at arm's length.
+MIN_LEGIBLE_PT = 5.0
+
+
+def token_size(base: float, size: float | None = None, scale: float | None = None) -> float:
+    """The token trim size (pt) of a run.
+
+    Args:
+        base: the catalogue's size, pt.
+        size: an explicit size, pt (``--size``), or None.
+        scale: a factor applied to ``base`` (``--scale``), or None.
+    Returns:
+        ``size`` if given, else ``base * scale`` if given, else ``base``; always > 0.
+    Raises:
+        UsageError: both ``size`` and ``scale`` given, or a size/factor that is not a positive
+            finite number.
+    """
+    if size is not None and scale is not None:
+        raise UsageError("--size and --scale are exclusive: give one or the other")
+    if scale is not None:
+        if not (math.isfinite(scale) and scale > 0):
+            raise UsageError(f"scale factor must be a positive number, got {scale!r}")
+        return base * scale
+    if size is not None:
+        if not (math.isfinite(size) and size > 0):
+            raise UsageError(f"token size must be greater than zero, got {format_length(size)}")
+        return size
+    return base
+
+
+@dataclass(frozen=True)
+class SmallText:
+    """One piece of face text printed below the legible size.
+
+    Attributes:
+        token: the token id.
+        part: ``"glyph"``, ``"code"`` or ``"caption"`` (see :func:`~tokengen.render.face_text_sizes`).
+        pt: its font size at the run's token size.
+        line: the catalogue line of the token, when known.
+    """
+
+    token: str
+    part: str
+    pt: float
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"token {self.token}: {self.part} text is {self.pt:.1f} pt, below {MIN_LEGIBLE_PT:g} pt"
+
+
+def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT) -> list[SmallText]:
+    """The face texts of ``token`` that print below ``minimum`` pt on a ``size`` pt token."""
+    return [SmallText(token.id, part, pt, token.line)
+            for part, pt in face_text_sizes(token, size).items() if pt < minimum - 1e-9]
+
+
+def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MIN_LEGIBLE_PT) -> list[SmallText]:
+    """Check that every face text of ``catalogue`` is at least ``minimum`` pt at token ``size``.
+
+    Meant for the rules ``check`` command (a warning, not an error): an empty list means legible.
+
+    Args:
+        catalogue: the validated catalogue.
+        size: the token trim size in pt (default: the catalogue's own size).
+        minimum: the least legible font size, pt (default :data:`MIN_LEGIBLE_PT`, 5 pt).
+    Returns:
+        One :class:`SmallText` per (token, text part) below ``minimum``, in catalogue order.
+    """
+    size = catalogue.size if size is None else size
+    return [finding for token in catalogue.tokens for finding in small_text(token, size, minimum)]
