@@ -112,7 +112,8 @@ def test_legible(catalogue_path: Path):
 
 
 def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Path):
-    """Each token is one ``q 1 0 0 1 x y cm /Form Do Q`` on the page; the same input gives the same bytes."""
+    """Each token is one relative ``1 0 0 1 dx dy cm /Form Do`` on the page; summing the moves gives
+    the cell positions; the same input gives the same bytes."""
     import re
 
     import pypdf
@@ -125,10 +126,14 @@ def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Pat
     placed = 0
     for page in reader.pages:
         content = page.get_contents().get_data().decode("latin-1")
-        cells = re.findall(r"q\n1 0 0 1 ([\d.]+) ([\d.]+) cm\n/(FormXob\.face-[\w-]+) Do\nQ", content)
-        placed += len(cells)
-        used = {name for _, _, name in cells}
+        moves = re.findall(r"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm /(FormXob\.face-[\w-]+) Do", content)
+        placed += len(moves)
+        used = {name for _, _, name in moves}
         assert used <= {str(k).lstrip("/") for k in page["/Resources"]["/XObject"]}
-        xs = sorted({float(x) for x, _, _ in cells})
+        x, xs = 0.0, set()
+        for dx, _, _ in moves:
+            x += float(dx)
+            xs.add(round(x, 4))
+        xs = sorted(xs)
         assert all(b - a == pytest.approx(parse_length("25mm"), abs=0.01) for a, b in zip(xs, xs[1:]))
     assert placed == 54

@@ -48,7 +48,8 @@ def _sheet_options(f: Any) -> Any:
         click.option("--landscape", is_flag=True, help="Turn the page sideways."),
         click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side."),
         click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges)."),
-        click.option("--columns", type=click.IntRange(1, 1000), default=None, help="At most N columns (default: the catalogue's columns, else as many as fit)."),
+        click.option("--columns", type=click.IntRange(0, 1000), default=None,
+                     help="At most N columns; 0: as many as fit (default: the catalogue's columns, else as many as fit)."),
         click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges."),
         click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid."),
     ]
@@ -100,6 +101,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
+      tokengen build --copies 50 --columns 0 -o full-pages.pdf
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
@@ -107,7 +109,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
-    spec = sheet_spec(page, landscape, margin, gutter, columns or cat.columns, cut_lines, crop_marks,
+    spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
