@@ -282,6 +282,8 @@ def near_valid(draw: Any) -> dict[str, Any]:
           "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
 @example({"title": "T\nX", "game": {"attributes": [{"code": "A", "name": "a"}],
           "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l"}]})
+@example({"title": "T", "game": {"attributes": [{"code": "A", "name": "a"}],  # found by make fuzz: copies 1.0 crashed range()
+          "priorities": [{"code": "l", "glyph": "↓", "name": "l"}]}, "tokens": [{"id": "t0", "attribute": "A", "priority": "l", "copies": 1.0}]})
 def test_near_valid_catalogues_fail_cleanly(data: dict[str, Any]):
     code, stderr, cat, pdf = build(dump(data))
     check_outcome(code, stderr, cat)

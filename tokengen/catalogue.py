@@ -84,12 +84,20 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = _Validator(schema())
     errors = list(validator.iter_errors(data))
     # an unknown key explains a missing one ("titel" for "title"): report it first
     rank = {"additionalProperties": 0}
     problems = [(_explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
     return [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
+
+
+# JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
+)
 
 
 def _what(value: Any) -> str:
