@@ -213,3 +213,16 @@ def test_readme_example_runs_are_real(run, monkeypatch, command):
     args = shlex.split(block[1].replace("\\\n", " "))[1:]
     result = run(*args)
     assert result.exit_code == 0 and result.stdout == block[2]
+
+
+def test_check_warns_when_face_text_is_too_small(run, catalogue_path):
+    """Issue 4: a size at which face text falls below 5 pt is a warning from check (exit 0)."""
+    result = run("check", str(catalogue_path), "--size", "0.5in", "--format", "json")
+    assert result.exit_code == 0
+    import json
+
+    small = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "small-text"]
+    assert len(small) == 18 and {f["severity"] for f in small} == {"warning"}
+    assert small[0]["message"] == "token agi-low: caption text is 3.8 pt, below 5 pt"
+    assert small[0]["data"] == {"token": "agi-low", "part": "caption", "pt": 3.78}
+    assert run("check", str(catalogue_path), "--format", "json").stdout.count("small-text") == 0

@@ -150,8 +150,10 @@ def _echo_json(data: dict[str, Any]) -> None:
 @_rules_options
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
+              help="Check printing at this token size (default: the catalogue's size).")
 def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str, same_target: str,
-          fmt: str, page: str, margin: float) -> None:
+          fmt: str, page: str, margin: float, token_size: float | None) -> None:
     """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
     Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
 
@@ -160,6 +162,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
       tokengen check
       tokengen check token_defs.yaml --variant town-draws --no-variant solo-start
       tokengen check --ties all --format json
+      tokengen check --size 0.5in
     """
     from .rules import Interpretations, Settings, check_catalogue, format_report
 
@@ -167,7 +170,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
         page_size = parse_page(page)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin)
+    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin,
+                        size=token_size)
     report = check_catalogue(catalogue, settings, add=add, remove=remove)
     if fmt == "json":
         _echo_json(report.as_dict())

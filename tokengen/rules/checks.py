@@ -59,12 +59,18 @@ class Finding:
 class Settings:
     """How to check: the variants in play (already resolved, see
     :func:`~tokengen.rules.bag.variants_in_play`; None means the catalogue's own list), the
-    interpretations, and the sheet to print on (page (w, h) and margin in pt)."""
+    interpretations, and the sheet to print on (page (w, h), margin and token size in pt; a
+    size of None means the catalogue's own)."""
 
     variants: tuple[str, ...] | None = None
     interpretations: Interpretations = Interpretations()
     page: tuple[float, float] = PAGES["letter"]
     margin: float = 18.0
+    size: float | None = None
+
+    def token_size(self, catalogue: Catalogue) -> float:
+        """The token trim size to check, pt."""
+        return catalogue.size if self.size is None else self.size
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
@@ -161,13 +167,24 @@ def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Error ``not-printable`` when one token of the catalogue's size does not fit the page
     (letter with a 0.25in margin unless the settings say otherwise); uses
     :func:`~tokengen.imposition.grid_for`, the same geometry ``build`` uses."""
+    size = settings.token_size(catalogue)
     try:
-        grid = grid_for(SheetSpec(page=settings.page, size=catalogue.size, margin=settings.margin))
+        grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin))
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{grid.per_page} tokens of {format_length(catalogue.size)} fit on one "
+    return [Finding(INFO, "sheet", f"{grid.per_page} tokens of {format_length(size)} fit on one "
                     f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page",
                     data={"per_page": grid.per_page, "columns": grid.columns, "rows": grid.rows})]
+
+
+def check_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``small-text`` for each face text that prints below 5 pt at the token size
+    (:func:`tokengen.scale.legible`): readable across a table needs more."""
+    from ..scale import legible
+
+    return [Finding(WARNING, "small-text", str(small), line=small.line, field="size",
+                    data={"token": small.token, "part": small.part, "pt": round(small.pt, 2)})
+            for small in legible(catalogue, settings.token_size(catalogue))]
 
 
 def targetings(catalogue: Catalogue) -> list[Targeting]:
@@ -233,7 +250,8 @@ def check_draw_odds(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 
 #: The game checks, in report order. Each takes (catalogue, settings) and returns findings.
-CHECKS: tuple[Check, ...] = (check_backs, check_bag_size, check_printable, check_coverage, check_capacity, check_costs, check_draw_odds)
+CHECKS: tuple[Check, ...] = (check_backs, check_bag_size, check_printable, check_legible, check_coverage, check_capacity,
+                             check_costs, check_draw_odds)
 
 
 def run_checks(catalogue: Catalogue, settings: Settings, checks: Iterable[Check] = CHECKS) -> list[Finding]:
