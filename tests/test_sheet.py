@@ -187,5 +187,5 @@ def test_missing_glyph_is_an_error_not_a_box(run, tmp_path: Path):
     out = tmp_path / "x.pdf"
     result = run("build", str(cat), "-o", str(out))
     assert result.exit_code == 2
-    assert result.stderr == "tokengen: error: token agi-both: font DejaVuSans-Bold has no glyph for '\U0001F5E1' (U+1F5E1)\n"
+    assert result.stderr == f"tokengen: error: {cat}:59: game.priorities[2].glyph: the bundled font DejaVuSans-Bold has no glyph for '\U0001F5E1' (U+1F5E1)\n"
     assert not out.exists() and list(tmp_path.iterdir()) == [cat]

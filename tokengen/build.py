@@ -86,17 +86,24 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         ExportError: the output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
-    if len(tokens) > options.max_tokens:
-        raise LayoutError(f"{len(tokens)} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+    total = catalogue.count * options.copies  # counted before any list is made: 10,000 × 10,000 is not built
+    if total > options.max_tokens:
+        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
     spec = options.sheet
-    pages = page_count(len(tokens), spec)
+    try:
+        pages = page_count(total, spec)
+    except LayoutError as exc:
+        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
+            raise
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
     if pages > options.max_pages:
-        raise LayoutError(f"{len(tokens)} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+        raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+    tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
     regular, _ = fonts.register()
+    art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}))
     backs_out = duplex.backs_path(out) if options.backs == "separate" else None
-    with atomic_path(out, inputs=(catalogue.path,)) as temp, \
-            (atomic_path(backs_out, inputs=(catalogue.path, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
+    with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
+            (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         canvas = Canvas(
             str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
             initialFontName=regular, initialFontSize=10,

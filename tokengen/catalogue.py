@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
+import unicodedata
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -16,10 +19,15 @@ from typing import Any
 
 import jsonschema
 
+from . import fonts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
-from .yamlsrc import Lines, dotted, read_yaml
+from .yamlsrc import Lines, one_line, dotted, read_yaml
+
+#: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
+#: or read). There is no largest: a size that does not fit the page is a layout error.
+MIN_SIZE = 9.0
 
 DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
@@ -44,10 +52,26 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     """
     path = Path(path)
     data, lines = read_yaml(path)
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    limit = schema()["properties"]["tokens"]["maxItems"]
+    if isinstance(tokens, list) and len(tokens) > limit:  # say so at once, not after checking each
+        raise CatalogueError(path, f"has {len(tokens)} entries, more than {limit}", line=lines.get(("tokens",)), field="tokens")
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
     return _build(path, data, lines, allow_outside_art)
+
+
+def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
+    """Every float in ``data`` with its path (validated data is shallow: no deep recursion)."""
+    if isinstance(data, float):
+        yield where, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from _numbers(value, where + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _numbers(value, where + (i,))
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
@@ -57,12 +81,30 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         One :class:`CatalogueError` per problem, sorted by line (empty when valid).
     """
     if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {kind}", line=1)]
-    validator = jsonschema.Draft202012Validator(schema())
-    problems = [_explain(path, error, lines) for error in validator.iter_errors(data)]
-    # by line; on one line an unknown key (which explains a "missing" one) comes first
-    return sorted(problems, key=lambda p: (p.line or 0, "unknown key" not in p.message, p.field or ""))
+        if data is None:
+            return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
+        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
+    validator = _Validator(schema())
+    errors = list(validator.iter_errors(data))
+    # an unknown key explains a missing one ("titel" for "title"): report it first
+    rank = {"additionalProperties": 0}
+    problems = [(_explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
+    return [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
+
+
+# JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
+)
+
+
+def _what(value: Any) -> str:
+    """A value's kind in words, for messages."""
+    if isinstance(value, bool):
+        return "true/false"
+    return {list: "a list", dict: "a mapping", str: "text", int: "a number", float: "a number"}.get(type(value), "nothing" if value is None else type(value).__name__)
 
 
 def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
@@ -76,27 +118,42 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         key = extra[0]
         hint = suggest(key, allowed)
         known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        return CatalogueError(path, f"unknown key{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
+        known = error.schema.get("properties", {})
+        for key in error.instance if isinstance(error.instance, dict) else ():
+            if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
+                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
+    if kind == "type" and _is_length(where):
+        return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
     if kind == "type":
         return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "oneOf" and "colour" in str(error.schema.get("description", "")).lower():
+    if kind == "oneOf" and "#rrggbb" in str(error.schema.get("description", "")):
         return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
     if kind == "pattern" and where and where[-1] == "id":
         return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
-    if kind == "pattern" and where and where[0] == "size" or (where and where[-1] == "size"):
+    if kind == "pattern" and _is_length(where):
         return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
         return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
+    if kind == "maxLength":
+        return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
+    if kind == "minLength" and error.validator_value == 1:
+        return CatalogueError(path, "must not be empty text", line=line, field=field)
     if kind == "minItems" and error.validator_value == 1:
         return CatalogueError(path, "must not be empty", line=line, field=field)
     if kind == "maxItems":
         return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, message, line=line, field=field)
+
+
+def _is_length(where: tuple[Any, ...]) -> bool:
+    """Whether the field at ``where`` is a length (the token ``size``)."""
+    return where == ("size",)
 
 
 def _line(lines: Lines, where: tuple[Any, ...]) -> int | None:
@@ -111,8 +168,38 @@ def _kind(name: Any) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    text = one_line(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _foreign(text: str) -> str:
+    """For text that looks plain but holds non-ASCII look-alikes (Cyrillic ``і`` in ``tіtle``):
+    ``" (holds U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I)"``; else ``""``."""
+    odd = [ch for ch in dict.fromkeys(text) if not ch.isascii()]
+    if not odd or not any(ch.isascii() and ch.isalpha() for ch in text):
+        return ""
+    return " (holds " + ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:2]) + ")"
+
+
+def _lookalike(value: str, glyphs: dict[str, str]) -> str:
+    """A hint for a value that looks like a priority glyph but is other characters
+    (``⬇`` U+2B07 for ``↓`` U+2193): names both code points, or ``""``."""
+    if value.isascii():
+        return ""
+    codes = " ".join(f"U+{ord(ch):04X}" for ch in value[:4])
+
+    def shape(text: str) -> tuple[str, ...]:
+        out = []
+        for ch in text:
+            name = unicodedata.name(ch, "")
+            out.append("".join(d for d in ("UP", "DOWN", "LEFT", "RIGHT") if f"{d}WARDS" in name or f" {d} " in f" {name} ") if "ARROW" in name else ch)
+        return tuple(out)
+
+    for glyph, code in glyphs.items():
+        if shape(glyph) == shape(value):
+            want = " ".join(f"U+{ord(ch):04X}" for ch in glyph)
+            return f" ({codes}); did you mean '{glyph}' ({want}) or '{code}'?"
+    return f" ({codes})"
 
 
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -134,12 +221,41 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             return None
         return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
 
+    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
+        if not math.isfinite(value):
+            raise fail(where, f"expected a finite number, got {value!r}")
+
+    regular, bold = fonts.register()
+
+    def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
+        """Refuse text the bundled font cannot draw (it would print as boxes)."""
+        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        if control is not None:
+            raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        missing = fonts.missing_glyphs(text, font)
+        if missing:
+            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            raise fail(where, f"the bundled font {font} has no glyph for {shown}")
+
+    drawable(data["title"], regular, ("title",))
+    for i, a in enumerate(data["game"]["attributes"]):
+        drawable(a["code"], bold, ("game", "attributes", i, "code"))
+        drawable(a["name"], regular, ("game", "attributes", i, "name"))
+    for i, p in enumerate(data["game"]["priorities"]):
+        drawable(p["glyph"], bold, ("game", "priorities", i, "glyph"))
+    drawable(data.get("back", {}).get("text", ""), bold, ("back", "text"))
+    for i, t in enumerate(data["tokens"]):
+        drawable(t.get("label", ""), regular, ("tokens", i, "label"))
+        drawable(t.get("back", {}).get("text", ""), bold, ("tokens", i, "back", "text"))
+
     size = 72.0
     if "size" in data:
         try:
             size = parse_length(data["size"], allow_zero=False)
         except ValueError as exc:
-            raise fail(("size",), str(exc)) from None
+            raise fail(("size",), one_line(str(exc))) from None
+        if size < MIN_SIZE:
+            raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
 
     g = data["game"]
     attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
@@ -148,7 +264,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         seen: set[str] = set()
         for i, item in enumerate(items):
             if item.code in seen:
-                raise fail(("game", kind, i, "code"), f"duplicate code '{item.code}'")
+                raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
             seen.add(item.code)
     d = g.get("draws", {})
     draws = Draws(
@@ -166,7 +282,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
             known = [v.name for v in variants]
-            raise fail(("variants", i), f"unknown variant '{name}'{suggest(name, known)}")
+            raise fail(("variants", i), f"unknown variant {_show(name)}{_foreign(name)}{suggest(name, known)}")
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
@@ -179,17 +295,19 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, t in enumerate(data["tokens"]):
         where = ("tokens", i)
         if t["id"] in first_line:
-            raise fail(where + ("id",), f"duplicate id '{t['id']}' (first at line {first_line[t['id']]})")
+            raise fail(where + ("id",), f"duplicate id {_show(t['id'])} (first at line {first_line[t['id']]})")
         first_line[t["id"]] = _line(lines, where)
         attribute = by_attr.get(t["attribute"])
         if attribute is None:
             hint = suggest(t["attribute"], list(by_attr))
-            raise fail(where + ("attribute",), f"unknown attribute '{t['attribute']}'{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{_foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
         priority = by_prio.get(t["priority"])
         if priority is None:
             codes = [p.code for p in priorities]
-            hint = suggest(t["priority"], codes) or " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
-            raise fail(where + ("priority",), f"unknown priority '{t['priority']}'{hint}")
+            hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
+            if not hint or not hint.endswith("?"):
+                hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
+            raise fail(where + ("priority",), f"unknown priority {_show(t['priority'])}{hint}")
         style_spec = {**base_style, **t.get("style", {})}
         style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, where + ("style",) if "art" in t.get("style", {}) else ("style",)))
         back = base_back
@@ -213,12 +331,17 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             it resolves outside the catalogue's folder (``../``, absolute paths, symlinks out) and
             ``allow_outside`` is False.
     """
-    base = catalogue.resolve().parent
-    target = (base / art).resolve()
-    if not allow_outside and not target.is_relative_to(base):
-        raise CatalogueError(where.path, f"art path '{art}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
-    if not target.is_file():
-        raise CatalogueError(where.path, f"art file '{art}' not found", where.line, where.field)
+    shown = one_line(art)
+    try:
+        base = catalogue.resolve().parent
+        target = (base / art).resolve()
+        if not allow_outside and not target.is_relative_to(base):
+            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+        if not target.is_file():
+            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+    except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
+        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target
 
 

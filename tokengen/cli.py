@@ -5,6 +5,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 130 inter
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -89,9 +90,10 @@ def cli() -> None:
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
+@click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any]) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -106,7 +108,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     """
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
-    cat = load_catalogue(catalogue)
+    cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
@@ -387,5 +389,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``."""
+    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
+    through the normal clean-up, so no temporary file is left behind."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sys.exit(main())

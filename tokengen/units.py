@@ -60,7 +60,9 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
         if factor is None:
             raise ValueError(f"unknown unit {unit!r} in {text!r} (use in, mm, cm or pt)")
         value = float(number) * factor
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value):
+        raise ValueError(f"length is too large: {str(text)[:40]!r}")
+    if value < 0:
         raise ValueError(f"length must not be negative: {text!r}")
     if not allow_zero and value == 0:
         raise ValueError(f"length must be greater than zero: {text!r}")
