@@ -67,3 +67,14 @@ def test_dotted_is_one_short_line():
     assert dotted(("tokens", 3, "priority")) == "tokens[3].priority"
     assert dotted(("a\nb",)) == "a\\nb"
     assert len(dotted(("x" * 500,) + (0,) * 100)) <= 100
+
+
+def test_a_pdf_given_as_the_catalogue_is_named(tmp_path):
+    from tokengen.errors import CatalogueError
+    from tokengen.yamlsrc import read_yaml
+
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%\x93\x8c\x8b\x9e ReportLab\n")
+    with pytest.raises(CatalogueError) as err:
+        read_yaml(pdf)
+    assert str(err.value) == f"{pdf}: this is a PDF, not a YAML file"

@@ -64,6 +64,9 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    for magic, kind in ((b"%PDF-", "a PDF"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"PK\x03\x04", "a zip archive")):
+        if raw.startswith(magic):
+            raise CatalogueError(path, f"this is {kind}, not a YAML file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
