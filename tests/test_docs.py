@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ROOT
+
 from tokengen.cli import cli
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

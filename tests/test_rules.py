@@ -9,9 +9,9 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from conftest import CATALOGUE, DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import CATALOGUE, DATA
 
 from tokengen.catalogue import load_catalogue
 from tokengen.errors import UsageError

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from pypdf import PdfReader
-
 import pdfmeasure as m
+import pytest
 from conftest import CATALOGUE
+from pypdf import PdfReader
 
 TOL = 0.01
 INCH = 72.0

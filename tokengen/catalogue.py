@@ -23,7 +23,7 @@ from . import fonts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
-from .yamlsrc import Lines, one_line, dotted, read_yaml
+from .yamlsrc import Lines, dotted, one_line, read_yaml
 
 #: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
 #: or read). There is no largest: a size that does not fit the page is a layout error.

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from . import __version__, scale as scaling
+from . import __version__
+from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report

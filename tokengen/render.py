@@ -13,18 +13,18 @@ import contextlib
 import zlib
 from collections.abc import Iterator, Sequence
 
-from reportlab.lib.colors import CMYKColor, Color
 from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from . import emblem, fonts
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
-from .units import format_length
 from .model import Back, Colour, Token
+from .units import format_length
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
 SAFE = 1 / 16
@@ -251,22 +251,6 @@ class SheetCanvas:
             c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
             c.drawCentredString(s / 2, 0.2 * s, back.text)
         c.restoreState()
-
-    def _shield(self, cx: float, cy: float, h: float, ink: Colour) -> None:
-        """A plain heater shield outline centred on (cx, cy), ``h`` pt tall (the default emblem)."""
-        c = self.canvas
-        w = 0.8 * h
-        p = c.beginPath()
-        p.moveTo(cx - w / 2, cy + h / 2)
-        p.lineTo(cx + w / 2, cy + h / 2)
-        p.curveTo(cx + w / 2, cy - h / 8, cx + w / 4, cy - h / 3, cx, cy - h / 2)
-        p.curveTo(cx - w / 4, cy - h / 3, cx - w / 2, cy - h / 8, cx - w / 2, cy + h / 2)
-        p.close()
-        c.setLineWidth(0.03 * self.size)
-        c.setStrokeColor(self.paint(ink))
-        c.drawPath(p, stroke=1, fill=0)
-        c.line(cx, cy + h / 2, cx, cy - h / 2)
-        c.line(cx - w / 2, cy + h / 6, cx + w / 2, cy + h / 6)
 
     # -- pages -------------------------------------------------------------------------------
     def seal_pages(self) -> None:

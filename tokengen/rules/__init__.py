@@ -4,13 +4,40 @@ Pure functions and frozen values; nothing here prints. The ``check`` and ``targe
 in :mod:`tokengen.cli` are thin wrappers over :func:`check_catalogue` and :func:`target`.
 """
 
-from .bag import (EQUIPMENT_EFFECTS, SOLO_START, TARGET_ALL_HITS, TOWN_DRAWS, BagState, Costs, Draw, Hire, costs,
-                  draw_size, draws, largest_draw, p_at_least_one, party_capacity, variants_in_play)
-from .checks import (CHECKS, Check, Finding, Report, Settings, check_catalogue, draw_table, format_report,
-                     inspect_source, run_checks)
+from .bag import (
+                  EQUIPMENT_EFFECTS,
+                  SOLO_START,
+                  TARGET_ALL_HITS,
+                  TOWN_DRAWS,
+                  BagState,
+                  Costs,
+                  Draw,
+                  Hire,
+                  costs,
+                  draw_size,
+                  draws,
+                  largest_draw,
+                  p_at_least_one,
+                  party_capacity,
+                  variants_in_play,
+)
+from .checks import CHECKS, Check, Finding, Report, Settings, check_catalogue, draw_table, format_report, inspect_source, run_checks
 from .scenario import Scenario, TargetResult, build_scenario, load_scenario, target
-from .targeting import (INTERPRETATIONS, Adventurer, Attack, Interpretations, Meatshield, Monster, Resolution,
-                        Targeting, absorbed_sides, may_deploy, meatshield_affected, parse_targeting, resolve_targets)
+from .targeting import (
+                  INTERPRETATIONS,
+                  Adventurer,
+                  Attack,
+                  Interpretations,
+                  Meatshield,
+                  Monster,
+                  Resolution,
+                  Targeting,
+                  absorbed_sides,
+                  may_deploy,
+                  meatshield_affected,
+                  parse_targeting,
+                  resolve_targets,
+)
 
 __all__ = [
     "EQUIPMENT_EFFECTS", "SOLO_START", "TARGET_ALL_HITS", "TOWN_DRAWS", "BagState", "Costs", "Draw", "Hire", "costs",
