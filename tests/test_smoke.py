@@ -14,3 +14,17 @@ def test_missing_file_is_one_line(run, tmp_path: Path):
     assert result.exit_code == 2
     assert result.stderr == f"tokengen: error: {tmp_path / 'nope.yaml'}: file not found\n"
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_an_internal_error_is_one_line_with_exit_70(run, tmp_path: Path, catalogue_path: Path, monkeypatch):
+    import tokengen.cli
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(tokengen.cli, "build_pdf", broken)
+    monkeypatch.delenv("TOKENGEN_DEBUG", raising=False)
+    result = run("build", str(catalogue_path), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 70
+    assert result.stderr == ("tokengen: internal error: ZeroDivisionError: division by zero "
+                             "(please report it; TOKENGEN_DEBUG=1 shows the traceback)\n")

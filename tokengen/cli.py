@@ -1,10 +1,12 @@
 """The ``tokengen`` command line: parse options, call one library function, map errors to exit codes.
 
-Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 130 interrupted.
+Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an internal error (a bug);
+130 interrupted; 143 terminated.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -20,6 +22,7 @@ from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
+from .yamlsrc import one_line
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
 
@@ -385,6 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("tokengen: interrupted", err=True)
         return 130
+    except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        if os.environ.get("TOKENGEN_DEBUG"):
+            raise
+        click.echo(f"tokengen: internal error: {type(exc).__name__}: {one_line(str(exc))} "
+                   "(please report it; TOKENGEN_DEBUG=1 shows the traceback)", err=True)
+        return 70
     return 0
 
 
