@@ -8,6 +8,7 @@ ReportLab embeds them as subsets in every PDF. ``TOKENGEN_FONT_DIR`` points else
 from __future__ import annotations
 
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -21,8 +22,15 @@ BOLD = "DejaVuSans-Bold"
 
 
 def font_dir() -> Path:
-    """Folder holding the bundled TTF files."""
-    return Path(os.environ.get("TOKENGEN_FONT_DIR") or Path(__file__).resolve().parent.parent / "fonts")
+    """Folder holding the bundled TTF files: ``TOKENGEN_FONT_DIR`` if set; else ``fonts/`` beside
+    the package (a checkout or editable install); else ``<prefix>/share/tokengen/fonts``, where
+    ``pip install .`` puts them (pyproject's data-files)."""
+    if os.environ.get("TOKENGEN_FONT_DIR"):
+        return Path(os.environ["TOKENGEN_FONT_DIR"])
+    beside = Path(__file__).resolve().parent.parent / "fonts"
+    if (beside / f"{REGULAR}.ttf").is_file():
+        return beside
+    return Path(sys.prefix) / "share" / "tokengen" / "fonts"
 
 
 @cache
