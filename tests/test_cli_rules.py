@@ -226,3 +226,12 @@ def test_check_warns_when_face_text_is_too_small(run, catalogue_path):
     assert small[0]["message"] == "token agi-low: caption text is 3.8 pt, below 5 pt"
     assert small[0]["data"] == {"token": "agi-low", "part": "caption", "pt": 3.78}
     assert run("check", str(catalogue_path), "--format", "json").stdout.count("small-text") == 0
+
+
+def test_a_typo_is_one_schema_error_not_two(run, catalogue_path, tmp_path):
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(catalogue_path.read_text("utf-8").replace("attribute: AGI, priority: low}", "atribute: AGI, priority: low}"), "utf-8")
+    result = run("check", str(typo))
+    assert result.exit_code == 1
+    assert result.stdout.count("unknown key; did you mean 'attribute'?") == 1
+    assert result.stderr == f"tokengen: error: {typo}: not playable (1 error)\n"

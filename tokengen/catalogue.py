@@ -89,7 +89,9 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
     # an unknown key explains a missing one ("titel" for "title"): report it first
     rank = {"additionalProperties": 0}
     problems = [(_explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
-    return [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
+    ordered = [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
+    # a typo'd required key is both "unknown" and "missing": both explain as the same message
+    return list({str(p): p for p in ordered}.values())
 
 
 # JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
