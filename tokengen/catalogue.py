@@ -311,7 +311,8 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
                 hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
             raise fail(where + ("priority",), f"unknown priority {_show(t['priority'])}{hint}")
         style_spec = {**base_style, **t.get("style", {})}
-        style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, where + ("style",) if "art" in t.get("style", {}) else ("style",)))
+        art_at = where + ("style",) if "art" in t.get("style", {}) else ("style",)  # the token's own art, else the default
+        style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, art_at))
         back = base_back
         if "back" in t:
             spec = {**base_back_spec, **t["back"]}
