@@ -45,12 +45,12 @@ from pypdf import PdfReader
 
 from . import __version__, fonts
 from .build import BuildOptions, build_pdf
-from .catalogue import load_catalogue, suggest
+from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
 from .imposition import SheetSpec
 from .scale import token_size
 from .units import format_length, parse_length, parse_page
-from .yamlsrc import Lines, dotted, read_yaml
+from .yamlsrc import dotted, read_yaml
 
 #: Keys a job (or the ``defaults`` of a job file) may have.
 JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
@@ -210,7 +210,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     data, lines = read_yaml(path)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
-        return CatalogueError(path, message, line=_line(lines, where), field=dotted(where) or None)
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
 
     if not isinstance(data, dict):
         raise fail((), "a job file is a mapping with a 'jobs' list")
@@ -285,12 +285,6 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
             except ValueError as exc:
                 raise fail(at, str(exc)) from None
     return out
-
-
-def _line(lines: Lines, where: tuple[Any, ...]) -> int | None:
-    while where not in lines and where:
-        where = where[:-1]
-    return lines.get(where)
 
 
 def run_job(job: Job) -> JobResult:

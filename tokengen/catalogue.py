@@ -111,7 +111,7 @@ def _what(value: Any) -> str:
 
 def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
     where = tuple(error.absolute_path)
-    line = _line(lines, where)
+    line = line_at(lines, where)
     field = dotted(where) or None
     kind = error.validator
     if kind == "additionalProperties" and isinstance(error.instance, dict):
@@ -120,13 +120,13 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         key = extra[0]
         hint = suggest(key, allowed)
         known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         known = error.schema.get("properties", {})
         for key in error.instance if isinstance(error.instance, dict) else ():
             if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
-                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=_line(lines, where + (key,)), field=dotted(where + (key,)))
+                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
     if kind == "type" and _is_length(where):
         return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
@@ -158,7 +158,8 @@ def _is_length(where: tuple[Any, ...]) -> bool:
     return where == ("size",)
 
 
-def _line(lines: Lines, where: tuple[Any, ...]) -> int | None:
+def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the value at ``where``, or of its nearest enclosing value."""
     while where not in lines and where:
         where = where[:-1]
     return lines.get(where)
@@ -213,7 +214,7 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
 
 def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
-        return CatalogueError(path, message, line=_line(lines, where), field=dotted(where))
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
 
     def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
         return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
@@ -298,7 +299,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         where = ("tokens", i)
         if t["id"] in first_line:
             raise fail(where + ("id",), f"duplicate id {_show(t['id'])} (first at line {first_line[t['id']]})")
-        first_line[t["id"]] = _line(lines, where)
+        first_line[t["id"]] = line_at(lines, where)
         attribute = by_attr.get(t["attribute"])
         if attribute is None:
             hint = suggest(t["attribute"], list(by_attr))
@@ -318,7 +319,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             spec = {**base_back_spec, **t["back"]}
             back = Back(**colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
                         text=spec.get("text", ""), art=art(spec, where + ("back",)))
-        tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), _line(lines, where)))
+        tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), line_at(lines, where)))
     return Catalogue(
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
@@ -359,6 +360,3 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     return _build(Path(path), data, lines, allow_outside_art)
 
 
-def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
-    """The 1-based line of the value at ``where``, or of its nearest enclosing value."""
-    return _line(lines, where)
