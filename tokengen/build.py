@@ -8,12 +8,12 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, fonts, rulesheet
+from . import __version__, duplex, rulesheet
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
-from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams
+from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .units import format_length
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
@@ -99,24 +99,14 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     if pages > options.max_pages:
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
     tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
-    regular, _ = fonts.register()
     art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}))
     backs_out = duplex.backs_path(out) if options.backs == "separate" else None
     with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
             (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
-        canvas = Canvas(
-            str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
-            initialFontName=regular, initialFontSize=10,
-            enforceColorSpace="cmyk" if options.colour_model == "cmyk" else None,
-        )
-        canvas.setTitle(catalogue.title)
-        canvas.setAuthor(catalogue.author or "tokengen")
-        canvas.setSubject(options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)")
-        canvas.setCreator(f"tokengen {__version__}")
-        canvas.setViewerPreference("PrintScaling", "None")
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
-        if keywords:
-            canvas.setKeywords(keywords)
+        canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
+                             subject=options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)",
+                             keywords=keywords, colour_model=options.colour_model)
         sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]

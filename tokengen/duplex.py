@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, fonts
+from . import fonts
 from .atomic import atomic_path
 from .errors import UsageError
 from .units import PT_PER_MM, format_length, parse_length
@@ -194,13 +194,11 @@ def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str =
     out = Path(out)
     regular, bold = fonts.register()
     with atomic_path(out) as temp:
-        c = Canvas(str(temp), pagesize=page, invariant=1, pageCompression=1, initialFontName=regular, initialFontSize=10)
-        c.setTitle("tokengen duplex alignment test")
-        c.setAuthor("tokengen")
-        c.setSubject(f"duplex alignment test, {flip}-edge flip, back offset {_show_offset(offset)}")
-        c.setCreator(f"tokengen {__version__}")
-        c.setKeywords(scale_keywords(scale))
-        c.setViewerPreference("PrintScaling", "None")
+        from .render import open_canvas
+
+        c = open_canvas(temp, page, title="tokengen duplex alignment test", author="tokengen",
+                        subject=f"duplex alignment test, {flip}-edge flip, back offset {_show_offset(offset)}",
+                        keywords=scale_keywords(scale))
         # front: labels chosen so a reading from the front equals the offset to use
         fx, fy = scale_signs(page, flip, front=True)
         apply_printer_scale(c, page, scale)
@@ -349,7 +347,7 @@ class BackSheets:
 
     def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
                  temp: Path | None, pages: int):
-        from .render import SheetCanvas
+        from .render import SheetCanvas, open_canvas
 
         if options.backs not in ("duplex", "separate"):
             raise UsageError(f"unknown backs mode {options.backs!r}: use duplex or separate")
@@ -361,16 +359,9 @@ class BackSheets:
         spec = options.sheet
         if options.backs == "separate":
             assert temp is not None
-            canvas = Canvas(str(temp), pagesize=spec.page, invariant=1, pageCompression=1,
-                            initialFontName=sheet.regular, initialFontSize=10,
-                            enforceColorSpace="cmyk" if options.colour_model == "cmyk" else None)
-            canvas.setTitle(f"{catalogue.title} (backs)")
-            canvas.setAuthor(catalogue.author or "tokengen")
-            canvas.setSubject(f"back sheets for duplex by hand, {options.flip}-edge flip")
-            canvas.setCreator(f"tokengen {__version__}")
-            canvas.setViewerPreference("PrintScaling", "None")
-            if scale_keywords(options.printer_scale):
-                canvas.setKeywords(scale_keywords(options.printer_scale))
+            canvas = open_canvas(temp, spec.page, title=f"{catalogue.title} (backs)", author=catalogue.author or "tokengen",
+                                 subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
+                                 keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
             self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe)
         else:
             self.sheet = sheet

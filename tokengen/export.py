@@ -29,16 +29,14 @@ import re
 from pathlib import Path
 
 from PIL import Image, PngImagePlugin
-from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, fonts
 from .atomic import atomic_path
 from .build import BuildOptions, build_pdf
 from .errors import ExportError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
 from .profiles import Profile
-from .render import SheetCanvas
+from .render import SheetCanvas, open_canvas
 from .units import format_length
 
 #: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
@@ -128,16 +126,10 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
     """
     size, bleed = catalogue.size, profile.bleed
     edge = size + 2 * bleed
-    regular, _ = fonts.register()
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(edge, edge), invariant=1, pageCompression=1,
-                    initialFontName=regular, initialFontSize=10,
-                    enforceColorSpace="cmyk" if profile.colour == "cmyk" else None)
-    canvas.setTitle(catalogue.title)
-    canvas.setAuthor(catalogue.author or "tokengen")
-    canvas.setSubject(f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}")
-    canvas.setCreator(f"tokengen {__version__}")
-    canvas.setViewerPreference("PrintScaling", "None")
+    canvas = open_canvas(buffer, (edge, edge), title=catalogue.title, author=catalogue.author or "tokengen",
+                         subject=f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}",
+                         colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe)
     forms: dict[tuple[str, str], str] = {}
     for side, token in sides:  # forms first, once per design

@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import zlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color
@@ -19,7 +21,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import emblem, fonts
+from . import __version__, emblem, fonts
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -51,6 +53,31 @@ def binary_streams() -> Iterator[None]:
         yield
     finally:
         rl_config.useA85 = saved
+
+
+def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: str, subject: str,
+                keywords: str = "", colour_model: str = "rgb") -> Canvas:
+    """A ReportLab canvas set up as every tokengen PDF is.
+
+    ``target`` is a path or a binary file object; ``page`` is (width, height) in pt. The canvas
+    runs in invariant mode (same input, same bytes) with compressed pages; its initial font is the
+    bundled DejaVu Sans, so no unembedded Helvetica is declared; a ``"cmyk"`` colour model makes
+    ReportLab refuse any other colour. The PDF asks print dialogs for actual size
+    (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author, Subject, Creator and,
+    when given, Keywords.
+    """
+    regular, _ = fonts.register()
+    canvas = Canvas(str(target) if isinstance(target, Path) else target, pagesize=page, invariant=1, pageCompression=1,
+                    initialFontName=regular, initialFontSize=10,
+                    enforceColorSpace="cmyk" if colour_model == "cmyk" else None)
+    canvas.setTitle(title)
+    canvas.setAuthor(author)
+    canvas.setSubject(subject)
+    canvas.setCreator(f"tokengen {__version__}")
+    canvas.setViewerPreference("PrintScaling", "None")
+    if keywords:
+        canvas.setKeywords(keywords)
+    return canvas
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
