@@ -106,6 +106,17 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
             if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
                 return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
+    if kind in ("oneOf", "anyOf") and error.context and "#rrggbb" not in str(error.schema.get("description", "")):
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.schema_path[0], []).append(sub)
+        fitting = [subs for subs in branches.values() if not any(s.validator == "type" and not s.relative_path for s in subs)]
+        if len(fitting) == 1:  # the value has the shape of one branch: explain what is wrong inside it
+            first = min(fitting[0], key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
+            return explain(path, first, lines)
+        if not custom:
+            kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
+            return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {_show(error.instance)}", line=line, field=field)
     if custom:
         return CatalogueError(path, custom.replace("{value}", _show(error.instance)), line=line, field=field)
     if kind == "enum":

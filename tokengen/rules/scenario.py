@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import schemas
 from ..catalogue import line_at, load_catalogue, suggest
 from ..errors import CatalogueError, UsageError
 from ..model import Catalogue, Game
@@ -113,23 +114,20 @@ def parse_deployed(text: str, catalogue: Catalogue) -> Meatshield:
 
 
 def load_scenario(path: str | Path, catalogue: Catalogue) -> Scenario:
-    """Read a scenario file (format in the module docstring).
+    """Read a scenario file (format in the module docstring; schema
+    ``tokengen/data/scenario.schema.json``, checked through :mod:`tokengen.schemas`).
 
     Raises:
-        CatalogueError: unreadable YAML or a bad entry, with file, line and field.
+        CatalogueError: unreadable YAML or a bad entry (a wrong type such as
+            ``steals_gold: "false"``, an unknown key, an unknown attribute), with file, line and field.
     """
     path = Path(path)
     data, lines = read_yaml(path)
-    known = ["adventurers", "monsters", "deployed", "variants"]
+    schemas.check(path, data, lines, "scenario")  # shapes and strict types (data/scenario.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
 
-    if not isinstance(data, dict):
-        raise fail((), "a scenario is a mapping with keys " + ", ".join(known))
-    for key in data:
-        if key not in known:
-            raise fail((key,), f"unknown key{suggest(key, known) or ' (known keys: ' + ', '.join(known) + ')'}")
     game = catalogue.game
     party = tuple(_adventurer(item, ("adventurers", i), game, fail) for i, item in enumerate(_list(data, "adventurers", fail)))
     monsters = tuple(_monster(item, ("monsters", i), game, fail) for i, item in enumerate(_list(data, "monsters", fail)))
@@ -183,7 +181,7 @@ def _monster(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Monste
         targeting = parse_targeting(item["targeting"], game)
     except UsageError as exc:
         raise fail(where + ("targeting",), str(exc)) from None
-    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, bool(item.get("steals_gold", False)))
+    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, item.get("steals_gold", False))
 
 
 def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adventurers: Iterable[str] = (),
