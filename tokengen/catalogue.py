@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import fonts, schemas
+from . import fonts, gamedata, schemas
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -160,18 +160,22 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             if item.code in seen:
                 raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
             seen.add(item.code)
-    d = g.get("draws", {})
-    draws = Draws(
-        settlement_danger_levels=tuple(d.get("settlement_danger_levels", Draws.settlement_danger_levels)),
-        town_levels=tuple(d.get("town_levels", Draws.town_levels)),
-        explored_bonus=d.get("explored_bonus", Draws.explored_bonus),
-        solo_start=d.get("solo_start", Draws.solo_start),
-    )
-    costs = g.get("costs", {})
+    defaulted: list[str] = []
+
+    def number(group: str, name: str) -> Any:
+        """``game.<group>.<name>`` as the catalogue states it, else from the defaults file."""
+        value = g.get(group, {}).get(name)
+        if value is None:
+            defaulted.append(f"{group}.{name}")
+            return gamedata.default(group, name)
+        return tuple(value) if isinstance(value, list) else value
+
+    draws = Draws(*(number("draws", n) for n in ("settlement_danger_levels", "town_levels", "explored_bonus", "solo_start")))
     variants = tuple(
         Variant(name, v["description"], v.get("hire_gp"), v.get("trade_gp")) for name, v in g.get("variants", {}).items()
     )
-    game = Game(attributes, priorities, draws, costs.get("hire_gp", 2), costs.get("trade_gp", 0), variants)
+    game = Game(attributes, priorities, draws, number("costs", "hire_gp"), number("costs", "trade_gp"), variants,
+                wounds=number("damage", "wounds"), defaulted=tuple(defaulted))
     in_play = tuple(data.get("variants", ()))
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
@@ -214,7 +218,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     return Catalogue(
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
-        columns=data.get("columns"),
+        columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
     )
 
 

@@ -31,7 +31,7 @@ from .errors import CatalogueError
 from .yamlsrc import Lines, dotted, one_line
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults")
 
 
 @cache

@@ -6,6 +6,7 @@ in :mod:`tokengen.cli` are thin wrappers over :func:`check_catalogue` and :func:
 
 from .bag import (
                   EQUIPMENT_EFFECTS,
+                  SMALL_BAG,
                   SOLO_START,
                   TARGET_ALL_HITS,
                   TOWN_DRAWS,
@@ -19,6 +20,7 @@ from .bag import (
                   largest_draw,
                   p_at_least_one,
                   party_capacity,
+                  tokens_drawn,
                   variants_in_play,
 )
 from .checks import CHECKS, Check, Finding, Report, Settings, check_catalogue, draw_table, format_report, inspect_source, run_checks
@@ -40,8 +42,8 @@ from .targeting import (
 )
 
 __all__ = [
-    "EQUIPMENT_EFFECTS", "SOLO_START", "TARGET_ALL_HITS", "TOWN_DRAWS", "BagState", "Costs", "Draw", "Hire", "costs",
-    "draw_size", "draws", "largest_draw", "p_at_least_one", "party_capacity", "variants_in_play",
+    "EQUIPMENT_EFFECTS", "SMALL_BAG", "SOLO_START", "TARGET_ALL_HITS", "TOWN_DRAWS", "BagState", "Costs", "Draw", "Hire", "costs",
+    "draw_size", "draws", "largest_draw", "p_at_least_one", "party_capacity", "tokens_drawn", "variants_in_play",
     "CHECKS", "Check", "Finding", "Report", "Settings", "check_catalogue", "draw_table", "format_report",
     "inspect_source", "run_checks",
     "Scenario", "TargetResult", "build_scenario", "load_scenario", "target",
