@@ -84,8 +84,8 @@ def test_damage_wounds_a_meatshield_dies_at_the_catalogues_wound_count(run, mons
 
 
 def test_damage_reading_comes_from_the_catalogue_and_a_switch_overrides_it(run, tmp_path: Path):
-    cat = _catalogue(tmp_path, "wounds: 2 ", "wounds: 3 ")
-    cat.write_text(cat.read_text("utf-8").replace("\ntokens:\n", "\ninterpretations: {damage: wounds}\ntokens:\n"), "utf-8")
+    cat = _catalogue(tmp_path, "{wounds: 2}", "{wounds: 3}")
+    cat.write_text(cat.read_text("utf-8").replace("\ntokens:", "\ninterpretations: {damage: wounds}\ntokens:"), "utf-8")
     args = ["target", "-c", str(cat), "-a", ANN, "-m", "↓STR", "-m", "↑STR", "-m", "↓↑STR", "-d", "str-both", "--format", "json"]
     assert json.loads(run(*args).stdout)["meatshield_damage"] == {"reading": "wounds", "hits": 3, "wounds": 3, "killed": True}
     assert json.loads(run(*args, "--damage", "dies").stdout)["meatshield_damage"]["reading"] == "dies"
@@ -156,7 +156,7 @@ def test_catalogue_interpretations_are_the_engines_readings():
 
 
 def test_catalogue_interpretation_typo_is_explained(run, tmp_path: Path):
-    cat = _catalogue(tmp_path, "\ntokens:\n", "\ninterpretations: {damage: wound}\ntokens:\n")
+    cat = _catalogue(tmp_path, "\ntokens:", "\ninterpretations: {damage: wound}\ntokens:")
     result = run("check", str(cat))
     assert result.exit_code == 1
     line = next(n for n, text in enumerate(cat.read_text("utf-8").splitlines(), 1) if text.startswith("interpretations"))
@@ -228,8 +228,8 @@ def test_catalogue_without_draws_or_costs_takes_the_sourced_defaults(run, tmp_pa
 def test_token_defs_marks_its_assumptions_with_their_sources():
     text = CATALOGUE.read_text("utf-8")
     for marked in ("settlement_danger_levels: [2, 3, 4, 5]  # ASSUMPTION", "town_levels: [2, 3, 4, 5]               # ASSUMPTION",
-                   "trade_gp: 0    # ASSUMPTION", "wounds: 2      # ASSUMPTION", "# ASSUMPTION: the six Adventurer attributes",
-                   "# ASSUMPTION: 18 tokens"):
+                   "trade_gp: 0    # ASSUMPTION", "damage: {wounds: 2}  # ASSUMPTION", "attributes:   # ASSUMPTION: the base game's six",
+                   "tokens:         # ASSUMPTION: 18 tokens"):
         assert marked in text, marked
 
 

@@ -73,7 +73,7 @@ def _every_variant_catalogue(tmp_path: Path, catalogue_path: Path, count: int = 
     text = text.replace("  variants:\n", "  variants:\n" + extra, 1)
     names = [line.strip().rstrip(":") for line in text.split("  variants:\n", 1)[1].split("\n\n")[0].splitlines()
              if line.startswith("    ") and not line.startswith("      ")]
-    text = text.replace("\ntokens:\n", f"\nvariants: [{', '.join(names)}]\n{readings}\ntokens:\n")
+    text = text.replace("\ntokens:", f"\nvariants: [{', '.join(names)}]\n{readings}\ntokens:")
     path = tmp_path / "every_variant.yaml"
     path.write_text(text, "utf-8")
     return path
@@ -107,7 +107,7 @@ def test_rules_sheet_with_every_variant_keeps_every_glyph_inside_the_margin(run,
      "Reading in play (damage=wounds): every hit is a wound the Meatshield keeps; the hit that brings it to 2 wounds kills it."),
 ])
 def test_rules_sheet_states_the_damage_reading_in_play(run, tmp_path: Path, catalogue_path: Path, reading: str, words: str):
-    text = catalogue_path.read_text("utf-8").replace("\ntokens:\n", f"\n{reading}\ntokens:\n")
+    text = catalogue_path.read_text("utf-8").replace("\ntokens:", f"\n{reading}\ntokens:")
     cat = tmp_path / "cat.yaml"
     cat.write_text(text, "utf-8")
     out = tmp_path / "rules.pdf"
