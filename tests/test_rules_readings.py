@@ -229,7 +229,7 @@ def test_token_defs_marks_its_assumptions_with_their_sources():
     text = CATALOGUE.read_text("utf-8")
     for marked in ("settlement_danger_levels: [2, 3, 4, 5]  # ASSUMPTION", "town_levels: [2, 3, 4, 5]               # ASSUMPTION",
                    "trade_gp: 0    # ASSUMPTION", "damage: {wounds: 2}  # ASSUMPTION", "attributes:   # ASSUMPTION: the base game's six",
-                   "tokens:         # ASSUMPTION: 18 tokens"):
+                   "# tokens: ASSUMPTION: 18 tokens"):
         assert marked in text, marked
 
 
