@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet
+from . import __version__, duplex, rulesheet, testhook
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
@@ -125,6 +125,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             if backs:
                 backs.add(page)
             sheet.seal_pages()
+            testhook.checkpoint("page")
         if options.rules:
             rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale)
         with binary_streams():
