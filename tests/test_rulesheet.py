@@ -117,3 +117,12 @@ def test_rules_sheet_states_the_damage_reading_in_play(run, tmp_path: Path, cata
     assert "Readings in play" in flat
     other = "damage=dies:" if "wounds" in reading else "damage=wounds:"
     assert other not in flat
+
+
+def test_rules_sheet_on_a_page_too_small_for_one_line_is_refused(run, tmp_path: Path):
+    out = tmp_path / "rules.pdf"
+    result = run("build", "--rules", "--page", "2inx2in", "--margin", "0.1in", "-o", str(out))
+    assert result.exit_code == 2
+    assert result.stderr == ("tokengen: error: the rules sheet does not fit a 144 x 144 pt page (not even one line has room "
+                             "inside its 0.5in margin): use a larger --page, or build without --rules\n")
+    assert not out.exists()

@@ -215,7 +215,8 @@ def draw_rules(canvas: Canvas, catalogue: Catalogue, page: tuple[float, float],
         canvas.showPage()
         pages += 1
         if not placed:
-            raise RenderError(f"the rules sheet does not fit a {w:.0f} x {h:.0f} pt page: not even one line has room")
+            raise RenderError(f"the rules sheet does not fit a {w:.0f} x {h:.0f} pt page (not even one line has room inside its 0.5in margin): "
+                              "use a larger --page, or build without --rules")
     return pages
 
 
