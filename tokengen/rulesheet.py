@@ -1,5 +1,7 @@
 """The rules sheet (``tokengen build --rules``): the Meatshield rules in tokengen's own words,
-laid out in two columns for reading at the table, appended after the token sheets.
+laid out for reading at the table with ReportLab platypus frames, appended after the token
+sheets, ending with the variants in play and the readings in play (where the variant is silent,
+the interpretation used, with its switch).
 
 Every game number (bag size, draw sizes, costs, the solo starting hand) and the variants in play
 come from the catalogue (``game.draws``, ``game.costs``, ``game.variants`` and ``variants``),

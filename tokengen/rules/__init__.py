@@ -24,7 +24,7 @@ from .bag import (
                   variants_in_play,
 )
 from .checks import CHECKS, Check, Finding, Report, Settings, check_catalogue, draw_table, format_report, inspect_source, run_checks
-from .scenario import Scenario, TargetResult, build_scenario, load_scenario, target
+from .scenario import Damage, Scenario, TargetResult, build_scenario, load_scenario, target
 from .targeting import (
                   INTERPRETATIONS,
                   Adventurer,
@@ -46,7 +46,7 @@ __all__ = [
     "draw_size", "draws", "largest_draw", "p_at_least_one", "party_capacity", "tokens_drawn", "variants_in_play",
     "CHECKS", "Check", "Finding", "Report", "Settings", "check_catalogue", "draw_table", "format_report",
     "inspect_source", "run_checks",
-    "Scenario", "TargetResult", "build_scenario", "load_scenario", "target",
+    "Damage", "Scenario", "TargetResult", "build_scenario", "load_scenario", "target",
     "INTERPRETATIONS", "Adventurer", "Attack", "Interpretations", "Meatshield", "Monster", "Resolution",
     "Targeting", "absorbed_sides", "may_deploy", "meatshield_affected", "parse_targeting", "resolve_targets",
 ]
