@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,56 @@ def test_read_only_destination_for_real(run, tmp_path: Path):
         folder.chmod(0o755)
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {folder / 'x.pdf'}: cannot write in {folder}: Permission denied\n")
     assert (folder / "x.pdf").read_bytes() == OLD
+
+
+NOBODY = 65534
+SETPRIV = shutil.which("setpriv")
+
+
+def _unprivileged(args: list[str], folder: Path) -> subprocess.CompletedProcess:
+    """Run ``args`` in ``folder`` as an unprivileged user: as root, as nobody (uid/gid 65534, no extra
+    groups) through util-linux setpriv, so that folder permissions apply; otherwise as the current user."""
+    prefix = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"] if os.geteuid() == 0 else []
+    return subprocess.run([*prefix, *args], cwd=folder, env={**os.environ, "HOME": str(folder)}, capture_output=True, text=True)
+
+
+def test_read_only_destination_as_an_unprivileged_user():
+    """The real code path, nothing monkeypatched: a tokengen child process that may read but not write the
+    destination folder is refused by the kernel when it makes its temporary file there."""
+    if os.geteuid() == 0 and SETPRIV is None:
+        pytest.skip("running as root and util-linux setpriv is absent: no way to drop privileges")
+    # pytest's tmp tree is root-only (0700) when run as root, so the test gets its own temporary folder,
+    # readable by everyone, with a copy of the catalogue in it
+    folder = Path(tempfile.mkdtemp(prefix="tokengen-ro-"))
+    ro = folder / "ro"
+    try:
+        folder.chmod(0o755)
+        cat = folder / "minimal.yaml"
+        cat.write_bytes(MINIMAL.read_bytes())
+        ro.mkdir()
+        (ro / "x.pdf").write_bytes(OLD)
+        ro.chmod(0o555)
+        probe = _unprivileged([sys.executable, "-c", "import tokengen.cli"], folder)
+        if probe.returncode != 0:
+            pytest.skip(f"the unprivileged user cannot import tokengen from this Python: {probe.stderr.strip()[-200:]}")
+
+        result = _unprivileged([*TOKENGEN, "build", str(cat), "-o", str(ro / "x.pdf")], folder)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            2, "", f"tokengen: error: {ro / 'x.pdf'}: cannot write in {ro}: Permission denied\n")
+        assert (ro / "x.pdf").read_bytes() == OLD  # the previous output is untouched
+        assert [p.name for p in ro.iterdir()] == ["x.pdf"]  # and nothing half-written beside it
+
+        # the same user writes where the folder allows it: the refusal above came from the permissions
+        ok = folder / "ok"
+        ok.mkdir()
+        ok.chmod(0o777)
+        wrote = _unprivileged([*TOKENGEN, "build", str(cat), "-o", str(ok / "x.pdf")], folder)
+        assert (wrote.returncode, wrote.stderr) == (0, "")
+        assert (ok / "x.pdf").read_bytes().startswith(b"%PDF-")
+    finally:
+        if ro.exists():
+            ro.chmod(0o755)
+        shutil.rmtree(folder)
 
 
 def test_output_keeps_umask_permissions(run, tmp_path: Path):
