@@ -27,3 +27,8 @@ fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
 
 clean:
 	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis
+
+.PHONY: mutate
+mutate: $(STAMP)  ## mutation testing of the core modules, one at a time (slow; not part of make test); MODULES=tokengen/units.py for one
+	$(BIN)/python -c 'import mutmut' 2>/dev/null || $(BIN)/python -m pip install --quiet 'mutmut>=3.8,<4'
+	$(BIN)/python tools/mutate.py $(MODULES)
