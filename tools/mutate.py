@@ -63,9 +63,13 @@ def equivalents() -> dict[str, str]:
     return found
 
 
+def _slug(module: str) -> str:
+    return module.replace("/", "_").removesuffix(".py")
+
+
 def prepare(module: str, tests: list[str], settings: dict, pytest_opts: dict) -> Path:
     """Make ``.mutate/<module>/`` with fresh copies of the sources and a pyproject.toml for this module only."""
-    folder = SCRATCH / module.replace("/", "_").removesuffix(".py")
+    folder = SCRATCH / _slug(module)
     folder.mkdir(parents=True, exist_ok=True)
     for name in SHARED:
         src, dst = ROOT / name, folder / name
@@ -121,7 +125,7 @@ def report(module: str, statuses: dict[str, str], listed: dict[str, str]) -> boo
         print(f"   {module}: not killed and not plainly survived: {other}")
     for name in survivors:
         if name not in listed:
-            print(f"   survived: {name} ({mine[name]})   show it: cd {SCRATCH.name}/... && mutmut show {name}")
+            print(f"   survived: {name} ({mine[name]})   show it: cd {SCRATCH.name}/{_slug(module)} && ../../.venv/bin/mutmut show {name}")
     for name in stale:
         print(f"   listed as equivalent but {'killed' if name in mine else 'no longer generated'}: {name}")
     return score >= TARGET
