@@ -1,0 +1,64 @@
+"""The rules engine's answers and refusals, exactly: the values and messages a player reads.
+
+Written from the mutants ``make mutate`` found alive in tokengen/rules/ (issue 18): each test pins a
+value or a message that a wrong engine would change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import CATALOGUE
+
+from tokengen.catalogue import load_catalogue
+from tokengen.errors import UsageError
+from tokengen.rules import BagState, draw_size, variants_in_play
+from tokengen.rules.bag import tokens_drawn
+
+CAT = load_catalogue(CATALOGUE)
+GAME = CAT.game
+KNOWN = "town-draws, cheap-hire, paid-trade, target-all-hits, solo-start, equipment-effects"
+
+
+# ---- bag.py -----------------------------------------------------------------------------------
+
+
+def test_unknown_place_is_named_with_the_places_there_are():
+    with pytest.raises(UsageError) as err:
+        draw_size(GAME, "castle", 1, False)
+    assert str(err.value) == "unknown place 'castle': use settlement or town"
+
+
+def test_unknown_small_bag_reading_lists_the_readings():
+    with pytest.raises(ValueError) as err:
+        tokens_drawn(10, 3, "maybe")
+    assert str(err.value) == "small-bag must be one of error, take-rest, got 'maybe'"
+
+
+def test_unknown_variant_without_a_near_miss_lists_the_known_ones():
+    with pytest.raises(UsageError) as err:
+        variants_in_play(CAT, add=["zzz"])
+    assert str(err.value) == f"unknown variant 'zzz' (known: {KNOWN})"
+
+
+def test_unknown_variant_of_a_game_without_variants():
+    bare = replace(CAT, game=replace(GAME, variants=()), variants=())
+    assert variants_in_play(bare) == ()
+    with pytest.raises(UsageError) as err:
+        variants_in_play(bare, add=["town-draws"])
+    assert str(err.value) == "unknown variant 'town-draws' (known: none)"
+
+
+def test_explicit_base_replaces_the_catalogues_variants():
+    # the catalogue's own list is ("solo-start",); a given base is used instead of it, in the game's order
+    assert variants_in_play(CAT, base=[]) == ()
+    assert variants_in_play(CAT, base=["paid-trade", "town-draws"]) == ("town-draws", "paid-trade")
+    assert variants_in_play(CAT, base=["cheap-hire"], add=["solo-start"], remove=["cheap-hire"]) == ("solo-start",)
+
+
+def test_trading_a_meatshield_nobody_employs_is_refused_by_name():
+    state = BagState.full(CAT).hire(["str-low"], {"str-low": "Ann"})
+    with pytest.raises(UsageError) as err:
+        state.trade("agi-low", "Bob")
+    assert str(err.value) == "no employed Meatshield 'agi-low'"
