@@ -111,7 +111,7 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         for sub in error.context:
             branches.setdefault(sub.schema_path[0], []).append(sub)
         fitting = [subs for subs in branches.values() if not any(s.validator == "type" and not s.relative_path for s in subs)]
-        if len(fitting) == 1:  # the value has the shape of one branch: explain what is wrong inside it
+        if fitting:  # the value has the shape of a branch: explain what is wrong inside the first such
             first = min(fitting[0], key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
             return explain(path, first, lines)
         if not custom:
