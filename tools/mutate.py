@@ -13,6 +13,7 @@ unnoticed. Usage::
     python tools/mutate.py                      # every module, in the order of the table
     python tools/mutate.py tokengen/units.py    # one module
     python tools/mutate.py --budget 900 ...     # seconds per module (default 1200)
+    python tools/mutate.py --report ...         # the last run's figures again, nothing re-run
 
 Exit status: 0 when every module reaches the target (95 %), 1 otherwise, 2 on bad usage.
 """
@@ -71,6 +72,9 @@ def prepare(module: str, tests: list[str], settings: dict, pytest_opts: dict) ->
     """Make ``.mutate/<module>/`` with fresh copies of the sources and a pyproject.toml for this module only."""
     folder = SCRATCH / _slug(module)
     folder.mkdir(parents=True, exist_ok=True)
+    # mutmut keeps a mutant's verdict while its function is unchanged, even when the tests changed:
+    # start from nothing, so every figure is measured against the tests as they are now
+    shutil.rmtree(folder / "mutants", ignore_errors=True)
     for name in SHARED:
         src, dst = ROOT / name, folder / name
         if dst.is_dir():
@@ -87,18 +91,28 @@ def prepare(module: str, tests: list[str], settings: dict, pytest_opts: dict) ->
     return folder
 
 
-def run_module(module: str, tests: list[str], settings: dict, pytest_opts: dict, budget: float) -> dict[str, str] | None:
-    """Run mutmut on one module; returns mutant name → status, or None when the budget ran out."""
-    folder = prepare(module, tests, settings, pytest_opts)
+def run_module(module: str, tests: list[str], settings: dict, pytest_opts: dict, budget: float,
+               again: bool = True) -> dict[str, str] | None:
+    """Run mutmut on one module (unless ``again`` is false: then read the last run's results); returns
+    mutant name → status, or None when the budget ran out."""
     mutmut = [sys.executable, "-m", "mutmut"]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    folder = SCRATCH / _slug(module)
+    if not again and (folder / "mutants").is_dir():
+        return _results(folder, mutmut, env)
+    folder = prepare(module, tests, settings, pytest_opts)
     print(f"== {module}: mutmut with {' '.join(tests)} (budget {budget:.0f} s)", flush=True)
     try:
-        subprocess.run([*mutmut, "run", "--max-children", "1"], cwd=folder, env=env, timeout=budget,
-                       stdout=subprocess.DEVNULL, check=False)
+        with open(folder / "mutmut.log", "w") as log:
+            subprocess.run([*mutmut, "run", "--max-children", "1"], cwd=folder, env=env, timeout=budget,
+                           stdout=log, stderr=subprocess.STDOUT, check=False)
     except subprocess.TimeoutExpired:
-        print(f"   {module}: stopped after {budget:.0f} s; run again to continue (results are kept)", flush=True)
+        print(f"   {module}: stopped after {budget:.0f} s (raise it with --budget); log in {folder / 'mutmut.log'}", flush=True)
         return None
+    return _results(folder, mutmut, env)
+
+
+def _results(folder: Path, mutmut: list[str], env: dict) -> dict[str, str]:
     out = subprocess.run([*mutmut, "results", "--all", "true"], cwd=folder, env=env, capture_output=True, text=True, check=True)
     statuses = {}
     for line in out.stdout.splitlines():
@@ -112,20 +126,22 @@ def report(module: str, statuses: dict[str, str], listed: dict[str, str]) -> boo
     """Print the module's figures; True when it reaches the target."""
     prefix = "tokengen." + module.removeprefix("tokengen/").removesuffix(".py").replace("/", ".") + "."
     mine = {name: status for name, status in statuses.items() if name.startswith(prefix)}
-    counts = Counter(mine.values())
-    survivors = sorted(name for name, status in mine.items() if status != "killed")
+    # a mutant that makes the tests run for ever is noticed: mutmut's "timeout" counts as killed
+    counts = Counter("killed" if status == "timeout" else status for status in mine.values())
+    survivors = sorted(name for name, status in mine.items() if status not in ("killed", "timeout"))
     equivalent = [name for name in survivors if name in listed]
-    stale = sorted(name for name in listed if name.startswith(prefix) and mine.get(name) in (None, "killed"))
+    stale = sorted(name for name in listed if name.startswith(prefix) and mine.get(name) in (None, "killed", "timeout"))
     real = len(mine) - len(equivalent)
     score = counts["killed"] / real if real else 1.0
-    print(f"   {module}: {len(mine)} mutants, killed {counts['killed']}, survived {len(survivors)} "
+    timeouts = sum(status == "timeout" for status in mine.values())
+    print(f"   {module}: {len(mine)} mutants, killed {counts['killed']} ({timeouts} by timeout), not killed {len(survivors)} "
           f"({len(equivalent)} listed equivalent) -> {100 * score:.1f} % of non-equivalent mutants killed")
     other = {status: n for status, n in counts.items() if status not in ("killed", "survived")}
     if other:
         print(f"   {module}: not killed and not plainly survived: {other}")
     for name in survivors:
         if name not in listed:
-            print(f"   survived: {name} ({mine[name]})   show it: cd {SCRATCH.name}/{_slug(module)} && ../../.venv/bin/mutmut show {name}")
+            print(f"   not killed: {name} ({mine[name]})   show it: cd {SCRATCH.name}/{_slug(module)} && ../../.venv/bin/mutmut show {name}")
     for name in stale:
         print(f"   listed as equivalent but {'killed' if name in mine else 'no longer generated'}: {name}")
     return score >= TARGET
@@ -135,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: every module in [tool.tokengen.mutate])")
     parser.add_argument("--budget", type=float, default=1200.0, help="seconds per module (default 1200)")
+    parser.add_argument("--report", action="store_true", help="only print the figures of the last run (after editing the equivalents)")
     args = parser.parse_args(argv)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
     settings = project["tool"]["mutmut"]
@@ -149,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (ROOT / module).exists():
             print(f"== {module}: not in this tree yet, skipped")
             continue
-        statuses = run_module(module, table[module], settings, pytest_opts, args.budget)
+        statuses = run_module(module, table[module], settings, pytest_opts, args.budget, again=not args.report)
         ok = (statuses is not None and report(module, statuses, listed)) and ok
     return 0 if ok else 1
 
