@@ -21,7 +21,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts
+from . import __version__, emblem, facedraw, fonts
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -108,14 +108,16 @@ class SheetCanvas:
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, height: float | None = None):
         self.canvas = canvas
         self.size = size
+        self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
-        self.safe = SAFE * size if safe is None else safe
+        side = min(size, self.height)
+        self.safe = SAFE * side if safe is None else safe
         # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
         # (0.5 pt of slack keeps glyph outlines off the safe-area line)
-        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        self.text_scale = min(1.0, (side - 2 * (self.safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
         if self.text_scale < 0.25:
             raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
@@ -142,6 +144,8 @@ class SheetCanvas:
             RenderError: a character of the token's text is not in the bundled font.
         """
         name = f"face-{token.id}"
+        if name not in self._forms and token.template is not None:
+            self._template_form(name, token.template, dict(token.values), f"token {token.id}")
         if name not in self._forms:
             for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
                 fonts.require_glyphs(text, font, f"token {token.id}")
@@ -161,6 +165,10 @@ class SheetCanvas:
                 cannot be read (see :meth:`ArtLibrary.load`).
         """
         name = self._back_forms.get(back)
+        if name is None and back.template is not None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            self._template_form(name, back.template, dict(back.values), "back")
+            self._back_forms[back] = name
         if name is None:
             name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
@@ -171,6 +179,18 @@ class SheetCanvas:
             self._forms.add(name)
             self._back_forms[back] = name
         return name
+
+    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+        """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
+        ``name``: its text checked against its fonts, its art defined first (outside the form)."""
+        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+            fonts.require_glyphs(text, font, what)
+        forms = {path: self._art_form(path) for path in facedraw.images(template, values)}  # type: ignore[arg-type]
+        self._begin(name)
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, forms)
+        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        self.canvas.endForm()
+        self._forms.add(name)
 
     def _art_form(self, path: object) -> tuple[str, float, float]:
         """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
@@ -219,7 +239,7 @@ class SheetCanvas:
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
-        self.canvas.beginForm(name, -b, -b, s + b, s + b)
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
 
     def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
