@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet
+from . import __version__, duplex, rulesheet, shapes
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
 from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
-from .units import format_length
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
 MAX_TOKENS = 200_000
@@ -89,9 +88,11 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     total = catalogue.count * options.copies  # counted before any list is made: 10,000 × 10,000 is not built
     if total > options.max_tokens:
         raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
-    spec = options.sheet
+    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    options = replace(options, sheet=spec)
+    layout = shapes if shapes.shaped(spec) else None
     try:
-        pages = page_count(total, spec)
+        pages = (layout.page_count if layout else page_count)(total, spec)
     except LayoutError as exc:
         if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
@@ -105,21 +106,22 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)",
+                             subject=options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)",
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
-        for page in iter_pages(len(tokens), spec):
+        for page in (layout.iter_pages if layout else iter_pages)(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.place(placed, page)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
+            sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
-                caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
+                caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {shapes.describe(spec)} · tokengen {__version__}"
                 sheet.calibration(page.calibration, caption)
             canvas.showPage()
             if backs:

@@ -39,6 +39,17 @@ def schema() -> dict[str, Any]:
     return json.loads(resources.files("tokengen").joinpath("data/catalogue.schema.json").read_text("utf-8"))
 
 
+@cache
+def fields_schema() -> dict[str, Any]:
+    """The schema of a catalogue that declares its fields (``data/catalogue-fields.schema.json``)."""
+    return json.loads(resources.files("tokengen").joinpath("data/catalogue-fields.schema.json").read_text("utf-8"))
+
+
+def schema_for(data: Any) -> dict[str, Any]:
+    """The schema ``data`` is checked against: with a ``fields`` key, the any-game schema."""
+    return fields_schema() if isinstance(data, dict) and "fields" in data else schema()
+
+
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
     """Load and validate a catalogue file.
 
@@ -51,6 +62,8 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
         CatalogueError: the first problem found, with file, line and field.
     """
     path = Path(path)
+    if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
+        raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]
@@ -59,7 +72,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    return _build(path, data, lines, allow_outside_art)
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
 
 
 def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
@@ -84,7 +97,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    validator = _Validator(schema())
+    validator = _Validator(schema_for(data))
     errors = list(validator.iter_errors(data))
     # an unknown key explains a missing one ("titel" for "title"): report it first
     rank = {"additionalProperties": 0}
@@ -357,6 +370,10 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     Raises:
         CatalogueError: the first problem found beyond the schema, with file, line and field.
     """
+    if "fields" in data:  # any game: declared fields and a face template
+        from .sources.fields import build_fields_catalogue
+
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
     return _build(Path(path), data, lines, allow_outside_art)
 
 

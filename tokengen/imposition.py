@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import LayoutError
 from .units import format_length
@@ -103,6 +104,10 @@ class SheetSpec:
     cut_lines: bool = True
     crop_marks: bool = False
     calibration: bool = True
+    # tokens that are not 1 × 1 squares (tokengen.shapes lays these out): the trim height in pt
+    # (None: ``size``, a square) and the shape (a tokengen.shapes.Shape; None: square)
+    height: float | None = None
+    shape: Any = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,7 @@ class PageLayout:
     cut_lines: tuple[Line, ...] = ()
     crop_marks: tuple[Line, ...] = ()
     calibration: Rect | None = None
+    cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.shapes.Outline)
 
 
 def grid_for(spec: SheetSpec) -> Grid:

@@ -21,7 +21,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, facedraw, fonts
+from . import __version__, emblem, facedraw, fonts, shapes
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -108,8 +108,10 @@ class SheetCanvas:
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None, height: float | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, height: float | None = None,
+                 shape: object = None):
         self.canvas = canvas
+        self.shape = shape  # tokengen.shapes.Shape: circles and hexes clip their faces to the outline
         self.size = size
         self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
@@ -187,8 +189,15 @@ class SheetCanvas:
             fonts.require_glyphs(text, font, what)
         forms = {path: self._art_form(path) for path in facedraw.images(template, values)}  # type: ignore[arg-type]
         self._begin(name)
+        kind = getattr(self.shape, "kind", "square")
+        if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
+            self.canvas.saveState()
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+                                 stroke=0, fill=0)
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, forms)
         facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        if kind in ("circle", "hex"):
+            self.canvas.restoreState()
         self.canvas.endForm()
         self._forms.add(name)
 
@@ -363,6 +372,32 @@ class SheetCanvas:
         c.drawPath(p, stroke=1, fill=0)
         c.restoreState()
         self._drawn[key] = c._code[start:]
+
+    def _outline_path(self, outline: shapes.Outline) -> Any:
+        """A ReportLab path of a :class:`tokengen.shapes.Outline` (pt)."""
+        p = self.canvas.beginPath()
+        for op in outline.ops:
+            if op[0] == "M":
+                p.moveTo(*op[1:])
+            elif op[0] == "L":
+                p.lineTo(*op[1:])
+            elif op[0] == "C":
+                p.curveTo(*op[1:])
+            else:
+                p.close()
+        return p
+
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line."""
+        if not outlines:
+            return
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=1, fill=0)
+        c.restoreState()
 
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
