@@ -13,7 +13,7 @@ from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
-from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
 MAX_TOKENS = 200_000
@@ -41,6 +41,7 @@ class BuildOptions:
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
+        registration: draw the cut SVG's registration marks on every face sheet.
     """
 
     sheet: SheetSpec
@@ -57,6 +58,7 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
+    registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.cutsvg)
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,11 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             sheet.place(placed, page)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
+            if options.registration:
+                from .cutsvg import REG_STROKE, registration_marks
+
+                for mark in registration_marks(spec.page):
+                    sheet.outlines([mark.outline], REG_STROKE, REGISTRATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {shapes.describe(spec)} · tokengen {__version__}"

@@ -68,15 +68,20 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         raise ExportError(f"{out_dir}: not a folder")
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
-    if profile.output == "sheets":
+    if profile.output in ("sheets", "cut-svg"):
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=catalogue.columns, cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
             calibration="calibration" in profile.marks,
         )
         backs = "duplex" if profile.backs == "duplex" else None
+        registration = "registration" in profile.marks
         build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs), pdf)
+                                          backs=backs, registration=registration), pdf)
+        if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
+            from .cutsvg import write_cut_svgs
+
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration)]
         return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]

@@ -17,9 +17,9 @@ from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
 COLOURS = ("rgb", "cmyk")
-MARKS = ("cut-lines", "crop-marks", "calibration")
+MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
 
 #: Every key a profile may give, with its default (lengths as the YAML would write them).
@@ -174,7 +174,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output == "sheets" and gutter + 1e-9 < 2 * bleed:
+    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)

@@ -387,16 +387,18 @@ class SheetCanvas:
                 p.close()
         return p
 
-    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour) -> None:
-        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line."""
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
+        (``fill``: fill it instead, as a registration square)."""
         if not outlines:
             return
         c = self.canvas
         c.saveState()
         c.setLineWidth(stroke)
         c.setStrokeColor(self.paint(colour))
+        c.setFillColor(self.paint(colour))
         for outline in outlines:
-            c.drawPath(self._outline_path(outline), stroke=1, fill=0)
+            c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
         c.restoreState()
 
     def calibration(self, strip: Rect, caption: str) -> None:
