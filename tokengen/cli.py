@@ -6,6 +6,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an int
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -95,9 +96,10 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--punch", is_flag=True, help="Circle tokens: a centring crosshair on each for a circle punch, instead of the cut circle.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, punch: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -115,6 +117,10 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale))
+    if punch:
+        if cat.shape is None or cat.shape.kind != "circle":
+            raise click.UsageError("--punch is for circle tokens (shape: circle)")
+        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
     echo_build_report(result)

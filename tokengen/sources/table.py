@@ -150,7 +150,10 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
         sheet = book.worksheets[0]
         out = []
         for number, cells in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), start=1):
-            out.append((number, [c.strip() if isinstance(c, str) else c for c in cells]))
+            row = [c.strip() if isinstance(c, str) else c for c in cells]
+            while row and row[-1] is None:  # openpyxl pads every row to the widest
+                row.pop()
+            out.append((number, row))
             if len(out) > MAX_ROWS + 1:
                 break
         return out
