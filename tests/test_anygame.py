@@ -296,3 +296,83 @@ def test_outline_grows_by_the_bleed():
     hexagon = outline(Shape("hex"), Rect(0, 0, *hex_box(54.0, "pointy")), grow=9.0)
     xs = [x for x, _ in hexagon.points()]
     assert max(xs) - min(xs) == pytest.approx(54.0 + 18.0)  # across the flats grows by 2 × bleed
+
+
+# -- fonts and backs ---------------------------------------------------------------------------
+FONTED = """\
+title: Own font
+fonts: {title: fonts/Title.ttf}
+fields: {name: text, side: text}
+template:
+  - {text: "{name}", font: title, at: [0.5, 0.5], size: 0.2}
+back:
+  - {rect: fill, fill: "#223344", bleed: true}
+  - {text: "{side}", at: [0.5, 0.5], colour: "#ffffff"}
+tokens:
+  - {id: a, name: Alpha, side: Veteran}
+  - {id: b, name: Beta, side: Veteran}
+  - {id: c, name: Gamma, side: Rookie}
+"""
+
+
+def with_font(tmp_path: Path, text: str = FONTED) -> Path:
+    import shutil
+
+    from tokengen import fonts
+
+    (tmp_path / "fonts").mkdir(exist_ok=True)
+    shutil.copy(fonts.font_dir() / "DejaVuSans-Bold.ttf", tmp_path / "fonts" / "Title.ttf")
+    return write(tmp_path, text)
+
+
+def test_catalogue_font_is_embedded_as_a_subset(tmp_path):
+    from tests.pdfmeasure import embedded, fonts as pdf_fonts
+
+    cat = load_catalogue(with_font(tmp_path))
+    out = tmp_path / "out.pdf"
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=LETTER, size=cat.size)), out)
+    names = {str(f["/BaseFont"]) for f in pdf_fonts(out)}
+    # the copy is DejaVu Sans Bold: the PDF names it by its PostScript name, with a subset tag
+    assert any(re.fullmatch(r"/[A-Z]{6}\+DejaVuSans-Bold", n) for n in names), names
+    assert all(embedded(f) for f in pdf_fonts(out))
+    with pdfplumber.open(out) as pdf:
+        alpha = [c for c in pdf.pages[0].chars if c["text"] == "A" and c["size"] > 7]
+    assert len(alpha) == 1 and alpha[0]["size"] == pytest.approx(14.4) and alpha[0]["fontname"].endswith("DejaVuSans-Bold")
+
+
+def test_catalogue_font_glyph_check_and_bad_fonts(tmp_path):
+    path = with_font(tmp_path, FONTED.replace("name: Beta", "name: \"Be\u4e2d\""))
+    assert "cat.yaml:11: tokens[1].name: the font 'title' has no glyph for '中' (U+4E2D)" in error(path)
+    assert "fonts.title: font file 'fonts/Nope.ttf' not found" in error(with_font(tmp_path, FONTED.replace("Title.ttf", "Nope.ttf")))
+    assert "leaves the catalogue's folder" in error(with_font(tmp_path, FONTED.replace("fonts/Title.ttf", "../Title.ttf")))
+    otf = Path("/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf")
+    if otf.exists():
+        import shutil
+
+        shutil.copy(otf, tmp_path / "fonts" / "Cff.otf")
+        message = error(with_font(tmp_path, FONTED.replace("Title.ttf", "Cff.otf")))
+        assert "fonts.title: cannot use font 'fonts/Cff.otf'" in message and "TrueType outlines are needed" in message
+
+
+def test_per_token_backs_follow_each_tokens_fields(tmp_path):
+    cat = load_catalogue(with_font(tmp_path))
+    assert cat.back is None  # no one shared back
+    assert cat.tokens[0].back == cat.tokens[1].back != cat.tokens[2].back
+    out = tmp_path / "out.pdf"
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=LETTER, size=cat.size), backs="duplex"), out)
+    with pdfplumber.open(out) as pdf:
+        face, back = pdf.pages[0], pdf.pages[1]
+        faces = {w["text"]: w for w in face.extract_words() if w["text"] in ("Alpha", "Beta", "Gamma")}
+        backs = {w["text"]: w for w in back.extract_words() if w["text"] in ("Veteran", "Rookie")}
+        width = float(face.width)
+    # long-edge flip: x mirrors; the back of Gamma (Rookie) is at the mirrored x of Gamma's face
+    centre = lambda w: (w["x0"] + w["x1"]) / 2  # noqa: E731
+    assert width - centre(faces["Gamma"]) == pytest.approx(centre(backs["Rookie"]), abs=0.01)
+    reader = PdfReader(out)
+    forms = [str(k) for k in reader.pages[1]["/Resources"]["/XObject"]]
+    assert len(forms) == 2  # two back designs: Veteran (shared by two tokens) and Rookie
+
+
+def test_shared_back_when_the_back_reads_no_token_field(tmp_path):
+    cat = load_catalogue(with_font(tmp_path, FONTED.replace('{text: "{side}"', '{text: "ARMY"')))
+    assert cat.back is not None and all(t.back == cat.back for t in cat.tokens)
