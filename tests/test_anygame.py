@@ -326,7 +326,8 @@ def with_font(tmp_path: Path, text: str = FONTED) -> Path:
 
 
 def test_catalogue_font_is_embedded_as_a_subset(tmp_path):
-    from tests.pdfmeasure import embedded, fonts as pdf_fonts
+    from tests.pdfmeasure import embedded
+    from tests.pdfmeasure import fonts as pdf_fonts
 
     cat = load_catalogue(with_font(tmp_path))
     out = tmp_path / "out.pdf"
