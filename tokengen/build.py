@@ -8,9 +8,9 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet, shapes
+from . import __version__, duplex, foldover, rulesheet, shapes
 from .atomic import atomic_path
-from .errors import LayoutError
+from .errors import LayoutError, UsageError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
 from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
@@ -42,6 +42,8 @@ class BuildOptions:
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
         registration: draw the cut SVG's registration marks on every face sheet.
+        fold: ``"long"`` or ``"short"``: fold-over sheets (:mod:`tokengen.foldover`), each back on
+            the other half of the face's sheet, mirrored across a dashed fold line.
     """
 
     sheet: SheetSpec
@@ -59,6 +61,7 @@ class BuildOptions:
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
     registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.cutsvg)
+    fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.foldover)
 
 
 @dataclass(frozen=True)
@@ -93,8 +96,10 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
     options = replace(options, sheet=spec)
     layout = shapes if shapes.shaped(spec) else None
+    if options.fold and options.backs:
+        raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
     try:
-        pages = (layout.page_count if layout else page_count)(total, spec)
+        pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
     except LayoutError as exc:
         if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
@@ -114,11 +119,16 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
-        for page in (layout.iter_pages if layout else iter_pages)(len(tokens), spec):
+        folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
+        pager = (lambda n, s: foldover.iter_fold_pages(n, s, options.fold)) if options.fold else (layout.iter_pages if layout else iter_pages)
+        for page in pager(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.place(placed, page)
+            if options.fold:  # the backs on the other half, and the dashed fold line
+                sheet.place(folded, foldover.backs_of(page, options.fold))
+                sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
             if options.registration:

@@ -96,10 +96,13 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
+              help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
+                   "(long: the line runs along the sheet's long edges; short: across).")
 @click.option("--punch", is_flag=True, help="Circle tokens: a centring crosshair on each for a circle punch, instead of the cut circle.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, punch: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None, punch: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -121,7 +124,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
         if cat.shape is None or cat.shape.kind != "circle":
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
         spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fold=fold, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
     echo_build_report(result)
 

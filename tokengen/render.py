@@ -401,6 +401,16 @@ class SheetCanvas:
             c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
         c.restoreState()
 
+    def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
+        """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setDash(*dash)
+        c.line(line.x0, line.y0, line.x1, line.y1)
+        c.restoreState()
+
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
         above and mm ticks below, and the instruction to print at actual size; then the page's
