@@ -177,7 +177,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .rules import Interpretations, Settings, check_catalogue, format_report
+    from .games import check_catalogue  # any catalogue: generic checks, then its game module's
+    from .rules import Interpretations, Settings, format_report
 
     try:
         page_size = parse_page(page)

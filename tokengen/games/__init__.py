@@ -1,0 +1,109 @@
+"""Game modules: the checks ``tokengen check`` runs on a catalogue, per game.
+
+Every catalogue gets the generic checks (:mod:`.generic`: the token fits the sheet, face text
+is legible, ids are unique, and every back is the same when ``drawn_blind: true``). A catalogue
+naming a game (``game: meatshields``; the Meatshields catalogue's ``game:`` mapping names it
+implicitly) also gets that game's checks. Games register themselves through the Python entry
+point group ``tokengen.games``: a package adds, in its ``pyproject.toml``::
+
+    [project.entry-points."tokengen.games"]
+    mygame = "mygame.tokengen_checks:MODULE"
+
+where ``MODULE`` is a :class:`GameModule`. tokengen's own Meatshields module is registered the
+same way (see this project's ``pyproject.toml``), so a game is added without editing tokengen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from ..catalogue import line_at, suggest, validate_schema
+from ..errors import CatalogueError
+from ..model import Catalogue
+from ..rules.checks import ERROR, Finding, Report, Settings
+from ..yamlsrc import read_yaml
+
+#: The entry point group game modules register in.
+GROUP = "tokengen.games"
+
+Check = Callable[[Catalogue, Settings], list[Finding]]
+
+
+@dataclass(frozen=True)
+class GameModule:
+    """A game's checks: ``name`` as catalogues write it after ``game:``, a one-line
+    ``description``, and ``checks`` run in order after the generic ones, each
+    ``(catalogue, settings) -> list[Finding]``. ``check_file`` (optional) replaces the whole
+    check for catalogues in the game's own format (the Meatshields YAML), given the path,
+    settings and the variant options ``add``/``remove``, returning a :class:`Report`."""
+
+    name: str
+    description: str
+    checks: tuple[Check, ...] = ()
+    check_file: Callable[..., Report] | None = None
+
+
+@cache
+def modules() -> dict[str, GameModule]:
+    """The registered game modules by name (entry point group :data:`GROUP`), loaded once.
+
+    A module that fails to load is left out (its name maps to nothing), so one broken plug-in
+    does not stop tokengen.
+    """
+    found: dict[str, GameModule] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            module = point.load()
+        except Exception:  # a broken plug-in: skipped, reported as an unknown game when named
+            continue
+        if isinstance(module, GameModule):
+            found[point.name] = module
+    return found
+
+
+def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
+                    remove: Iterable[str] = ()) -> Report:
+    """Check any catalogue: the Meatshields format through its game module's own check; a
+    catalogue with declared fields through the generic checks, then its game's checks.
+
+    Raises:
+        CatalogueError: the file cannot be read as YAML.
+        UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields).
+    """
+    path = Path(path)
+    data, lines = read_yaml(path)
+    if not (isinstance(data, dict) and "fields" in data):
+        meatshields = modules().get("meatshields")
+        if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
+            from ..rules import check_catalogue as rules_check
+
+            return rules_check(path, settings, add=add, remove=remove)
+        return meatshields.check_file(path, settings, add=add, remove=remove)
+    findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
+    if findings:
+        return Report(path, (), settings.interpretations, tuple(findings))
+    from ..catalogue import catalogue_from_data
+
+    try:
+        catalogue = catalogue_from_data(path, data, lines)
+    except CatalogueError as exc:
+        code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
+        where = exc.path if exc.path != str(path) else None
+        message = f"{where}:{exc.line}: {exc.message}" if where else exc.message
+        return Report(path, (), settings.interpretations, (Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field),))
+    from .generic import CHECKS as GENERIC
+
+    checks: list[Check] = list(GENERIC)
+    if catalogue.module != "generic":
+        module = modules().get(catalogue.module)
+        if module is None:
+            known = sorted(modules())
+            hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
+            return Report(path, (), settings.interpretations, (Finding(
+                ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}", line_at(lines, ("game",)), "game"),))
+        checks += list(module.checks)
+    return Report(path, (), settings.interpretations, tuple(f for check in checks for f in check(catalogue, settings)))
