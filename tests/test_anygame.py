@@ -225,7 +225,7 @@ def test_hexes_pack_in_offset_rows_sharing_edges(tmp_path):
     assert nearest == pytest.approx(54.0)  # neighbours exactly across the flats: no overlap, shared edges
 
 
-def test_circles_leave_room_for_a_punch_and_punch_crosshairs(tmp_path, run):
+def test_circles_leave_room_for_a_punch_and_punch_ticks(tmp_path, run):
     path = shaped(tmp_path, "1in", "circle", copies=12)
     cat = load_catalogue(path)
     spec = sheet_for(SheetSpec(page=LETTER, size=cat.size), cat)
@@ -235,8 +235,13 @@ def test_circles_leave_room_for_a_punch_and_punch_crosshairs(tmp_path, run):
     out = tmp_path / "punch.pdf"
     assert run("build", str(path), "--punch", "-o", str(out)).exit_code == 0
     with pdfplumber.open(out) as pdf:
-        ticks = [ln for ln in pdf.pages[0].lines if abs(ln["x1"] - ln["x0"]) == pytest.approx(12.0) or abs(ln["y1"] - ln["y0"]) == pytest.approx(12.0)]
-    assert len(ticks) == 24  # one crosshair (two arms) per circle
+        ticks = [ln for ln in pdf.pages[0].lines if abs(ln["x1"] - ln["x0"]) == pytest.approx(3.5) or abs(ln["y1"] - ln["y0"]) == pytest.approx(3.5)]
+    assert len(ticks) == 4 * 12  # four centring ticks per circle
+    centres = [(c.trim.x + 36, c.trim.y + 36) for c in page.cells]
+    for tick in ticks:  # each points at a circle centre from just outside its edge (36.5 to 40 pt away)
+        ends = [(tick["x0"], 11 * 72 - tick["top"]), (tick["x1"], 11 * 72 - tick["bottom"])]
+        near = min(centres, key=lambda c: math.dist(c, ends[0]))
+        assert sorted(round(math.dist(near, e), 6) for e in ends) == [36.5, 40.0]
     assert run("build", str(write(tmp_path, COUNTERS, "sq.yaml")), "--punch", "-o", str(out)).exit_code == 2
 
 

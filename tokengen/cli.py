@@ -99,7 +99,7 @@ def cli() -> None:
 @click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
               help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
                    "(long: the line runs along the sheet's long edges; short: across).")
-@click.option("--punch", is_flag=True, help="Circle tokens: a centring crosshair on each for a circle punch, instead of the cut circle.")
+@click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None, punch: bool = False) -> None:

@@ -45,8 +45,8 @@ KINDS = ("square", "rounded", "circle", "hex")
 ORIENTATIONS = ("flat", "pointy")
 #: Least clear space (pt) between circles on a sheet: 1/8 in, room for a hand punch's rim.
 PUNCH_ROOM = 9.0
-#: Half-length (pt) of a punch-centring crosshair arm.
-CROSSHAIR = 6.0
+#: Length (pt) of a punch-centring tick outside a circle (fits in half of :data:`PUNCH_ROOM`).
+CROSSHAIR = 3.5
 #: Bézier handle length for a quarter circle of radius 1 (4/3 · tan(π/8)).
 KAPPA = 4 / 3 * math.tan(math.pi / 8)
 
@@ -59,8 +59,8 @@ class Shape:
         kind: ``square``, ``rounded``, ``circle`` or ``hex``.
         radius: corner radius of ``rounded``, pt.
         orientation: ``flat`` or ``pointy`` top of a ``hex``.
-        punch: circles only: mark each centre with a crosshair for a circle punch instead of
-            drawing the cut circle.
+        punch: circles only: four centring ticks around each circle for a circle punch instead
+            of the cut circle.
     """
 
     kind: str = "square"
@@ -227,7 +227,7 @@ def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> 
     """One :class:`PageLayout` per sheet, tokens in order, the block centred as in
     :func:`tokengen.imposition.iter_pages`. Rectangular shapes get straight cut lines (and crop
     marks at every trim edge); circles and hexes get one cut outline per token (circles: a
-    centring crosshair instead when ``shape.punch``) and crop marks at the block's corners (hexes)
+    centring ticks instead when ``shape.punch``) and crop marks at the block's corners (hexes)
     or between the circles' squares (circles), where a guillotine can use them.
 
     Raises:
@@ -288,9 +288,13 @@ def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) 
 
 
 def crosshair(trim: Rect) -> list[Line]:
-    """A punch-centring crosshair on the centre of ``trim``: two arms of :data:`CROSSHAIR` pt."""
-    cx, cy = trim.x + trim.w / 2, trim.y + trim.h / 2
-    return [Line(cx - CROSSHAIR, cy, cx + CROSSHAIR, cy), Line(cx, cy - CROSSHAIR, cx, cy + CROSSHAIR)]
+    """Punch-centring ticks for the circle in ``trim``: four short radial ticks just outside its
+    edge (from 0.5 pt to 0.5 + :data:`CROSSHAIR` pt past the radius) at 0°, 90°, 180° and 270°,
+    the arms of a crosshair through the centre with the middle left out, so nothing prints on the
+    token while a punch's window can still be lined up with them."""
+    cx, cy, r = trim.x + trim.w / 2, trim.y + trim.h / 2, min(trim.w, trim.h) / 2
+    a, b = r + 0.5, r + 0.5 + CROSSHAIR
+    return [Line(cx + a, cy, cx + b, cy), Line(cx - a, cy, cx - b, cy), Line(cx, cy + a, cx, cy + b), Line(cx, cy - a, cx, cy - b)]
 
 
 def _grid_lines(block: Rect, cols: int, rows: int, w: float, h: float, g: float, spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:

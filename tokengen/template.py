@@ -268,6 +268,10 @@ class _Parser:
                     raise self.fail(where + (kind,), f"unknown field '{name}'{_suggest(name, self.fields)} (fields: {', '.join(self.fields) or 'none declared'})")
                 if kind == "image" and self.fields[name] != "image":
                     raise self.fail(where + (kind,), f"field '{name}' is {self.fields[name]}, not image")
+            if kind == "image" and not names and content:  # a literal picture, inside the catalogue's folder
+                from .catalogue import resolve_art
+
+                content = str(resolve_art(self.path, content, False, self.fail(where + (kind,), "")))
         args["content"] = content
         if kind == "glyph":
             args.update(font="bold", spacing=-0.08, size=Size(0.36))
