@@ -21,7 +21,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, facedraw, fonts, shapes
+from . import __version__, emblem, facedraw, fonts, shapes, template
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -81,14 +81,12 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
-    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt."""
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
+    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
     fonts.register()
-    width = size * (1 - 2 * TEXT_INSET)
-    return {
-        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
-        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
-        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
-    }
+    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    texts = [e for e in face.elements if e.kind in ("text", "glyph")]
+    return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
 class SheetCanvas:
@@ -146,16 +144,11 @@ class SheetCanvas:
             RenderError: a character of the token's text is not in the bundled font.
         """
         name = f"face-{token.id}"
-        if name not in self._forms and token.template is not None:
-            self._template_form(name, token.template, dict(token.values), f"token {token.id}")
         if name not in self._forms:
-            for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
-                fonts.require_glyphs(text, font, f"token {token.id}")
-            art = self._art_form(token.style.art) if token.style.art else None
-            self._begin(name)
-            self._draw_face(token, art)
-            self.canvas.endForm()
-            self._forms.add(name)
+            if token.template is not None:  # a catalogue with declared fields
+                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
+            else:  # a Meatshields token: the built-in template
+                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -249,33 +242,6 @@ class SheetCanvas:
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
         self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
-
-    def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
-        c, s, b = self.canvas, self.size, self.bleed
-        style = token.style
-        c.setFillColor(self.paint(style.background))
-        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
-        if art:
-            self._draw_art(art, style.art)
-        c.setStrokeColor(self.paint(style.accent))
-        c.setLineWidth(FRAME_WIDTH * s)
-        inset = FRAME_INSET * s
-        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
-        sizes = face_text_sizes(token, s)
-        c.saveState()
-        self._shrink_text()
-        if art:  # plates under the glyph and under the code + caption
-            for box in emblem.face_text_boxes(token, s, sizes):
-                self._plate(box.x, box.y, box.w, box.h, style.background)
-        c.setFillColor(self.paint(style.accent))
-        c.setFont(self.bold, sizes["glyph"])
-        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
-        c.setFillColor(self.paint(style.ink))
-        c.setFont(self.bold, sizes["code"])
-        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
-        c.setFont(self.regular, sizes["caption"])
-        c.drawCentredString(s / 2, 0.175 * s, token.caption)
-        c.restoreState()
 
     def _shrink_text(self) -> None:
         """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
