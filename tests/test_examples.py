@@ -102,3 +102,22 @@ def test_example_pages_are_in_the_readme():
     for name in CASES:
         picture = EXAMPLES / name / "page.png"
         assert picture.exists() and f"examples/{name}/page.png" in readme
+
+
+def test_card_pngs_and_per_token_backs_on_single_pages(tmp_path, run):
+    from PIL import Image
+
+    result = run("export", str(EXAMPLES / "poker-cards/cards.yaml"), "--profile", "tgc-chits", "-o", str(tmp_path / "tgc"))
+    assert result.exit_code == 0 and "passes every check" in result.stdout
+    sizes = set()
+    for p in (tmp_path / "tgc").glob("*.png"):
+        with Image.open(p) as im:
+            sizes.add(im.size)
+    assert sizes == {(819, 1114)}  # (63 + 2 × 3.175) mm × (88 + 2 × 3.175) mm at 300 DPI
+    result = run("export", str(EXAMPLES / "hex-counters/counters.yaml"), "--profile", "single-pages", "-o", str(tmp_path / "sp"))
+    assert result.exit_code == 0
+    pdf = tmp_path / "sp" / "hex-counters-single-pages.pdf"
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2 * 20
+    backs = [words(pdf, n) for n in range(0, 40, 2)]  # back, then face, for every counter
+    assert [w for page in backs for w in page if "-" in w] == ["3-4"] * 6 + ["5-6"] * 2 + ["2-3"] * 2 + ["1-5"] + ["2-4"] * 4 + ["4-6"] * 2 + ["2-3"] * 2 + ["1-5"]

@@ -259,7 +259,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") else cat.size) if not c.passed]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") or cat.height is not None else cat.size) if not c.passed]
     if failed:
         click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
     else:
