@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .catalogue import suggest
 from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
@@ -50,14 +51,14 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"`` or ``"png"``.
+        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
         safe: text keeps at least this far inside the trim.
         dpi: PNG resolution (px per in) and the least resolution of placed images.
         colour: ``"rgb"`` or ``"cmyk"``.
-        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``.
+        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``, ``registration``.
         boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
@@ -97,6 +98,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
         for name, spec in data.items():

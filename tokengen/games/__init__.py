@@ -15,16 +15,17 @@ same way (see this project's ``pyproject.toml``), so a game is added without edi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
 from ..catalogue import line_at, suggest, validate_schema
-from ..errors import CatalogueError
+from ..errors import CatalogueError, UsageError
 from ..model import Catalogue
 from ..rules.checks import ERROR, Finding, Report, Settings
+from ..rules.targeting import Interpretations
 from ..yamlsrc import read_yaml
 
 #: The entry point group game modules register in.
@@ -66,7 +67,7 @@ def modules() -> dict[str, GameModule]:
 
 
 def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
-                    remove: Iterable[str] = ()) -> Report:
+                    remove: Iterable[str] = (), readings: Mapping[str, str | None] | None = None) -> Report:
     """Check any catalogue: the Meatshields format through its game module's own check; a
     catalogue with declared fields through the generic checks, then its game's checks.
 
@@ -81,8 +82,11 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
             from ..rules import check_catalogue as rules_check
 
-            return rules_check(path, settings, add=add, remove=remove)
-        return meatshields.check_file(path, settings, add=add, remove=remove)
+            return rules_check(path, settings, add=add, remove=remove, readings=readings)
+        return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
+    if readings and any(v is not None for v in readings.values()):
+        raise UsageError("the --one-sided, --ties, --same-target and --damage readings are Meatshields rules; this catalogue declares its own fields")
+    settings = replace(settings, interpretations=settings.interpretations or Interpretations())
     findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
     if findings:
         return Report(path, (), settings.interpretations, tuple(findings))

@@ -28,7 +28,7 @@ from typing import Any
 from .. import fonts
 from ..catalogue import MIN_SIZE, _numbers, _show, line_at, resolve_art, suggest
 from ..errors import CatalogueError
-from ..model import Back, Catalogue, Colour, FaceStyle, Game, Token
+from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..template import FIELD_TYPES, Element, Template, parse_template, substitute
 from ..units import parse_length
@@ -45,6 +45,9 @@ BLACK = Colour("rgb", (0.0, 0.0, 0.0))
 DEFAULT_RADIUS = 3 * 72 / 25.4
 #: The back of a catalogue that gives none: plain white.
 PLAIN_BACK = Template((Element(kind="rect", content="fill", fill=WHITE, bleed=True),), name="plain")
+
+#: The game data of a catalogue with declared fields: none (its rules live in its game module).
+NO_GAME = Game((), (), Draws((), (), 0, 0), 0, 0)
 
 Locate = Callable[[str | None], CatalogueError]
 
@@ -114,7 +117,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                             values=tuple(values.items()), template=face))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     return Catalogue(
-        path=path, title=data["title"], game=Game((), ()), tokens=tuple(tokens), size=width,
+        path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)),
