@@ -382,3 +382,13 @@ def test_per_token_backs_follow_each_tokens_fields(tmp_path):
 def test_shared_back_when_the_back_reads_no_token_field(tmp_path):
     cat = load_catalogue(with_font(tmp_path, FONTED.replace('{text: "{side}"', '{text: "ARMY"')))
     assert cat.back is not None and all(t.back == cat.back for t in cat.tokens)
+
+
+def test_xlsx_zip_bomb_is_refused_before_reading(tmp_path):
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "tokens.xlsx", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/sharedStrings.xml", b"<a>" + b" " * (65 * 1024 * 1024) + b"</a>")
+    assert (tmp_path / "tokens.xlsx").stat().st_size < 200_000
+    message = error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
+    assert message.endswith("tokens.xlsx: unpacks to 65 MiB, more than 64 MiB")

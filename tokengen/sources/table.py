@@ -23,6 +23,9 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_ROWS = 10_000
 #: Most columns in a header.
 MAX_COLUMNS = 256
+#: Largest unpacked size of an .xlsx (a zip of XML parts), bytes: a small file that unpacks to
+#: gigabytes (a zip bomb) is refused before openpyxl reads it.
+MAX_UNPACKED = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def read_table(path: Path) -> list[Row]:
 
     Raises:
         CatalogueError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8
-            (CSV) or not a workbook (XLSX), no header, an empty or repeated header name, a row
+            (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`, no header, an empty or repeated header name, a row
             with more cells than the header, more than :data:`MAX_ROWS` rows — each naming the
             file and, where there is one, the row and column.
     """
@@ -142,6 +145,13 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
     import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
 
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
+    if unpacked > MAX_UNPACKED:
+        raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
