@@ -47,6 +47,19 @@ def test_example_builds(tmp_path, run, name, page, mode):
         assert len(outlines) == count
 
 
+@pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_example_shop_exports_pass_preflight(tmp_path, run, name, profile):
+    catalogue, count, word, times = CASES[name]
+    result = run("export", str(EXAMPLES / catalogue), "--profile", profile, "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert f"passes every check of profile {profile}" in result.stdout and result.stderr == ""
+    pdf = next(tmp_path.glob("*.pdf"))
+    reader = PdfReader(pdf)
+    assert len(reader.pages) % 2 == 0  # each face sheet followed by its back sheet
+    assert sum(words(pdf, n).count(word) for n in range(0, len(reader.pages), 2)) == times
+
+
 def test_hex_counter_backs_show_the_reduced_side(tmp_path, run):
     out = tmp_path / "out.pdf"
     assert run("build", str(EXAMPLES / "hex-counters/counters.yaml"), "--backs", "-o", str(out)).exit_code == 0
