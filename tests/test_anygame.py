@@ -392,3 +392,10 @@ def test_xlsx_zip_bomb_is_refused_before_reading(tmp_path):
     assert (tmp_path / "tokens.xlsx").stat().st_size < 200_000
     message = error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
     assert message.endswith("tokens.xlsx: unpacks to 65 MiB, more than 64 MiB")
+
+
+def test_rules_sheet_is_refused_for_other_games(tmp_path, run):
+    path = write(tmp_path, COUNTERS)
+    result = run("build", str(path), "--rules", "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2 and "--rules prints the Meatshields rules sheet" in result.stderr
+    assert not (tmp_path / "x.pdf").exists()

@@ -98,6 +98,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     layout = shapes if shapes.shaped(spec) else None
     if options.fold and options.backs:
         raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
+    if options.rules and catalogue.fields:
+        raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
     try:
         pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
     except LayoutError as exc:
