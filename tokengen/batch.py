@@ -47,7 +47,7 @@ from . import __version__, fonts
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
-from .imposition import SheetSpec
+from .imposition import HOME_BLEED, SheetSpec
 from .scale import token_size
 from .units import format_length, parse_length, parse_page
 from .yamlsrc import dotted, read_yaml
@@ -300,7 +300,8 @@ def run_job(job: Job) -> JobResult:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         spec = SheetSpec(page=page, size=size, margin=job.margin, gutter=job.gutter,
-                         columns=cat.columns if job.columns is None else job.columns or None, cut_lines=job.cut_lines, crop_marks=job.crop_marks)
+                         columns=job.columns or None, group=cat.columns if job.columns is None else None,
+                         cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))

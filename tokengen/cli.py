@@ -16,7 +16,7 @@ import click
 
 from . import __version__
 from . import scale as scaling
-from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
+from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError
@@ -56,6 +56,9 @@ def _sheet_options(f: Any) -> Any:
                      help="At most N columns; 0: as many as fit (default: the catalogue's columns, else as many as fit)."),
         click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges."),
         click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid."),
+        click.option("--fill", is_flag=True, help="Repeat whole sets until no further set fits on the last page (says how many)."),
+        click.option("--home-bleed", type=LENGTH, default="0.0625in", show_default=True,
+                     help="On shared-edge sheets, run the outer tokens' background this far past the outer cut (0: off)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -63,14 +66,16 @@ def _sheet_options(f: Any) -> Any:
 
 
 def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-               cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0) -> SheetSpec:
-    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter)."""
+               cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0, *, group: int | None = None,
+               home_bleed: float = 0.0) -> SheetSpec:
+    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter).
+    ``columns``: None (use ``group``, the catalogue's columns), 0 (as many as fit) or N."""
     try:
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns,
-                     cut_lines=cut_lines, crop_marks=crop_marks)
+    return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
+                     cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -96,7 +101,7 @@ def cli() -> None:
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
+          cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
@@ -106,6 +111,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
       tokengen build --copies 50 --columns 0 -o full-pages.pdf
+      tokengen build --fill -o full-sheet.pdf
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
@@ -113,10 +119,10 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
-    spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
-                      scaling.token_size(cat.size, token_size, scale))
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
-    click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
+    spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
+                      scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), output)
+    click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
 
 

@@ -366,6 +366,7 @@ class BackSheets:
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]
+        self.tokens = tokens
 
     def add(self, face: PageLayout) -> None:
         """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
@@ -378,7 +379,12 @@ class BackSheets:
             from .build import set_page_boxes
 
             set_page_boxes(c, back.block, o.sheet.bleed)
+        self.sheet.fill_rects([(r, self.tokens[i].back.background) for i, r in back.outer_bleed])
         self.sheet.place(self.forms, back)
+        if back.crop_marks:  # a shop cuts the back sheet by its own marks, mirrored with the cells
+            from .render import CROP_STROKE, CUT_COLOUR, REGISTRATION
+
+            self.sheet.lines(back.crop_marks, CROP_STROKE, REGISTRATION if o.colour_model == "cmyk" else CUT_COLOUR)
         if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
             self._caption(face, back)
         c.showPage()

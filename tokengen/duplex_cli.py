@@ -84,9 +84,8 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
 
 
 def echo_build_report(result: Any) -> None:
-    """Echo what a build wrote about backs, and its warnings on stderr (``tokengen: warning: …``)."""
-    if result.back_pages:
-        where = f" in {result.backs_path}" if result.backs_path else ""
-        click.echo(f"wrote {result.back_pages} back sheet(s){where}")
+    """Echo the separate backs file a build wrote, and its warnings on stderr (``tokengen: warning: …``)."""
+    if result.back_pages and result.backs_path:
+        click.echo(f"wrote {result.backs_path}: {result.back_pages} back page{'s' if result.back_pages != 1 else ''}")
     for warning in result.warnings:
         click.echo(f"tokengen: warning: {warning}", err=True)

@@ -344,6 +344,17 @@ class SheetCanvas:
         c.restoreState()
         self._drawn[key] = c._code[start:]
 
+    def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""
+        if not rects:
+            return
+        c = self.canvas
+        c.saveState()
+        for rect, colour in rects:
+            c.setFillColor(self.paint(colour))
+            c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+        c.restoreState()
+
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
         above and mm ticks below, and the instruction to print at actual size; then the page's
