@@ -235,7 +235,16 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+@click.option("--page", default=None, metavar="NAME|WxH", help="Sheet page, overriding the profile's (letter, a4, …, WxH).")
+@click.option("--landscape", is_flag=True, default=None, help="Turn the profile's page sideways.")
+@click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit (overrides the profile).")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=None, help="Sets of the catalogue (overrides the profile).")
+@click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
+@click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
+                   token_size: float | None, allow_preflight_failures: bool) -> None:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -244,22 +253,46 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
       tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+      tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
+
+    Exit status: 0 written and passing its preflight; 1 written but failing it (unless
+    --allow-preflight-failures); 2 bad input.
     """
     from .export import export
     from .preflight import preflight
     from .profiles import get_profile
 
     profile = get_profile(profile_name, profiles_file)
+    profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
-    written = export(cat, profile, out_dir, dpi=dpi)
+    size = scaling.token_size(cat.size, token_size, None)
+    written = export(cat, profile, out_dir, dpi=dpi, size=size)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else cat.size) if not c.passed]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
     if failed:
-        click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
+        message = f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}"
+        if not allow_preflight_failures:
+            raise CheckFailed(message)
+        click.echo(f"warning: {message}", err=True)
     else:
         click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+
+
+def _override_profile(profile: Any, page: str | None, landscape: bool | None, columns: int | None, copies: int | None,
+                      fill: bool | None) -> Any:
+    """``profile`` with the sheet keys given on the command line replaced (raises BadParameter)."""
+    from dataclasses import replace
+
+    changes: dict[str, Any] = {k: v for k, v in (("columns", columns), ("copies", copies), ("fill", fill)) if v is not None}
+    if page is not None or landscape:
+        try:
+            changes["page"] = parse_page(page, landscape=bool(landscape)) if page is not None else \
+                (max(profile.page), min(profile.page))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    return replace(profile, **changes) if changes else profile
 
 
 @cli.command("preflight")
