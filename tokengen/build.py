@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet
+from . import __version__, duplex, furniture, rulesheet
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count, plan
@@ -121,6 +121,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
+        warnings: dict[str, None] = {}  # furniture left out, once each, in order
         for page in iter_pages(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
@@ -130,8 +131,19 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
-                caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
-                sheet.calibration(page.calibration, caption)
+                where = f"page {page.number + 1} of {pages}"
+                what = f"{len(page.cells)} tokens, {format_length(spec.size)} square"
+                captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
+                            f"{catalogue.title} · {where}", where)
+                laid = sheet.calibration(page.calibration, captions)
+                warnings.update(dict.fromkeys(laid.warnings))
+                extras = furniture.boxes(laid, sheet.measure)
+            else:
+                extras = []
+            edge = furniture.in_unprintable(page, extras)
+            if edge:
+                warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
+                         f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
             canvas.showPage()
             if backs:
                 backs.add(page)
@@ -142,7 +154,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             canvas.save()
             if backs:
                 backs.finish()
-    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out, tuple(sheet.art.warnings), copies, rules_pages)
+    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
+                       tuple(sheet.art.warnings) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
 
 
 def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:

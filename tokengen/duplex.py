@@ -367,6 +367,7 @@ class BackSheets:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]
         self.tokens = tokens
+        self.warnings: list[str] = []  # furniture left out, once each
 
     def add(self, face: PageLayout) -> None:
         """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
@@ -391,20 +392,24 @@ class BackSheets:
         self.count += 1
 
     def _caption(self, face: PageLayout, back: PageLayout) -> None:
-        """A one-line note in the margin of a home back sheet (sheet number, flip, offset)."""
+        """A one-line note in the margin of a home back sheet (sheet number, flip, offset), placed
+        by :func:`tokengen.furniture.back_caption`: shortened or left out (with a warning in
+        :attr:`warnings`) when the page has no room for it."""
+        from . import furniture
+
         c, o = self.sheet.canvas, self.options
-        c.saveState()
-        c.setFont(self.sheet.regular, 6.5)
-        caption = (f"{self.catalogue.title} · back of sheet {face.number + 1} of {self.pages} · "
-                   f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}")
-        band = back.block.grow(o.sheet.bleed)
-        height = o.sheet.page[1]
-        # in the bottom margin strip if the back block leaves it clear, else at the top, else none
-        for y in (o.sheet.margin + 8, height - o.sheet.margin - 8):
-            if y + 7 < band.y or y - 2 > band.y1:
-                c.drawString(o.sheet.margin + 2, y, caption)
-                break
-        c.restoreState()
+        where = f"back of sheet {face.number + 1} of {self.pages}"
+        how = f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}"
+        captions = (f"{self.catalogue.title} · {where} · {how}", f"{where} · {how}", where)
+        text, warning = furniture.back_caption(o.sheet.page, o.sheet.margin, back.block.grow(max(o.sheet.bleed, o.sheet.home_bleed)), captions,
+                                               lambda t, size: c.stringWidth(t, self.sheet.regular, size))
+        if warning and warning not in self.warnings:
+            self.warnings.append(warning)
+        if text:
+            c.saveState()
+            c.setFont(self.sheet.regular, text.size)
+            c.drawString(text.x, text.y, text.text)
+            c.restoreState()
 
     def finish(self) -> None:
         """Save the separate backs file (nothing to do in duplex mode)."""
