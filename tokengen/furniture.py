@@ -26,7 +26,7 @@ MIN_TEXT = 5.0
 #: inside the strip; tick labels are LABEL_SIZE pt. The text column starts TEXT_X from the strip's left.
 RULER_X, RULER_Y = 2.0, 9.0
 BAR_HEIGHT = 5.0
-LABEL_SIZE = 4.0
+LABEL_SIZE = 5.0
 TEXT_X = 80.0
 #: Baselines (pt above the strip's bottom) of the note (upper line) and the caption (lower line).
 NOTE_BASELINE, CAPTION_BASELINE = 13.5, 4.0
@@ -87,8 +87,8 @@ def fit_text(variants: Sequence[str], room: float, measure: Measure, size: float
 def ruler_labels(x: float, y: float, measure: Measure) -> tuple[Text, ...]:
     """Tick labels of a ruler whose bar has its lower-left corner at (x, y): ``0`` and ``1 in``
     over the inch ends, ``0``, ``10``, ``20 mm`` under the millimetre ticks (centred on them)."""
-    top = y + BAR_HEIGHT + 4.0
-    bottom = y - 8.0
+    top = y + BAR_HEIGHT + 3.5
+    bottom = y - 7.5
     out = []
     for at, text, base in ((0.0, "0", top), (72.0, "1 in", top), (0.0, "0", bottom), (10 * PT_PER_MM, "10", bottom),
                            (20 * PT_PER_MM, "20 mm", bottom)):
@@ -102,8 +102,8 @@ def ruler_extent(x: float, y: float, measure: Measure) -> Rect:
     labels = ruler_labels(x, y, measure)
     x0 = min([x] + [t.x for t in labels])
     x1 = max([x + 72.0] + [t.x + measure(t.text, t.size) for t in labels])
-    bottom = y - 8.0 - 0.24 * LABEL_SIZE
-    top = y + BAR_HEIGHT + 4.0 + 0.76 * LABEL_SIZE
+    bottom = y - 7.5 - 0.24 * LABEL_SIZE
+    top = y + BAR_HEIGHT + 3.5 + 0.76 * LABEL_SIZE
     return Rect(x0, bottom, x1 - x0, top - bottom)
 
 

@@ -405,12 +405,12 @@ class SheetCanvas:
         p = c.beginPath()
         for i in range(5):  # quarter inches, above the bar
             p.moveTo(x + 18 * i, y + 5)
-            p.lineTo(x + 18 * i, y + (8.5 if i in (0, 4) else 7.5))
+            p.lineTo(x + 18 * i, y + (8 if i in (0, 4) else 7))
         for mm in range(26):  # millimetres, below the bar
             xm = x + mm * 72 / 25.4
             p.moveTo(xm, y)
-            p.lineTo(xm, y - (4 if mm % 5 == 0 else 2))
+            p.lineTo(xm, y - (3.5 if mm % 5 == 0 else 2))
         p.moveTo(x + 72, y)
-        p.lineTo(x + 72, y - 4)
+        p.lineTo(x + 72, y - 3.5)
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
