@@ -182,7 +182,7 @@ def test_home_bleed_geometry_on_a_partial_last_row():
     rects = [r for i, r in page.outer_bleed if i == 15]
     assert any(abs(r.y1 - last.y) < 1e-6 and abs(r.h - 4.5) < 1e-6 and abs(r.w - 72) < 1e-6 for r in rects)
     # nothing covers another token's trim
-    for i, r in page.outer_bleed:
+    for _, r in page.outer_bleed:
         for c in page.cells:
             ov = min(r.x1, c.trim.x1) - max(r.x, c.trim.x), min(r.y1, c.trim.y1) - max(r.y, c.trim.y)
             assert ov[0] <= 1e-6 or ov[1] <= 1e-6

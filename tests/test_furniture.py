@@ -129,3 +129,52 @@ def test_margin_0_warns_that_the_ruler_is_in_the_outer_4mm(run, tmp_path: Path):
                  "--page", "6inx4in")
     assert "tokens and sheet furniture lie within 4mm of the page edge" in result.stderr
     assert run("build", str(CATALOGUE), "-o", str(tmp_path / "m.pdf"), "--margin", "4mm").stderr == ""
+
+
+# -- the duplex alignment page ------------------------------------------------------------------
+
+@pytest.mark.parametrize("landscape", [False, True], ids=["portrait", "landscape"])
+@pytest.mark.parametrize("page_name", ["3inx3in", "3inx5in", "4inx6in", "letter", "a4", "tabloid"])
+def test_alignment_page_scales_and_text_lie_inside_the_page(run, tmp_path: Path, page_name: str, landscape: bool):
+    out = tmp_path / "align.pdf"
+    result = run("align", "-o", str(out), "--page", page_name, *(["--landscape"] if landscape else []))
+    assert result.exit_code == 0, result.stderr
+    with pdfplumber.open(out) as pdf:
+        for page in pdf.pages:
+            outside = [c["text"] for c in page.chars if not inside(c["x0"], c["top"], c["x1"], c["bottom"], page, 0.0)]
+            assert outside == [], f"page {page.page_number}: {''.join(outside)!r} off the page"
+            assert all(c["size"] >= furniture.MIN_TEXT - 1e-6 for c in page.chars if c["size"] > 4.6)  # scale labels are 4.5 pt
+            for ln in page.lines + page.curves:
+                assert inside(ln["x0"], ln["top"], ln["x1"], ln["bottom"], page, 0.0)
+            # no two glyphs overlap (the instructions never run over each other, the title or a label)
+            glyphs = [c for c in page.chars if c["text"].strip()]
+            for i, a in enumerate(glyphs):
+                for b in glyphs[i + 1:]:
+                    ox = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+                    oy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                    assert ox <= 0.5 or oy <= 0.3 * min(a["size"], b["size"]), (a["text"], b["text"], a["x0"], a["top"])
+    if page_name in ("letter", "a4", "tabloid"):
+        assert result.stderr == ""  # the full test fits
+
+
+def test_alignment_layout_on_letter_is_the_classic_one():
+    from tokengen import alignlayout
+
+    plan = alignlayout.layout((612.0, 792.0))
+    assert plan.inset == 90.0 and len(plan.targets) == 5 and plan.warnings == ()
+    assert plan.hruler == pytest.approx(((612 - 100 * 72 / 25.4) / 2, 90 + 33 + 9, 100))
+    assert plan.vruler[2] == 100 and plan.vruler[0] == 612 - 90 + 6
+
+
+def test_alignment_layout_on_a_3x3_page_keeps_the_centre_target_and_says_what_went():
+    from tokengen import alignlayout
+
+    plan = alignlayout.layout((216.0, 216.0))
+    assert plan.targets == ((108.0, 108.0),)
+    assert plan.warnings[0].startswith("alignment corner targets left out")
+    lines, warnings = alignlayout.set_text(plan.text_region, ["a very long title " * 5, "T"],
+                                           [("one", "word " * 10), ("two", "word " * 400)], fake_measure, fake_measure)
+    assert lines[0].text == "T" and any(t.text.startswith("word") for t in lines)
+    assert warnings == ["alignment test instructions left out for lack of room: two (see tokengen align --help)"]
+    for box in alignlayout.boxes(lines, fake_measure, fake_measure):
+        assert plan.text_region.contains(box, tol=1e-6)

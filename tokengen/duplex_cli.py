@@ -79,8 +79,11 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
     offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
     scale = parse_scale(printer_scale) if printer_scale else None
-    out = write_alignment_test(output, size, flip, offset, scale)
+    warnings: list[str] = []
+    out = write_alignment_test(output, size, flip, offset, scale, warnings=warnings)
     click.echo(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
+    for warning in warnings:
+        click.echo(f"tokengen: warning: {warning}", err=True)
 
 
 def echo_build_report(result: Any) -> None:
