@@ -133,6 +133,7 @@ class JobResult:
     seconds: float = 0.0
     error: str | None = None
     skipped: bool = False
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -305,7 +306,7 @@ def run_job(job: Job) -> JobResult:
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
-    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start)
+    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
 
 
 def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = False,

@@ -122,6 +122,9 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # furniture left out, once each, in order
+        from .scale import small_text_warnings
+
+        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
         for page in iter_pages(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)

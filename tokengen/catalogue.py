@@ -8,8 +8,11 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import math
+import os
+import re
 import unicodedata
 from collections.abc import Iterator
 from functools import cache
@@ -114,6 +117,11 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
     line = line_at(lines, where)
     field = dotted(where) or None
     kind = error.validator
+    comment = _comment_value(path, line) if error.instance is None and where else None
+    if comment is not None:
+        key = where[-1]
+        return CatalogueError(path, f"no value: an unquoted '#' starts a YAML comment, so '{comment}' was read as one; "
+                                    f"put the value in quotes: {key}: \"{comment}\"", line=line, field=field)
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
@@ -151,6 +159,22 @@ def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cat
         return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, message, line=line, field=field)
+
+
+def _comment_value(path: Path, line: int | None) -> str | None:
+    """When source line ``line`` of ``path`` reads ``key: #text`` (a value YAML took for a
+    comment), ``"#text"``; else None."""
+    if not line:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == line:
+                    match = re.search(r":\s+(#[^\s#]*)", text)
+                    return match.group(1)[:40] if match else None
+    except OSError:
+        return None
+    return None
 
 
 def _is_length(where: tuple[Any, ...]) -> bool:
@@ -338,15 +362,28 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     shown = one_line(art)
     try:
         base = catalogue.resolve().parent
-        target = (base / art).resolve()
+        expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
+        named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
+        target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
-            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+            raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
         if not target.is_file():
-            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
     except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target
+
+
+def _case_hint(target: Path, limit: int = 10_000) -> str:
+    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
+    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
+    try:
+        names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
+    except OSError:
+        return ""
+    same = [n for n in names if n.lower() == target.name.lower()]
+    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:

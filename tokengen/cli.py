@@ -19,7 +19,7 @@ from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
-from .errors import CheckFailed, ExportError, TokengenError
+from .errors import CheckFailed, ExportError, TokengenError, UsageError
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 from .yamlsrc import one_line
@@ -78,6 +78,21 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
                      cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
 
 
+def output_file(text: str, stem: str) -> Path:
+    """Where ``-o TEXT`` writes: TEXT itself, or ``TEXT/<stem>.pdf`` when TEXT is an existing
+    folder or ends with a slash (meaning a folder).
+
+    Raises:
+        UsageError: TEXT ends with a slash and is not an existing folder.
+    """
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        if not path.is_dir():
+            raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{stem}.pdf)")
+        return path / f"{stem}.pdf"
+    return path
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tokengen")
 def cli() -> None:
@@ -91,7 +106,8 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="meatshields.pdf", show_default=True, help="PDF to write.")
+@click.option("-o", "--output", type=click.Path(path_type=str), default="meatshields.pdf", show_default=True,
+              help="PDF to write; an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
@@ -100,7 +116,7 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
-def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
+def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
@@ -118,10 +134,11 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     """
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
+    target = output_file(output, catalogue.stem)
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), output)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), target)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
 
@@ -269,6 +286,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     written = export(cat, profile, out_dir, dpi=dpi, size=size)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
+    for warning in scaling.small_text_warnings(cat, size):
+        click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
     failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
     if failed:
@@ -390,6 +409,8 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
         results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: click.echo(
             batching.progress_line(r, next(done), len(jobs))))
     click.echo(batching.summary_table(results))
+    for warning in dict.fromkeys(w for r in results for w in r.warnings):  # each distinct warning once
+        click.echo(f"tokengen: warning: {warning}", err=True)
     failed = [r for r in results if not r.ok]
     if failed:
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
@@ -410,7 +431,12 @@ def usage_message(exc: click.ClickException) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
-    one-line message on stderr and an exit code (never a traceback)."""
+    one-line message on stderr and an exit code (never a traceback). With no arguments at all
+    it prints the help and exits 0."""
+    if not (sys.argv[1:] if argv is None else argv):
+        with click.Context(cli, info_name="tokengen") as ctx:
+            click.echo(cli.get_help(ctx))
+        return 0
     try:
         cli.main(args=argv, prog_name="tokengen", standalone_mode=False)
     except TokengenError as exc:
