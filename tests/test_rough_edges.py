@@ -117,18 +117,16 @@ def test_build_batch_export_warn_small_text_once_per_distinct_text(run, tmp_path
 
 # -- export exit status ---------------------------------------------------------------------------
 def test_export_exits_1_when_its_own_preflight_fails(run, tmp_path: Path):
-    profiles = tmp_path / "p.yaml"
-    # a shop profile asking for more DPI than the bundled art has is fine; asking for boxes but a
-    # page that preflight then finds without bleed is not: force a failure with a tiny safe area check
-    profiles.write_text("tight:\n  extends: print-shop\n  safe: 0.45in\n", "utf-8")
-    result = run("export", str(CATALOGUE), "--profile", "tight", "--profiles", str(profiles), "-o", str(tmp_path / "o"))
-    if result.exit_code == 2:
-        pytest.skip(f"profile refused before export: {result.stderr}")
+    Image.new("RGB", (40, 40), "red").save(tmp_path / "low.png")  # 40 px on a 1 in token: 40 DPI
+    cat = with_art(tmp_path, "low.png")
+    result = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "o"))
     assert result.exit_code == 1, (result.stdout, result.stderr)
-    assert "fails preflight" in result.stderr
-    again = run("export", str(CATALOGUE), "--profile", "tight", "--profiles", str(profiles), "-o", str(tmp_path / "o2"),
-                "--allow-preflight-failures")
-    assert again.exit_code == 0 and again.stderr.startswith("warning: ")
+    pdf = tmp_path / "o" / "meatshields-print-shop.pdf"
+    assert pdf.exists()  # written, so it can be inspected
+    assert result.stderr.startswith("tokengen: error: meatshields-print-shop.pdf fails preflight (")
+    assert result.stderr.endswith(f"): see tokengen preflight {pdf} --profile print-shop\n")
+    again = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "o2"), "--allow-preflight-failures")
+    assert again.exit_code == 0 and "warning: meatshields-print-shop.pdf fails preflight (" in again.stderr
 
 
 # -- bare tokengen ------------------------------------------------------------------------------
