@@ -9,8 +9,19 @@ import math
 import pytest
 
 from tokengen.errors import LayoutError
-from tokengen.imposition import (CALIBRATION_GAP, CALIBRATION_HEIGHT, CROP_LENGTH, CROP_OFFSET, GUIDE_LENGTH, Line, Rect,
-                                 SheetSpec, grid_for, impose, mirror)
+from tokengen.imposition import (
+    CALIBRATION_GAP,
+    CALIBRATION_HEIGHT,
+    CROP_LENGTH,
+    CROP_OFFSET,
+    GUIDE_LENGTH,
+    Line,
+    Rect,
+    SheetSpec,
+    grid_for,
+    impose,
+    mirror,
+)
 from tokengen.units import PAGES, PT_PER_MM, format_length, parse_length, parse_page
 
 LETTER = PAGES["letter"]
