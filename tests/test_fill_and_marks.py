@@ -241,3 +241,19 @@ def test_unmarked_cuts_names_the_missing_cut():
     assert unmarked_cuts(trims, lines) == ["vertical cut at x = 72.00pt is not marked"]
     assert unmarked_cuts(trims, lines + [(72.3, 80.0, 72.3, 95.0)]) == []
     assert unmarked_cuts(trims[:1], []) == []  # one token: the page is the cut
+
+
+def test_the_example_chit_job_fills_its_12x18_sheet(run, tmp_path: Path):
+    from conftest import ROOT
+
+    result = run("batch", str(ROOT / "examples" / "batch-jobs.yaml"), "-o", str(tmp_path), "-j", "1")
+    assert result.exit_code == 0, result.stderr
+    with pdfplumber.open(tmp_path / "meatshields_chits.pdf") as doc:
+        page = doc.pages[0]
+        assert (page.width, page.height) == (864, 1296)
+        # 0.5 in chits at 0.625 in (45 pt) pitch: 1 + (828 - 36) // 45 = 18 columns (a multiple of
+        # 3); 1296 - 36 - 28 (calibration strip) = 1232: 1 + (1232 - 36) // 45 = 27 rows: 486
+        # places, exactly 27 whole sets of 18
+        chits = squares(page, 36.0)
+    assert len(chits) == 486 and len({c[0] for c in chits}) == 18
+    assert "meatshields_chits.pdf: 486 tokens, 1 page(s)" in result.stdout
