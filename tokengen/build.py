@@ -8,12 +8,13 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, furniture, rulesheet
+from . import __version__, duplex, furniture, rulesheet, testhook
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count, plan
 from .model import Catalogue
 from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from .scale import small_text_warnings
 from .units import format_length
 
 #: Default limits per run (issue: hostile input). Both can be raised on the command line.
@@ -116,14 +117,12 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
                              subject=options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)",
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, page=spec.page)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
-        warnings: dict[str, None] = {}  # furniture left out, once each, in order
-        from .scale import small_text_warnings
-
+        warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
         for page in iter_pages(len(tokens), spec):
             if options.boxes:
@@ -150,7 +149,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             canvas.showPage()
             if backs:
                 backs.add(page)
-            sheet.seal_pages()
+            testhook.checkpoint("page")
         if options.rules:
             rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
         with binary_streams():

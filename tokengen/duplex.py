@@ -379,7 +379,8 @@ class BackSheets:
             canvas = open_canvas(temp, spec.page, title=f"{catalogue.title} (backs)", author=catalogue.author or "tokengen",
                                  subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
                                  keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
-            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe)
+            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe,
+                                     page=spec.page)
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]
