@@ -10,6 +10,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from conftest import CATALOGUE
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokengen.cutcheck import unmarked_cuts
 from tokengen.imposition import HOME_BLEED, SheetSpec, impose, plan
@@ -257,3 +259,49 @@ def test_the_example_chit_job_fills_its_12x18_sheet(run, tmp_path: Path):
         chits = squares(page, 36.0)
     assert len(chits) == 486 and len({c[0] for c in chits}) == 18
     assert "meatshields_chits.pdf: 486 tokens, 1 page(s)" in result.stdout
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=120, deadline=None)
+@given(set_size=st.integers(1, 60), copies=st.integers(1, 6), group=st.one_of(st.none(), st.integers(1, 6)),
+       width=st.floats(150.0, 1300.0), height=st.floats(150.0, 1300.0), size=st.floats(18.0, 110.0), fill=st.booleans())
+def test_plan_places_whole_sets_on_the_fewest_pages(set_size, copies, group, width, height, size, fill):
+    from tokengen.errors import LayoutError
+    from tokengen.imposition import grid_for
+
+    spec = SheetSpec(page=(width, height), size=size, group=group)
+    try:
+        widest = grid_for(spec)
+    except LayoutError:
+        return
+    settled = plan(set_size, spec, copies, fill)
+    grid = grid_for(settled.spec)
+    assert settled.copies >= copies and settled.per_page == grid.per_page
+    assert settled.pages == -(-set_size * settled.copies // grid.per_page)
+    if group:
+        cols = settled.spec.columns
+        assert cols == min(widest.columns, group) or cols % group == 0
+        # no wider multiple would need fewer pages
+        wide = widest.columns // group * group if widest.columns >= group else widest.columns
+        at_widest = grid_for(SheetSpec(page=(width, height), size=size, columns=wide)).per_page
+        assert settled.pages == -(-set_size * settled.copies // at_widest)
+    if fill:
+        assert (settled.copies + 1) * set_size > settled.pages * settled.per_page
+
+
+@settings(max_examples=80, deadline=None)
+@given(count=st.integers(1, 90), columns=st.one_of(st.none(), st.integers(1, 9)), d=st.floats(0.5, 9.0))
+def test_home_bleed_never_covers_a_token_and_stays_on_the_page(count, columns, d):
+    spec = SheetSpec(page=PAGES["letter"], columns=columns, home_bleed=d)
+    for page in impose(count, spec):
+        trims = [c.trim for c in page.cells]
+        for _, r in page.outer_bleed:
+            assert r.x >= 0 and r.y >= page.calibration.y1 and r.x1 <= 612 and r.y1 <= 792
+            assert r.w <= 72 + 1e-9 and r.h <= 72 + 1e-9 and min(r.w, r.h) <= d + 1e-9
+            for t in trims:
+                assert min(r.x1, t.x1) - max(r.x, t.x) <= 1e-6 or min(r.y1, t.y1) - max(r.y, t.y) <= 1e-6
+        # every outer trim edge is covered: the block's outline grown by d is background
+        left = min(t.x for t in trims)
+        assert any(abs(r.x - (left - d)) < 1e-6 for _, r in page.outer_bleed)
