@@ -28,7 +28,7 @@ class BuildOptions:
 
     Attributes:
         sheet: page, token size, margin, gutter, bleed, marks (see :class:`SheetSpec`).
-        copies: every token this many times.
+        copies: this many whole sets of the catalogue, one after another.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
         safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).

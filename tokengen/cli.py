@@ -109,7 +109,7 @@ def cli() -> None:
 @click.option("-o", "--output", type=click.Path(path_type=str), default="meatshields.pdf", show_default=True,
               help="PDF to write; an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
 @_sheet_options
-@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
 @click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
@@ -367,7 +367,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 @click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit.")
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
 @click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
-@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
