@@ -235,9 +235,11 @@ def test_circles_leave_room_for_a_punch_and_punch_ticks(tmp_path, run):
     out = tmp_path / "punch.pdf"
     assert run("build", str(path), "--punch", "-o", str(out)).exit_code == 0
     with pdfplumber.open(out) as pdf:
-        ticks = [ln for ln in pdf.pages[0].lines if abs(ln["x1"] - ln["x0"]) == pytest.approx(3.5) or abs(ln["y1"] - ln["y0"]) == pytest.approx(3.5)]
-    assert len(ticks) == 4 * 12  # four centring ticks per circle
+        lines = [ln for ln in pdf.pages[0].lines if abs(ln["x1"] - ln["x0"]) == pytest.approx(3.5) or abs(ln["y1"] - ln["y0"]) == pytest.approx(3.5)]
     centres = [(c.trim.x + 36, c.trim.y + 36) for c in page.cells]
+    # the ticks near the circles (the calibration ruler has short ticks of its own, far below)
+    ticks = [ln for ln in lines if min(math.dist(c, (ln["x0"], 11 * 72 - ln["top"])) for c in centres) < 45]
+    assert len(ticks) == 4 * 12  # four centring ticks per circle
     for tick in ticks:  # each points at a circle centre from just outside its edge (36.5 to 40 pt away)
         ends = [(tick["x0"], 11 * 72 - tick["top"]), (tick["x1"], 11 * 72 - tick["bottom"])]
         near = min(centres, key=lambda c: math.dist(c, ends[0]))

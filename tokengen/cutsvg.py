@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import shapes
 from .errors import LayoutError
-from .imposition import PageLayout, Rect, SheetSpec, iter_pages
+from .imposition import PageLayout, Rect, SheetSpec, iter_pages, plan
 from .shapes import Outline
 
 #: Millimetres per point.
@@ -101,7 +101,8 @@ def svg_page(page: PageLayout, spec: SheetSpec, ids: Iterable[str], registration
 
 
 def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1) -> list[Path]:
-    """Write ``<out_stem>-cut-<n>.svg`` for every sheet the catalogue needs under ``spec``.
+    """Write ``<out_stem>-cut-<n>.svg`` for every sheet ``copies`` sets of the catalogue need
+    under ``spec`` (laid out as :func:`tokengen.build.build_pdf` lays them out).
 
     Returns:
         The files written, by sheet.
@@ -112,7 +113,9 @@ def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     from .atomic import atomic_path
 
     spec = shapes.sheet_for(spec, catalogue)
-    tokens = [t for t in catalogue.expanded() for _ in range(copies)]
+    if not shapes.shaped(spec):  # the columns build chose (the catalogue's grouping, widened)
+        spec = plan(catalogue.count, spec, copies).spec
+    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     pager = shapes.iter_pages if shapes.shaped(spec) else iter_pages
     written = []
     clear = registration_box(spec.page)

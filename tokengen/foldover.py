@@ -86,7 +86,8 @@ def _moved(page: PageLayout, dx: float, dy: float, size: tuple[float, float]) ->
     cells = tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed) for c in page.cells)
     return PageLayout(page.number, size, cells, r(page.block), cut_lines=tuple(ln(x) for x in page.cut_lines),
                       crop_marks=tuple(ln(x) for x in page.crop_marks), calibration=None,
-                      cut_paths=tuple(o.moved(dx, dy) for o in page.cut_paths))
+                      cut_paths=tuple(o.moved(dx, dy) for o in page.cut_paths),
+                      outer_bleed=tuple((i, r(rect)) for i, rect in page.outer_bleed))
 
 
 def backs_of(page: PageLayout, fold: str) -> PageLayout:

@@ -284,7 +284,8 @@ def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) 
             crop = _crop(Rect(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]), xs, ys, 0.0)
         else:
             crop = _crop(block, [block.x, block.x1], [block.y, block.y1], spec.bleed)
-    return PageLayout(number, (width, height), tuple(cells), block, cut_lines, crop, strip, cut_paths)
+    return PageLayout(number, (width, height), tuple(cells), block, cut_lines=cut_lines, crop_marks=crop, calibration=strip,
+                      cut_paths=cut_paths)
 
 
 def crosshair(trim: Rect) -> list[Line]:

@@ -30,7 +30,7 @@ from ..catalogue import MIN_SIZE, _numbers, _show, line_at, resolve_art, suggest
 from ..errors import CatalogueError
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..template import FIELD_TYPES, Element, Template, parse_template, substitute
+from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, substitute
 from ..units import parse_length
 from ..yamlsrc import Lines, dotted, one_line
 from .table import Row, read_table
@@ -112,8 +112,9 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         for template in (face, back_template):
             _check_text(template, values, locate)
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
-        back = Back(text="", background=WHITE, ink=BLACK, template=back_template, values=back_values)
-        tokens.append(Token(token_id, None, None, FaceStyle(WHITE, BLACK, BLACK), back, copies, None, line,  # type: ignore[arg-type]
+        back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
+        style = FaceStyle(_background(face, values), BLACK, BLACK)
+        tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]
                             values=tuple(values.items()), template=face))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     return Catalogue(
@@ -122,6 +123,15 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)),
     )
+
+
+def _background(template: Template, values: dict[str, Any]) -> Colour:
+    """The colour a template paints into the bleed (its first full-bleed ``rect`` fill), else
+    white: what a sheet's home bleed past the outer cuts is filled with."""
+    for element in template.elements:
+        if element.kind == "rect" and element.bleed:
+            return colour_of(element.fill, values) or WHITE
+    return WHITE
 
 
 def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any]]:
