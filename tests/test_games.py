@@ -105,3 +105,15 @@ def test_a_game_plug_in_registers_through_the_entry_point_group(run, tmp_path, m
         monkeypatch.undo()
         sys.modules.pop("fakegame_checks", None)
         games.modules.cache_clear()
+
+
+def test_text_report_of_another_game_has_no_meatshields_lines(run, tmp_path):
+    path = tmp_path / "cat.yaml"
+    path.write_text(BASE.replace("{id: b, name: Beta, side: Army}", "{id: b, name: Beta, side: Navy}"), "utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{path}: NOT playable (1 error, 0 warnings, 1 info)"
+    assert lines[1] == "checks: generic"
+    assert lines[2].startswith(f"{path}:11: error back-differs: back: token 'b' has a back unlike token 'a'")
+    assert "interpretations" not in result.stdout and "variants" not in result.stdout

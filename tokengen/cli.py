@@ -203,8 +203,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .games import check_catalogue  # any catalogue: generic checks, then its game module's
-    from .rules import Settings, format_report
+    from .games import check_catalogue, format_report  # any catalogue: generic checks, then its game module's
+    from .rules import Settings
 
     try:
         page_size = parse_page(page)

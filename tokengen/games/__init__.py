@@ -89,7 +89,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     settings = replace(settings, interpretations=settings.interpretations or Interpretations())
     findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
     if findings:
-        return Report(path, (), settings.interpretations, tuple(findings))
+        return GameReport(path, (), settings.interpretations, tuple(findings))
     from ..catalogue import catalogue_from_data
 
     try:
@@ -98,7 +98,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
         where = exc.path if exc.path != str(path) else None
         message = f"{where}:{exc.line}: {exc.message}" if where else exc.message
-        return Report(path, (), settings.interpretations, (Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field),))
+        return GameReport(path, (), settings.interpretations, (Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field),))
     from .generic import CHECKS as GENERIC
 
     checks: list[Check] = list(GENERIC)
@@ -107,7 +107,36 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         if module is None:
             known = sorted(modules())
             hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
-            return Report(path, (), settings.interpretations, (Finding(
+            return GameReport(path, (), settings.interpretations, (Finding(
                 ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}", line_at(lines, ("game",)), "game"),))
         checks += list(module.checks)
-    return Report(path, (), settings.interpretations, tuple(f for check in checks for f in check(catalogue, settings)))
+    return GameReport(path, (), settings.interpretations, tuple(f for check in checks for f in check(catalogue, settings)),
+                      game=catalogue.module)
+
+
+@dataclass(frozen=True)
+class GameReport(Report):
+    """A :class:`Report` of a catalogue with declared fields: ``game`` names the game module
+    whose checks ran after the generic ones (``generic``: none)."""
+
+    game: str = "generic"
+
+
+def format_report(report: Report) -> str:
+    """The report as text. A Meatshields report is :func:`tokengen.rules.format_report`'s (with
+    variants and interpretations); any other game's is the verdict line, the game, and one line
+    per finding (``file:line: severity code: field: message``)."""
+    from ..rules import format_report as rules_format
+    from ..rules.checks import SEVERITIES
+
+    if not isinstance(report, GameReport):
+        return rules_format(report)
+    c = report.counts()
+    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
+           f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
+    for f in report.findings:
+        where = f"{report.path}:{f.line}" if f.line else str(report.path)
+        what = f"{f.field}: {f.message}" if f.field and f.line else f.message
+        out.append(f"{where}: {f.severity} {f.code}: {what}")
+    return "\n".join(out) + "\n"
