@@ -401,3 +401,24 @@ def test_rules_sheet_is_refused_for_other_games(tmp_path, run):
     result = run("build", str(path), "--rules", "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2 and "--rules prints the Meatshields rules sheet" in result.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_output_over_an_image_field_is_refused(tmp_path, run):
+    from tests.test_art import png
+
+    png(tmp_path / "pic.png", (300, 300))
+    path = write(tmp_path, """\
+title: Pictures
+fields: {art: image}
+template:
+  - {image: "{art}", box: [0, 0, 1, 1]}
+tokens:
+  - {id: a, art: pic.png}
+""")
+    before = (tmp_path / "pic.png").read_bytes()
+    result = run("build", str(path), "-o", str(tmp_path / "pic.png"))
+    assert result.exit_code == 2 and (tmp_path / "pic.png").read_bytes() == before
+    (tmp_path / "tokens.csv").write_text("name,strength\nA,1\n", "utf-8")
+    sheet = write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "csv"), "sheet.yaml")
+    result = run("build", str(sheet), "-o", str(tmp_path / "tokens.csv"))
+    assert result.exit_code == 2 and (tmp_path / "tokens.csv").read_text("utf-8") == "name,strength\nA,1\n"

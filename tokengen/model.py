@@ -184,6 +184,7 @@ class Catalogue:
     shape: Any = None
     module: str = "meatshields"
     drawn_blind: bool = False
+    inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
 
     @property
     def width(self) -> float:

@@ -41,6 +41,8 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _SIZE = re.compile(r"^\s*(.+?[a-zA-Z]+)\s*[x×]\s*(.+?)\s*$")
 WHITE = Colour("rgb", (1.0, 1.0, 1.0))
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+#: Largest catalogue font file read, bytes (a full CJK font is about 20 MiB).
+MAX_FONT_BYTES = 32 * 1024 * 1024
 #: Corner radius of a ``rounded`` shape that gives none: 3 mm, as on poker-size cards.
 DEFAULT_RADIUS = 3 * 72 / 25.4
 #: The back of a catalogue that gives none: plain white.
@@ -81,7 +83,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults = _fields(data["fields"], fail)
-    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art)
+    font_files: dict[str, Path] = {}
+    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
     face = replace(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map)), fonts=tuple(font_map.items()))
     back_template = PLAIN_BACK
     if "back" in data:
@@ -90,8 +93,10 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     spec = data["tokens"]
+    sources = [Path(p) for p in font_files.values()]
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
+        sources.append(table_path)
         rows = [(r.values, _row_locator(table_path, r), r.line, f"{table_path.name} row {r.line}") for r in read_table(table_path)]
     else:
         if not spec:
@@ -121,7 +126,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)),
+        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources),
     )
 
 
@@ -166,8 +171,10 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
         raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
 
 
-def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool) -> dict[str, str]:
-    """Register each catalogue font with ReportLab; name → registered font name."""
+def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
+           files: dict[str, Path]) -> dict[str, str]:
+    """Register each catalogue font with ReportLab; name → registered font name (``files``
+    receives name → font file)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -180,6 +187,8 @@ def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError]
         file = _inside(path, relative, fail(where, ""), allow_outside, "font")
         if file.suffix.lower() not in (".ttf", ".otf"):
             raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
+        if file.stat().st_size > MAX_FONT_BYTES:
+            raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
         digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
         registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
         try:
@@ -189,6 +198,7 @@ def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError]
             reason = one_line(str(exc)).split(": ", 1)[-1]
             raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
         out[name] = registered
+        files[name] = file
     return out
 
 
