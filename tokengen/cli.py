@@ -19,7 +19,9 @@ from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
-from .errors import CheckFailed, ExportError, TokengenError
+from .export import MAX_PNG_PIXELS, MAX_TOTAL_PIXELS
+from .errors import CheckFailed, ExportError, PreflightError, TokengenError
+from .guard import not_regular
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 from .yamlsrc import one_line
@@ -229,7 +231,15 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+@click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
+@click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@click.option("--max-pixels", type=click.IntRange(1), default=MAX_PNG_PIXELS, show_default=True,
+              help="Refuse PNGs with more pixels each (png profiles).")
+@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS, show_default=True,
+              help="Refuse PNG sets with more pixels in all (png profiles).")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
+                   max_total_pixels: int = MAX_TOTAL_PIXELS) -> None:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -245,7 +255,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
 
     profile = get_profile(profile_name, profiles_file)
     cat = load_catalogue(catalogue)
-    written = export(cat, profile, out_dir, dpi=dpi)
+    written = export(cat, profile, out_dir, dpi=dpi, max_tokens=max_tokens, max_pages=max_pages, max_pixels=max_pixels,
+                     max_total_pixels=max_total_pixels)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     pdf = written[0]
@@ -279,6 +290,9 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     from .preflight import preflight
     from .profiles import get_profile
 
+    refused = not_regular(pdf)  # a FIFO, pipe or device: refused by type before any read
+    if refused:
+        raise PreflightError(f"{pdf}: {refused}")
     profile = get_profile(profile_name, profiles_file)
     checks = preflight(pdf, profile, size=size)
     failed = [c for c in checks if not c.passed]

@@ -11,12 +11,15 @@ file of :data:`MAX_BYTES` is refused in about a second instead of being composed
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import guard
 from .errors import CatalogueError
 
 #: Largest input file read, in bytes.
@@ -53,8 +56,16 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
             :data:`MAX_NODES` values after alias expansion.
     """
     path = Path(path)
+    refused = guard.not_regular(path)  # a FIFO, pipe or device: refused by type, never opened
+    if refused:
+        raise CatalogueError(path, refused)
     try:
-        with path.open("rb") as handle:
+        # O_NONBLOCK: a FIFO swapped in after the check above opens without waiting for a writer
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):  # replaced between the check and the open
+                raise CatalogueError(path, f"is {guard.kind(st.st_mode)}, not a regular file")
+            guard.note_input(path, st)
             raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise CatalogueError(path, "file not found") from None
