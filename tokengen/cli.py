@@ -19,8 +19,8 @@ from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
-from .export import MAX_PNG_PIXELS, MAX_TOTAL_PIXELS
 from .errors import CheckFailed, ExportError, PreflightError, TokengenError
+from .export import MAX_PNG_PIXELS, MAX_TOTAL_PIXELS
 from .guard import not_regular
 from .imposition import SheetSpec
 from .units import parse_length, parse_page

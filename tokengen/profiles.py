@@ -15,7 +15,7 @@ from typing import Any
 from .catalogue import suggest
 from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
-from .yamlsrc import Lines, dotted, read_yaml
+from .yamlsrc import Lines, dotted, one_line, read_yaml
 
 OUTPUTS = ("sheets", "single-pages", "png")
 COLOURS = ("rgb", "cmyk")
@@ -109,6 +109,9 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
             base: dict[str, Any] = dict(raw.get(name, {}))
             if "extends" in spec:
                 parent = spec["extends"]
+                if not isinstance(parent, str):
+                    raise CatalogueError(path, f"extends takes the name of one profile, got {one_line(repr(parent), 60)}",
+                                         line=lines.get((name, "extends")), field=dotted((name, "extends")))
                 if parent not in raw:
                     hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
                     raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
