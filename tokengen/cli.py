@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, streams
 from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
@@ -385,7 +385,13 @@ def usage_message(exc: click.ClickException) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
-    one-line message on stderr and an exit code (never a traceback)."""
+    one-line message on stderr and an exit code (never a traceback). Standard output that
+    cannot be written (closed pipe, full disk, an encoding without the text) is one line and
+    exit code 2 too (:mod:`tokengen.streams`)."""
+    return streams.finish_stdout(_main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="tokengen", standalone_mode=False)
     except TokengenError as exc:
@@ -403,6 +409,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("tokengen: interrupted", err=True)
         return 130
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        failure = streams.stdout_failure(exc)
+        if failure is not None:
+            streams.report(failure)
+            return 2
         if os.environ.get("TOKENGEN_DEBUG"):
             raise
         click.echo(f"tokengen: internal error: {type(exc).__name__}: {one_line(str(exc))} "
@@ -413,7 +423,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
-    through the normal clean-up, so no temporary file is left behind."""
+    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143 and
+    a hang-up (SIGHUP, the terminal closed) exits 129, both through the normal clean-up, so no
+    temporary file is left behind; Ctrl-C exits 130 (also during start-up, see
+    :mod:`tokengen._startup`)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # start-up is over: KeyboardInterrupt from here
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: sys.exit(128 + signum))
     sys.exit(main())
