@@ -55,10 +55,11 @@ def _prefix(name: str, limit: int) -> str:
     any name the file system takes has a temporary name it takes too."""
     pid = f"{os.getpid()}."
     full = f".{name}."
-    if len(os.fsencode(full + pid)) + 8 + len(PART) <= limit:
+    widest = len("4294967295.")  # room for any PID, so the cut (and the stem) is the same for every run
+    if len(os.fsencode(full)) + widest + 8 + len(PART) <= limit:
         return full + pid
     digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:8]
-    room = limit - len(pid) - 8 - len(PART) - len(".~.") - len(digest)
+    room = limit - widest - 8 - len(PART) - len(".~.") - len(digest)
     cut = os.fsencode(name)[: max(room, 1)].decode("utf-8", "ignore") or "x"
     return f".{cut}~{digest}.{pid}"
 

@@ -388,7 +388,14 @@ def main(argv: list[str] | None = None) -> int:
     one-line message on stderr and an exit code (never a traceback). Standard output that
     cannot be written (closed pipe, full disk, an encoding without the text) is one line and
     exit code 2 too (:mod:`tokengen.streams`)."""
-    return streams.finish_stdout(_main(argv))
+    try:
+        code = _main(argv)
+    except SystemExit as exc:  # click ends a closed pipe (EPIPE) with a silent exit 1
+        if not streams.click_pacified():
+            raise
+        streams.report(streams.BROKEN_PIPE)
+        return 2
+    return streams.finish_stdout(code)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -30,6 +30,8 @@ _INPUTS: dict[tuple[int, int], str] = {}
 
 #: Used when the file system does not say (``pathconf`` unsupported): the usual NAME_MAX.
 DEFAULT_NAME_MAX = 255
+#: Longest path the kernel takes (Linux PATH_MAX, counting the final NUL).
+PATH_MAX = getattr(os, "PATH_MAX", 4096)
 
 
 def kind(mode: int) -> str:
@@ -128,11 +130,9 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Pat
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise ExportError(f"{target}: is a symlink loop (too many levels of symbolic links)") from None
-        if exc.errno == errno.ENAMETOOLONG:
-            raise ExportError(f"{target}: file name too long") from None
-        if exc.errno == errno.ENOTDIR:
-            raise ExportError(f"{target}: a part of the path is not a folder") from None
-        raise ExportError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        if exc.errno not in (errno.ENAMETOOLONG, errno.ENOTDIR):  # said below, in the caller's words
+            raise ExportError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        st = None
     except ValueError as exc:  # a NUL byte
         raise ExportError(f"{target}: cannot be used as a file name: {exc}") from None
     if st is not None:
@@ -146,5 +146,7 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Pat
     length = len(os.fsencode(real.name))
     if length > limit:
         raise ExportError(f"{target}: file name too long ({length} bytes; this file system takes at most {limit})")
+    if st is None and len(os.fsencode(os.path.abspath(real))) >= PATH_MAX:
+        raise ExportError(f"{target}: path too long (at most {PATH_MAX - 1} bytes)")
     return real
 

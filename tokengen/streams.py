@@ -58,6 +58,19 @@ def _describe(exc: BaseException) -> str | None:
     return None
 
 
+#: The message for a closed pipe (``tokengen check | head -1``).
+BROKEN_PIPE = f"cannot write to standard output: {os.strerror(errno.EPIPE)}"
+
+
+def click_pacified() -> bool:
+    """True when click has met a closed pipe on stdout: its own EPIPE handling wraps
+    ``sys.stdout`` (``_PacifyFlushWrapper``) and exits 1 without a word."""
+    if type(sys.stdout).__name__ != "_PacifyFlushWrapper":
+        return False
+    _silence_stdout()
+    return True
+
+
 def finish_stdout(code: int) -> int:
     """Flush stdout at the end of a command: ``code`` when that works; else the one-line error on
     stderr and 2."""
