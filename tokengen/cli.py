@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     exit code 2 too (:mod:`tokengen.streams`)."""
     try:
         code = _main(argv)
-    except SystemExit as exc:  # click ends a closed pipe (EPIPE) with a silent exit 1
+    except SystemExit:  # click ends a closed pipe (EPIPE) with a silent exit 1
         if not streams.click_pacified():
             raise
         streams.report(streams.BROKEN_PIPE)
