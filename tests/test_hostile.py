@@ -471,7 +471,7 @@ def test_png_set_is_all_or_nothing(run, tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(export.Image.Image, "save", _save_failing_on(2), raising=True)
     result = run("export", str(MINIMAL), "--profile", "tgc-chits", "-o", str(out))
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: {out / 't-back.png'}: cannot write PNG: No space left on device\n")
+        2, f"tokengen: error: {out / 't-back.png'}: cannot write PNG: No space left on device; no file of the set was replaced\n")
     assert listing(out) == ["t-01-a.png"]  # no PDF, no back, no .part; the old face kept
     assert (out / "t-01-a.png").read_bytes() == b"old face"
 
@@ -533,3 +533,23 @@ def test_single_pages_refuses_over_limit_runs_before_building(run, tmp_path: Pat
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {path}: 10000 tokens requested, more than the limit of 9999 (raise it with --max-tokens)\n")
     assert listing(tmp_path / "o") == []
+
+
+def test_target_specs_are_capped(run):
+    result = run("target", "-c", str(ROOT / "token_defs.yaml"), "-m", "↓" + "S" * 100_000)
+    assert (result.exit_code, result.stderr) == (
+        2, "tokengen: error: tokengen target: Invalid value for '--monster': 100001 characters, more than 200 "
+           "(see 'tokengen target --help')\n")
+
+
+def test_a_fifo_as_font_is_refused(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TOKENGEN_FONT_DIR", str(tmp_path))
+    os.mkfifo(tmp_path / f"{fonts.REGULAR}.ttf")
+    fonts.register.cache_clear()
+    try:
+        with pytest.raises(Exception, match="is a FIFO or pipe, not a regular file"):
+            fonts.register()
+    finally:
+        monkeypatch.delenv("TOKENGEN_FONT_DIR")
+        fonts.register.cache_clear()
+        fonts.register()

@@ -56,6 +56,10 @@ JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter
             "cut_lines", "crop_marks", "copies", "output")
 
 
+#: Longest catalogue path, output name or page text in a job file (characters).
+MAX_PATH_TEXT = 1024
+
+
 class BatchError(TokengenError):
     """Some jobs of a batch failed (the others were written)."""
 
@@ -260,6 +264,10 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
         if key in ("catalogue", "output", "page"):
             if not isinstance(value, str) or not value.strip():
                 raise fail(at, "must be text")
+            if len(value) > MAX_PATH_TEXT:
+                raise fail(at, f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
+            if any(not ch.isprintable() for ch in value):
+                raise fail(at, "must not hold a line break, tab or other control character")
             if key == "output" and (Path(value).name != value or not value.endswith(".pdf")):
                 raise fail(at, "must be a plain file name ending in .pdf")
             if key == "page":

@@ -27,6 +27,8 @@ from .units import parse_length, parse_page
 from .yamlsrc import one_line
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
+#: Longest ``--adventurer``/``--monster``/``--deployed`` value (a full Adventurer is about 40).
+MAX_SPEC = 200
 
 
 class LengthType(click.ParamType):
@@ -213,6 +215,11 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
     """
     from .rules import Interpretations
     from .rules import target as resolve
+
+    for option, values in (("--adventurer", adventurers), ("--monster", monsters), ("--deployed", (deployed or "",))):
+        for value in values:  # every message quotes the value: keep it short
+            if len(value) > MAX_SPEC:
+                raise click.BadParameter(f"{len(value)} characters, more than {MAX_SPEC}", param_hint=f"'{option}'")
 
     result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed, add=add,
                      remove=remove, interpretations=Interpretations(one_sided, ties, same_target))

@@ -121,7 +121,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
     targets = [pdf] + [out_dir / name for name in names]
     with atomic_files(targets, inputs=inputs) as temps:
-        write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides))
+        try:
+            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides))
+        except OSError as exc:  # named after the output, not its hidden temporary file
+            raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
             write_png(image, temp, dpi, shown=target)
             image.close()
@@ -258,4 +261,5 @@ def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = 
     try:
         image.save(path, format="PNG", dpi=(dpi, dpi), pnginfo=info, optimize=False)
     except OSError as exc:
-        raise ExportError(f"{shown or path}: cannot write PNG: {exc.strerror or exc}") from None
+        raise ExportError(f"{shown or path}: cannot write PNG: {exc.strerror or exc}"
+                          + ("; no file of the set was replaced" if shown else "")) from None

@@ -40,6 +40,8 @@ DEFAULTS: dict[str, Any] = {
     "backs": "none",
 }
 KEYS = (*DEFAULTS, "extends")
+#: Longest profile description (characters).
+MAX_DESCRIPTION = 400
 #: Accepted DPI range (PNG resolution and least image resolution).
 DPI_RANGE = (72, 2400)
 
@@ -167,6 +169,8 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
 
     if not isinstance(values["description"], str):
         raise fail("description", "expected text")
+    if len(values["description"]) > MAX_DESCRIPTION:
+        raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
     output = choice("output", OUTPUTS, values["output"])
     colour = choice("colour", COLOURS, values["colour"])
     try:
