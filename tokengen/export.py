@@ -174,8 +174,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
                        target: Path | io.BytesIO, count: int) -> None:
     """Write the single-pages PDF of :func:`single_pages_pdf` to ``target`` (a path or a binary
     buffer) from ``sides``, an iterator of ``count`` (side, token) pairs taken one page at a time:
-    each finished page is compressed at once (:meth:`SheetCanvas.seal_pages`), so memory grows by
-    about 0.4 KB per page, never by the list of pages.
+    each page is one form placement, so memory grows by a few hundred bytes per page, never by a
+    list of the pages or their drawings.
 
     Raises:
         RenderError: a glyph is missing from the font.
@@ -198,7 +198,6 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()
-        sheet.seal_pages()
     with binary_streams():
         canvas.save()
 
