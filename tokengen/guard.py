@@ -7,13 +7,14 @@
   neither ``-o art.png``, a symlink ``out/x.pdf -> ../art.png`` nor a hard link can destroy an
   input. Every output goes through it (:func:`tokengen.atomic.atomic_path`), before anything is
   written.
-* :func:`regular_input` and :func:`check_output` refuse what is not a regular file by its type
+* :func:`not_regular` (for inputs) and :func:`check_output` refuse what is not a regular file by its type
   (a FIFO, a pipe such as ``/dev/stdin`` or ``<(cat x)``, a device such as ``/dev/zero``, a
   socket) before any read or write: reading one may never end, writing one is not a file.
   Piped input is refused the same way everywhere, with the advice to save it to a file.
 
 Identities are kept with their paths and re-checked when compared, so a deleted input whose
-inode is later reused is not mistaken for an input.
+inode is later reused is not mistaken for an input. The record lives as long as the process (a
+batch worker inherits it when forked); nothing is ever removed from it but by that re-check.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ _INPUTS: dict[tuple[int, int], str] = {}
 #: Used when the file system does not say (``pathconf`` unsupported): the usual NAME_MAX.
 DEFAULT_NAME_MAX = 255
 #: Longest path the kernel takes (Linux PATH_MAX, counting the final NUL).
-PATH_MAX = getattr(os, "PATH_MAX", 4096)
+PATH_MAX = 4096
 
 
 def kind(mode: int) -> str:
