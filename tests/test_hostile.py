@@ -211,7 +211,7 @@ def test_a_huge_length_in_a_catalogue_is_refused_at_once(run, tmp_path: Path):
     cat = catalogue(tmp_path, f'\nsize: "{"0" * 60_000}1in"')
     result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: {cat}:2: size: expected a length such as 1in or 25mm, got 60003 characters (at most 64)\n")
+        2, f"tokengen: error: {cat}:2: size: expected a length with a unit such as 1in or 25mm, got 60003 characters (at most 64)\n")
 
 
 def test_zero_lengths_still_parse():
@@ -228,7 +228,7 @@ def test_uniqueness_of_a_long_mixed_list_is_linear(tmp_path: Path):
             "tokens": [{"id": "a", "attribute": "A", "priority": "low"}], "variants": values}
     problems = [str(p) for p in validate_schema(tmp_path / "c.yaml", data, {})]
     assert f"{tmp_path / 'c.yaml'}: variants: has more than 64 entries" in problems
-    assert f"{tmp_path / 'c.yaml'}: variants: 'v0' is given twice (values must be unique)" in problems
+    assert f"{tmp_path / 'c.yaml'}: variants: lists the same entry twice" in problems
 
 
 def test_an_integer_of_5000_digits_is_one_line(run, tmp_path: Path):
@@ -282,7 +282,7 @@ def test_profile_extends_a_list(run, tmp_path: Path):
     profiles.write_text("mine:\n  extends: [home]\n", "utf-8")
     result = run("export", str(MINIMAL), "--profile", "mine", "--profiles", str(profiles), "-o", str(tmp_path / "o"))
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: {profiles}:2: mine.extends: extends takes the name of one profile, got ['home']\n")
+        2, f"tokengen: error: {profiles}:2: mine.extends: expected text, got ['home']\n")
 
 
 def test_stdout_full(tmp_path: Path):

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, fonts, guard
+from . import __version__, fonts, guard, schemas
 from . import workers as workers_module
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
@@ -212,6 +212,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     """
     path = Path(path)
     data, lines = read_yaml(path)
+    schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)

@@ -12,10 +12,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .catalogue import suggest
 from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
-from .yamlsrc import Lines, dotted, one_line, read_yaml
+from .yamlsrc import Lines, dotted, read_yaml
 
 OUTPUTS = ("sheets", "single-pages", "png")
 COLOURS = ("rgb", "cmyk")
@@ -99,6 +100,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
         for name, spec in data.items():
@@ -111,9 +113,6 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
             base: dict[str, Any] = dict(raw.get(name, {}))
             if "extends" in spec:
                 parent = spec["extends"]
-                if not isinstance(parent, str):
-                    raise CatalogueError(path, f"extends takes the name of one profile, got {one_line(repr(parent), 60)}",
-                                         line=lines.get((name, "extends")), field=dotted((name, "extends")))
                 if parent not in raw:
                     hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
                     raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
