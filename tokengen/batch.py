@@ -369,8 +369,8 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
     return [results[i] for i in range(len(jobs))]
 
 
-KEYWORDS_TAIL = 4096
 #: Bytes read at each step of :func:`read_keywords` (the tail, one xref entry, the Info object).
+KEYWORDS_TAIL = 4096
 
 
 def read_keywords(path: Path) -> str:
