@@ -100,6 +100,18 @@ def test_build_never_writes_onto_a_bundled_font(run, tmp_path: Path, monkeypatch
     assert font.read_bytes() == before
 
 
+def test_build_never_writes_onto_the_package_data(run, tmp_path: Path):
+    from tokengen.profiles import builtin_path
+
+    builtin = builtin_path()
+    before = builtin.read_bytes()
+    link = tmp_path / "x.pdf"
+    link.symlink_to(builtin)
+    result = run("build", str(MINIMAL), "-o", str(link))  # build reads no profile: still refused
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {link}: output would overwrite an input file\n")
+    assert builtin.read_bytes() == before
+
+
 @pytest.mark.parametrize("how", ["symlink", "hardlink", "itself"])
 def test_batch_never_replaces_its_job_file(run, tmp_path: Path, how: str):
     catalogue(tmp_path)

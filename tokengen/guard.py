@@ -2,7 +2,8 @@
 
 * :func:`note_input` records each file a run reads (every YAML file through
   :func:`tokengen.yamlsrc.read_yaml`, every art file the catalogue names); the bundled fonts are
-  always inputs. :func:`check_output` refuses to write onto any of them, comparing the device
+  always inputs, and so are the package's own files (profiles, schemas, ICC profiles).
+  :func:`check_output` refuses to write onto any of them, comparing the device
   and inode of the file the output path finally reaches (through symlinks and hard links), so
   neither ``-o art.png``, a symlink ``out/x.pdf -> ../art.png`` nor a hard link can destroy an
   input. Every output goes through it (:func:`tokengen.atomic.atomic_path`), before anything is
@@ -20,6 +21,7 @@ batch worker inherits it when forked); nothing is ever removed from it but by th
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from pathlib import Path
@@ -83,20 +85,30 @@ def _identity(path: str | Path) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
-def _font_files() -> list[Path]:
+def _bundled_files() -> list[Path]:
+    """tokengen's own files, inputs of every run: the fonts, and the package with its data
+    (profiles, schemas, ICC profiles): writing over one would break every later run."""
     from . import fonts
 
     folder = fonts.font_dir()
-    return [folder / f"{name}.ttf" for name in (fonts.REGULAR, fonts.BOLD)]
+    found = [folder / f"{name}.ttf" for name in (fonts.REGULAR, fonts.BOLD)]
+    return found + list(_package_files())
+
+
+@functools.cache
+def _package_files() -> tuple[Path, ...]:
+    package = Path(__file__).resolve().parent
+    return tuple(p for p in package.rglob("*") if "__pycache__" not in p.parts and p.is_file())
 
 
 def input_of(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> str | None:
-    """The input that ``target`` would overwrite (one of ``inputs``, a noted input or a bundled
-    font, compared by device and inode after following symlinks), or None."""
+    """The input that ``target`` would overwrite (one of ``inputs``, a noted input, a bundled
+    font or a file of the tokengen package, compared by device and inode after following
+    symlinks), or None."""
     ident = _identity(target)
     if ident is None:
         return None
-    for source in (*inputs, *_font_files()):
+    for source in (*inputs, *_bundled_files()):
         if _identity(source) == ident:
             return str(source)
     noted = _INPUTS.get(ident)
