@@ -532,6 +532,7 @@ def test_png_dpi_2400_on_100_designs_is_refused_before_drawing(run, tmp_path: Pa
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {cat}: 101 PNGs of 3000 x 3000 px are 909,000,000 pixels, more than the limit of "
            "400,000,000 per run (raise it with --max-total-pixels, or lower --dpi)\n")
+    assert listing(tmp_path / "o") == []
 
 
 def test_single_pages_refuses_over_limit_runs_before_building(run, tmp_path: Path):
