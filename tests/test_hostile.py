@@ -566,3 +566,18 @@ def test_a_fifo_as_font_is_refused(run, tmp_path: Path, monkeypatch: pytest.Monk
         monkeypatch.delenv("TOKENGEN_FONT_DIR")
         fonts.register.cache_clear()
         fonts.register()
+
+
+def _times_ten_or_die(x: int) -> int:
+    if x == 2:
+        os._exit(3)  # a worker killed in the middle of a job
+    return x * 10
+
+
+def test_a_dead_worker_fails_its_job_only():
+    from tokengen.workers import run_pool
+
+    results: dict[int, object] = {}
+    run_pool(_times_ten_or_die, [0, 1, 2, 3, 4], [0, 1, 2, 3, 4], 2, results.__setitem__,
+             lambda i, reason: f"job {i}: {reason}")
+    assert results == {0: 0, 1: 10, 2: "job 2: worker process ended unexpectedly (exit code 3)", 3: 30, 4: 40}
