@@ -7,7 +7,7 @@ Three kinds of output, chosen by the profile's ``output``:
   block of token trims and its BleedBox that block grown by the bleed.
 * ``single-pages``: one PDF where each page is one token side: page = trim + 2 × bleed square,
   TrimBox = the trim, BleedBox = the page. For every physical token (copies included) its two
-  sides follow each other in the profile's ``order`` (back, then face, by default).
+  sides follow each other in the profile's ``order`` (face, then back, by default).
 * ``png``: the same kind of single-token PDF (one page per design plus one back page) is written,
   then each page is rasterised with pdfium into a PNG of exactly
   ``round((trim + 2 × bleed) / 72 × dpi)`` px square, 8-bit sRGB, with the DPI in its pHYs
@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, PngImagePlugin
@@ -55,7 +56,7 @@ MAX_TOTAL_PIXELS = 400_000_000
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
-           max_total_pixels: int = MAX_TOTAL_PIXELS) -> list[Path]:
+           max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -67,6 +68,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             ``single-pages``), counted before anything is built.
         max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
             before anything is drawn.
+        size: token trim in pt, overriding the catalogue's (``--size``).
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
         A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
@@ -86,24 +88,29 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         raise ExportError(f"{out_dir}: not a folder")
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
+    if size is not None and size != catalogue.size:
+        catalogue = replace(catalogue, size=size)
     inputs = (catalogue.path, *art_files(catalogue))
     if profile.output == "sheets":
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
-            columns=catalogue.columns, cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
-            calibration="calibration" in profile.marks,
+            columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
+            cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
+            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
         )
         backs = "duplex" if profile.backs == "duplex" else None
         build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs, max_tokens=max_tokens, max_pages=max_pages), pdf)
+                                          backs=backs, copies=profile.copies, fill=profile.fill, max_tokens=max_tokens,
+                                          max_pages=max_pages), pdf)
         return [pdf]
     if profile.output == "single-pages":
-        tokens, pages = catalogue.count, catalogue.count * len(profile.order)
+        tokens = catalogue.count * profile.copies
+        pages = tokens * len(profile.order)
         if tokens > max_tokens:
             raise LayoutError(f"{catalogue.path}: {tokens} tokens requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
         if pages > max_pages:
             raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
-        sides = ((side, t) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
+        sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         with atomic_path(pdf, inputs=inputs) as temp:
             write_single_pages(catalogue, profile, sides, temp, pages)
         return [pdf]
