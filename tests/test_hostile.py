@@ -378,7 +378,8 @@ def _start_paused(tmp_path: Path, args: list[str], drawing: int) -> tuple[subpro
     ready_r, ready_w = os.pipe()
     block_r, block_w = os.pipe()
     proc = subprocess.Popen([sys.executable, "-c", HOOK, str(ready_w), str(block_r), *args], cwd=tmp_path,
-                            pass_fds=(ready_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            pass_fds=(ready_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own process group, as a terminal gives a command
     os.close(ready_w)
     os.close(block_r)
     got = b""
@@ -396,7 +397,10 @@ def test_batch_stops_at_once_on_a_signal(tmp_path: Path, signum: int, code: int)
     sizes = [a for s in ("0.5in", "0.6in", "0.7in", "0.8in", "0.9in", "1in", "1.1in", "1.2in") for a in ("--size", s)]
     proc, block = _start_paused(tmp_path, ["batch", str(MINIMAL), "-o", str(out), "-j", "2", *sizes], drawing=2)
     assert len(list(out.glob(".*.part"))) == 2  # both workers are writing
-    proc.send_signal(signum)
+    if signum == signal.SIGINT:
+        os.killpg(proc.pid, signum)  # Ctrl-C reaches the whole process group, workers included
+    else:
+        proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=30)
     os.close(block)
     assert proc.returncode == code
