@@ -9,7 +9,9 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from . import __version__, duplex, rulesheet
+from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
 from .atomic import atomic_path
+from .colour import ColourOptions, Converter
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
 from .model import Catalogue
@@ -42,6 +44,11 @@ class BuildOptions:
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
+        colour: output profile, rendering intent, conversion and ink limit (see
+            :class:`tokengen.colour.ColourOptions`).
+        max_dpi: art above this resolution at its printed size is resampled to it (None:
+            ``--keep-resolution``, every pixel kept).
+        max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
     """
 
     sheet: SheetSpec
@@ -58,6 +65,9 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
+    colour: ColourOptions = field(default_factory=ColourOptions)
+    max_dpi: float | None = MAX_DPI
+    max_art_pixels: int = MAX_TOTAL_PIXELS
 
 
 @dataclass(frozen=True)
@@ -104,10 +114,12 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
             (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
+        library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)",
+                             subject=(options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)")
+                             + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
@@ -132,6 +144,16 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out, tuple(sheet.art.warnings))
+
+
+def art_library(options: BuildOptions) -> ArtLibrary:
+    """The art library (and its colour converter) for a build with ``options``.
+
+    Raises:
+        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
+    """
+    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
+                      max_total_pixels=options.max_art_pixels)
 
 
 def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:

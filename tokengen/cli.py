@@ -16,6 +16,7 @@ import click
 
 from . import __version__
 from . import scale as scaling
+from .art import MAX_DPI, MAX_TOTAL_PIXELS
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
@@ -95,9 +96,13 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS, show_default=True,
+              help="Refuse builds whose art holds more pixels (after resampling).")
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False,
+          keep_resolution: bool = False, max_art_pixels: int = MAX_TOTAL_PIXELS) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -115,7 +120,8 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale))
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs,
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
     echo_build_report(result)
 
@@ -229,7 +235,9 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   keep_resolution: bool = False) -> None:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -245,7 +253,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
 
     profile = get_profile(profile_name, profiles_file)
     cat = load_catalogue(catalogue)
-    written = export(cat, profile, out_dir, dpi=dpi)
+    written = export(cat, profile, out_dir, dpi=dpi, keep_resolution=keep_resolution)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     pdf = written[0]

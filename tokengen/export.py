@@ -30,13 +30,15 @@ from pathlib import Path
 
 from PIL import Image, PngImagePlugin
 
+from .art import ArtLibrary
 from .atomic import atomic_path
 from .build import BuildOptions, build_pdf
+from .colour import Converter
 from .errors import ExportError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
 from .profiles import Profile
-from .render import SheetCanvas, open_canvas
+from .render import SheetCanvas, binary_streams, open_canvas
 from .units import format_length
 
 #: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
@@ -44,7 +46,8 @@ SRGB_INTENT = 0
 SRGB_GAMMA = 45455
 
 
-def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None) -> list[Path]:
+def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
+           keep_resolution: bool = False) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -52,6 +55,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         profile: see :mod:`tokengen.profiles`.
         out_dir: output folder.
         dpi: overrides the profile's DPI (PNG resolution, px per in).
+        keep_resolution: embed art at its own resolution instead of resampling it down to the
+            profile's ``max_dpi``.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
     Raises:
@@ -76,16 +81,17 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         )
         backs = "duplex" if profile.backs == "duplex" else None
         build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs), pdf)
+                                          backs=backs, colour=profile.colour_options(),
+                                          max_dpi=None if keep_resolution else profile.max_dpi), pdf)
         return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
-            temp.write_bytes(single_pages_pdf(catalogue, profile, sides))
+            temp.write_bytes(single_pages_pdf(catalogue, profile, sides, keep_resolution))
         return [pdf]
     # png: one page per design, then the back
     sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
-    data = single_pages_pdf(catalogue, profile, sides)
+    data = single_pages_pdf(catalogue, profile, sides, keep_resolution)
     with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
         temp.write_bytes(data)
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
@@ -113,7 +119,8 @@ def png_name(stem: str, number: int, token: Token) -> str:
     return f"{stem}-{number:02d}-{slug(token.id)}{copies}.png"
 
 
-def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]]) -> bytes:
+def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
+                     keep_resolution: bool = False) -> bytes:
     """A PDF with one token side per page, as bytes.
 
     Each page is ``size + 2 × bleed`` pt square with TrimBox = the trim square (inset by the
@@ -127,10 +134,12 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
     size, bleed = catalogue.size, profile.bleed
     edge = size + 2 * bleed
     buffer = io.BytesIO()
+    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
+    described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(buffer, (edge, edge), title=catalogue.title, author=catalogue.author or "tokengen",
-                         subject=f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}",
-                         colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe)
+                         subject=f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         + described, colour_model=profile.colour)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library)
     forms: dict[tuple[str, str], str] = {}
     for side, token in sides:  # forms first, once per design
         key = (side, token.id if side == "face" else "back")
@@ -144,7 +153,8 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
         canvas.doForm(forms[(side, token.id if side == "face" else "back")])
         canvas.restoreState()
         canvas.showPage()
-    return canvas.getpdfdata()
+    with binary_streams():
+        return canvas.getpdfdata()
 
 
 def _back(catalogue: Catalogue, token: Token) -> Back:
