@@ -371,7 +371,7 @@ def _eight_bit(im: Image.Image) -> Image.Image:
     if mode == "1":
         return im.convert("L")
     if mode.startswith("I"):  # 16-bit grey (I;16, I;16B, I): 0..65535 → 0..255
-        return im.convert("I").point(lambda v: v / 257, "L")
+        return im.convert("I").point(lambda v: v / 257).convert("L")  # scale first: convert alone clips at 255
     if mode in ("P", "PA"):
         transparent = mode == "PA" or "transparency" in im.info
         return im.convert("RGBA" if transparent else "RGB")
