@@ -208,7 +208,7 @@ class Converter:
             if self.formula:
                 return colour.to_rgb()
             pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in colour.values))
-            out = ImageCms.applyTransform(pixel, _transform(self.profile.data, "CMYK", None, "RGB", self.intent))
+            out = _apply(pixel, _transform(self.profile.data, "CMYK", None, "RGB", self.intent))
             return tuple(v / 255 for v in out.getpixel((0, 0)))
         if colour.space == "cmyk":
             if colour.values == (1.0, 1.0, 1.0, 1.0) and not area:
@@ -239,7 +239,7 @@ class Converter:
             return im if im.mode != "CMYK" else im.convert("RGB")
         if out_mode == "L":  # LittleCMS has no sRGB grey target here: go through RGB
             return im
-        return ImageCms.applyTransform(im, transform)
+        return _apply(im, transform)
 
     def image_to_cmyk(self, im: Image.Image) -> Image.Image:
         """``im`` (``L``, ``RGB`` or ``CMYK``, optionally ICC-tagged) as CMYK for this output's
@@ -258,8 +258,22 @@ class Converter:
             except (OSError, ImageCms.PyCMSError):  # unusable embedded profile: take it as sRGB
                 transform = _transform(None, "RGB", str(self.profile.path), "CMYK", self.intent)
                 im = im.convert("RGB")
-            out = ImageCms.applyTransform(im, transform)
+            out = _apply(im, transform)
         return limit_image_ink(out, self.options.ink_limit)
+
+
+def _apply(im: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
+    """``ImageCms.applyTransform`` without tagging the result: Pillow tags it with the output
+    profile's bytes, which LittleCMS cannot re-serialise for some valid profiles (Ghostscript's
+    ``ps_cmyk.icc``: "Could not determine profile size"); we never need that tag."""
+    try:
+        out = ImageCms.applyTransform(im, transform)
+    except OSError:
+        out = Image.new(transform.output_mode, im.size)
+        im.load()
+        transform.transform.apply(im.getim(), out.getim())
+    out.info.pop("icc_profile", None)
+    return out
 
 
 def is_srgb(icc: bytes) -> bool:
