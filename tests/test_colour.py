@@ -213,3 +213,36 @@ def test_profile_keys_are_checked(run, tmp_path: Path):
         with pytest.raises(CatalogueError, match=re.escape(message)):
             load_profiles(profiles_file(tmp_path, text))
     assert load_profiles()["print-shop"].ink_limit == 300.0
+
+
+@pytest.mark.parametrize("label, script, code", [("שלום", "Hebrew", "U+05E9 HEBREW LETTER SHIN"),
+                                                 ("سلام", "Arabic", "U+0633 ARABIC LETTER SEEN"),
+                                                 ("नमस्ते", "Devanagari", "U+0928 DEVANAGARI LETTER NA")])
+def test_right_to_left_and_shaping_scripts_are_refused_at_load(run, tmp_path: Path, catalogue_path: Path, label: str, script: str, code: str):
+    text = catalogue_path.read_text("utf-8").replace("{id: str-low,  attribute: STR, priority: low}",
+                                                     f"{{id: str-low,  attribute: STR, priority: low, label: {label}}}")
+    cat = tmp_path / "cat.yaml"
+    cat.write_text(text, "utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if label in row)
+    result = run("build", str(cat), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code == 2
+    index = next(i for i, row in enumerate(re.findall(r"\{id: [^}]*\}", text)) if label in row)
+    why = ("is written right to left; tokengen draws text left to right without reordering or shaping, so it would print reversed"
+           if script != "Devanagari" else "needs shaping (glyphs joined and reordered), which tokengen does not do; it would print broken")
+    assert result.stderr == f"tokengen: error: {cat}:{line}: tokens[{index}].label: {script} text ({code}) {why}\n"
+    assert not (tmp_path / "out.pdf").exists()
+
+
+def test_a_no_break_space_is_ordinary_text(run, tmp_path: Path, catalogue_path: Path):
+    text = catalogue_path.read_text("utf-8").replace("{id: str-low,  attribute: STR, priority: low}",
+                                                     "{id: str-low,  attribute: STR, priority: low, label: \"Big\u00a0Brute\"}")
+    cat = tmp_path / "cat.yaml"
+    cat.write_text(text, "utf-8")
+    out = tmp_path / "out.pdf"
+    result = run("build", str(cat), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    import pdfplumber
+
+    with pdfplumber.open(out) as pdf:
+        words = pdf.pages[0].extract_text()
+    assert "Big" in words and "Brute" in words
