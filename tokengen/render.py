@@ -201,6 +201,7 @@ class SheetCanvas:
             with binary_streams():  # ReportLab encodes the image here, not at save
                 self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
             self.canvas.endForm()
+            self.art.release(image)
         return name, width, height, image
 
     def _draw_art(self, art: tuple[str, float, float, ArtImage], path: object) -> Rect:
