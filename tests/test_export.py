@@ -56,13 +56,27 @@ def box(page: pypdf.PageObject, key: str) -> tuple[float, ...]:
     return tuple(float(v) for v in page[key])
 
 
+def sheet_streams(page: pypdf.PageObject) -> list[ContentStream]:
+    """The page's own content and every form drawn in page coordinates (BBox = MediaBox: the
+    sheet furniture such as cut lines and crop marks, placed without a transform)."""
+    media = [float(v) for v in page["/MediaBox"]]
+    found = [page.get_contents()]
+    for _, xobject in page["/Resources"].get("/XObject", {}).items():
+        xobject = xobject.get_object()
+        if xobject["/Subtype"] == "/Form" and [float(v) for v in xobject["/BBox"]] == media:
+            assert [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])] == [1, 0, 0, 1, 0, 0]
+            found.append(ContentStream(xobject, None))
+    return found
+
+
 def marks(page: pypdf.PageObject, width: float = 0.25) -> tuple[list[tuple[float, float, float, float]], list[bytes]]:
-    """Line segments stroked at ``width`` pt on the page itself, and the stroke-colour operators used."""
+    """Line segments stroked at ``width`` pt on the sheet (the page and its page-sized forms),
+    and the stroke-colour operators used."""
     segments: list[tuple[float, float, float, float]] = []
     colours: list[bytes] = []
     current = None
     start = None
-    for operands, op in page.get_contents().operations:
+    for operands, op in (item for stream in sheet_streams(page) for item in stream.operations):
         if op == b"w":
             current = float(operands[0])
         elif current == width and op in (b"K", b"RG", b"G", b"SC", b"SCN"):

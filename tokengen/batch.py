@@ -43,7 +43,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from . import __version__, fonts
+from . import __version__, fonts, schemas
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
@@ -208,6 +208,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     """
     path = Path(path)
     data, lines = read_yaml(path)
+    schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)

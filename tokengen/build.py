@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet
+from . import __version__, duplex, rulesheet, testhook
 from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
 from .atomic import atomic_path
 from .colour import ColourOptions, Converter
@@ -119,7 +119,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                              subject=(options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
@@ -136,7 +136,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             canvas.showPage()
             if backs:
                 backs.add(page)
-            sheet.seal_pages()
+            testhook.checkpoint("page")
         if options.rules:
             rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale)
         with binary_streams():

@@ -137,8 +137,9 @@ def _rules_options(f: Any) -> Any:
         click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
         click.option("--no-variant", "remove", multiple=True, metavar="NAME", help="Take an optional rule out of play (repeatable)."),
     ] + [
-        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=next(iter(choices)),
-                     show_default=True, help="; ".join(f"{k}: {v}" for k, v in choices.items()) + ".")
+        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=None,
+                     help="; ".join(f"{k}: {v}" for k, v in choices.items()).replace("WOUNDS", "game.damage.wounds")
+                     + f". Default: the catalogue's interpretations: entry, else {next(iter(choices))}.")
         for name, choices in INTERPRETATIONS.items()
     ] + [
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -162,8 +163,8 @@ def _echo_json(data: dict[str, Any]) -> None:
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
               help="Check printing at this token size (default: the catalogue's size).")
-def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str, same_target: str,
-          fmt: str, page: str, margin: float, token_size: float | None) -> None:
+def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: str, page: str, margin: float,
+          token_size: float | None, **readings: str | None) -> None:
     """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
     Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
 
@@ -174,15 +175,14 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .rules import Interpretations, Settings, check_catalogue, format_report
+    from .rules import Settings, check_catalogue, format_report
 
     try:
         page_size = parse_page(page)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin,
-                        size=token_size)
-    report = check_catalogue(catalogue, settings, add=add, remove=remove)
+    settings = Settings(page=page_size, margin=margin, size=token_size)
+    report = check_catalogue(catalogue, settings, add=add, remove=remove, readings=readings)
     if fmt == "json":
         _echo_json(report.as_dict())
     else:
@@ -200,11 +200,11 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
               help="An Adventurer and all six scores (repeatable; added to the scenario's).")
 @click.option("-m", "--monster", "monsters", multiple=True, metavar="[NAME=]TARGETING",
               help="A monster's targeting: ↓STR, ↑MAG, ↓↑PER, ALL, or low:STR, high:STR, both:STR, all (repeatable).")
-@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none.")
+@click.option("-d", "--deployed", multiple=True, metavar="TOKEN_ID|SPEC",
+              help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none. Give it once: one Meatshield fights at a time.")
 @_rules_options
 def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...], monsters: tuple[str, ...],
-           deployed: str | None, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str,
-           same_target: str, fmt: str) -> None:
+           deployed: tuple[str, ...], add: tuple[str, ...], remove: tuple[str, ...], fmt: str, **readings: str | None) -> None:
     """Resolve one Establish Targets step: for each monster, who it attacks and how many times.
     SCENARIO is an optional YAML file (adventurers, monsters, deployed, variants).
 
@@ -215,11 +215,13 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
                       -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
       tokengen target fight.yaml --variant target-all-hits --format json
     """
-    from .rules import Interpretations
     from .rules import target as resolve
 
-    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed, add=add,
-                     remove=remove, interpretations=Interpretations(one_sided, ties, same_target))
+    if len(deployed) > 1:  # one Meatshield takes part in a fight at a time (variant, Combat)
+        raise click.BadParameter(f"given {len(deployed)} times ({', '.join(deployed)}); only one Meatshield is deployed at a time, "
+                                 "so give it once", param_hint="'-d' / '--deployed'")
+    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed[0] if deployed else None,
+                     add=add, remove=remove, interpretations=readings)
     if fmt == "json":
         _echo_json(result.as_dict())
     else:

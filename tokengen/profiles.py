@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .catalogue import suggest
 from .colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, output_profile
 from .errors import CatalogueError, RenderError, UsageError
@@ -120,6 +121,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
         for name, spec in data.items():

@@ -10,7 +10,6 @@ printable strokes.
 from __future__ import annotations
 
 import contextlib
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from . import __version__, emblem, fonts
@@ -107,11 +105,15 @@ class SheetCanvas:
         safe: the safe area in pt (text keeps at least this far inside the trim); None means the
             design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
+        page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
+            (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
+            :meth:`calibration`.
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None):
         self.canvas = canvas
+        self.page = page
         self.size = size
         self.bleed = bleed
         self.safe = SAFE * size if safe is None else safe
@@ -123,9 +125,8 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
-        self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
+        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
-        self._sealed = 0  # pages of the document already compressed by seal_pages
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -295,69 +296,56 @@ class SheetCanvas:
         c.restoreState()
 
     # -- pages -------------------------------------------------------------------------------
-    def seal_pages(self) -> None:
-        """Compress the pages shown since the last call (call after ``showPage``) rather than at
-        save, so memory holds about 0.4 KB per finished page instead of its whole drawing code
-        (~2 KB at 30 tokens); the bytes written are the same as ReportLab's own Flate path."""
-        pages = self.canvas._doc.Pages.pages
-        for page in pages[self._sealed:]:
-            if page.compression and isinstance(page.stream, str) and page.stream and page.Contents is None:
-                stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
-                stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
-                stream.__Comment__ = "page stream"
-                page.Contents = stream
-                page.stream = None
-        self._sealed = len(pages)
+    def _page_form(self, name: str) -> None:
+        """Begin a form as large as the page, content in page coordinates (placed without a
+        transform): sheet furniture, never taken for a token (see :func:`preflight.pieces`)."""
+        if self.page is None:
+            raise ValueError("SheetCanvas needs page=(width, height) to draw sheet furniture")
+        self.canvas.beginForm(name, 0, 0, *self.page)
 
     def place(self, forms: Sequence[str], page: PageLayout) -> None:
         """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner).
 
-        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm /Name Do``:
-        ``dx, dy`` move from the previous cell's origin (``Do`` leaves the CTM as it found it), so
-        a row of tokens repeats the same line and the compressed page stays small. Each move is
-        taken from the position already written, so rounding never accumulates: each cell is off by
-        at most one rounding of ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page).
-        ReportLab's saveState/translate/doForm per cell was the bottleneck at 100,000 tokens, so
-        the lines go straight to the page code, with the forms recorded as doForm records them.
+        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm`` and the
+        form's ``Do`` (ReportLab's ``addLiteral`` and ``doForm``): ``dx, dy`` move from the
+        previous cell's origin (``Do`` leaves the CTM as it found it), so a row of tokens repeats
+        the same lines and the compressed page stays small. Each move is taken from the position
+        already written, so rounding never accumulates: each cell is off by at most one rounding of
+        ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page). (A saveState/translate/
+        restoreState per cell costs several times as much at 100,000 tokens.)
         """
         c = self.canvas
-        code, used = c._code, c._formsinuse
-        xobject = c._doc.getXObjectName
-        names: dict[str, str] = {}
         x = y = 0.0
-        code.append("q")
+        c.addLiteral("q")
         for cell in page.cells:
-            form = forms[cell.index]
-            name = names.get(form)
-            if name is None:
-                name = names[form] = xobject(form)
-                used.append(form)  # what doForm records: the page's /XObject resources
             dx, dy = fp_str(cell.trim.x - x), fp_str(cell.trim.y - y)
             x, y = x + float(dx), y + float(dy)
-            code.append(f"1 0 0 1 {dx} {dy} cm /{name} Do")
-        code.append("Q")
+            c.addLiteral(f"1 0 0 1 {dx} {dy} cm")
+            c.doForm(forms[cell.index])
+        c.addLiteral("Q")
 
     def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
-        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks)."""
+        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks).
+
+        The lines are drawn once as a page-sized Form XObject and every page with the same lines
+        (every full page) places that form."""
         if not lines:
             return
         c = self.canvas
         key = (tuple(lines), stroke, colour)
-        drawn = self._drawn.get(key)
-        if drawn is not None:  # every full page has the same cut lines: reuse their code
-            c._code.extend(drawn)
-            return
-        start = len(c._code)
-        c.saveState()
-        c.setLineWidth(stroke)
-        c.setStrokeColor(self.paint(colour))
-        p = c.beginPath()
-        for line in lines:
-            p.moveTo(line.x0, line.y0)
-            p.lineTo(line.x1, line.y1)
-        c.drawPath(p, stroke=1, fill=0)
-        c.restoreState()
-        self._drawn[key] = c._code[start:]
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"lines-{len(self._line_forms)}"
+            self._page_form(name)
+            c.setLineWidth(stroke)
+            c.setStrokeColor(self.paint(colour))
+            p = c.beginPath()
+            for line in lines:
+                p.moveTo(line.x0, line.y0)
+                p.lineTo(line.x1, line.y1)
+            c.drawPath(p, stroke=1, fill=0)
+            c.endForm()
+        c.doForm(name)
 
     def calibration(self, strip: Rect, caption: str) -> None:
         """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
@@ -371,8 +359,7 @@ class SheetCanvas:
             # BBox = the whole page, content in page coordinates, placed without a transform: a
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
             name = self._rulers[key] = f"calibration-{len(self._rulers)}"
-            width, height = c._pagesize
-            c.beginForm(name, 0, 0, width, height)
+            self._page_form(name)
             self._draw_ruler(strip.x + 2, strip.y + 8)
             c.endForm()
         c.doForm(name)
