@@ -224,7 +224,7 @@ def image_pixels(pdf: Path) -> Image.Image:
     return Image.frombytes("CMYK", (int(obj["/Width"]), int(obj["/Height"])), obj.get_data())
 
 
-@pytest.mark.parametrize("profile_name", ["print-shop", "single-pages"])
+@pytest.mark.parametrize("profile_name", ["print-shop", "eu-3mm", "single-pages"])
 @pytest.mark.parametrize("kind", ["LA", "P-tRNS", "RGBA", "RGBA16", "RGB", "I;16", "cmyk-jpeg", "ycbcr-jpeg"])
 def test_cmyk_profiles_convert_and_flatten_onto_the_background(kind: str, profile_name: str, tmp_path: Path, catalogue_path: Path):
     path, left, right = make(kind, tmp_path)

@@ -246,3 +246,16 @@ def test_a_no_break_space_is_ordinary_text(run, tmp_path: Path, catalogue_path: 
     with pdfplumber.open(out) as pdf:
         words = pdf.pages[0].extract_text()
     assert "Big" in words and "Brute" in words
+
+
+def test_untagged_cmyk_art_is_ink_limited(tmp_path: Path):
+    """A CMYK JPEG of C100 M100 Y100 K100 (400 %) keeps its K and comes out at the limit."""
+    from tokengen.art import ArtLibrary
+
+    path = tmp_path / "heavy.jpg"
+    Image.new("CMYK", (300, 300), (255, 255, 255, 255)).save(path, quality=100)
+    image = ArtLibrary("cmyk").load(path)
+    pixels = Image.open(image.reader.fp)  # the re-encoded DCT stream that goes into the PDF
+    assert pixels.mode == "CMYK"
+    c, m, y, k = pixels.getpixel((150, 150))
+    assert k >= 250 and 290 <= (c + m + y + k) / 2.55 <= 301, (c, m, y, k)
