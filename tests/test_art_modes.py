@@ -359,3 +359,20 @@ def test_unreadable_and_warning_images_are_one_line_errors(run, tmp_path: Path, 
     assert result.exit_code == 2
     assert result.stderr.startswith(f"tokengen: error: {cut}: cannot decode image: image file is truncated"), result.stderr
     assert result.stderr.count("\n") == 1 and not out.exists()
+
+
+def test_export_resamples_to_the_profiles_max_dpi_and_says_so(run, tmp_path: Path, catalogue_path: Path):
+    big = tmp_path / "cover.png"
+    halves("RGB", LEFT, RIGHT).resize((1500, 1500)).save(big)  # 1500 px over the 1.25 in bleed box: 1200 DPI
+    cat = catalogue_with_art(tmp_path, catalogue_path, face=big.name)
+    user = tmp_path / "profiles.yaml"
+    user.write_text("shop-300:\n  extends: single-pages\n  max_dpi: 300\n", "utf-8")
+    result = run("export", str(cat), "--profile", "shop-300", "--profiles", str(user), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"tokengen: warning: {big}: 1200 DPI at its printed size, resampled to 300 DPI\n"
+    [image] = images(tmp_path / "out" / "meatshields-shop-300.pdf")
+    assert (image["width"], image["height"]) == (375, 375)  # 1.25 in × 300 DPI
+    result = run("export", str(cat), "--profile", "shop-300", "--profiles", str(user), "-o", str(tmp_path / "kept"), "--keep-resolution")
+    assert result.exit_code == 0 and result.stderr == ""
+    [image] = images(tmp_path / "kept" / "meatshields-shop-300.pdf")
+    assert (image["width"], image["height"]) == (1500, 1500)

@@ -255,9 +255,12 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
 
     profile = get_profile(profile_name, profiles_file)
     cat = load_catalogue(catalogue)
-    written = export(cat, profile, out_dir, dpi=dpi, keep_resolution=keep_resolution)
+    notes: list[str] = []
+    written = export(cat, profile, out_dir, dpi=dpi, keep_resolution=keep_resolution, warnings=notes)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
+    for note in notes:
+        click.echo(f"tokengen: warning: {note}", err=True)
     pdf = written[0]
     failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else cat.size) if not c.passed]
     if failed:

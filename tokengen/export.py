@@ -47,7 +47,7 @@ SRGB_GAMMA = 45455
 
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
-           keep_resolution: bool = False) -> list[Path]:
+           keep_resolution: bool = False, warnings: list[str] | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -57,6 +57,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         dpi: overrides the profile's DPI (PNG resolution, px per in).
         keep_resolution: embed art at its own resolution instead of resampling it down to the
             profile's ``max_dpi``.
+        warnings: when given, the art warnings are appended to it (low resolution, resampled),
+            e.g. ``art/cover.jpg: 2400 DPI at its printed size, resampled to 300 DPI``.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
     Raises:
@@ -80,18 +82,20 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             calibration="calibration" in profile.marks,
         )
         backs = "duplex" if profile.backs == "duplex" else None
-        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+        result = build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                           backs=backs, colour=profile.colour_options(),
                                           max_dpi=None if keep_resolution else profile.max_dpi), pdf)
+        if warnings is not None:
+            warnings.extend(result.warnings)
         return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
-            temp.write_bytes(single_pages_pdf(catalogue, profile, sides, keep_resolution))
+            temp.write_bytes(single_pages_pdf(catalogue, profile, sides, keep_resolution, warnings))
         return [pdf]
     # png: one page per design, then the back
     sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
-    data = single_pages_pdf(catalogue, profile, sides, keep_resolution)
+    data = single_pages_pdf(catalogue, profile, sides, keep_resolution, warnings)
     with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
         temp.write_bytes(data)
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
@@ -120,7 +124,7 @@ def png_name(stem: str, number: int, token: Token) -> str:
 
 
 def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
-                     keep_resolution: bool = False) -> bytes:
+                     keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
     """A PDF with one token side per page, as bytes.
 
     Each page is ``size + 2 × bleed`` pt square with TrimBox = the trim square (inset by the
@@ -153,6 +157,8 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
         canvas.doForm(forms[(side, token.id if side == "face" else "back")])
         canvas.restoreState()
         canvas.showPage()
+    if warnings is not None:
+        warnings.extend(library.warnings)
     with binary_streams():
         return canvas.getpdfdata()
 
