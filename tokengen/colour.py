@@ -225,20 +225,19 @@ class Converter:
     # -- images ------------------------------------------------------------------------------
     def image_to_srgb(self, im: Image.Image) -> Image.Image:
         """``im`` (mode ``L``, ``RGB`` or ``CMYK``, optionally tagged with ``info["icc_profile"]``)
-        in sRGB: mode ``L`` or ``RGB``. Untagged L/RGB is taken as sRGB (returned as is); untagged
-        CMYK converts by Pillow's formula (what viewers without a CMYK profile show)."""
+        in sRGB: mode ``L`` or ``RGB``. Untagged (or sRGB-tagged) L/RGB is sRGB already (returned
+        as is); untagged CMYK converts by Pillow's formula (what viewers without a CMYK profile
+        show); anything tagged otherwise goes through LittleCMS to sRGB RGB. A profile that does
+        not fit the pixels' colour space is ignored (the pixels are taken as sRGB)."""
         icc = im.info.get("icc_profile")
         if im.mode == "CMYK" and not icc:
             return im.convert("RGB")
         if not icc or is_srgb(icc):
             return im
-        out_mode = "L" if im.mode == "L" and _space(icc) == "GRAY" else "RGB"
-        try:
-            transform = _transform(icc, im.mode, None, out_mode, self.intent)
+        try:  # a grey profile (L pixels) also goes to sRGB RGB: sRGB has no grey form
+            transform = _transform(icc, im.mode, None, "RGB", self.intent)
         except (OSError, ImageCms.PyCMSError):  # a profile for another colour space than the pixels
             return im if im.mode != "CMYK" else im.convert("RGB")
-        if out_mode == "L":  # LittleCMS has no sRGB grey target here: go through RGB
-            return im
         return _apply(im, transform)
 
     def image_to_cmyk(self, im: Image.Image) -> Image.Image:
