@@ -1,6 +1,7 @@
 """Every image mode prints as an image viewer shows it, in `build` (sRGB) and in each CMYK profile.
 
-Each picture is generated here: 320 × 320 px, its left half one flat colour (or transparent), its
+Each picture is generated here (every PNG colour type and bit depth Pillow reads, with and without
+tRNS transparency; baseline, progressive, grey and CMYK JPEG): 320 × 320 px, its left half one flat colour (or transparent), its
 right half another. The sheet is rendered with pypdfium2 and two patches inside the art (left
 and right of centre, clear of the frame and the text plates) are compared with the colours a
 viewer shows (Pillow's own decoding, as sRGB), per channel within 3/255. The PDF's image
@@ -80,6 +81,12 @@ def make(kind: str, folder: Path) -> tuple[Path, tuple | None, tuple]:
     if kind == "RGB":
         halves("RGB", LEFT, RIGHT).save(path)
         return path, LEFT, RIGHT
+    if kind == "L-tRNS":  # grey with a tRNS colour key: grey 60 is transparent
+        halves("L", 60, 190).save(path, transparency=60)
+        return path, None, grey(190)
+    if kind == "RGB-tRNS":
+        halves("RGB", LEFT, RIGHT).save(path, transparency=LEFT)
+        return path, None, RIGHT
     if kind == "RGBA":
         halves("RGBA", (*LEFT, 0), (*RIGHT, 255)).save(path)
         return path, None, RIGHT
@@ -115,7 +122,7 @@ def make(kind: str, folder: Path) -> tuple[Path, tuple | None, tuple]:
     return path, shown.getpixel((40, 160)), shown.getpixel((280, 160))
 
 
-KINDS = ["1", "L", "LA", "P", "P-tRNS", "RGB", "RGBA", "I;16", "RGB16", "RGBA16", "LA16", "adobe-rgb",
+KINDS = ["1", "L", "L-tRNS", "LA", "P", "P-tRNS", "RGB", "RGB-tRNS", "RGBA", "I;16", "RGB16", "RGBA16", "LA16", "adobe-rgb",
          "ycbcr-jpeg", "progressive-jpeg", "grey-jpeg", "cmyk-jpeg"]
 
 
@@ -199,7 +206,7 @@ def test_build_shows_every_mode_as_a_viewer_does(kind: str, tmp_path: Path, cata
     assert image["smask"] == (left is None)
     assert (image["width"], image["height"]) == (SIZE, SIZE)
     assert image["filter"] == (["/DCTDecode"] if kind.endswith("jpeg") else ["/FlateDecode"])
-    grey = kind in ("1", "L", "LA", "I;16", "grey-jpeg")  # Pillow reads 16-bit grey+alpha as RGBA
+    grey = kind in ("1", "L", "L-tRNS", "LA", "I;16", "grey-jpeg")  # Pillow reads 16-bit grey+alpha as RGBA
     assert image["colour_space"] == ("/DeviceGray" if grey else "/DeviceRGB")
 
 
@@ -225,7 +232,7 @@ def image_pixels(pdf: Path) -> Image.Image:
 
 
 @pytest.mark.parametrize("profile_name", ["print-shop", "eu-3mm", "single-pages"])
-@pytest.mark.parametrize("kind", ["LA", "P-tRNS", "RGBA", "RGBA16", "RGB", "I;16", "cmyk-jpeg", "ycbcr-jpeg"])
+@pytest.mark.parametrize("kind", ["LA", "P-tRNS", "RGB-tRNS", "RGBA", "RGBA16", "RGB", "I;16", "cmyk-jpeg", "ycbcr-jpeg"])
 def test_cmyk_profiles_convert_and_flatten_onto_the_background(kind: str, profile_name: str, tmp_path: Path, catalogue_path: Path):
     path, left, right = make(kind, tmp_path)
     cat = load_catalogue(catalogue_with_art(tmp_path, catalogue_path, face=path.name))

@@ -383,6 +383,8 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
 def _eight_bit(im: Image.Image) -> Image.Image:
     """``im`` in one of L, LA, RGB, RGBA, CMYK (8 bits per channel), as a viewer shows it."""
     mode = im.mode
+    if mode in ("L", "RGB") and "transparency" in im.info:  # a tRNS colour key: transparent where it matches
+        return im.convert(mode + "A" if mode == "L" else "RGBA")
     if mode in ("L", "LA", "RGB", "RGBA", "CMYK"):
         return im
     if mode == "1":
