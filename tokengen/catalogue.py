@@ -7,7 +7,9 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -236,15 +238,28 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     shown = one_line(art)
     try:
         base = catalogue.resolve().parent
-        target = (base / art).resolve()
+        expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
+        named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
+        target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
-            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+            raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
         if not target.is_file():
-            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
     except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target
+
+
+def _case_hint(target: Path, limit: int = 10_000) -> str:
+    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
+    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
+    try:
+        names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
+    except OSError:
+        return ""
+    same = [n for n in names if n.lower() == target.name.lower()]
+    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:

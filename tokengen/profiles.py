@@ -39,12 +39,16 @@ DEFAULTS: dict[str, Any] = {
     "colour": "rgb",
     "marks": ["cut-lines", "calibration"],
     "boxes": False,
-    "order": ["back", "face"],
+    "order": ["face", "back"],
     "backs": "none",
     "icc": None,
     "rendering_intent": "relative",
     "ink_limit": INK_LIMIT,
     "max_dpi": 600,
+    "columns": None,
+    "copies": 1,
+    "fill": False,
+    "home_bleed": 0,
 }
 KEYS = (*DEFAULTS, "extends")
 #: Accepted DPI range (PNG resolution and least image resolution).
@@ -77,6 +81,10 @@ class Profile:
             ``perceptual``, ``saturation`` or ``absolute``.
         ink_limit: highest total ink C+M+Y+K in percent; preflight checks it.
         max_dpi: art above this resolution at its printed size is resampled down to it.
+        columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
+        copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
+            (:func:`tokengen.imposition.plan`).
+        home_bleed: on shared-edge sheets, background past the outer cut (pt).
     """
 
     name: str
@@ -93,6 +101,10 @@ class Profile:
     boxes: bool
     order: tuple[str, ...]
     backs: str = "none"
+    columns: int | None = None
+    copies: int = 1
+    fill: bool = False
+    home_bleed: float = 0.0
     conversion: str = "icc"
     icc: Path | None = None
     rendering_intent: str = "relative"
@@ -206,6 +218,13 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     order = names("order", SIDES)
     if sorted(order) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(order)}")
+    def whole(key: str, least: int) -> int:
+        value = values[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 100_000:
+            raise fail(key, f"expected a whole number from {least} to 100000, got {value!r}")
+        return value
+
+    columns = None if values["columns"] is None else whole("columns", 0)
     intent = choice("rendering_intent", tuple(INTENTS), values["rendering_intent"])
     ink = values["ink_limit"]
     if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not INK_LIMIT_RANGE[0] <= ink <= INK_LIMIT_RANGE[1]:
@@ -225,5 +244,6 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
                    conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
                    ink_limit=float(ink), max_dpi=max_dpi)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import unicodedata
 from functools import cache
 from importlib import resources
@@ -91,6 +92,10 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
     line = line_at(lines, where)
     field = dotted(where) or None
     kind = error.validator
+    comment = _comment_value(path, line) if error.instance is None and where else None
+    if comment is not None:
+        return CatalogueError(path, f"no value: an unquoted '#' starts a YAML comment, so '{comment}' was read as one; "
+                                    f"put the value in quotes: {where[-1]}: \"{comment}\"", line=line, field=field)
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties", {}))
@@ -144,6 +149,22 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, "lists the same entry twice", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, one_line(message, 160), line=line, field=field)
+
+
+def _comment_value(path: Path, line: int | None) -> str | None:
+    """When source line ``line`` of ``path`` reads ``key: #text`` (a value YAML took for a
+    comment), ``"#text"``; else None."""
+    if not line:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == line:
+                    match = re.search(r":\s+(#[^\s#]*)", text)
+                    return match.group(1)[:40] if match else None
+    except OSError:
+        return None
+    return None
 
 
 def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
