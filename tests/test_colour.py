@@ -137,7 +137,7 @@ def test_a_lower_ink_limit_applies_to_fills_and_pixels(run, tmp_path: Path, cata
     cat = catalogue(tmp_path, catalogue_path, background="#000000")
     cat.write_text(cat.read_text("utf-8").replace("style:\n  background:", f"style:\n  art: {art.name}\n  background:", 1), "utf-8")
     black = tmp_path / "black.png"
-    Image.new("RGB", (300, 300), (0, 0, 0)).save(black)
+    Image.new("RGB", (400, 400), (0, 0, 0)).save(black)  # 320 DPI over the 1.25 in bleed box
     cat.write_text(cat.read_text("utf-8").replace(f"art: {art.name}", f"art: {black.name}"), "utf-8")
     user = profiles_file(tmp_path, "shop-260:\n  extends: print-shop\n  ink_limit: 260\n")
     result = run("export", str(cat), "--profile", "shop-260", "--profiles", str(user), "-o", str(tmp_path / "out"))

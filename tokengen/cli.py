@@ -296,7 +296,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     written = export(cat, profile, out_dir, dpi=dpi, size=size, keep_resolution=keep_resolution, warnings=notes)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
-    for warning in [*scaling.small_text_warnings(cat, size), *notes]:
+    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
     failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
