@@ -48,12 +48,13 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def png16(path: Path, colour_type: int, left: tuple[int, ...], right: tuple[int, ...]) -> None:
+def png16(path: Path, colour_type: int, left: tuple[int, ...], right: tuple[int, ...], trns: bytes = b"") -> None:
     """A 16-bit PNG written by hand (Pillow cannot write 16-bit RGB): ``left``/``right`` are
     16-bit channel values for colour type 0 (grey), 2 (RGB), 4 (grey+alpha) or 6 (RGBA)."""
     row = b"\x00" + struct.pack(f">{len(left)}H", *left) * (SIZE // 2) + struct.pack(f">{len(right)}H", *right) * (SIZE // 2)
     ihdr = struct.pack(">IIBBBBB", SIZE, SIZE, 16, colour_type, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(row * SIZE)) + _chunk(b"IEND", b""))
+    key = _chunk(b"tRNS", trns) if trns else b""
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + key + _chunk(b"IDAT", zlib.compress(row * SIZE)) + _chunk(b"IEND", b""))
 
 
 def make(kind: str, folder: Path) -> tuple[Path, tuple | None, tuple]:
@@ -84,6 +85,12 @@ def make(kind: str, folder: Path) -> tuple[Path, tuple | None, tuple]:
     if kind == "L-tRNS":  # grey with a tRNS colour key: grey 60 is transparent
         halves("L", 60, 190).save(path, transparency=60)
         return path, None, grey(190)
+    if kind == "1-tRNS":  # 1-bit with black transparent
+        halves("1", 0, 1).save(path, transparency=0)
+        return path, None, grey(255)
+    if kind == "I;16-tRNS":  # 16-bit grey with a 16-bit tRNS key
+        png16(path, 0, (0x4000,), (0x8080,), trns=struct.pack(">H", 0x4000))
+        return path, None, grey(128)
     if kind == "RGB-tRNS":
         halves("RGB", LEFT, RIGHT).save(path, transparency=LEFT)
         return path, None, RIGHT
@@ -122,7 +129,7 @@ def make(kind: str, folder: Path) -> tuple[Path, tuple | None, tuple]:
     return path, shown.getpixel((40, 160)), shown.getpixel((280, 160))
 
 
-KINDS = ["1", "L", "L-tRNS", "LA", "P", "P-tRNS", "RGB", "RGB-tRNS", "RGBA", "I;16", "RGB16", "RGBA16", "LA16", "adobe-rgb",
+KINDS = ["1", "1-tRNS", "L", "L-tRNS", "LA", "P", "P-tRNS", "RGB", "RGB-tRNS", "RGBA", "I;16", "I;16-tRNS", "RGB16", "RGBA16", "LA16", "adobe-rgb",
          "ycbcr-jpeg", "progressive-jpeg", "grey-jpeg", "cmyk-jpeg"]
 
 
@@ -206,7 +213,7 @@ def test_build_shows_every_mode_as_a_viewer_does(kind: str, tmp_path: Path, cata
     assert image["smask"] == (left is None)
     assert (image["width"], image["height"]) == (SIZE, SIZE)
     assert image["filter"] == (["/DCTDecode"] if kind.endswith("jpeg") else ["/FlateDecode"])
-    grey = kind in ("1", "L", "L-tRNS", "LA", "I;16", "grey-jpeg")  # Pillow reads 16-bit grey+alpha as RGBA
+    grey = kind in ("1", "1-tRNS", "L", "L-tRNS", "LA", "I;16", "I;16-tRNS", "grey-jpeg")  # Pillow reads 16-bit grey+alpha as RGBA
     assert image["colour_space"] == ("/DeviceGray" if grey else "/DeviceRGB")
 
 

@@ -49,7 +49,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 
 from .colour import Converter, is_srgb
@@ -383,14 +383,20 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
 def _eight_bit(im: Image.Image) -> Image.Image:
     """``im`` in one of L, LA, RGB, RGBA, CMYK (8 bits per channel), as a viewer shows it."""
     mode = im.mode
-    if mode in ("L", "RGB") and "transparency" in im.info:  # a tRNS colour key: transparent where it matches
-        return im.convert(mode + "A" if mode == "L" else "RGBA")
+    if mode in ("1", "L", "RGB") and "transparency" in im.info:  # a tRNS colour key: transparent where it matches
+        return im.convert("RGBA" if mode == "RGB" else "LA")
     if mode in ("L", "LA", "RGB", "RGBA", "CMYK"):
         return im
     if mode == "1":
         return im.convert("L")
     if mode.startswith("I"):  # 16-bit grey (I;16, I;16B, I): 0..65535 → 0..255
-        return im.convert("I").point(lambda v: v / 257).convert("L")  # scale first: convert alone clips at 255
+        grey = im.convert("I")
+        scaled = grey.point(lambda v: v / 257).convert("L")  # scale first: convert alone clips at 255
+        key = im.info.get("transparency")
+        if isinstance(key, int):  # a 16-bit tRNS grey key: transparent where the grey equals it
+            alpha = ImageMath.lambda_eval(lambda a: a["notequal"](a["g"], key) * 255, g=grey).convert("L")
+            scaled.putalpha(alpha)
+        return scaled
     if mode in ("P", "PA"):
         transparent = mode == "PA" or "transparency" in im.info
         return im.convert("RGBA" if transparent else "RGB")
