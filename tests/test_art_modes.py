@@ -390,3 +390,17 @@ def test_export_resamples_to_the_profiles_max_dpi_and_says_so(run, tmp_path: Pat
     assert result.exit_code == 0 and result.stderr == ""
     [image] = images(tmp_path / "kept" / "meatshields-shop-300.pdf")
     assert (image["width"], image["height"]) == (1500, 1500)
+
+
+def test_art_that_reads_with_a_warning_is_refused_naming_the_file(run, tmp_path: Path, catalogue_path: Path):
+    """A phone JPEG whose EXIF block is cut short: Pillow warns, tokengen refuses (exit 2)."""
+    bad = tmp_path / "phone.jpg"
+    exif = b"Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x05\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06"  # 5 entries, 1 present
+    halves("RGB", LEFT, RIGHT).save(bad, quality=95, exif=exif)
+    cat = catalogue_with_art(tmp_path, catalogue_path, face=bad.name)
+    out = tmp_path / "out.pdf"
+    result = run("build", str(cat), "-o", str(out))
+    assert result.exit_code == 2
+    assert result.stderr == (f"tokengen: error: {bad}: the image reads with a warning: Corrupt EXIF data. "
+                             "Expecting to read 12 bytes but only got 10.\n")
+    assert not out.exists()
