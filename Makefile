@@ -9,6 +9,9 @@ OUT    ?= meatshields.pdf
 .PHONY: pdf test bench fuzz clean
 
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "tokengen needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1 || echo missing)." \
+	       "Give another one, e.g. make PYTHON=python3.12 $(MAKECMDGOALS)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
@@ -23,7 +26,7 @@ bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_art.py -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

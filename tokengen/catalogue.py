@@ -7,13 +7,15 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import fonts, gamedata, schemas
+from . import fonts, gamedata, guard, schemas, scripts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -33,6 +35,12 @@ def schema() -> dict[str, Any]:
     return schemas.schema("catalogue")
 
 
+def schema_name(data: Any) -> str:
+    """The schema ``data`` is checked against: ``catalogue-fields`` (a catalogue with declared
+    fields, any game: ``data/catalogue-fields.schema.json``), else ``catalogue``."""
+    return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
+
+
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
     """Load and validate a catalogue file.
 
@@ -45,6 +53,8 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
         CatalogueError: the first problem found, with file, line and field.
     """
     path = Path(path)
+    if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
+        raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]
@@ -53,7 +63,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    return _build(path, data, lines, allow_outside_art)
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
 
 
 def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
@@ -79,7 +89,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    return schemas.validate(path, data, lines, "catalogue")
+    return schemas.validate(path, data, lines, schema_name(data))
 
 
 def _lookalike(value: str, glyphs: dict[str, str]) -> str:
@@ -123,9 +133,12 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
 
     def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
         """Refuse text the bundled font cannot draw (it would print as boxes)."""
-        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        control = next((ch for ch in text if not ch.isprintable() and unicodedata.category(ch) != "Zs"), None)  # spaces (U+00A0) are text
         if control is not None:
             raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        script = scripts.unsupported(text)
+        if script:
+            raise fail(where, script)
         missing = fonts.missing_glyphs(text, font)
         if missing:
             shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
@@ -233,15 +246,32 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     shown = one_line(art)
     try:
         base = catalogue.resolve().parent
-        target = (base / art).resolve()
+        expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
+        named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
+        target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
-            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+            raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+        refused = guard.not_regular(target)
+        if refused:  # a FIFO or device is refused by type: reading it may never end
+            raise CatalogueError(where.path, f"art file {named} {refused.split(' (')[0]}", where.line, where.field)
         if not target.is_file():
-            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
+        guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
     return target
+
+
+def _case_hint(target: Path, limit: int = 10_000) -> str:
+    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
+    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
+    try:
+        names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
+    except OSError:
+        return ""
+    same = [n for n in names if n.lower() == target.name.lower()]
+    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:
@@ -252,6 +282,10 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     Raises:
         CatalogueError: the first problem found beyond the schema, with file, line and field.
     """
+    if "fields" in data:  # any game: declared fields and a face template
+        from .sources.fields import build_fields_catalogue
+
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
     return _build(Path(path), data, lines, allow_outside_art)
 
 

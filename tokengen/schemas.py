@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import unicodedata
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -31,7 +33,7 @@ from .errors import CatalogueError
 from .yamlsrc import Lines, dotted, one_line
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields")
 
 
 @cache
@@ -44,9 +46,52 @@ def schema(name: str) -> dict[str, Any]:
     return json.loads(resources.files("tokengen").joinpath(f"data/{name}.schema.json").read_text("utf-8"))
 
 
+def _same_key(value: Any) -> Any:
+    """A hashable form of a JSON value, equal exactly when JSON Schema calls two values equal
+    (``1 == 1.0``; ``true != 1``; mappings regardless of key order)."""
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)
+    if isinstance(value, list):
+        return ("l", tuple(_same_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("d", frozenset((k, _same_key(v)) for k, v in value.items()))
+    return ("s", value)
+
+
+def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict[str, Any]) -> Iterator[jsonschema.ValidationError]:
+    """``uniqueItems`` in linear time: jsonschema's own compares every pair when the values
+    cannot be sorted (a list of 20,000 mixed values took 60 s)."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[Any] = set()
+    for item in instance:
+        key = _same_key(item)
+        if key in seen:
+            yield jsonschema.ValidationError(f"{_show(item)} is given twice")
+            return
+        seen.add(key)
+
+
+@cache
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """A schema pattern with ECMA-262's ``$`` (the end of the text only): Python's ``$`` also
+    matches before a final newline, which let an id such as ``"a\\n"`` through."""
+    return re.compile(re.sub(r"(?<!\\)\$$", r"\\Z", pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[jsonschema.ValidationError]:
+    """``pattern`` with ECMA-262 anchoring (see :func:`_ecma`)."""
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{_show(instance)} does not match {pattern!r}")
+
+
 # JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
+# uniqueItems and pattern: linear time and ECMA-262 anchoring (issue 10).
 _Validator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
+    validators={"uniqueItems": _unique_items, "pattern": _pattern},
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
 )
@@ -91,6 +136,10 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
     line = line_at(lines, where)
     field = dotted(where) or None
     kind = error.validator
+    comment = _comment_value(path, line) if error.instance is None and where else None
+    if comment is not None:
+        return CatalogueError(path, f"no value: an unquoted '#' starts a YAML comment, so '{comment}' was read as one; "
+                                    f"put the value in quotes: {where[-1]}: \"{comment}\"", line=line, field=field)
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties", {}))
@@ -117,6 +166,9 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         if not custom:
             kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
             return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {_show(error.instance)}", line=line, field=field)
+    if custom and kind == "maxLength":  # the length, not the first 60 of thousands of characters
+        shown = f"{len(error.instance)} characters (at most {error.validator_value})"
+        return CatalogueError(path, custom.replace("{value}", shown), line=line, field=field)
     if custom:
         return CatalogueError(path, custom.replace("{value}", _show(error.instance)), line=line, field=field)
     if kind == "enum":
@@ -144,6 +196,22 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, "lists the same entry twice", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, one_line(message, 160), line=line, field=field)
+
+
+def _comment_value(path: Path, line: int | None) -> str | None:
+    """When source line ``line`` of ``path`` reads ``key: #text`` (a value YAML took for a
+    comment), ``"#text"``; else None."""
+    if not line:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == line:
+                    match = re.search(r":\s+(#[^\s#]*)", text)
+                    return match.group(1)[:40] if match else None
+    except OSError:
+        return None
+    return None
 
 
 def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
