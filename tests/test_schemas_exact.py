@@ -334,13 +334,12 @@ def test_long_values_are_cut_in_messages(check):
 
 @pytest.mark.parametrize("length,cut", [(159, False), (160, True), (170, True)])
 def test_long_generic_messages_are_cut_at_160_characters(check, length: int, cut: bool):
-    pattern = "^z$"
-    # the generic message is "'<value>' does not match '^z$'": len(value) + 23 characters
-    value = "a" * (length - 23)
-    message = f"'{value}' does not match '{pattern}'"
+    # jsonschema's message for const is "'<expected>' was expected": len(expected) + 15 characters
+    expected = "a" * (length - 15)
+    message = f"'{expected}' was expected"
     assert len(message) == length
     shown = message[:157] + "..." if cut else message
-    assert check(props(code={"type": "string", "pattern": pattern}), f"code: {value}\n") == [f"f.yaml:1: code: {shown}"]
+    assert check(props(code={"const": expected}), "code: b\n") == [f"f.yaml:1: code: {shown}"]
 
 
 def test_generic_messages_stay_on_one_line(check):
@@ -380,3 +379,71 @@ def test_real_schemas_say_what_their_top_level_holds(name: str, top: str):
     words = schemas.validate(Path("g.yaml"), [], {}, name)
     assert len(words) == 1 and str(words[0]).startswith("g.yaml:1: the top level must be ")
     assert str(words[0]).endswith(", not a list") and top in str(words[0])
+
+
+# ---- uniqueItems and pattern as JSON Schema means them (issue 10) --------------------------------------------------
+
+
+@pytest.mark.parametrize("items,twice", [
+    ("[1, 1.0]", True), ("[true, 1]", False), ("[false, 0]", False), ("['1', 1]", False), ("[true, true]", True),
+    ("[{a: 1, b: 2}, {b: 2, a: 1}]", True), ("[{a: 1}, {a: 2}]", False), ("[[1, 2], [1, 2]]", True), ("[[1, 2], [2, 1]]", False),
+    ("[x, y, x]", True), ("[x, y, z]", False), ("[null, null]", True), ("[[true], [1]]", False), ("[{a: true}, {a: 1}]", False),
+])
+def test_the_same_entry_twice(check, items: str, twice: bool):
+    sch = props(a={"type": "array", "uniqueItems": True})
+    assert check(sch, f"a: {items}\n") == (["f.yaml:1: a: lists the same entry twice"] if twice else [])
+
+
+def test_repeats_are_allowed_where_the_schema_allows_them(check):
+    assert check(props(a={"type": "array", "uniqueItems": False}), "a: [1, 1]\n") == []
+    assert check(props(a={"uniqueItems": True}), "a: aa\n") == []
+
+
+def test_repeats_message_names_the_entry(monkeypatch: pytest.MonkeyPatch):
+    errors = list(schemas._Validator(props(a={"type": "array", "uniqueItems": True})).iter_errors({"a": ["x", "y", "x", "y"]}))
+    assert [e.message for e in errors] == ["'x' is given twice"]
+
+
+@pytest.mark.parametrize("value,ok", [("abc", True), ("'abc\\n'", False), ("\"abc\\n\"", False), ("ab1", False)])
+def test_a_pattern_end_is_the_end_of_the_text(check, value: str, ok: bool):
+    sch = props(id={"type": "string", "pattern": "^[a-z]+$"})
+    assert (check(sch, f"id: {value}\n") == []) is ok
+
+
+def test_pattern_messages(check):
+    sch = props(code={"type": "string", "pattern": "^a\\$$"}, n={"pattern": "^a"})
+    assert check(sch, "code: a$\n") == []             # an escaped $ stays a dollar sign
+    assert check(sch, "code: a\n") == ["f.yaml:1: code: 'a' does not match '^a\\\\$$'"]
+    assert check(sch, "n: 5\n") == []                 # a pattern says nothing about a number
+
+
+# ---- a value YAML read as a comment -----------------------------------------------------------------------------------
+
+
+def test_a_value_starting_with_hash_is_explained(check):
+    sch = props(title=STR, size=STR)
+    assert check(sch, "size: 1in\ntitle: #Tough\n") == [
+        "f.yaml:2: title: no value: an unquoted '#' starts a YAML comment, so '#Tough' was read as one; put the value in quotes: "
+        'title: "#Tough"']
+    long = "#" + "x" * 50
+    assert check(sch, f"title: {long}\n") == [
+        f"f.yaml:1: title: no value: an unquoted '#' starts a YAML comment, so '{long[:40]}' was read as one; put the value in quotes: "
+        f'title: "{long[:40]}"']
+
+
+def test_an_empty_value_without_a_hash_is_a_plain_type_problem(check):
+    sch = props(title=STR)
+    assert check(sch, "title:\n") == ["f.yaml:1: title: expected text, got None"]
+    assert check(sch, "title: ~ # note\n") == ["f.yaml:1: title: expected text, got None"]
+
+
+def test_a_comment_value_needs_a_line_and_a_readable_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setattr(schemas, "schema", lambda name: props(title=STR))
+    assert [str(p) for p in schemas.validate(tmp_path / "gone.yaml", {"title": None}, {("title",): 1}, "mine")] == [
+        f"{tmp_path}/gone.yaml:1: title: expected text, got None"]
+    assert [str(p) for p in schemas.validate(tmp_path / "gone.yaml", {"title": None}, {}, "mine")] == [
+        f"{tmp_path}/gone.yaml: title: expected text, got None"]
+    short = tmp_path / "short.yaml"
+    short.write_text("title: #x\n", "utf-8")
+    assert [str(p) for p in schemas.validate(short, {"title": None}, {("title",): 5}, "mine")] == [
+        f"{short}:5: title: expected text, got None"]
