@@ -447,3 +447,26 @@ def test_a_comment_value_needs_a_line_and_a_readable_file(monkeypatch: pytest.Mo
     short.write_text("title: #x\n", "utf-8")
     assert [str(p) for p in schemas.validate(short, {"title": None}, {("title",): 5}, "mine")] == [
         f"{short}:5: title: expected text, got None"]
+
+
+def test_a_trailing_comment_that_looks_like_a_value_is_not_taken_for_one(check):
+    sch = props(size=STR)
+    assert check(sch, "size: 5  # was: #big\n") == ["f.yaml:1: size: expected text, got 5"]
+    assert check({"type": "array"}, "~  # see: #notes\n") == ["f.yaml:1: expected a list, got None"]
+
+
+def test_the_comment_line_is_read_past_bytes_that_are_not_utf8(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    # validate() reads the source line again; a file changed meanwhile (or any stray byte) must not crash it
+    path = tmp_path / "latin.yaml"
+    path.write_bytes(b"# caf\xe9\ntitle: #Tough\n")
+    monkeypatch.setattr(schemas, "schema", lambda name: props(title=STR))
+    assert [str(p) for p in schemas.validate(path, {"title": None}, {("title",): 2}, "mine")] == [
+        f"{path}:2: title: no value: an unquoted '#' starts a YAML comment, so '#Tough' was read as one; put the value in quotes: "
+        'title: "#Tough"']
+
+
+def test_too_long_text_with_its_own_message_gives_the_length_not_the_text(check):
+    sch = props(label={"type": "string", "maxLength": 3, "x-message": "must be a short label, got {value}"})
+    assert check(sch, f"label: {'x' * 5000}\n") == ["f.yaml:1: label: must be a short label, got 5000 characters (at most 3)"]
+    sch = props(label={"type": "string", "minLength": 3, "x-message": "must be a label, got {value}"})
+    assert check(sch, "label: x\n") == ["f.yaml:1: label: must be a label, got 'x'"]
