@@ -80,9 +80,15 @@ def test_formula_cmyk_is_ink_limited():
 
 def test_paint_is_cached_per_colour_and_use():
     cmyk = Converter("cmyk")
+    blue = Colour.parse("#336699")
+    assert cmyk.paint(blue, area=True) is cmyk.paint(blue, area=True)   # LittleCMS runs once per colour
+    assert cmyk.paint(blue, area=True) == (196 / 255, 108 / 255, 0.0, 72 / 255)
     black = Colour.parse("#000000")
-    assert cmyk.paint(black) is cmyk.paint(black)
     assert cmyk.paint(black) != cmyk.paint(black, area=True)
+
+
+def test_catalogue_cmyk_shown_in_srgb_uses_8_bit_channels():
+    assert Converter("rgb").paint(Colour.parse([0.6, 0, 0, 0])) == (88 / 255, 198 / 255, 242 / 255)
 
 
 # ---- the ink limit ---------------------------------------------------------------------------------------
@@ -99,6 +105,11 @@ def test_paint_is_cached_per_colour_and_use():
 ])
 def test_limit_ink(cmyk, limit, out):
     assert limit_ink(cmyk, limit) == pytest.approx(out, abs=1e-12)
+
+
+def test_limit_ink_just_under_the_limit_is_kept():
+    assert limit_ink((1.0, 1.0, 0.99, 0.0), 300) == (1.0, 1.0, 0.99, 0.0)
+    assert limit_ink((0.5, 0.5, 0.5, 0.5), 199) == pytest.approx((1.49 / 3, 1.49 / 3, 1.49 / 3, 0.5))  # 1 % over: cut
 
 
 def test_limit_ink_just_over_the_limit_is_cut():
@@ -184,6 +195,34 @@ def test_image_to_cmyk_with_an_unusable_profile_takes_srgb():
     rgb = Image.new("RGB", (1, 1), (255, 0, 0))
     rgb.info["icc_profile"] = output_profile().data                             # CMYK profile on RGB pixels
     assert conv.image_to_cmyk(rgb).getpixel((0, 0)) == (0, 245, 251, 0)
+
+
+ADOBE = Path("/usr/share/color/icc/compatibleWithAdobeRGB1998.icc")
+GREY = Path("/usr/share/color/icc/ghostscript/sgray.icc")
+needs_profiles = pytest.mark.skipif(not (ADOBE.exists() and GREY.exists()),
+                                     reason="Debian's icc-profiles-free and ghostscript ICC profiles are not installed")
+
+
+@needs_profiles
+def test_tagged_art_goes_through_its_own_profile():
+    conv = Converter("cmyk")
+    green = Image.new("RGB", (1, 1), (0, 255, 0))
+    assert conv.image_to_cmyk(green).getpixel((0, 0)) == (161, 0, 246, 0)             # as sRGB
+    green.info["icc_profile"] = ADOBE.read_bytes()
+    assert conv.image_to_cmyk(green).getpixel((0, 0)) == (205, 0, 255, 0)             # Adobe RGB green is greener
+    grey = Image.new("L", (1, 1), 100)
+    assert conv.image_to_cmyk(grey).getpixel((0, 0)) == (72, 59, 58, 158)             # untagged grey: as sRGB
+    grey.info["icc_profile"] = GREY.read_bytes()
+    assert conv.image_to_cmyk(grey).getpixel((0, 0)) == (57, 47, 46, 141)             # through its grey profile
+
+
+@needs_profiles
+def test_cmyk_art_with_an_rgb_profile_is_taken_as_srgb():
+    conv = Converter("cmyk")
+    cyan = Image.new("CMYK", (1, 1), (255, 0, 0, 0))
+    cyan.info["icc_profile"] = ADOBE.read_bytes()
+    assert conv.image_to_cmyk(cyan).getpixel((0, 0)) == conv.image_to_cmyk(Image.new("RGB", (1, 1), (0, 255, 255))).getpixel((0, 0))
+    assert conv.image_to_cmyk(cyan).getpixel((0, 0)) == (101, 0, 42, 0)
 
 
 def test_is_srgb():
