@@ -62,3 +62,47 @@ def test_trading_a_meatshield_nobody_employs_is_refused_by_name():
     with pytest.raises(UsageError) as err:
         state.trade("agi-low", "Bob")
     assert str(err.value) == "no employed Meatshield 'agi-low'"
+
+
+# ---- targeting.py: the readings (interpretations) and effects ---------------------------------------------
+
+
+def test_readings_are_named_with_hyphens_or_underscores():
+    from tokengen.rules import Interpretations
+
+    chosen = Interpretations.chosen({"same-target": "twice"}, [("small_bag", "take-rest")], None, {"ties": None})
+    assert chosen.as_dict() == {"one_sided": "split", "ties": "choose", "same_target": "twice", "damage": "dies",
+                                "small_bag": "take-rest"}
+    assert Interpretations.chosen({"one-sided": "exact"}, {"one-sided": "split"}).one_sided == "split"  # later layers win
+
+
+def test_an_unknown_reading_is_named_with_a_near_miss_or_the_list():
+    from tokengen.rules import Interpretations
+
+    with pytest.raises(UsageError) as err:
+        Interpretations.chosen({"same_targt": "once"})
+    assert str(err.value) == "unknown interpretation 'same_targt'; did you mean 'same-target'?"
+    with pytest.raises(UsageError) as err:
+        Interpretations.chosen({"small_bg": "error"})
+    assert str(err.value) == "unknown interpretation 'small_bg'; did you mean 'small-bag'?"
+    with pytest.raises(UsageError) as err:
+        Interpretations.chosen({"zzz": "x"})
+    assert str(err.value) == "unknown interpretation 'zzz' (known: one-sided, ties, same-target, damage, small-bag)"
+
+
+def test_the_wounds_reading_names_the_wound_count_or_where_it_comes_from():
+    from tokengen.rules.targeting import meaning
+
+    assert meaning("damage", "wounds", 3) == ("each hit on a Meatshield is a wound it keeps; the hit that brings its wounds to 3 kills it "
+                                              "and its token goes back to the bag")
+    assert meaning("damage", "wounds") == ("each hit on a Meatshield is a wound it keeps; the hit that brings its wounds to "
+                                           "the catalogue's game.damage.wounds kills it and its token goes back to the bag")
+    assert meaning("damage", "dies", 3) == "a Meatshield that is hit dies at once and its token goes back to the bag"
+
+
+def test_an_unknown_effect_kind_lists_the_kinds():
+    from tokengen.rules import meatshield_affected
+
+    with pytest.raises(UsageError) as err:
+        meatshield_affected("magic")
+    assert str(err.value) == "unknown effect kind 'magic': use attack, gold, equipment, game"
