@@ -35,7 +35,7 @@ SCRATCH = ROOT / ".mutate"
 EQUIVALENTS = ROOT / "mutation-equivalents.md"
 TARGET = 0.95
 #: what each scratch folder gets besides the package and the tests (read by the tests at run time)
-SHARED = ["tokengen", "tests", "fonts", "token_defs.yaml", "examples"]
+SHARED = ["tokengen", "tests", "fonts", "token_defs.yaml", "examples", "README.md"]
 
 
 def _toml_value(value: object) -> str:
@@ -136,6 +136,9 @@ def report(module: str, statuses: dict[str, str], listed: dict[str, str]) -> boo
     timeouts = sum(status == "timeout" for status in mine.values())
     print(f"   {module}: {len(mine)} mutants, killed {counts['killed']} ({timeouts} by timeout), not killed {len(survivors)} "
           f"({len(equivalent)} listed equivalent) -> {100 * score:.1f} % of non-equivalent mutants killed")
+    if mine and counts["not checked"] == len(mine):
+        print(f"   {module}: mutmut could not run the tests (see {SCRATCH.name}/{_slug(module)}/mutmut.log)")
+        return False
     other = {status: n for status, n in counts.items() if status not in ("killed", "survived")}
     if other:
         print(f"   {module}: not killed and not plainly survived: {other}")
