@@ -86,6 +86,9 @@ def test_an_unknown_reading_is_named_with_a_near_miss_or_the_list():
         Interpretations.chosen({"small_bg": "error"})
     assert str(err.value) == "unknown interpretation 'small_bg'; did you mean 'small-bag'?"
     with pytest.raises(UsageError) as err:
+        Interpretations.chosen({"sm_b": "error"})  # close to "sm-b", as typed on the command line
+    assert str(err.value) == "unknown interpretation 'sm_b'; did you mean 'small-bag'?"
+    with pytest.raises(UsageError) as err:
         Interpretations.chosen({"zzz": "x"})
     assert str(err.value) == "unknown interpretation 'zzz' (known: one-sided, ties, same-target, damage, small-bag)"
 
