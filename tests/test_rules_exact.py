@@ -109,3 +109,70 @@ def test_an_unknown_effect_kind_lists_the_kinds():
     with pytest.raises(UsageError) as err:
         meatshield_affected("magic")
     assert str(err.value) == "unknown effect kind 'magic': use attack, gold, equipment, game"
+
+
+# ---- checks.py: every input problem of a catalogue, with its place ---------------------------------------
+
+
+def _edited(tmp_path, *swaps: tuple[str, str]):
+    from tokengen.rules.checks import inspect_source
+
+    text = CATALOGUE.read_text("utf-8")
+    for old, new in swaps:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "cat.yaml"
+    path.write_text(text, "utf-8")
+    return inspect_source(path)
+
+
+def _found(findings) -> list[tuple]:
+    return [(f.severity, f.code, f.message, f.line, f.field) for f in findings]
+
+
+def test_inspect_source_of_a_good_catalogue(tmp_path):
+    cat, findings = _edited(tmp_path)
+    assert findings == [] and cat is not None and len(cat.tokens) == 18
+
+
+def test_inspect_source_names_every_duplicate_and_unknown_with_its_place(tmp_path):
+    cat, findings = _edited(
+        tmp_path,
+        ("    - {code: STR, name: Strength}", "    - {code: STR, name: Strength}\n    - {code: STR, name: Strong}"),
+        ("  - {id: agi-high, attribute: AGI, priority: high}", "  - {id: agi-low, attribute: AGIX, priority: hihg}"),
+        ("  - {id: con-low,  attribute: CON, priority: low}", "  - {id: con-low,  attribute: QQQ, priority: zzz}"),
+    )
+    assert cat is None
+    assert _found(findings) == [
+        ("error", "duplicate-code", "duplicate code 'STR' (also game.attributes[5])", 56, "game.attributes[6].code"),
+        ("error", "duplicate-id", "duplicate id 'agi-low' (first at line 87)", 88, "tokens[1].id"),
+        ("error", "unknown-attribute", "attribute 'AGIX' is not in game.attributes; did you mean 'AGI'?", 88, "tokens[1].attribute"),
+        ("error", "unknown-priority", "priority 'hihg' is not in game.priorities; did you mean 'high'?", 88, "tokens[1].priority"),
+        ("error", "unknown-attribute", "attribute 'QQQ' is not in game.attributes (known: AGI, CON, MAG, MRL, PER, STR, STR)", 90,
+         "tokens[3].attribute"),
+        ("error", "unknown-priority", "priority 'zzz' is not in game.priorities (known: low, high, both)", 90, "tokens[3].priority"),
+    ]
+
+
+def test_inspect_source_names_a_priority_the_engine_cannot_read(tmp_path):
+    cat, findings = _edited(tmp_path, ("    - {code: both, glyph: \"↓↑\", name: lowest and highest}",
+                                       "    - {code: both, glyph: \"↓↑\", name: lowest and highest}\n    - {code: mid, glyph: \"~\", name: middle}"
+                                       "\n    - {code: low, glyph: \"v\", name: low again}"))
+    assert cat is None
+    assert _found(findings) == [
+        ("error", "duplicate-code", "duplicate code 'low' (also game.priorities[0])", 61, "game.priorities[4].code"),
+        ("error", "priority-meaning", "the rules engine does not know priority 'mid' (it knows low, high, both)", 60,
+         "game.priorities[3].code"),
+    ]
+
+
+def test_inspect_source_accepts_a_priority_glyph_on_a_token(tmp_path):
+    cat, findings = _edited(tmp_path, ("  - {id: agi-high, attribute: AGI, priority: high}", "  - {id: agi-high, attribute: AGI, priority: \"↑\"}"))
+    assert findings == [] and cat is not None
+
+
+def test_inspect_source_reports_schema_problems_all_at_once(tmp_path):
+    cat, findings = _edited(tmp_path, ("  - {id: agi-high, attribute: AGI, priority: high}", "  - {id: agi-high, attribute: AGI, priorty: high}"),
+                            ("  - {id: con-low,  attribute: CON, priority: low}", "  - {id: Con-Low,  attribute: CON, priority: low}"))
+    assert cat is None
+    assert [(f.code, f.line, f.field) for f in findings] == [("schema", 87, "tokens[1].priorty"), ("schema", 89, "tokens[3].id")]
