@@ -6,6 +6,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an int
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from . import __version__
 from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
 from .catalogue import load_catalogue
+from .duplex import backs_path as duplex_backs_path
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError
 from .imposition import SheetSpec
@@ -73,6 +75,75 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
                      cut_lines=cut_lines, crop_marks=crop_marks)
 
 
+# --- previews and rebuild on save (issue 17): --preview on build and export, --watch on build ---
+
+def _preview_options(*, watch: bool = False) -> Any:
+    """Add ``--preview [FILE.png]``, ``--preview-dpi`` and ``--preview-page`` (and ``--watch``
+    when ``watch``) to a command whose callback returns what it wrote (a ``BuildResult`` or the
+    list of exported paths, the PDF first). The command runs as before, then the PDF it wrote is
+    rendered to PNG (:func:`tokengen.preview.write_previews`); with ``--watch`` it runs again on
+    every change of its inputs (:func:`tokengen.watch.watch_build`), one line per run."""
+
+    def decorate(f: Any) -> Any:
+        @functools.wraps(f)
+        def wrapper(*args: Any, preview: str | None, preview_dpi: int, preview_page: int | None, watch: bool = False,
+                    **kwargs: Any) -> Any:
+            ctx = click.get_current_context()
+            given = [o for o in ("preview_dpi", "preview_page") if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
+            if preview is None and given:
+                raise click.UsageError(f"{', '.join('--' + o.replace('_', '-') for o in given)}: add --preview")
+            target = Path(preview) if preview else None
+
+            def once() -> Any:
+                written = f(*args, **kwargs)
+                if preview is not None:
+                    from .preview import write_previews
+
+                    pdf = written[0] if isinstance(written, list) else written.path
+                    pngs = write_previews(pdf, target or (kwargs["out_dir"] / f"{pdf.stem}.png" if "out_dir" in kwargs else None),
+                                          preview_dpi, preview_page)
+                    click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                return written
+
+            if not watch:
+                return once()
+            import contextlib
+            import io
+
+            from .watch import catalogue_inputs, watch_build
+
+            output = kwargs["output"]
+            outputs = (output, duplex_backs_path(output))
+            allow = kwargs.get("allow_outside_art", False)
+
+            def summary() -> str:
+                with contextlib.redirect_stdout(io.StringIO()) as lines:
+                    once()
+                return "; ".join(line for line in lines.getvalue().splitlines() if line)
+
+            watch_build(summary, lambda: catalogue_inputs(kwargs["catalogue"], outputs, allow_outside_art=allow,
+                                                          previews=target or (output.with_suffix(".png") if preview is not None else None)),
+                        echo=lambda line: click.echo(line), error=lambda line: click.echo(line, err=True))
+            return None
+
+        options = [
+            click.option("--preview", metavar="[FILE.png]", is_flag=False, flag_value="", default=None,
+                         help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page "
+                              "(default FILE: the PDF's name with .png)."),
+            click.option("--preview-dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Preview resolution (px per in)."),
+            click.option("--preview-page", type=click.IntRange(1), default=None, metavar="N", help="Preview only page N."),
+        ]
+        if watch:
+            options.append(click.option("--watch", is_flag=True,
+                                        help="Build, then rebuild whenever the catalogue, its art, the fonts or a data file beside it "
+                                             "change (Ctrl-C stops; a broken input keeps the last good PDF)."))
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tokengen")
 def cli() -> None:
@@ -95,9 +166,10 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@_preview_options(watch=True)
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -109,6 +181,8 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
+      tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
+      tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
@@ -118,6 +192,7 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
     echo_build_report(result)
+    return result
 
 
 cli.add_command(align)
@@ -229,7 +304,8 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+@_preview_options()
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -238,6 +314,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
       tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+      tokengen export --profile print-shop -o out/shop --preview
     """
     from .export import export
     from .preflight import preflight
@@ -254,6 +331,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
     else:
         click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+    return written
 
 
 @cli.command("preflight")
@@ -354,6 +432,27 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
     failed = [r for r in results if not r.ok]
     if failed:
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
+
+
+@cli.command("preview")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.png",
+              help="FILE.png for one --page, else FILE-1.png … per page (default: the PDF's name with .png).")
+@click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
+@click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
+def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) -> None:
+    """Render any PDF to PNG, one file per page (or page N), at a stated DPI (pdfium).
+    A page W × H pt becomes round(W/72 × DPI) × round(H/72 × DPI) px.
+
+    \b
+    Examples:
+      tokengen preview meatshields.pdf                    # meatshields-1.png … at 100 DPI
+      tokengen preview meatshields.pdf --page 2 --dpi 200 -o page2.png
+    """
+    from .preview import write_previews
+
+    pngs = write_previews(pdf, output, dpi, page)
+    click.echo(f"wrote {len(pngs)} PNG(s) at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
 
 
 def usage_message(exc: click.ClickException) -> str:
