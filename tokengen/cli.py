@@ -101,7 +101,7 @@ def _preview_options(*, watch: bool = False) -> Any:
 
                     pdf = written[0] if isinstance(written, list) else written.path
                     pngs = write_previews(pdf, target or (kwargs["out_dir"] / f"{pdf.stem}.png" if "out_dir" in kwargs else None),
-                                          preview_dpi, preview_page)
+                                          preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
                     click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
                 return written
 

@@ -37,8 +37,10 @@ def page_pixels(size: tuple[float, float], dpi: int) -> tuple[int, int]:
     return round(size[0] / 72 * dpi), round(size[1] / 72 * dpi)
 
 
-def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | None = None) -> list[Image.Image]:
+def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | None = None,
+                 flags: tuple[str, str] = ("--dpi", "--page")) -> list[Image.Image]:
     """Render the pages of ``pdf`` (bytes or a path) at ``dpi``, or only page ``page`` (1-based).
+    ``flags`` name the DPI and page options in messages.
 
     Returns:
         RGB images, each exactly :func:`page_pixels` of its page.
@@ -50,7 +52,7 @@ def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | No
     import pypdfium2 as pdfium
 
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
-        raise UsageError(f"--preview-dpi: {dpi} is outside {DPI_RANGE[0]}..{DPI_RANGE[1]}")
+        raise UsageError(f"{flags[0]}: {dpi} is outside {DPI_RANGE[0]}..{DPI_RANGE[1]}")
     name = "the PDF" if isinstance(pdf, bytes) else str(pdf)
     source = pdf if isinstance(pdf, bytes) else Path(pdf)
     if isinstance(source, Path) and not source.is_file():
@@ -62,14 +64,14 @@ def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | No
     try:
         count = len(document)
         if page is not None and not 1 <= page <= count:
-            raise UsageError(f"--page {page}: {name} has {count} page{'s' if count != 1 else ''}")
+            raise UsageError(f"{flags[1]} {page}: {name} has {count} page{'s' if count != 1 else ''}")
         if page is None and count > MAX_PAGES:
-            raise UsageError(f"{name} has {count} pages, more than the preview limit of {MAX_PAGES}; preview one with --page N")
+            raise UsageError(f"{name} has {count} pages, more than the preview limit of {MAX_PAGES}; preview one with {flags[1]} N")
         images = []
         for index in ([page - 1] if page is not None else range(count)):
             pdf_page = document[index]
             try:
-                images.append(_render(pdf_page, dpi, f"{name} page {index + 1}"))
+                images.append(_render(pdf_page, dpi, f"{name} page {index + 1}", flags[0]))
             finally:
                 pdf_page.close()
         return images
@@ -77,14 +79,14 @@ def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | No
         document.close()
 
 
-def _render(pdf_page: object, dpi: int, what: str) -> Image.Image:
+def _render(pdf_page: object, dpi: int, what: str, flag: str) -> Image.Image:
     import pypdfium2 as pdfium
 
     assert isinstance(pdf_page, pdfium.PdfPage)
     width, height = pdf_page.get_size()
     px = page_pixels((width, height), dpi)
     if px[0] * px[1] > MAX_PIXELS:
-        raise UsageError(f"{what} at {dpi} DPI would be {px[0]} × {px[1]} px, more than the {MAX_PIXELS:,} px limit; lower --preview-dpi")
+        raise UsageError(f"{what} at {dpi} DPI would be {px[0]} × {px[1]} px, more than the {MAX_PIXELS:,} px limit; lower {flag}")
     try:
         bitmap = pdf_page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255), draw_annots=False)
     except pdfium.PdfiumError as exc:
@@ -121,7 +123,8 @@ def png_bytes(image: Image.Image, dpi: int) -> bytes:
 
 
 def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int = DEFAULT_DPI,
-                   page: int | None = None, inputs: Sequence[Path] = ()) -> list[Path]:
+                   page: int | None = None, inputs: Sequence[Path] = (),
+                   flags: tuple[str, str] = ("--dpi", "--page")) -> list[Path]:
     """Render ``pdf`` (see :func:`render_pages`) and write the PNGs (see :func:`preview_paths`).
 
     Args:
@@ -129,13 +132,14 @@ def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int =
         target: ``FILE.png``; None: :func:`default_target` of ``pdf``.
         dpi: px per in. page: one page (1-based) instead of all.
         inputs: files a preview must never overwrite (the PDF itself is always one).
+        flags: the DPI and page options as the user gave them (for messages).
     Returns:
         The PNG paths written, in page order.
     Raises:
         UsageError, RenderError: as :func:`render_pages`. ExportError: a PNG cannot be written.
     """
     pdf = Path(pdf)
-    images = render_pages(pdf, dpi, page)
+    images = render_pages(pdf, dpi, page, flags)
     paths = preview_paths(target if target is not None else default_target(pdf), len(images), page)
     for image, path in zip(images, paths, strict=True):
         with atomic_path(path, inputs=(pdf, *inputs)) as temp:
