@@ -246,6 +246,7 @@ class State:
         self.downloads: OrderedDict[str, tuple[str, bytes, str]] = OrderedDict()
         self.cache_lock = threading.Lock()
         self.stop = threading.Event()
+        self.watching = threading.Event()  # set once the watcher sees every later change
         self.loop: asyncio.AbstractEventLoop | None = None
         self.changed: asyncio.Event | None = None
         self.counter = 0
@@ -254,7 +255,7 @@ class State:
     def watch(self) -> None:
         from ..watch import catalogue_inputs, changes
 
-        for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop):
+        for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
             if self.loop is not None:
                 self.loop.call_soon_threadsafe(self.bump)
 
@@ -496,7 +497,7 @@ class Limits:
 
 
 def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: bool = True,
-               hosts: tuple[str, ...] = HOSTS) -> Starlette:
+               hosts: tuple[str, ...] = HOSTS, on_ready: Any = None) -> Starlette:
     """The Starlette app serving ``catalogue``.
 
     Args:
@@ -505,6 +506,8 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
             removed on shutdown); it must not be the catalogue's folder.
         watch: re-render when an input changes (:mod:`tokengen.watch`).
         hosts: accepted Host header names.
+        on_ready: called (no arguments) once the app is ready and, with ``watch``, the watcher
+            sees every later change.
     Raises:
         UsageError: ``workdir`` is the catalogue's folder.
     """
@@ -524,6 +527,9 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
         watcher = threading.Thread(target=state.watch, name="tokengen-watch", daemon=True) if watch else None
         if watcher:
             watcher.start()
+            await run_in_threadpool(state.watching.wait, 60)
+        if on_ready is not None:
+            on_ready()
         try:
             yield
         finally:
@@ -563,8 +569,8 @@ def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
           echo: Any = print) -> None:
     """Serve ``catalogue`` on http://127.0.0.1:PORT/ until Ctrl-C (``port`` 0: a free one).
 
-    The socket is bound to 127.0.0.1 before anything is printed, so the printed address is
-    ready; ``open_browser`` opens it in the default browser.
+    The address is printed once the socket listens on 127.0.0.1 and the watcher is ready (a
+    change made after the line is seen); ``open_browser`` then opens it in the default browser.
 
     Raises:
         UsageError: the port is taken or cannot be bound.
@@ -583,13 +589,12 @@ def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
         raise UsageError(f"--port {port}: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     sock.listen(64)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    app = create_app(catalogue)
+    app = create_app(catalogue, on_ready=lambda: echo(f"serving {catalogue} at {url} (Ctrl-C to stop)"))
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                             limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024, lifespan="on")
     server = uvicorn.Server(config)
-    echo(f"serving {catalogue} at {url} (Ctrl-C to stop)")
     if open_browser:
-        webbrowser.open(url)
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()  # connections wait in the listen queue
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: the stop was clean

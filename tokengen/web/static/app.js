@@ -32,12 +32,15 @@
     form.elements.flip.disabled = none;
   }
 
-  function showCheck(check) {
+  function showCheck(check, buildError) {
     const verdict = document.getElementById("verdict");
     const findings = document.getElementById("findings");
     const odds = document.getElementById("odds");
     findings.replaceChildren(); odds.replaceChildren();
-    if (!check || check.error) { verdict.textContent = check && check.error ? check.error : "No check report."; return; }
+    if (!check || check.error) {
+      verdict.textContent = !check ? "No check report." : check.error === buildError ? "The check cannot run either: see the error above." : check.error;
+      return;
+    }
     const c = check.counts;
     verdict.textContent = (check.playable ? "Playable" : "NOT playable") +
       ` (${c.error} error(s), ${c.warning} warning(s), ${c.info} note(s)); variants in play: ${check.variants.join(", ") || "none"}`;
@@ -132,7 +135,7 @@
     sheet.dataset.key = data.key || "";
     if (data.generation !== undefined) generation = data.generation;
     setLinks(q, data);
-    showCheck(data.check);
+    showCheck(data.check, data.error);
   }
 
   async function watch() {
