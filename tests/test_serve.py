@@ -275,3 +275,14 @@ def test_nothing_else_imports_the_web_package():
     code = ("import sys; from tokengen.cli import main; main(['build', '--help']); "
             "assert not any(m.startswith(('tokengen.web', 'starlette', 'uvicorn')) for m in sys.modules), sorted(sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=HANG).returncode == 0
+
+
+def test_a_taken_port_is_one_line(run, folder: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = run("serve", str(folder / "token_defs.yaml"), "--port", str(port))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"tokengen: error: --port {port}: cannot listen on 127.0.0.1:{port}: ")
+    assert result.stderr.count("\n") == 1
