@@ -73,7 +73,7 @@ def test_render_shows_pages_check_and_log(client):
 @pytest.mark.parametrize(("query", "cli"), [
     ("page=a4&backs=duplex&flip=short&back_offset=0.5mm,-1mm", ["--page", "a4", "--backs", "duplex", "--flip", "short", "--back-offset", "0.5mm,-1mm"]),
     ("size=25mm&copies=3&fill=on&rules=on&printer_scale=100.4%25,99.7%25&landscape=on",
-     ["--size", "25mm", "--copies", "3", "--columns", "0", "--rules", "--printer-scale", "100.4%,99.7%", "--landscape"]),
+     ["--size", "25mm", "--copies", "3", "--fill", "--rules", "--printer-scale", "100.4%,99.7%", "--landscape"]),
     ("scale=1.25&crop_marks=on&no_cut_lines=on&margin=0.5in", ["--scale", "1.25", "--crop-marks", "--no-cut-lines", "--margin", "0.5in"]),
 ])
 def test_home_pdf_is_the_bytes_the_cli_writes(client, run, tmp_path: Path, query: str, cli: list[str]):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,10 @@ class Back:
     background: Colour
     ink: Colour
     art: Path | None = None
+    # a catalogue with declared fields draws its backs from a template (tokengen.template) with
+    # the values of the fields it reads: equal values, equal backs (one shared back, or per token)
+    template: Any = None
+    values: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,14 @@ class Token:
     copies: int = 1
     label: str | None = None
     line: int | None = None
+    # a catalogue with declared fields: the token's field values (name → text, number, Colour or
+    # art Path) and the face template (tokengen.template.Template) drawing them
+    values: tuple[tuple[str, Any], ...] = ()
+    template: Any = None
+
+    def value(self, name: str) -> Any:
+        """The value of field ``name`` (None when the token has none)."""
+        return dict(self.values).get(name)
 
     @property
     def caption(self) -> str:
@@ -104,12 +117,14 @@ class Token:
 @dataclass(frozen=True)
 class Draws:
     """Draw sizes from the game rules: a Settlement draws its Danger Level, a Town (variant) its
-    level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``."""
+    level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``.
+    The numbers come from the catalogue, or from ``tokengen/data/game_defaults.yaml`` for those
+    it leaves out (:mod:`tokengen.gamedata`); none is written in the code."""
 
-    settlement_danger_levels: tuple[int, ...] = (2, 3, 4, 5)
-    town_levels: tuple[int, ...] = (2, 3, 4, 5)
-    explored_bonus: int = 1
-    solo_start: int = 3
+    settlement_danger_levels: tuple[int, ...]
+    town_levels: tuple[int, ...]
+    explored_bonus: int
+    solo_start: int
 
 
 @dataclass(frozen=True)
@@ -124,14 +139,19 @@ class Variant:
 
 @dataclass(frozen=True)
 class Game:
-    """The game data of a catalogue: attributes, priorities, draws, costs, known variants."""
+    """The game data of a catalogue: attributes, priorities, draws, costs (gp), known variants;
+    ``wounds`` is the hit count of the ``damage=wounds`` reading (``game.damage.wounds``);
+    ``defaulted`` names the numbers taken from ``tokengen/data/game_defaults.yaml`` because the
+    catalogue left them out (``"draws.town_levels"``, …)."""
 
     attributes: tuple[Attribute, ...]
     priorities: tuple[Priority, ...]
-    draws: Draws = field(default_factory=Draws)
-    hire_gp: int = 2
-    trade_gp: int = 0
+    draws: Draws
+    hire_gp: int
+    trade_gp: int
     variants: tuple[Variant, ...] = ()
+    wounds: int | None = None
+    defaulted: tuple[str, ...] = ()
 
     def variant(self, name: str) -> Variant | None:
         """The variant called ``name``, or None."""
@@ -152,6 +172,29 @@ class Catalogue:
     back: Back | None = None
     variants: tuple[str, ...] = ()
     columns: int | None = None
+    #: The table's readings where the rules are silent (``(("damage", "wounds"), …)``), from the
+    #: catalogue's ``interpretations:``; those left out take their defaults.
+    interpretations: tuple[tuple[str, str], ...] = ()
+    # any game (a catalogue declaring its fields): the declared fields (name → type), the trim
+    # height in pt when the token is not square (``size`` is then its width), its shape
+    # (tokengen.shapes.Shape; None is a square), the game module that checks it and whether its
+    # tokens are drawn blind (every back must then be the same)
+    fields: tuple[tuple[str, str], ...] = ()
+    height: float | None = None
+    shape: Any = None
+    module: str = "meatshields"
+    drawn_blind: bool = False
+    inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
+
+    @property
+    def width(self) -> float:
+        """Trim width, pt (the ``size``)."""
+        return self.size
+
+    @property
+    def trim_height(self) -> float:
+        """Trim height, pt (``height``, else the ``size`` of a square)."""
+        return self.size if self.height is None else self.height
 
     def expanded(self) -> list[Token]:
         """Every physical token in order, each design repeated ``copies`` times."""

@@ -217,7 +217,7 @@ def _bleed(pages: list[Any], profile: Profile) -> Check:
 
 def _trim(pages: list[Any], profile: Profile, size: float | None) -> Check:
     problems: list[tuple[int, str]] = []
-    if profile.output == "sheets":
+    if profile.output in ("sheets", "cut-svg"):
         want = sorted(profile.page)
         for n, page in enumerate(pages, 1):
             x0, y0, x1, y1 = _media(page)

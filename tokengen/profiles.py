@@ -12,14 +12,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .catalogue import suggest
 from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
 COLOURS = ("rgb", "cmyk")
-MARKS = ("cut-lines", "crop-marks", "calibration")
+MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
 
 #: Every key a profile may give, with its default (lengths as the YAML would write them).
@@ -36,8 +37,12 @@ DEFAULTS: dict[str, Any] = {
     "colour": "rgb",
     "marks": ["cut-lines", "calibration"],
     "boxes": False,
-    "order": ["back", "face"],
+    "order": ["face", "back"],
     "backs": "none",
+    "columns": None,
+    "copies": 1,
+    "fill": False,
+    "home_bleed": 0,
 }
 KEYS = (*DEFAULTS, "extends")
 #: Accepted DPI range (PNG resolution and least image resolution).
@@ -50,18 +55,22 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"`` or ``"png"``.
+        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
         safe: text keeps at least this far inside the trim.
         dpi: PNG resolution (px per in) and the least resolution of placed images.
         colour: ``"rgb"`` or ``"cmyk"``.
-        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``.
+        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``, ``registration``.
         boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
+        copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
+            (:func:`tokengen.imposition.plan`).
+        home_bleed: on shared-edge sheets, background past the outer cut (pt).
     """
 
     name: str
@@ -78,6 +87,10 @@ class Profile:
     boxes: bool
     order: tuple[str, ...]
     backs: str = "none"
+    columns: int | None = None
+    copies: int = 1
+    fill: bool = False
+    home_bleed: float = 0.0
 
 
 def builtin_path() -> Path:
@@ -97,6 +110,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
         for name, spec in data.items():
@@ -174,12 +188,20 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output == "sheets" and gutter + 1e-9 < 2 * bleed:
+    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)
     if sorted(order) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(order)}")
+    def whole(key: str, least: int) -> int:
+        value = values[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 100_000:
+            raise fail(key, f"expected a whole number from {least} to 100000, got {value!r}")
+        return value
+
+    columns = None if values["columns"] is None else whole("columns", 0)
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
-                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]))
+                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"))

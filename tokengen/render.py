@@ -10,7 +10,6 @@ printable strokes.
 from __future__ import annotations
 
 import contextlib
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,9 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts
+from . import __version__, emblem, facedraw, fonts, furniture, shapes, template
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -81,14 +79,12 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
-    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt."""
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
+    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
     fonts.register()
-    width = size * (1 - 2 * TEXT_INSET)
-    return {
-        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
-        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
-        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
-    }
+    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    texts = [e for e in face.elements if e.kind in ("text", "glyph")]
+    return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
 class SheetCanvas:
@@ -105,25 +101,32 @@ class SheetCanvas:
         safe: the safe area in pt (text keeps at least this far inside the trim); None means the
             design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
+        page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
+            (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
+            :meth:`calibration`.
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
+                 height: float | None = None, shape: object = None):
         self.canvas = canvas
+        self.page = page
+        self.shape = shape  # tokengen.shapes.Shape: circles and hexes clip their faces to the outline
         self.size = size
+        self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
-        self.safe = SAFE * size if safe is None else safe
+        side = min(size, self.height)
+        self.safe = SAFE * side if safe is None else safe
         # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
         # (0.5 pt of slack keeps glyph outlines off the safe-area line)
-        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        self.text_scale = min(1.0, (side - 2 * (self.safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
         if self.text_scale < 0.25:
             raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
-        self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
+        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
-        self._sealed = 0  # pages of the document already compressed by seal_pages
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -143,13 +146,10 @@ class SheetCanvas:
         """
         name = f"face-{token.id}"
         if name not in self._forms:
-            for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
-                fonts.require_glyphs(text, font, f"token {token.id}")
-            art = self._art_form(token.style.art) if token.style.art else None
-            self._begin(name)
-            self._draw_face(token, art)
-            self.canvas.endForm()
-            self._forms.add(name)
+            if token.template is not None:  # a catalogue with declared fields
+                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
+            else:  # a Meatshields token: the built-in template
+                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -161,6 +161,10 @@ class SheetCanvas:
                 cannot be read (see :meth:`ArtLibrary.load`).
         """
         name = self._back_forms.get(back)
+        if name is None and back.template is not None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            self._template_form(name, back.template, dict(back.values), "back")
+            self._back_forms[back] = name
         if name is None:
             name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
@@ -171,6 +175,25 @@ class SheetCanvas:
             self._forms.add(name)
             self._back_forms[back] = name
         return name
+
+    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+        """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
+        ``name``: its text checked against its fonts, its art defined first (outside the form)."""
+        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+            fonts.require_glyphs(text, font, what)
+        forms = {path: self._art_form(path) for path in facedraw.images(template, values)}  # type: ignore[arg-type]
+        self._begin(name)
+        kind = getattr(self.shape, "kind", "square")
+        if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
+            self.canvas.saveState()
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+                                 stroke=0, fill=0)
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, forms)
+        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        if kind in ("circle", "hex"):
+            self.canvas.restoreState()
+        self.canvas.endForm()
+        self._forms.add(name)
 
     def _art_form(self, path: object) -> tuple[str, float, float]:
         """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
@@ -219,34 +242,7 @@ class SheetCanvas:
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
-        self.canvas.beginForm(name, -b, -b, s + b, s + b)
-
-    def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
-        c, s, b = self.canvas, self.size, self.bleed
-        style = token.style
-        c.setFillColor(self.paint(style.background))
-        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
-        if art:
-            self._draw_art(art, style.art)
-        c.setStrokeColor(self.paint(style.accent))
-        c.setLineWidth(FRAME_WIDTH * s)
-        inset = FRAME_INSET * s
-        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
-        sizes = face_text_sizes(token, s)
-        c.saveState()
-        self._shrink_text()
-        if art:  # plates under the glyph and under the code + caption
-            for box in emblem.face_text_boxes(token, s, sizes):
-                self._plate(box.x, box.y, box.w, box.h, style.background)
-        c.setFillColor(self.paint(style.accent))
-        c.setFont(self.bold, sizes["glyph"])
-        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
-        c.setFillColor(self.paint(style.ink))
-        c.setFont(self.bold, sizes["code"])
-        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
-        c.setFont(self.regular, sizes["caption"])
-        c.drawCentredString(s / 2, 0.175 * s, token.caption)
-        c.restoreState()
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
 
     def _shrink_text(self) -> None:
         """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
@@ -280,95 +276,146 @@ class SheetCanvas:
         c.restoreState()
 
     # -- pages -------------------------------------------------------------------------------
-    def seal_pages(self) -> None:
-        """Compress the pages shown since the last call (call after ``showPage``) rather than at
-        save, so memory holds about 0.4 KB per finished page instead of its whole drawing code
-        (~2 KB at 30 tokens); the bytes written are the same as ReportLab's own Flate path."""
-        pages = self.canvas._doc.Pages.pages
-        for page in pages[self._sealed:]:
-            if page.compression and isinstance(page.stream, str) and page.stream and page.Contents is None:
-                stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
-                stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
-                stream.__Comment__ = "page stream"
-                page.Contents = stream
-                page.stream = None
-        self._sealed = len(pages)
+    def _page_form(self, name: str) -> None:
+        """Begin a form as large as the page, content in page coordinates (placed without a
+        transform): sheet furniture, never taken for a token (see :func:`preflight.pieces`)."""
+        if self.page is None:
+            raise ValueError("SheetCanvas needs page=(width, height) to draw sheet furniture")
+        self.canvas.beginForm(name, 0, 0, *self.page)
 
     def place(self, forms: Sequence[str], page: PageLayout) -> None:
         """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner).
 
-        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm /Name Do``:
-        ``dx, dy`` move from the previous cell's origin (``Do`` leaves the CTM as it found it), so
-        a row of tokens repeats the same line and the compressed page stays small. Each move is
-        taken from the position already written, so rounding never accumulates: each cell is off by
-        at most one rounding of ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page).
-        ReportLab's saveState/translate/doForm per cell was the bottleneck at 100,000 tokens, so
-        the lines go straight to the page code, with the forms recorded as doForm records them.
+        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm`` and the
+        form's ``Do`` (ReportLab's ``addLiteral`` and ``doForm``): ``dx, dy`` move from the
+        previous cell's origin (``Do`` leaves the CTM as it found it), so a row of tokens repeats
+        the same lines and the compressed page stays small. Each move is taken from the position
+        already written, so rounding never accumulates: each cell is off by at most one rounding of
+        ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page). (A saveState/translate/
+        restoreState per cell costs several times as much at 100,000 tokens.)
         """
         c = self.canvas
-        code, used = c._code, c._formsinuse
-        xobject = c._doc.getXObjectName
-        names: dict[str, str] = {}
         x = y = 0.0
-        code.append("q")
+        c.addLiteral("q")
         for cell in page.cells:
-            form = forms[cell.index]
-            name = names.get(form)
-            if name is None:
-                name = names[form] = xobject(form)
-                used.append(form)  # what doForm records: the page's /XObject resources
             dx, dy = fp_str(cell.trim.x - x), fp_str(cell.trim.y - y)
             x, y = x + float(dx), y + float(dy)
-            code.append(f"1 0 0 1 {dx} {dy} cm /{name} Do")
-        code.append("Q")
+            c.addLiteral(f"1 0 0 1 {dx} {dy} cm")
+            c.doForm(forms[cell.index])
+        c.addLiteral("Q")
 
     def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
-        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks)."""
+        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks).
+
+        The lines are drawn once as a page-sized Form XObject and every page with the same lines
+        (every full page) places that form."""
         if not lines:
             return
         c = self.canvas
         key = (tuple(lines), stroke, colour)
-        drawn = self._drawn.get(key)
-        if drawn is not None:  # every full page has the same cut lines: reuse their code
-            c._code.extend(drawn)
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"lines-{len(self._line_forms)}"
+            self._page_form(name)
+            c.setLineWidth(stroke)
+            c.setStrokeColor(self.paint(colour))
+            p = c.beginPath()
+            for line in lines:
+                p.moveTo(line.x0, line.y0)
+                p.lineTo(line.x1, line.y1)
+            c.drawPath(p, stroke=1, fill=0)
+            c.endForm()
+        c.doForm(name)
+
+    def _outline_path(self, outline: shapes.Outline) -> Any:
+        """A ReportLab path of a :class:`tokengen.shapes.Outline` (pt)."""
+        p = self.canvas.beginPath()
+        for op in outline.ops:
+            if op[0] == "M":
+                p.moveTo(*op[1:])
+            elif op[0] == "L":
+                p.lineTo(*op[1:])
+            elif op[0] == "C":
+                p.curveTo(*op[1:])
+            else:
+                p.close()
+        return p
+
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
+        (``fill``: fill it instead, as a registration square)."""
+        if not outlines:
             return
-        start = len(c._code)
+        c = self.canvas
         c.saveState()
         c.setLineWidth(stroke)
         c.setStrokeColor(self.paint(colour))
-        p = c.beginPath()
-        for line in lines:
-            p.moveTo(line.x0, line.y0)
-            p.lineTo(line.x1, line.y1)
-        c.drawPath(p, stroke=1, fill=0)
+        c.setFillColor(self.paint(colour))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
         c.restoreState()
-        self._drawn[key] = c._code[start:]
 
-    def calibration(self, strip: Rect, caption: str) -> None:
-        """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
-        above and mm ticks below, and the instruction to print at actual size; then the page's
-        ``caption``. It never scales with the tokens. The ruler is drawn once, as a page-sized
-        Form XObject, and placed on every page (it is the same on each)."""
+    def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
+        """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
         c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setDash(*dash)
+        c.line(line.x0, line.y0, line.x1, line.y1)
+        c.restoreState()
+
+    def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""
+        if not rects:
+            return
+        c = self.canvas
+        c.saveState()
+        for rect, colour in rects:
+            c.setFillColor(self.paint(colour))
+            c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+        c.restoreState()
+
+    def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
+        """The calibration strip laid out by :func:`tokengen.furniture.calibration`: a bar exactly
+        1 in (72 pt = 25.4 mm) long with 1/4 in ticks above and mm ticks below, labelled 0 and
+        1 in, 0, 10 and 20 mm, and the instruction to print at actual size; then the page's
+        caption (``captions``: fullest wording first). It never scales with the tokens. The ruler
+        and its note are drawn once, as a page-sized Form XObject, and placed on every page.
+        Returns the layout used (its ``warnings`` name anything left out for lack of room)."""
+        c = self.canvas
+        plan = furniture.calibration(strip, captions, self.measure)
         key = ("calibration", strip)
         name = self._rulers.get(key)
         if name is None:
             # BBox = the whole page, content in page coordinates, placed without a transform: a
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
             name = self._rulers[key] = f"calibration-{len(self._rulers)}"
-            width, height = c._pagesize
-            c.beginForm(name, 0, 0, width, height)
-            self._draw_ruler(strip.x + 2, strip.y + 8)
+            self._page_form(name)
+            if plan.ruler:
+                self._draw_ruler(*plan.ruler)
+            for text in plan.labels + ((plan.note,) if plan.note else ()):
+                self._text(text)
             c.endForm()
         c.doForm(name)
+        if plan.caption:
+            self._text(plan.caption)
+        return plan
+
+    def measure(self, text: str, size: float) -> float:
+        """Width (pt) of ``text`` in the regular font at ``size`` pt."""
+        return self.canvas.stringWidth(text, self.regular, size)
+
+    def _text(self, text: furniture.Text) -> None:
+        c = self.canvas
         c.saveState()
         c.setFillColor(self.paint(BLACK))
-        c.setFont(self.regular, 6.5)
-        c.drawString(strip.x + 2 + 80, strip.y + 8 - 3, caption)
+        c.setFont(self.regular, text.size)
+        c.drawString(text.x, text.y, text.text)
         c.restoreState()
 
     def _draw_ruler(self, x: float, y: float) -> None:
-        """The ruler with the bar's lower-left corner at (x, y) pt, and its instruction."""
+        """The ruler's bar and ticks with the bar's lower-left corner at (x, y) pt."""
         c = self.canvas
         ink = self.paint(BLACK)
         c.setStrokeColor(ink)
@@ -378,14 +425,12 @@ class SheetCanvas:
         p = c.beginPath()
         for i in range(5):  # quarter inches, above the bar
             p.moveTo(x + 18 * i, y + 5)
-            p.lineTo(x + 18 * i, y + (10 if i in (0, 4) else 8))
+            p.lineTo(x + 18 * i, y + (8 if i in (0, 4) else 7))
         for mm in range(26):  # millimetres, below the bar
             xm = x + mm * 72 / 25.4
             p.moveTo(xm, y)
-            p.lineTo(xm, y - (4 if mm % 5 == 0 else 2))
+            p.lineTo(xm, y - (3.5 if mm % 5 == 0 else 2))
         p.moveTo(x + 72, y)
-        p.lineTo(x + 72, y - 6)
+        p.lineTo(x + 72, y - 3.5)
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
-        c.setFont(self.regular, 6.5)
-        c.drawString(x + 80, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")

@@ -187,7 +187,7 @@ def build_args(values: dict[str, str]) -> list[str]:
         if _on(values.get(name)):
             args.append(flag)
     if _on(values.get("fill")):
-        args.append("--columns=0")
+        args.append("--fill")
     if values.get("backs"):
         args.append(f"--backs={values['backs']}")
         if values.get("flip"):
