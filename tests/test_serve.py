@@ -286,3 +286,11 @@ def test_a_taken_port_is_one_line(run, folder: Path):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"tokengen: error: --port {port}: cannot listen on 127.0.0.1:{port}: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_a_long_run_shows_its_first_pages(client):
+    from tokengen.web.server import MAX_SHOWN
+
+    data = client.get("/api/render?copies=100").json()  # 1800 tokens, 60 to a Letter page
+    assert data["error"] is None
+    assert data["page_count"] == 30 and len(data["pages"]) == MAX_SHOWN == 12

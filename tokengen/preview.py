@@ -32,15 +32,34 @@ MAX_PIXELS = 100_000_000
 MAX_PAGES = 1_000
 
 
+def page_count(pdf: bytes) -> int:
+    """Number of pages of the PDF ``pdf`` (bytes).
+
+    Raises:
+        RenderError: pdfium cannot open it.
+    """
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(pdf)
+    except pdfium.PdfiumError as exc:
+        raise RenderError(f"the PDF: cannot read as a PDF ({exc})") from None
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
 def page_pixels(size: tuple[float, float], dpi: int) -> tuple[int, int]:
     """Pixel size (width, height) of a page ``size`` (w, h) pt rendered at ``dpi``."""
     return round(size[0] / 72 * dpi), round(size[1] / 72 * dpi)
 
 
 def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | None = None,
-                 flags: tuple[str, str] = ("--dpi", "--page")) -> list[Image.Image]:
+                 flags: tuple[str, str] = ("--dpi", "--page"), limit: int | None = None) -> list[Image.Image]:
     """Render the pages of ``pdf`` (bytes or a path) at ``dpi``, or only page ``page`` (1-based).
-    ``flags`` name the DPI and page options in messages.
+    ``flags`` name the DPI and page options in messages; ``limit`` renders only the first
+    ``limit`` pages (instead of refusing more than :data:`MAX_PAGES`).
 
     Returns:
         RGB images, each exactly :func:`page_pixels` of its page.
@@ -65,7 +84,9 @@ def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | No
         count = len(document)
         if page is not None and not 1 <= page <= count:
             raise UsageError(f"{flags[1]} {page}: {name} has {count} page{'s' if count != 1 else ''}")
-        if page is None and count > MAX_PAGES:
+        if limit is not None:
+            count = min(count, limit)
+        elif page is None and count > MAX_PAGES:
             raise UsageError(f"{name} has {count} pages, more than the preview limit of {MAX_PAGES}; preview one with {flags[1]} N")
         images = []
         for index in ([page - 1] if page is not None else range(count)):

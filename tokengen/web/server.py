@@ -67,6 +67,8 @@ MAX_PATH = 1024
 MAX_VALUE = 100
 #: Resolution of the pages shown (px per in): US Letter is 850 × 1100 px.
 PREVIEW_DPI = 100
+#: Pages shown (the first ones; the PDF to download has them all).
+MAX_SHOWN = 12
 #: Renders kept in memory.
 CACHE_SIZE = 8
 #: Longest wait of a long poll (s).
@@ -120,6 +122,7 @@ class Rendered:
     backs: bytes | None = None
     name: str = "tokens.pdf"
     check: dict[str, Any] | None = None
+    page_count: int = 0
 
 
 # --- options → the CLI's own commands ---------------------------------------------------------
@@ -292,13 +295,14 @@ class State:
                 rendered.error = outcome.error
             else:
                 from ..duplex import backs_path
-                from ..preview import png_bytes, render_pages
+                from ..preview import page_count, png_bytes, render_pages
 
                 rendered.pdf = out.read_bytes()
                 backs = backs_path(out)
                 rendered.backs = backs.read_bytes() if backs.exists() else None
                 try:
-                    rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI)]
+                    rendered.page_count = page_count(rendered.pdf)
+                    rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
                 except TokengenError as exc:
                     rendered.error = str(exc)
             check = run_command("check", [self.given, "--format=json", *check_args(values)])
@@ -374,6 +378,7 @@ def _refused(exc: Refused) -> PlainTextResponse:
 
 
 async def index(request: Request) -> Response:
+    """The page, with the catalogue's name and the print profiles filled in."""
     state = _state(request)
     from ..profiles import load_profiles
 
@@ -385,6 +390,7 @@ async def index(request: Request) -> Response:
 
 
 async def api_render(request: Request) -> Response:
+    """Render the sheet for the query's form fields: JSON (see the module docstring)."""
     state = _state(request)
     try:
         values = _values(request)
@@ -394,12 +400,13 @@ async def api_render(request: Request) -> Response:
     return JSONResponse({
         "key": rendered.key, "generation": rendered.generation, "error": rendered.error, "log": rendered.log,
         "pages": [f"/render/{rendered.key}/{n}.png" for n in range(1, len(rendered.pages) + 1)],
-        "backs": rendered.backs is not None, "name": rendered.name, "check": rendered.check,
+        "backs": rendered.backs is not None, "name": rendered.name, "check": rendered.check, "page_count": rendered.page_count,
         "args": ["tokengen", "build", state.catalogue.name, *rendered.args],
     }, status_code=200)
 
 
 async def render_page(request: Request) -> Response:
+    """PNG of page N of a render still in the cache (404 once it was dropped)."""
     state = _state(request)
     key, number = request.path_params["key"], request.path_params["number"]
     with state.cache_lock:
@@ -410,6 +417,7 @@ async def render_page(request: Request) -> Response:
 
 
 async def api_changes(request: Request) -> Response:
+    """Long poll: the catalogue's generation, once it differs from ``since`` or after :data:`POLL_SECONDS`."""
     state = _state(request)
     try:
         since = int(request.query_params.get("since", "-1"))
@@ -426,6 +434,7 @@ def _attachment(name: str, data: bytes, media_type: str) -> Response:
 
 
 async def download(request: Request) -> Response:
+    """The home PDF, separate backs, print-shop files or alignment test, as attachments (400 with the CLI's message on bad input)."""
     state = _state(request)
     what = request.path_params["what"]
     try:

@@ -9,6 +9,7 @@
   const log = document.getElementById("log");
   let generation = -1;
   let pending = null;
+  let retried = false;
 
   function query() {
     const params = new URLSearchParams();
@@ -123,13 +124,18 @@
       const figures = data.pages.map((url, i) => {
         const fig = document.createElement("figure");
         const img = document.createElement("img");
+        img.alt = `Page ${i + 1} of ${data.page_count}`;
+        img.addEventListener("error", () => {  // dropped from the server's cache by other renders: ask again
+          if (sheet.dataset.key === data.key && !retried) { retried = true; render(); }
+        }, { once: true });
         img.src = url;
-        img.alt = `Page ${i + 1} of ${data.pages.length}`;
-        fig.append(img, text("figcaption", `Page ${i + 1} of ${data.pages.length}`));
+        fig.append(img, text("figcaption", `Page ${i + 1} of ${data.page_count}`));
         return fig;
       });
       sheet.replaceChildren(...figures);
-      status.textContent = `${data.pages.length} page(s) rendered at 100 DPI.`;
+      status.textContent = data.page_count > data.pages.length
+        ? `The first ${data.pages.length} of ${data.page_count} pages, rendered at 100 DPI.`
+        : `${data.page_count} page(s) rendered at 100 DPI.`;
     }
     sheet.dataset.generation = String(data.generation);
     sheet.dataset.key = data.key || "";
@@ -151,7 +157,7 @@
     }
   }
 
-  form.addEventListener("change", render);
+  form.addEventListener("change", () => { retried = false; render(); });
   form.addEventListener("submit", (event) => { event.preventDefault(); render(); });
   render().then(watch);
 })();
