@@ -144,3 +144,20 @@ def test_inputs_are_the_catalogue_its_art_fonts_and_data_beside_it(tmp_path: Pat
     assert not inputs.is_input(tmp_path / "sub" / "x.yaml")  # not beside the catalogue
     assert any(f.suffix == ".ttf" for f in inputs.files)  # the bundled fonts
     assert tmp_path in inputs.folders
+
+
+@pytest.mark.parametrize(("example", "inputs"), [
+    ("poker-cards/cards.yaml", ["art/back.png", "art/dragon.png", "art/knight.png"]),  # art in a subfolder
+    ("hex-counters/counters.yaml", ["tokens.xlsx"]),  # the tokens' spreadsheet
+    ("status-tokens/status.yaml", ["tokens.csv"]),
+])
+def test_inputs_of_the_examples(example: str, inputs: list[str]):
+    from conftest import ROOT
+
+    cat = ROOT / "examples" / example
+    found = catalogue_inputs(cat)
+    for name in inputs:
+        path = (cat.parent / name).absolute()
+        assert found.is_input(path)
+        assert path.parent in found.folders
+    assert not found.is_input(cat.parent / "notes.txt")

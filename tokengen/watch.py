@@ -32,8 +32,8 @@ WAKE_MS = 500
 @dataclass(frozen=True)
 class Inputs:
     """What to watch: ``folders`` (watched without recursion), the files in them that count as
-    inputs (``files``; any file with an :data:`INPUT_SUFFIXES` suffix in the catalogue's folder
-    counts as well) and ``outputs`` that never do."""
+    inputs (``files``; any file with an :data:`INPUT_SUFFIXES` suffix in a watched folder counts
+    as well, such as a template's literal picture beside the art) and ``outputs`` that never do."""
 
     catalogue: Path
     files: frozenset[Path]
@@ -52,7 +52,7 @@ class Inputs:
             return False
         if path in self.files or path == self.catalogue:
             return True
-        return path.parent == self.catalogue.parent and path.suffix.lower() in INPUT_SUFFIXES
+        return path.parent in self.folders and path.suffix.lower() in INPUT_SUFFIXES
 
 
     def _is_preview(self, path: Path) -> bool:
@@ -65,8 +65,9 @@ class Inputs:
 
 def catalogue_inputs(catalogue: str | Path, outputs: Iterable[Path] = (), *, allow_outside_art: bool = False,
                      previews: Path | None = None) -> Inputs:
-    """The :class:`Inputs` of ``catalogue``: the file, its art (when it loads; a broken
-    catalogue contributes only itself) and the bundled fonts; ``outputs`` and the ``previews``
+    """The :class:`Inputs` of ``catalogue``: the file, its art and image fields, its tokens'
+    spreadsheet and fonts (when it loads; a broken catalogue contributes only itself) and the
+    bundled fonts; ``outputs`` and the ``previews``
     (a preview target, numbered or not) are excluded."""
     from .catalogue import load_catalogue
     from .fonts import font_dir
@@ -77,8 +78,10 @@ def catalogue_inputs(catalogue: str | Path, outputs: Iterable[Path] = (), *, all
         cat = load_catalogue(path, allow_outside_art=allow_outside_art)
     except TokengenError:
         cat = None
-    if cat is not None:
+    if cat is not None:  # the files a build reads, as build_pdf lists them for its atomic writes
         files |= {Path(p).absolute() for t in cat.tokens for p in (t.style.art, t.back.art) if p is not None}
+        files |= {Path(v).absolute() for t in cat.tokens for _, v in t.values if isinstance(v, Path)}  # image fields
+        files |= {Path(p).absolute() for p in cat.inputs}  # the tokens' spreadsheet, the catalogue's fonts
         if cat.back is not None and cat.back.art is not None:
             files.add(Path(cat.back.art).absolute())
     fonts = font_dir()
