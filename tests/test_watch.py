@@ -161,3 +161,11 @@ def test_inputs_of_the_examples(example: str, inputs: list[str]):
         assert found.is_input(path)
         assert path.parent in found.folders
     assert not found.is_input(cat.parent / "notes.txt")
+
+
+def test_watch_a_missing_folder_is_one_line(run, tmp_path: Path):
+    cat = tmp_path / "none" / "cat.yaml"
+    result = run("build", str(cat), "--watch", "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"tokengen: error: {cat}: folder {cat.parent} does not exist, nothing to watch\n")
+    assert not (tmp_path / "x.pdf").exists()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import PART
-from .errors import CatalogueError, LayoutError, RenderError, TokengenError
+from .errors import CatalogueError, LayoutError, RenderError, TokengenError, UsageError
 
 #: Suffixes of files beside the catalogue that a build may read.
 INPUT_SUFFIXES = frozenset({".yaml", ".yml", ".json", ".csv", ".tsv", ".xlsx", ".xlsm", ".ods", ".ttf", ".otf",
@@ -96,6 +96,9 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
     Ctrl-C, which ends the iteration quietly). ``inputs`` is asked again after every change (the
     catalogue may name new art). ``on_ready`` is called once the folders are being watched:
     a change made after it is never missed.
+
+    Raises:
+        UsageError: the catalogue's folder does not exist.
     """
     import logging
 
@@ -106,8 +109,10 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
     ready = False
     while not stop.is_set():
         current = inputs()
+        if not current.catalogue.parent.is_dir():
+            raise UsageError(f"{current.catalogue}: folder {current.catalogue.parent} does not exist, nothing to watch")
         restart = False
-        for batch in watchfiles.watch(*current.folders, watch_filter=lambda change, path, current=current: current.is_input(path),
+        for batch in watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=lambda change, path, current=current: current.is_input(path),
                                       recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
                                       raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True):
             if not ready:
