@@ -26,7 +26,7 @@ bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_art.py -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

@@ -186,6 +186,11 @@ def main() -> int:
                      [f"parallel ({cores} processes)", f"{parallel.seconds:.2f}", f"{parallel.rss_mb:.0f}"],
                      ["speed-up (target ≥ 1.7× on 2 cores)", f"{serial.seconds / parallel.seconds:.2f}×", ""],
                      [f"this machine's ceiling: pure-Python loop, {cores} processes", f"{ceiling:.2f}×", ""]]))
+        # -- hostile input (issue 10): ratios that must stay near 1 ---------------------------
+        print()
+        import bench_hostile
+
+        print(bench_hostile.report(work, TOKENGEN, timed, table))
         # -- protograf -----------------------------------------------------------------------
         print()
         if args.no_protograf:

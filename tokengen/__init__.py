@@ -1,5 +1,9 @@
 """tokengen: turn a YAML catalogue of game tokens into print-ready PDF sheets."""
 
+from . import _startup
+
+_startup.quiet_start()  # first: Ctrl-C while the tokengen command imports is one line, exit 130
+
 __version__ = "0.1.0"
 
 from .build import BuildOptions, BuildResult, build_pdf  # noqa: E402

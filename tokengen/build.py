@@ -123,12 +123,10 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
-    art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-                       | {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}  # any game: image fields,
-                       | set(catalogue.inputs)))  # the tokens' spreadsheet, the catalogue's fonts
+    inputs = catalogue.files_read()
     backs_out = duplex.backs_path(out) if options.backs == "separate" else None
-    with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
-            (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
+    with atomic_path(out, inputs=inputs) as temp, \
+            (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
                              subject=options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)",

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import fonts, gamedata, schemas
+from . import fonts, gamedata, guard, schemas
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -248,8 +248,12 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
         target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
             raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+        refused = guard.not_regular(target)
+        if refused:  # a FIFO or device is refused by type: reading it may never end
+            raise CatalogueError(where.path, f"art file {named} {refused.split(' (')[0]}", where.line, where.field)
         if not target.is_file():
             raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
+        guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None

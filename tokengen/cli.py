@@ -16,18 +16,22 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, streams
 from . import scale as scaling
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
 from .catalogue import load_catalogue
 from .duplex import backs_path as duplex_backs_path
 from .duplex_cli import align, backs_options, echo_build_report
-from .errors import CheckFailed, ExportError, TokengenError, UsageError
+from .errors import CheckFailed, ExportError, PreflightError, TokengenError, UsageError
+from .export import MAX_PNG_PIXELS, MAX_TOTAL_PIXELS
+from .guard import not_regular
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 from .yamlsrc import one_line
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
+#: Longest ``--adventurer``/``--monster``/``--deployed`` value (a full Adventurer is about 40).
+MAX_SPEC = 200
 
 
 class LengthType(click.ParamType):
@@ -89,8 +93,9 @@ def output_file(text: str, stem: str) -> Path:
         UsageError: TEXT ends with a slash and is not an existing folder.
     """
     path = Path(text)
-    if text.endswith(("/", os.sep)) or path.is_dir():
-        if not path.is_dir():
+    folder = os.path.isdir(text)  # False (not an error) for a name too long or a symlink loop: the write says why
+    if text.endswith(("/", os.sep)) or folder:
+        if not folder:
             raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{stem}.pdf)")
         return path / f"{stem}.pdf"
     return path
@@ -323,6 +328,10 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
     """
     from .rules import target as resolve
 
+    for option, values in (("--adventurer", adventurers), ("--monster", monsters), ("--deployed", deployed)):
+        for value in values:  # every message quotes the value: keep it short
+            if len(value) > MAX_SPEC:
+                raise click.BadParameter(f"{len(value)} characters, more than {MAX_SPEC}", param_hint=f"'{option}'")
     if len(deployed) > 1:  # one Meatshield takes part in a fight at a time (variant, Combat)
         raise click.BadParameter(f"given {len(deployed)} times ({', '.join(deployed)}); only one Meatshield is deployed at a time, "
                                  "so give it once", param_hint="'-d' / '--deployed'")
@@ -350,10 +359,17 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
 @click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
+@click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
+@click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@click.option("--max-pixels", type=click.IntRange(1), default=MAX_PNG_PIXELS, show_default=True,
+              help="Refuse PNGs with more pixels each (png profiles).")
+@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS, show_default=True,
+              help="Refuse PNG sets with more pixels in all (png profiles).")
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
-                   token_size: float | None, allow_preflight_failures: bool) -> list[Path]:
+                   token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
+                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -376,7 +392,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
     size = scaling.token_size(cat.size, token_size, None)
-    written = export(cat, profile, out_dir, dpi=dpi, size=size)
+    written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
+                     max_pixels=max_pixels, max_total_pixels=max_total_pixels)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     for warning in scaling.small_text_warnings(cat, size):
@@ -432,6 +449,9 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     from .preflight import preflight
     from .profiles import get_profile
 
+    refused = not_regular(pdf)  # a FIFO, pipe or device: refused by type before any read
+    if refused:
+        raise PreflightError(f"{pdf}: {refused}")
     profile = get_profile(profile_name, profiles_file)
     checks = preflight(pdf, profile, size=size)
     failed = [c for c in checks if not c.passed]
@@ -572,11 +592,23 @@ def usage_message(exc: click.ClickException) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
     one-line message on stderr and an exit code (never a traceback). With no arguments at all
-    it prints the help and exits 0."""
+    it prints the help and exits 0. Standard output that cannot be written (closed pipe, full
+    disk, an encoding without the text) is one line and exit code 2 too (:mod:`tokengen.streams`)."""
     if not (sys.argv[1:] if argv is None else argv):
         with click.Context(cli, info_name="tokengen") as ctx:
             click.echo(cli.get_help(ctx))
-        return 0
+        return streams.finish_stdout(0)
+    try:
+        code = _main(argv)
+    except SystemExit:  # click ends a closed pipe (EPIPE) with a silent exit 1
+        if not streams.click_pacified():
+            raise
+        streams.report(streams.BROKEN_PIPE)
+        return 2
+    return streams.finish_stdout(code)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="tokengen", standalone_mode=False)
     except TokengenError as exc:
@@ -594,6 +626,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("tokengen: interrupted", err=True)
         return 130
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        failure = streams.stdout_failure(exc)
+        if failure is not None:
+            streams.report(failure)
+            return 2
         if os.environ.get("TOKENGEN_DEBUG"):
             raise
         click.echo(f"tokengen: internal error: {type(exc).__name__}: {one_line(str(exc))} "
@@ -604,7 +640,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
-    through the normal clean-up, so no temporary file is left behind."""
+    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143 and
+    a hang-up (SIGHUP, the terminal closed) exits 129, both through the normal clean-up, so no
+    temporary file is left behind; Ctrl-C exits 130 (also during start-up, see
+    :mod:`tokengen._startup`)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # start-up is over: KeyboardInterrupt from here
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: sys.exit(128 + signum))
     sys.exit(main())

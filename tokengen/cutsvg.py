@@ -125,7 +125,7 @@ def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
                               "clear at the sheet edges: use a larger margin")
         ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
         target = out_stem.with_name(f"{out_stem.name}-cut-{page.number + 1}.svg")
-        with atomic_path(target, inputs=(catalogue.path,)) as temp:
+        with atomic_path(target, inputs=catalogue.files_read()) as temp:
             temp.write_text(svg_page(page, spec, ids, registration), "utf-8")
         written.append(target)
     return written

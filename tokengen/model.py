@@ -186,6 +186,16 @@ class Catalogue:
     drawn_blind: bool = False
     inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
 
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces
+        and backs, image fields, the tokens' spreadsheet and the catalogue's fonts. An output may be
+        none of these (:func:`tokengen.guard.check_output`)."""
+        found = {path for t in self.tokens for path in (t.style.art, t.back.art) if path is not None}
+        found |= {v for t in self.tokens for _, v in t.values if isinstance(v, Path)}
+        if self.back is not None and self.back.art is not None:
+            found.add(self.back.art)
+        return (self.path, *sorted(found | set(self.inputs)))
+
     @property
     def width(self) -> float:
         """Trim width, pt (the ``size``)."""

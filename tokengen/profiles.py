@@ -45,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "home_bleed": 0,
 }
 KEYS = (*DEFAULTS, "extends")
+#: Longest profile description (characters).
+MAX_DESCRIPTION = 400
 #: Accepted DPI range (PNG resolution and least image resolution).
 DPI_RANGE = (72, 2400)
 
@@ -178,6 +180,8 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
 
     if not isinstance(values["description"], str):
         raise fail("description", "expected text")
+    if len(values["description"]) > MAX_DESCRIPTION:
+        raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
     output = choice("output", OUTPUTS, values["output"])
     colour = choice("colour", COLOURS, values["colour"])
     try:

@@ -78,12 +78,8 @@ def catalogue_inputs(catalogue: str | Path, outputs: Iterable[Path] = (), *, all
         cat = load_catalogue(path, allow_outside_art=allow_outside_art)
     except TokengenError:
         cat = None
-    if cat is not None:  # the files a build reads, as build_pdf lists them for its atomic writes
-        files |= {Path(p).absolute() for t in cat.tokens for p in (t.style.art, t.back.art) if p is not None}
-        files |= {Path(v).absolute() for t in cat.tokens for _, v in t.values if isinstance(v, Path)}  # image fields
-        files |= {Path(p).absolute() for p in cat.inputs}  # the tokens' spreadsheet, the catalogue's fonts
-        if cat.back is not None and cat.back.art is not None:
-            files.add(Path(cat.back.art).absolute())
+    if cat is not None:  # the files a build reads (the same list guards the outputs)
+        files |= {Path(p).absolute() for p in cat.files_read()}
     fonts = font_dir()
     if fonts.is_dir():
         files |= {f.absolute() for f in fonts.iterdir() if f.suffix.lower() in (".ttf", ".otf")}
