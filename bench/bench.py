@@ -150,6 +150,50 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def photo_jpeg(path: Path, size: tuple[int, int] = (2000, 1500), quality: int = 85) -> int:
+    """A photo-like JPEG (gradient and blurred noise: detail everywhere, as a photograph has);
+    2000 × 1500 at quality 85 is about 560 KB, the size of the photo in the issue. Returns bytes."""
+    from PIL import Image, ImageFilter
+
+    w, h = size
+    base = Image.linear_gradient("L").resize((w, h))
+    green = Image.effect_noise((w, h), 60).filter(ImageFilter.GaussianBlur(1.2))
+    blue = Image.effect_noise((w, h), 40).filter(ImageFilter.GaussianBlur(2))
+    Image.merge("RGB", (base, green, blue)).save(path, quality=quality)
+    return path.stat().st_size
+
+
+def art_bench(work: Path, repeat: int) -> str:
+    """One photo JPEG as every token's art: PDF size against the JPEG's (target: under 1.2 × the
+    JPEG + 80 KB), and 10,000 tokens against 18 (target: within 10 %), resampled to 600 DPI and
+    kept (``--keep-resolution``, the JPEG passed through as its own DCT bytes)."""
+    art = work / "photo.jpg"
+    jpeg = photo_jpeg(art)
+    text = CATALOGUE.read_text("utf-8").replace("style:\n  background:", "style:\n  art: photo.jpg\n  background:", 1)
+    catalogue = work / "art.yaml"
+    catalogue.write_text(text, "utf-8")
+    small = work / "small.jpg"
+    small_bytes = photo_jpeg(small, (525, 525), 100)  # 600 DPI over the 0.875 in safe area: no resampling
+    catalogue_small = work / "art-small.yaml"
+    catalogue_small.write_text(text.replace("art: photo.jpg", "art: small.jpg"), "utf-8")
+    rows = [["one photo JPEG as art, 1 in tokens", "JPEG KB", "PDF KB", "PDF / (1.2 × JPEG + 80 KB)", "wall s", "peak MB"]]
+    sizes: dict[str, float] = {}
+    for label, cat, size, extra in (("2000 × 1500 photo, resampled to 600 DPI", catalogue, jpeg, []),
+                                    ("2000 × 1500 photo, --keep-resolution", catalogue, jpeg, ["--keep-resolution"]),
+                                    ("525 × 525 JPEG (600 DPI, passed through)", catalogue_small, small_bytes, [])):
+        for copies, layout in ((1, []), (556, ["--columns", "0"])):
+            out = work / f"art-{len(sizes)}.pdf"
+            run = timed([str(TOKENGEN), "build", str(cat), "--copies", str(copies), *layout, *extra, "-o", str(out)], repeat)
+            sizes[f"{label} {copies}"] = kb(out)
+            tokens = "18 tokens" if copies == 1 else "10,008 tokens"
+            rows.append([f"{label}, {tokens}", f"{size / 1024:,.0f}", f"{kb(out):,.0f}", f"{kb(out) / (1.2 * size / 1024 + 80):.2f}",
+                         f"{run.seconds:.2f}", f"{run.rss_mb:.0f}"])
+        ratio = sizes[f"{label} 556"] / sizes[f"{label} 1"]
+        rows.append([f"{label}: 10,008 tokens / 18 tokens", "", f"{ratio:.2f}×", "", "", ""])
+    return table(rows) + ("\ntargets: one sheet ≤ 1.2 × JPEG + 80 KB (ratio ≤ 1); 10,000 tokens within 10 % of that (ratio ≤ 1.1);"
+                          "\nthe 10,000-token page code itself is about 95 KB (see the table above), art or not")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest is shown")
@@ -170,6 +214,9 @@ def main() -> int:
             ours[copies] = (run, out)
             rows.append([label, f"{tokens:,}", f"{pages:,}", f"{run.seconds:.2f}", f"{run.rss_mb:.0f}", f"{kb(out):,.0f}", target])
         print(table(rows))
+        # -- art: files the size of their pictures ---------------------------------------------
+        print()
+        print(art_bench(work, args.repeat))
         # -- batch ---------------------------------------------------------------------------
         print()
         sizes = [a for s in BATCH_SIZES for a in ("--size", s)]

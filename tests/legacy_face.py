@@ -40,7 +40,7 @@ class LegacySheetCanvas(SheetCanvas):
     def face_form(self, token: Token) -> str:
         name = f"face-{token.id}"
         if name not in self._forms:
-            art = self._art_form(token.style.art) if token.style.art else None
+            art = self._art_form(token.style.art, token.style.background) if token.style.art else None
             self._begin(name)
             self._draw_legacy_face(token, art)
             self.canvas.endForm()
@@ -51,7 +51,7 @@ class LegacySheetCanvas(SheetCanvas):
         from tokengen.art import fit
 
         c, s, b = self.canvas, self.size, self.bleed
-        name, width, height = art
+        name, width, height, _ = art
         if b > 0:
             box = Rect(-b, -b, s + 2 * b, s + 2 * b)
             drawn = fit(width, height, box, "cover")
@@ -74,7 +74,7 @@ class LegacySheetCanvas(SheetCanvas):
     def _draw_legacy_face(self, token, art=None):
         c, s, b = self.canvas, self.size, self.bleed
         style = token.style
-        c.setFillColor(self.paint(style.background))
+        c.setFillColor(self.paint(style.background, area=True))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
         if art:
             self._draw_legacy_art(art, style.art)

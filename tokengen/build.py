@@ -9,7 +9,9 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from . import __version__, duplex, foldover, furniture, rulesheet, shapes, testhook
+from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
 from .atomic import atomic_path
+from .colour import ColourOptions, Converter
 from .errors import LayoutError, UsageError
 from .imposition import Rect, SheetSpec, grid_for, iter_pages, page_count, plan
 from .model import Catalogue
@@ -43,6 +45,11 @@ class BuildOptions:
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
+        colour: output profile, rendering intent, conversion and ink limit (see
+            :class:`tokengen.colour.ColourOptions`).
+        max_dpi: art above this resolution at its printed size is resampled to it (None:
+            ``--keep-resolution``, every pixel kept).
+        max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
         fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
             needed (see :func:`tokengen.imposition.plan`).
         registration: draw the cut SVG's registration marks on every face sheet.
@@ -64,6 +71,9 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
+    colour: ColourOptions = field(default_factory=ColourOptions)
+    max_dpi: float | None = MAX_DPI
+    max_art_pixels: int = MAX_TOTAL_PIXELS
     fill: bool = False
     registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.cutsvg)
     fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.foldover)
@@ -128,10 +138,12 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     with atomic_path(out, inputs=inputs) as temp, \
             (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
+        library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)",
+                             subject=(options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)")
+                             + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, page=spec.page,
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,
                             height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
@@ -197,6 +209,16 @@ def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:
     per_page = shapes.packing_for(sheet).per_page if shapes.shaped(sheet) else grid_for(sheet).per_page
     pages = max(1, -(-set_size * options.copies // per_page))
     return max(options.copies, pages * per_page // set_size) if options.fill else options.copies
+
+
+def art_library(options: BuildOptions) -> ArtLibrary:
+    """The art library (and its colour converter) for a build with ``options``.
+
+    Raises:
+        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
+    """
+    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
+                      max_total_pixels=options.max_art_pixels)
 
 
 def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:

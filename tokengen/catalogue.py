@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import fonts, gamedata, guard, schemas
+from . import fonts, gamedata, guard, schemas, scripts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -133,9 +133,12 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
 
     def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
         """Refuse text the bundled font cannot draw (it would print as boxes)."""
-        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        control = next((ch for ch in text if not ch.isprintable() and unicodedata.category(ch) != "Zs"), None)  # spaces (U+00A0) are text
         if control is not None:
             raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        script = scripts.unsupported(text)
+        if script:
+            raise fail(where, script)
         missing = fonts.missing_glyphs(text, font)
         if missing:
             shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])

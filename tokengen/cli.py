@@ -18,12 +18,15 @@ import click
 
 from . import __version__, streams
 from . import scale as scaling
+from .art import MAX_DPI
+from .art import MAX_TOTAL_PIXELS as MAX_ART_PIXELS
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
 from .catalogue import load_catalogue
 from .duplex import backs_path as duplex_backs_path
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, PreflightError, TokengenError, UsageError
-from .export import MAX_PNG_PIXELS, MAX_TOTAL_PIXELS
+from .export import MAX_PNG_PIXELS
+from .export import MAX_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from .guard import not_regular
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
@@ -199,11 +202,14 @@ def cli() -> None:
               help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
                    "(long: the line runs along the sheet's long edges; short: across).")
 @click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse builds whose art holds more pixels (after resampling).")
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
-          punch: bool = False) -> Any:
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -229,8 +235,8 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         if cat.shape is None or cat.shape.kind != "circle":
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
         spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs),
-                       target)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
     return result
@@ -363,13 +369,15 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @click.option("--max-pixels", type=click.IntRange(1), default=MAX_PNG_PIXELS, show_default=True,
               help="Refuse PNGs with more pixels each (png profiles).")
-@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS, show_default=True,
+@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
               help="Refuse PNG sets with more pixels in all (png profiles).")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
-                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS) -> list[Path]:
+                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
+                   keep_resolution: bool = False) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -392,11 +400,12 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
     size = scaling.token_size(cat.size, token_size, None)
+    notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
-                     max_pixels=max_pixels, max_total_pixels=max_total_pixels)
+                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
-    for warning in scaling.small_text_warnings(cat, size):
+    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
     failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") or cat.height is not None else size)

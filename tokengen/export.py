@@ -32,8 +32,10 @@ from pathlib import Path
 
 from PIL import Image, PngImagePlugin
 
+from .art import ArtLibrary
 from .atomic import atomic_files, atomic_path
 from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
+from .colour import Converter
 from .errors import ExportError, LayoutError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
@@ -56,7 +58,8 @@ MAX_TOTAL_PIXELS = 400_000_000
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
-           max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None) -> list[Path]:
+           max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
+           warnings: list[str] | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -69,6 +72,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
             before anything is drawn.
         size: token trim in pt, overriding the catalogue's (``--size``).
+        keep_resolution: embed art at its own resolution instead of resampling it down to the
+            profile's ``max_dpi``.
+        warnings: when given, the art warnings are appended to it (low resolution, resampled),
+            e.g. ``art/cover.jpg: 2400 DPI at its printed size, resampled to 300 DPI``.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
         A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
@@ -102,7 +109,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         registration = "registration" in profile.marks
         built = build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                                   backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
+                                                  colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
                                                   max_tokens=max_tokens, max_pages=max_pages), pdf)
+        if warnings is not None:
+            warnings.extend(built.warnings)
         if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
             from .cutsvg import write_cut_svgs
 
@@ -117,7 +127,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         with atomic_path(pdf, inputs=inputs) as temp:
-            write_single_pages(catalogue, profile, sides, temp, pages)
+            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
         return [pdf]
     # png: one page per design, then the back
     dpi = dpi or profile.dpi
@@ -135,7 +145,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     targets = [pdf] + [out_dir / name for name in names]
     with atomic_files(targets, inputs=inputs) as temps:
         try:
-            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides))
+            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
@@ -159,7 +169,8 @@ def png_name(stem: str, number: int, token: Token) -> str:
     return f"{stem}-{number:02d}-{slug(token.id)}{copies}.png"
 
 
-def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]]) -> bytes:
+def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
+                     keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
     """A PDF with one token side per page, as bytes.
 
     Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
@@ -172,27 +183,30 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
         RenderError: a glyph is missing from the font.
     """
     buffer = io.BytesIO()
-    write_single_pages(catalogue, profile, iter(sides), buffer, len(sides))
+    write_single_pages(catalogue, profile, iter(sides), buffer, len(sides), keep_resolution, warnings)
     return buffer.getvalue()
 
 
 def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
-                       target: Path | io.BytesIO, count: int) -> None:
+                       target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
+                       warnings: list[str] | None = None) -> None:
     """Write the single-pages PDF of :func:`single_pages_pdf` to ``target`` (a path or a binary
     buffer) from ``sides``, an iterator of ``count`` (side, token) pairs taken one page at a time:
     each page is one form placement, so memory grows by a few hundred bytes per page, never by a
-    list of the pages or their drawings.
+    list of the pages or their drawings. Art warnings are added to ``warnings``.
 
     Raises:
-        RenderError: a glyph is missing from the font.
+        RenderError: a glyph is missing from the font; the art cannot be read.
     """
     size, bleed = catalogue.size, profile.bleed
     height = catalogue.trim_height  # cards: not square
     edge = size + 2 * bleed
+    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
+    described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
-                         subject=f"{count} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}",
-                         colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, height=height, shape=catalogue.shape)
+                         subject=f"{count} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         + described, colour_model=profile.colour)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}
     for side, token in sides:
         key = (side, token.id)
@@ -205,6 +219,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()
+    if warnings is not None:
+        warnings.extend(library.warnings)
     with binary_streams():
         canvas.save()
 

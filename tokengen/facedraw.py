@@ -20,7 +20,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from . import emblem, fonts
-from .art import ArtLibrary, fit
+from .art import ArtImage, ArtLibrary, fit
 from .imposition import Rect
 from .model import Colour
 from .template import Element, Template, colour_of, substitute
@@ -34,16 +34,16 @@ PLATE_PAD, PLATE_RADIUS = emblem.PAD, 0.04
 class FaceCanvas:
     """What drawing a template needs from the sheet: the canvas, the token box (pt), the bleed
     (pt), the colour conversion, the text shrink factor, the art library and the art forms
-    already defined (path → (form name, pixel width, pixel height))."""
+    already defined (path → (form name, pixel width, pixel height, the embedded image))."""
 
     canvas: Canvas
     width: float
     height: float
     bleed: float
-    paint: Callable[[Colour], Color]
+    paint: Callable[..., Color]  # (colour, *, area=False): area for large fills, else text and lines
     text_scale: float
     art: ArtLibrary
-    art_forms: dict[Path, tuple[str, float, float]]
+    art_forms: dict[Path, tuple[str, float, float, ArtImage]]
 
 
 def font_name(template: Template, font: str) -> str:
@@ -55,16 +55,10 @@ def font_name(template: Template, font: str) -> str:
     return dict(template.fonts).get(font, fonts.REGULAR)
 
 
-def images(template: Template, values: dict[str, Any], base: Path | None = None) -> list[Path]:
+def images(template: Template, values: dict[str, Any]) -> list[Path]:
     """The art files this template shows with these ``values`` (absolute paths; an empty value
     shows nothing). Their forms must exist before the face's form is begun."""
-    out = []
-    for element in template.elements:
-        if element.kind == "image":
-            source = _image_source(element, values)
-            if source is not None:
-                out.append(source)
-    return out
+    return [path for _, path in image_elements(template, values)]
 
 
 def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
@@ -131,7 +125,7 @@ def _set_colours(face: FaceCanvas, element: Element, values: dict[str, Any], sid
     fill = colour_of(element.fill, values)
     stroke = colour_of(element.stroke if element.kind != "frame" else element.colour, values)
     if fill is not None:
-        face.canvas.setFillColor(face.paint(fill))
+        face.canvas.setFillColor(face.paint(fill, area=True))  # a filled shape: pure black stays rich black
     width = element.width.resolve(side) if element.width else 0.0
     if stroke is not None and width > 0:
         face.canvas.setStrokeColor(face.paint(stroke))
@@ -172,20 +166,32 @@ def _frame(face: FaceCanvas, element: Element, values: dict[str, Any], side: flo
         face.canvas.roundRect(inset, inset, face.width - 2 * inset, face.height - 2 * inset, element.radius.resolve(side), stroke=1, fill=0)
 
 
+def image_elements(template: Template, values: dict[str, Any]) -> list[tuple[Element, Path]]:
+    """(element, art file) for each image element that shows a file with these ``values``."""
+    found = [(e, _image_source(e, values)) for e in template.elements if e.kind == "image"]
+    return [(e, path) for e, path in found if path is not None]
+
+
+def image_box(face: FaceCanvas, element: Element) -> tuple[Rect, str]:
+    """The box (pt, face coordinates) an image ``element`` fills and how (``contain`` or
+    ``cover``): the whole bleed box, covered, when the element asks for bleed and the sheet has
+    it; else the element's own box and fit."""
+    b = face.bleed
+    if element.bleed and b > 0:
+        return Rect(-b, -b, face.width + 2 * b, face.height + 2 * b), "cover"
+    return _pdf_box(face, element.box), str(element.fit)
+
+
 def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
     path = _image_source(element, values)
     if path is None:
         return
-    name, px_w, px_h = face.art_forms[path]
-    c, b = face.canvas, face.bleed
-    full = element.bleed and b > 0
-    if full:  # a sheet with bleed: the art covers the whole bleed box
-        box = Rect(-b, -b, face.width + 2 * b, face.height + 2 * b)
-        drawn = fit(px_w, px_h, box, "cover")
-    else:
-        box = _pdf_box(face, element.box)
-        drawn = fit(px_w, px_h, box, str(element.fit))
-    face.art.check_resolution(face.art.load(path), drawn)
+    name, px_w, px_h, image = face.art_forms[path]
+    c = face.canvas
+    box, how = image_box(face, element)
+    full = element.bleed and face.bleed > 0
+    drawn = fit(px_w, px_h, box, how)
+    face.art.check_resolution(image, drawn)
     c.saveState()
     clip = c.beginPath()
     radius = element.radius.resolve(side)
@@ -260,7 +266,7 @@ def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: 
         if colour is None:
             continue
         grown = box.grow(PLATE_PAD * side)
-        face.canvas.setFillColor(face.paint(colour))
+        face.canvas.setFillColor(face.paint(colour, area=True))
         face.canvas.roundRect(grown.x, grown.y, grown.w, grown.h, PLATE_RADIUS * side, stroke=0, fill=1)
 
 

@@ -14,12 +14,14 @@ from typing import Any
 
 from . import schemas
 from .catalogue import suggest
-from .errors import CatalogueError, UsageError
+from .colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, output_profile
+from .errors import CatalogueError, RenderError, UsageError
 from .units import parse_length, parse_page
 from .yamlsrc import Lines, dotted, read_yaml
 
 OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
-COLOURS = ("rgb", "cmyk")
+#: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
+COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
 
@@ -39,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "boxes": False,
     "order": ["face", "back"],
     "backs": "none",
+    "icc": None,
+    "rendering_intent": "relative",
+    "ink_limit": INK_LIMIT,
+    "max_dpi": 600,
     "columns": None,
     "copies": 1,
     "fill": False,
@@ -69,6 +75,14 @@ class Profile:
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        conversion: ``"icc"`` (through the output profile) or ``"formula"`` (``colour: formula``:
+            CMYK by the naive formula; ``colour`` is then ``"cmyk"``).
+        icc: the CMYK output profile (a shop's own ICC file, absolute) or None for the bundled
+            FOGRA39 one (:func:`tokengen.colour.output_profile`).
+        rendering_intent: ``relative`` (relative colorimetric with black-point compensation),
+            ``perceptual``, ``saturation`` or ``absolute``.
+        ink_limit: highest total ink C+M+Y+K in percent; preflight checks it.
+        max_dpi: art above this resolution at its printed size is resampled down to it.
         columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
         copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
             (:func:`tokengen.imposition.plan`).
@@ -93,6 +107,15 @@ class Profile:
     copies: int = 1
     fill: bool = False
     home_bleed: float = 0.0
+    conversion: str = "icc"
+    icc: Path | None = None
+    rendering_intent: str = "relative"
+    ink_limit: float = INK_LIMIT
+    max_dpi: int = 600
+
+    def colour_options(self) -> ColourOptions:
+        """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
+        return ColourOptions(conversion=self.conversion, icc=self.icc, intent=self.rendering_intent, ink_limit=self.ink_limit)
 
 
 def builtin_path() -> Path:
@@ -184,6 +207,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
     output = choice("output", OUTPUTS, values["output"])
     colour = choice("colour", COLOURS, values["colour"])
+    colour_model = "cmyk" if colour == "formula" else colour
     try:
         page = parse_page(str(values["page"]), landscape=flag("landscape"))
     except ValueError as exc:
@@ -205,7 +229,25 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         return value
 
     columns = None if values["columns"] is None else whole("columns", 0)
+    intent = choice("rendering_intent", tuple(INTENTS), values["rendering_intent"])
+    ink = values["ink_limit"]
+    if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not INK_LIMIT_RANGE[0] <= ink <= INK_LIMIT_RANGE[1]:
+        raise fail("ink_limit", f"expected a percentage from {INK_LIMIT_RANGE[0]:g} to {INK_LIMIT_RANGE[1]:g}, got {ink!r}")
+    max_dpi = values["max_dpi"]
+    if isinstance(max_dpi, bool) or not isinstance(max_dpi, int) or not DPI_RANGE[0] <= max_dpi <= DPI_RANGE[1]:
+        raise fail("max_dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {max_dpi!r}")
+    icc = None
+    if values["icc"] is not None:
+        if not isinstance(values["icc"], str) or not values["icc"]:
+            raise fail("icc", f"expected the path of a CMYK ICC profile, got {values['icc']!r}")
+        icc = (path.parent / values["icc"]).resolve()
+        try:
+            output_profile(icc)
+        except RenderError as exc:
+            raise fail("icc", str(exc)) from None
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
-                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
+                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
-                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"))
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
+                   conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
+                   ink_limit=float(ink), max_dpi=max_dpi)

@@ -20,7 +20,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from . import __version__, emblem, facedraw, fonts, furniture, shapes, template
-from .art import ArtLibrary, fit
+from .art import ArtImage, ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
 from .model import Back, Colour, Token
@@ -94,10 +94,12 @@ class SheetCanvas:
         canvas: the target canvas (created with the bundled font as its initial font).
         size: token trim size, pt.
         bleed: art extent past the trim, pt.
-        colour_model: ``"rgb"`` or ``"cmyk"``; in CMYK every colour is converted with
-            :meth:`Colour.to_cmyk` and ReportLab enforces the colour space.
+        colour_model: ``"rgb"`` or ``"cmyk"``; every colour and image is converted by the art
+            library's :class:`~tokengen.colour.Converter` (ICC output profile, rendering intent,
+            black-only pure black text and lines, ink limit) and in CMYK ReportLab enforces the
+            colour space.
         art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
-            Its ``warnings`` list the art printed below 300 DPI.
+            Its ``warnings`` list the art printed below 300 DPI and the art resampled down.
         safe: the safe area in pt (text keeps at least this far inside the trim); None means the
             design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
@@ -131,11 +133,14 @@ class SheetCanvas:
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
 
-    def paint(self, colour: Colour) -> Color:
-        """The ReportLab colour for ``colour`` in this canvas' colour model."""
+    def paint(self, colour: Colour, *, area: bool = False) -> Color:
+        """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
+        :meth:`tokengen.colour.Converter.paint` (``area``: a large fill, where pure black stays
+        rich black; otherwise text and lines, where pure black is 100 % K only)."""
+        values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
-            return CMYKColor(*colour.to_cmyk())
-        return Color(*colour.to_rgb())
+            return CMYKColor(*values)
+        return Color(*values)
 
     # -- forms -------------------------------------------------------------------------------
     def face_form(self, token: Token) -> str:
@@ -168,7 +173,7 @@ class SheetCanvas:
         if name is None:
             name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
-            art = self._art_form(back.art) if back.art else None
+            art = self._art_form(back.art, back.background) if back.art else None
             self._begin(name)
             self._draw_back(back, art)
             self.canvas.endForm()
@@ -178,49 +183,67 @@ class SheetCanvas:
 
     def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
         """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
-        ``name``: its text checked against its fonts, its art defined first (outside the form)."""
+        ``name``: its text checked against its fonts, its art defined first (outside the form),
+        each image resampled for the box it is drawn in and, in CMYK, flattened onto the face's
+        ``background`` field when it has one."""
         for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
             fonts.require_glyphs(text, font, what)
-        forms = {path: self._art_form(path) for path in facedraw.images(template, values)}  # type: ignore[arg-type]
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {})
+        background = values.get("background") if isinstance(values.get("background"), Colour) else None
+        for element, path in facedraw.image_elements(template, values):  # type: ignore[arg-type]
+            if path not in face.art_forms:
+                face.art_forms[path] = self._art_form(path, background, facedraw.image_box(face, element))
         self._begin(name)
         kind = getattr(self.shape, "kind", "square")
         if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
             self.canvas.saveState()
             self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
                                  stroke=0, fill=0)
-        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, forms)
         facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
         self.canvas.endForm()
         self._forms.add(name)
 
-    def _art_form(self, path: object) -> tuple[str, float, float]:
-        """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
-        the image on the unit square, defined once per file, so every face or back using it
-        references the one embedded image. Must be called outside any other form."""
-        image = self.art.load(path)  # type: ignore[arg-type]
-        name = self._art_forms.get(image.path)
-        if name is None:
-            name = self._art_forms[image.path] = f"art-{len(self._art_forms) + 1}"
-            self.canvas.beginForm(name, 0, 0, 1, 1)
-            self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
-            self.canvas.endForm()
-        return name, image.width, image.height
+    def _art_box(self) -> tuple[Rect, str]:
+        """The box a back's art fills (pt) and how: the bleed box (cover) when the sheet has
+        bleed, else the safe area (contain)."""
+        s, b = self.size, self.bleed
+        if b > 0:
+            return Rect(-b, -b, s + 2 * b, s + 2 * b), "cover"
+        return Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE)), "contain"
 
-    def _draw_art(self, art: tuple[str, float, float], path: object) -> Rect:
+    def _art_form(self, path: object, background: Colour | None,
+                  placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage]:
+        """(form name, pixel width, pixel height, image) of the art at ``path`` as displayed: a Form
+        XObject drawing the image on the unit square, defined once per file (and, in CMYK, per
+        background its transparency is flattened onto), so every face or back using it
+        references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
+        ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). Must be called
+        outside any other form."""
+        width, height = self.art.size(path)  # type: ignore[arg-type]
+        box, how = placed or self._art_box()
+        image = self.art.load(path, fit(width, height, box, how), background)  # type: ignore[arg-type]
+        key = (image.path, background if self.colour_model == "cmyk" else None)
+        name = self._art_forms.get(key)
+        if name is None:
+            name = self._art_forms[key] = f"art-{len(self._art_forms) + 1}"
+            self.canvas.beginForm(name, 0, 0, 1, 1)
+            with binary_streams():  # ReportLab encodes the image here, not at save
+                self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
+            self.canvas.endForm()
+            self.art.release(image)
+        return name, width, height, image
+
+    def _draw_art(self, art: tuple[str, float, float, ArtImage], path: object) -> Rect:
         """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
         the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
         sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
         c, s, b = self.canvas, self.size, self.bleed
-        name, width, height = art
-        if b > 0:
-            box = Rect(-b, -b, s + 2 * b, s + 2 * b)
-            drawn = fit(width, height, box, "cover")
-        else:
-            box = Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE))
-            drawn = fit(width, height, box, "contain")
-        self.art.check_resolution(self.art.load(path), drawn)  # type: ignore[arg-type]
+        name, width, height, image = art
+        box, how = self._art_box()
+        drawn = fit(width, height, box, how)
+        self.art.check_resolution(image, drawn)
         c.saveState()
         clip = c.beginPath()
         if b > 0:
@@ -237,7 +260,7 @@ class SheetCanvas:
 
     def _plate(self, x: float, y: float, w: float, h: float, colour: Colour) -> None:
         """An opaque rounded plate (``colour``) behind text printed over art, so text never sits on art."""
-        self.canvas.setFillColor(self.paint(colour))
+        self.canvas.setFillColor(self.paint(colour, area=True))
         self.canvas.roundRect(x, y, w, h, 0.04 * self.size, stroke=0, fill=1)
 
     def _begin(self, name: str) -> None:
@@ -252,9 +275,9 @@ class SheetCanvas:
             self.canvas.scale(self.text_scale, self.text_scale)
             self.canvas.translate(-half, -half)
 
-    def _draw_back(self, back: Back, art: tuple[str, float, float] | None = None) -> None:
+    def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
-        c.setFillColor(self.paint(back.background))
+        c.setFillColor(self.paint(back.background, area=True))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
         c.setStrokeColor(self.paint(back.ink))
         c.setLineWidth(FRAME_WIDTH * s)
@@ -265,7 +288,7 @@ class SheetCanvas:
         c.saveState()
         self._shrink_text()
         if not art:
-            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background), bool(back.text))
+            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background, area=True), bool(back.text))
         if back.text:
             if art:
                 box = emblem.back_text_box(back.text, self.bold, s)
