@@ -81,6 +81,15 @@ def test_the_page_in_chromium(tmp_path: Path, run, shots: Path):
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(shots / "serve.png"), full_page=False)
 
+                # keyboard only: type a size, press Enter
+                page.get_by_label("Token size").fill("0.75in")
+                page.keyboard.press("Enter")
+                page.wait_for_function("document.getElementById('command').textContent.includes('--size=0.75in')")
+                page.wait_for_function(_widths(2, 827))
+                page.get_by_label("Token size").fill("")
+                page.keyboard.press("Enter")
+                page.wait_for_function("!document.getElementById('command').textContent.includes('--size')")
+
                 # a bad value: the CLI's message in place of the sheet
                 page.get_by_label("Copies of every token").fill("0")
                 page.get_by_label("Copies of every token").dispatch_event("change")
