@@ -169,3 +169,38 @@ def test_watch_a_missing_folder_is_one_line(run, tmp_path: Path):
     assert result.exit_code == 2
     assert result.stderr.endswith(f"tokengen: error: {cat}: folder {cat.parent} does not exist, nothing to watch\n")
     assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize(("example", "catalogue", "edit"), [
+    ("poker-cards", "cards.yaml", "art/knight.png"),  # an art file in a subfolder
+    ("status-tokens", "status.yaml", "tokens.csv"),  # the tokens' spreadsheet
+])
+def test_watch_rebuilds_when_art_or_spreadsheet_changes(tmp_path: Path, child_factory, example: str, catalogue: str, edit: str):
+    from conftest import ROOT
+
+    folder = tmp_path / example
+    shutil.copytree(ROOT / "examples" / example, folder)
+    out = tmp_path / "out.pdf"
+    child = child_factory("build", str(folder / catalogue), "-o", str(out), "--watch", cwd=tmp_path)
+    lines = [child.line()]
+    while not lines[-1].startswith("watching "):
+        lines.append(child.line())
+    assert any(re.match(r"^\d\d:\d\d:\d\d wrote ", line) for line in lines), lines
+    before = out.read_bytes()
+    target = folder / edit
+    if target.suffix == ".png":
+        from PIL import Image, ImageOps
+
+        with Image.open(target) as image:
+            flipped = ImageOps.flip(image.convert("RGB"))
+        temp = target.with_name(".edit.png")
+        flipped.save(temp)
+        os.replace(temp, target)
+    else:
+        rows = target.read_text(encoding="utf-8").splitlines()
+        _replace(target, "\n".join(rows[:-1]) + "\n")  # drop the last token row
+    line = child.line()
+    while line.startswith("tokengen: warning:"):
+        line = child.line()
+    assert re.match(r"^\d\d:\d\d:\d\d wrote ", line), line
+    assert out.read_bytes() != before
