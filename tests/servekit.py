@@ -16,11 +16,11 @@ HANG = 120  # s: a failure guard only
 class Server:
     """``tokengen serve CATALOGUE --port 0`` in a child process; ``url`` is read from its first line."""
 
-    def __init__(self, catalogue: Path, cwd: Path):
+    def __init__(self, catalogue: Path, cwd: Path, tmpdir: Path | None = None):
         code = "import sys; from tokengen.cli import run; sys.argv[0] = 'tokengen'; run()"
         self.proc = subprocess.Popen([sys.executable, "-c", code, "serve", str(catalogue), "--port", "0"], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1", **({"TMPDIR": str(tmpdir)} if tmpdir else {})})
         self.lines: queue.Queue[str] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()

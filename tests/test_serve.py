@@ -195,10 +195,14 @@ def test_path_traversal_over_a_raw_socket_is_refused(folder: Path, tmp_path: Pat
         assert server.stop() == 0
 
 
-def test_listens_on_loopback_only(folder: Path, tmp_path: Path):
-    server = Server(folder / "token_defs.yaml", cwd=tmp_path)
+def test_listens_on_loopback_only_and_cleans_up(folder: Path, tmp_path: Path):
+    private = tmp_path / "tmp"
+    private.mkdir()
+    server = Server(folder / "token_defs.yaml", cwd=tmp_path, tmpdir=private)
     try:
         assert server.url.startswith("http://127.0.0.1:")
+        assert _get(f"{server.url}/download/home").startswith(b"%PDF-")
+        assert [p.name[:15] for p in private.iterdir()] == ["tokengen-serve-"]  # its work folder
         table = Path("/proc/net/tcp")
         if table.is_file():  # Linux: the listening socket of that port is bound to 127.0.0.1 (0100007F), no other
             listening = [line.split()[1] for line in table.read_text().splitlines()[1:]
@@ -210,6 +214,7 @@ def test_listens_on_loopback_only(folder: Path, tmp_path: Path):
     finally:
         assert server.stop() == 0
     assert server.lines.get(timeout=HANG) == "stopped serving"
+    assert list(private.iterdir()) == []  # removed on Ctrl-C
 
 
 def _get(url: str) -> bytes:
