@@ -299,3 +299,15 @@ def test_a_long_run_shows_its_first_pages(client):
     data = client.get("/api/render?copies=100").json()  # 1800 tokens, 60 to a Letter page
     assert data["error"] is None
     assert data["page_count"] == 30 and len(data["pages"]) == MAX_SHOWN == 12
+
+
+def test_sigterm_stops_cleanly_too(folder: Path, tmp_path: Path):
+    import signal
+
+    private = tmp_path / "tmp"
+    private.mkdir()
+    server = Server(folder / "token_defs.yaml", cwd=tmp_path, tmpdir=private)
+    assert _get(f"{server.url}/api/render")
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.stop() == 143  # as every tokengen command answers a plain kill
+    assert list(private.iterdir()) == []
