@@ -287,9 +287,9 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
         for check in checks:
-            click.echo(f"{'PASS' if check.passed else 'FAIL'}  {check.name:<10} {check.message}")
+            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
             for problem in check.problems[1:]:
-                click.echo(f"      {'':<10} {problem}")
+                click.echo(f"      {'':<12} {problem}")
         click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")

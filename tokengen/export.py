@@ -77,12 +77,12 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         backs = "duplex" if profile.backs == "duplex" else None
         build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                           backs=backs), pdf)
-        return [pdf]
+        return _finish(pdf, catalogue, profile)
     if profile.output == "single-pages":
         sides = [(side, t) for t in catalogue.expanded() for side in profile.order]
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
             temp.write_bytes(single_pages_pdf(catalogue, profile, sides))
-        return [pdf]
+        return _finish(pdf, catalogue, profile)
     # png: one page per design, then the back
     sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
     data = single_pages_pdf(catalogue, profile, sides)
@@ -96,6 +96,17 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             write_png(image, temp, dpi or profile.dpi)
         written.append(target)
     return written
+
+
+def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
+    """Post-processing of a written PDF export: PDF/X-1a when the profile asks (``pdfx: x1a``),
+    rewritten atomically with pikepdf (:func:`tokengen.pdfx.convert`)."""
+    from . import pdfx
+
+    if pdfx.wanted(profile):
+        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
+            pdfx.convert(pdf, temp, profile)
+    return [pdf]
 
 
 def slug(text: str) -> str:

@@ -38,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "boxes": False,
     "order": ["back", "face"],
     "backs": "none",
+    "pdfx": "none",
 }
 KEYS = (*DEFAULTS, "extends")
 #: Accepted DPI range (PNG resolution and least image resolution).
@@ -62,6 +63,8 @@ class Profile:
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.pdfx`; needs
+            ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
     """
 
     name: str
@@ -78,6 +81,7 @@ class Profile:
     boxes: bool
     order: tuple[str, ...]
     backs: str = "none"
+    pdfx: str = "none"
 
 
 def builtin_path() -> Path:
@@ -180,6 +184,9 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     order = names("order", SIDES)
     if sorted(order) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(order)}")
+    pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
+    if pdfx == "x1a" and (colour != "cmyk" or not flag("boxes") or output == "png"):
+        raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
-                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]))
+                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]), pdfx=pdfx)
