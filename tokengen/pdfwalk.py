@@ -83,6 +83,9 @@ FLAGS = {"file_mb": "--max-file-mb", "pages": "--max-pages", "placements": "--ma
          "operators": "--max-operators", "stream_mb": "--max-stream-mb", "decoded_mb": "--max-decoded-mb"}
 
 
+PLACEMENTS = "Form XObject and image placements (nested forms included):"
+
+
 class Budget:
     """Counts work against :class:`Limits`; :meth:`charge` raises once a limit is passed."""
 
@@ -93,18 +96,19 @@ class Budget:
         self.decoded = 0
 
     def refuse(self, key: str, what: str, unit: str = "") -> PreflightError:
+        """The one-line refusal: ``what`` exceeds the limit (with its flag)."""
         limit = getattr(self.limits, key)
-        return PreflightError(f"{what}, more than the limit of {limit:,}{unit} (raise it with {FLAGS[key]})")
+        return PreflightError(f"{what} more than the limit of {limit:,}{unit} (raise it with {FLAGS[key]})")
 
     def charge_placements(self, n: int) -> None:
         self.placements += n
         if self.placements > self.limits.placements:
-            raise self.refuse("placements", f"more than {self.limits.placements:,} Form XObject and image placements")
+            raise self.refuse("placements", PLACEMENTS)
 
     def charge_operators(self, n: int) -> None:
         self.operators += n
         if self.operators > self.limits.operators:
-            raise self.refuse("operators", f"more than {self.limits.operators:,} content-stream operators")
+            raise self.refuse("operators", "content-stream operators:")
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -129,7 +133,7 @@ def check_input(path: Path, limits: Limits) -> None:
         if test(info.st_mode):
             raise PreflightError(f"is {kind}, not a regular file; preflight reads regular files only")
     if info.st_size > limits.file_mb * MiB:
-        raise PreflightError(f"{info.st_size / MiB:,.0f} MiB, more than the limit of {limits.file_mb:,} MiB (raise it with --max-file-mb)")
+        raise PreflightError(f"the file is {info.st_size / MiB:,.0f} MiB, more than the limit of {limits.file_mb:,} MiB (raise it with --max-file-mb)")
 
 
 def open_pdf(path: Path, limits: Limits) -> Any:
@@ -158,7 +162,7 @@ def open_pdf(path: Path, limits: Limits) -> Any:
         raise PreflightError(f"not a readable PDF (no page tree: {_short(exc)})") from None
     if count > limits.pages:
         pdf.close()
-        raise PreflightError(f"{count:,} pages, more than the limit of {limits.pages:,} (raise it with --max-pages)")
+        raise PreflightError(f"the PDF has {count:,} pages, more than the limit of {limits.pages:,} (raise it with --max-pages)")
     return pdf
 
 
@@ -268,8 +272,8 @@ def _salvage(data: bytes, cap: int) -> bytes:
 def _too_big(budget: Budget, key: str, what: str) -> PreflightError:
     limits = budget.limits
     if key == "stream_mb":
-        return budget.refuse("stream_mb", f"{what} decodes to more than {limits.stream_mb:,} MiB", " MiB")
-    return budget.refuse("decoded_mb", f"the streams decode to more than {limits.decoded_mb:,} MiB in total (at {what})", " MiB")
+        return budget.refuse("stream_mb", f"{what} decodes to", " MiB")
+    return budget.refuse("decoded_mb", f"the streams up to {what} decode in total to", " MiB")
 
 
 # -- geometry ------------------------------------------------------------------------------------
@@ -983,11 +987,11 @@ class _Reader(pikepdf.StreamParser):
             if summary is None:
                 return
             if len(self.s.children) >= 1_000_000:
-                raise self.w.budget.refuse("placements", f"more than {len(self.s.children):,} Form XObject placements in {self.label}")
+                raise self.w.budget.refuse("placements", PLACEMENTS)
             self.s.children.append((key, mul(_matrix(xobject.get("/Matrix", IDENTITY)), self.ctm), summary.label))
             self.subtree += 1 + summary.count
             if self.subtree > self.w.budget.limits.placements:
-                raise self.w.budget.refuse("placements", f"more than {self.w.budget.limits.placements:,} Form XObject and image placements")
+                raise self.w.budget.refuse("placements", PLACEMENTS)
 
     def _image(self, image: Any, what: str) -> None:
         width, height = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))

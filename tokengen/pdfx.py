@@ -84,8 +84,9 @@ def wanted(profile: Any) -> bool:
 def convert(source: Path, target: Path, profile: Any) -> None:
     """Rewrite the PDF ``source`` as PDF/X-1a:2001 into ``target`` (see the module docstring).
 
-    Pages keep their content; each page gets a TrimBox (its MediaBox when it has none) and
-    loses any page-level transparency group.
+    Pages keep their content and boxes (the profile's ``boxes: true`` draws TrimBox and
+    BleedBox; :func:`problems` reports a page without them) and lose any page-level
+    transparency group.
 
     Raises:
         ExportError: the PDF cannot be read or written.
@@ -110,9 +111,7 @@ def convert(source: Path, target: Path, profile: Any) -> None:
             for key in ("/Title", "/CreationDate", "/ModDate"):
                 if key not in info:
                     info[pikepdf.Name(key)] = pikepdf.String("tokengen" if key == "/Title" else "D:20000101000000+00'00'")
-            for page in pdf.pages:
-                if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj:
-                    page.obj.TrimBox = page.obj.get("/MediaBox", pikepdf.Array([0, 0, 612, 792]))
+            for page in pdf.pages:  # boxes come from the drawing (profile key boxes); preflight checks them
                 if "/Group" in page.obj:
                     del page.obj["/Group"]
             pdf.save(target, force_version="1.3", deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,

@@ -215,7 +215,7 @@ class _Run:
             count = 0
             for number, page in enumerate(pdf.pages, 1):
                 if number > self.limits.pages:
-                    raise PreflightError(f"more than {self.limits.pages:,} pages, the limit (raise it with --max-pages)")
+                    raise PreflightError(f"the PDF has more pages than its page count says, more than the limit of {self.limits.pages:,} (raise it with --max-pages)")
                 count = number
                 self._page(walker, page, number)
             x_problems = pdfx.problems(pdf, self.path) if self.x1a else []
@@ -410,7 +410,7 @@ class _Run:
             count += sum(s.counts.get("spaces", 0) for s in reached)
         if rgb:
             self.rgb += count
-            label = "RGB or non-PDF/X colour" if x1a else "RGB"
+            label = "RGB or non-PDF/X colour" if count > sum(s.counts.get("rgb", 0) for s in reached) else "RGB"
             self.found["colour"].add(n, f"{count} {label} use(s), first: {rgb[0]}")
         trans = [t for s in reached for t in s.transparency]
         if trans:
