@@ -263,7 +263,15 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
-def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str) -> None:
+@click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
+@click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
+@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Most Form XObject and image placements walked (nested ones included).")
+@click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
+@click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
+@click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
+                      **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.
 
     Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
@@ -279,8 +287,10 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     from .preflight import preflight
     from .profiles import get_profile
 
+    from .pdfwalk import Limits
+
     profile = get_profile(profile_name, profiles_file)
-    checks = preflight(pdf, profile, size=size)
+    checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
         click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,

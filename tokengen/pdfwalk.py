@@ -270,7 +270,6 @@ def _salvage(data: bytes, cap: int) -> bytes:
 
 
 def _too_big(budget: Budget, key: str, what: str) -> PreflightError:
-    limits = budget.limits
     if key == "stream_mb":
         return budget.refuse("stream_mb", f"{what} decodes to", " MiB")
     return budget.refuse("decoded_mb", f"the streams up to {what} decode in total to", " MiB")
