@@ -489,13 +489,31 @@ class Walker:
         self._active: set[Any] = set()
 
     # -- streams ---------------------------------------------------------------------------------
+    def content(self, page: Any, number: int) -> bytes:
+        """Page ``number``'s content streams, decoded within the budget and joined."""
+        contents = page.obj.get("/Contents")
+        parts = [] if contents is None else (list(contents) if _is_array(contents) else [contents])
+        return b"\n".join(decode(s, self.budget, f"the content stream of page {number}") for s in parts
+                           if isinstance(s, self.pikepdf.Stream))
+
+    def count_placements(self, pages: Any) -> None:
+        """A first pass over the page streams counting ``/Name Do`` operations (a regular
+        expression, no parsing): a file whose pages alone place more forms and images than the
+        budget is refused before any page is read in full.
+
+        Raises:
+            PreflightError: over ``limits.placements`` (or a decoding limit).
+        """
+        total = 0
+        for number, page in enumerate(pages, 1):
+            total += sum(1 for _ in _DO.finditer(self.content(page, number)))
+            if total > self.budget.limits.placements:
+                raise self.budget.refuse("placements", PLACEMENTS)
+
     def page(self, page: Any, number: int, area: Box | None = None) -> Summary:
         """The summary of page ``number``'s own content (its forms are children); ink is kept
         only where it reaches ``area`` (the print area, default user space)."""
-        contents = page.obj.get("/Contents")
-        parts = [] if contents is None else (list(contents) if _is_array(contents) else [contents])
-        data = b"\n".join(decode(s, self.budget, f"the content stream of page {number}") for s in parts
-                          if isinstance(s, self.pikepdf.Stream))
+        data = self.content(page, number)
         summary = Summary("page")
         self._read(data, page.obj.get("/Resources"), summary, "page", 0, area)
         return summary
@@ -528,10 +546,14 @@ class Walker:
         self.scratch.write(data)
         reader = _Reader(self, resources, summary, label, depth, area)
         try:
-            self.pikepdf.Object._parse_stream(self.scratch, reader)
+            if _tokens(data) <= GROUPED_TOKENS:  # qpdf groups operands in C++: fast; memory ~300 bytes a token
+                for instruction in self.pikepdf.parse_content_stream(self.scratch):
+                    reader.instruction(instruction)
+            else:  # one object at a time: flat memory whatever the stream holds
+                self.pikepdf.Object._parse_stream(self.scratch, reader)
         except PreflightError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a malformed stream: keep what was read
+        except Exception as exc:  # noqa: BLE001 - a malformed stream
             raise PreflightError(f"cannot read {label if label != 'page' else 'a page'}'s content ({_short(exc)})") from None
         self.budget.charge_operators(reader.ops % 4096)
         for name in _patterns(resources):
@@ -673,6 +695,19 @@ def thinnest(strokes: dict[tuple[float, float, float, float, float], str], m: Ma
     return best
 
 
+#: Streams of at most this many tokens (operands and operators, an upper estimate) are parsed
+#: by qpdf into a list at once; longer ones object by object.
+GROUPED_TOKENS = 500_000
+#: A Do operation: a name, white space, ``Do`` (PDF 32000-1 8.8).
+_DO = re.compile(rb"/[^\s/\[\]()<>{}%]*\s*Do(?![^\s/\[\]()<>{}%])")
+_SEPARATORS = (b" ", b"\n", b"\r", b"\t", b"/", b"(", b"[", b"<", b"\x00", b"\x0c")
+
+
+def _tokens(data: bytes) -> int:
+    """An upper estimate of the tokens in a content stream (every token follows a separator)."""
+    return 1 + sum(data.count(sep) for sep in _SEPARATORS)
+
+
 def _patterns(resources: Any) -> Iterator[str]:
     try:
         patterns = resources.get("/Pattern") if resources is not None else None
@@ -714,6 +749,26 @@ class _Reader(pikepdf.StreamParser):
         self.tlm: Matrix = IDENTITY
         self.inline: dict[str, Any] = {}
         self.subtree = 0
+        self.xobjects: dict[str, tuple[Any, ...]] = {}
+
+    def instruction(self, ins: Any) -> None:
+        """One instruction from qpdf's grouped parse (operands with their operator)."""
+        self.ops += 1
+        if self.ops % 4096 == 0:
+            self.w.budget.charge_operators(4096)
+        op = str(ins.operator)
+        if op == "INLINE IMAGE":
+            image = ins.iimage
+            self.inline = {str(k): v for k, v in image.obj.items()}
+            op = "EI"
+        handler = _OPS.get(op)
+        if handler is not None:
+            try:
+                handler(self, ins.operands)
+            except (PreflightError, KeyboardInterrupt):
+                raise
+            except Exception:  # noqa: BLE001 - one malformed operator is skipped, as viewers do
+                pass
 
     # qpdf's ParserCallbacks
     def handle_object(self, obj: Any, offset: int = 0, length: int = 0) -> None:
@@ -843,7 +898,11 @@ class _Reader(pikepdf.StreamParser):
 
     def op_cm(self, o: list[Any]) -> None:
         if len(o) == 6:
-            self.ctm = mul(tuple(_num(v) for v in o), self.ctm)  # type: ignore[arg-type]
+            try:
+                m = tuple(map(float, o))
+            except (TypeError, ValueError):
+                m = tuple(_num(v) for v in o)
+            self.ctm = mul(m, self.ctm)  # type: ignore[arg-type]
 
     def op_w(self, o: list[Any]) -> None:
         self.lw = abs(_num(o[0]))
@@ -974,20 +1033,28 @@ class _Reader(pikepdf.StreamParser):
 
     def op_Do(self, o: list[Any]) -> None:
         name = str(o[0])
-        xobject = self._resource("/XObject", name)
-        if xobject is None:
-            return
-        subtype = str(xobject.get("/Subtype", ""))
+        found = self.xobjects.get(name)
+        if found is None:
+            xobject = self._resource("/XObject", name)
+            if xobject is None:
+                return
+            subtype = str(xobject.get("/Subtype", ""))
+            if subtype == "/Form":
+                key, summary = self.w.form(xobject, f"form {name}" if self.label == "page" else f"form {name} in {self.label}", self.depth + 1)
+                found = (subtype, xobject, key, summary, _matrix(xobject.get("/Matrix", IDENTITY)))
+            else:
+                found = (subtype, xobject, None, None, IDENTITY)
+            self.xobjects[name] = found
+        subtype, xobject, key, summary, matrix = found
         if subtype == "/Image":
             self.w.budget.charge_placements(1)
             self._image(xobject, f"image {name} in {self.label}")
         elif subtype == "/Form":
-            key, summary = self.w.form(xobject, f"form {name}" if self.label == "page" else f"form {name} in {self.label}", self.depth + 1)
             if summary is None:
                 return
             if len(self.s.children) >= 1_000_000:
                 raise self.w.budget.refuse("placements", PLACEMENTS)
-            self.s.children.append((key, mul(_matrix(xobject.get("/Matrix", IDENTITY)), self.ctm), summary.label))
+            self.s.children.append((key, mul(matrix, self.ctm), summary.label))
             self.subtree += 1 + summary.count
             if self.subtree > self.w.budget.limits.placements:
                 raise self.w.budget.refuse("placements", PLACEMENTS)
@@ -1118,21 +1185,22 @@ class _Reader(pikepdf.StreamParser):
         step = 2 if font.two_byte else 1
         fs, th = self.fs, self.th
         visible = self.mode not in (3, 7)
+        m = mul(self.tm, self.ctm)  # text space → user space at the string's start
+        low = font.descent * fs + self.rise
+        x = 0.0  # advance along the text line so far, text space
         for i in range(0, len(data) - step + 1, step):
             code = int.from_bytes(data[i:i + step], "big")
             adv = font.width(code) * font.scale * fs * th
             if visible:
                 text = font.text(code)
                 if text.strip():
-                    m = mul(self.tm, self.ctm)
-                    low = font.descent * fs + self.rise
-                    box = bounds((0.0, low, adv, low + fs), m)
+                    box = bounds((x, low, x + adv, low + fs), m)
                     if len(self.s.chars) < 100_000:
                         self.s.chars.append((box, text))
                     self._record_ink(self.fill_ink, f"text fill {self.fill_ink:.0f} %", box)
             space = self.tw if (step == 1 and code == 32) else 0.0
-            tx = adv + (self.tc + space) * th
-            self.tm = mul((1.0, 0.0, 0.0, 1.0, tx, 0.0), self.tm)
+            x += adv + (self.tc + space) * th
+        self.tm = mul((1.0, 0.0, 0.0, 1.0, x, 0.0), self.tm)
 
 
 _OPS: dict[str, Any] = {

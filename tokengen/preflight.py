@@ -213,6 +213,8 @@ class _Run:
             budget = Budget(self.limits)
             walker = Walker(pdf, budget, self.ink_limit)
             count = 0
+            walker.count_placements(pdf.pages)
+            budget.decoded = 0  # the first pass is not counted twice
             for number, page in enumerate(pdf.pages, 1):
                 if number > self.limits.pages:
                     raise PreflightError(f"the PDF has more pages than its page count says, more than the limit of {self.limits.pages:,} (raise it with --max-pages)")
@@ -275,9 +277,10 @@ class _Run:
             else:
                 loose.extend((_shift(b, dx, dy), t) for b, t in measure.chars)
         self.chars += len(summary.chars)
+        locate = _Locator(trims)
         for b, text in loose:
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            home = next((t for t in trims if t[0] <= cx <= t[2] and t[1] <= cy <= t[3]), None)
+            home = locate(cx, cy)
             where = "the token's trim"
             if home is None:
                 home, where = trim, ("the trim, outside every token" if trims else "the trim")
@@ -491,6 +494,24 @@ class _Run:
             high = f"; the highest {self.ink[0]:.0f} % on page {self.ink[1]} ({self.ink[2]})" if self.ink else ""
             checks.append(_result("ink", f["ink"], f"total ink at most {self.ink_limit:.0f} % everywhere{high}"))
         return checks
+
+
+class _Locator:
+    """Finds the token trim containing a point among many (a grid of cells, one lookup each)."""
+
+    def __init__(self, trims: list[Box]):
+        self.trims = trims
+        self.cell = max(1.0, min((min(t[2] - t[0], t[3] - t[1]) for t in trims), default=1.0))
+        self.grid: dict[tuple[int, int], list[Box]] = {}
+        if len(trims) > 8:
+            for t in trims:
+                for i in range(int(t[0] // self.cell), int(t[2] // self.cell) + 1):
+                    for j in range(int(t[1] // self.cell), int(t[3] // self.cell) + 1):
+                        self.grid.setdefault((i, j), []).append(t)
+
+    def __call__(self, x: float, y: float) -> Box | None:
+        near = self.grid.get((int(x // self.cell), int(y // self.cell)), []) if self.grid else self.trims
+        return next((t for t in near if t[0] <= x <= t[2] and t[1] <= y <= t[3]), None)
 
 
 def _shift(b: Box, dx: float, dy: float) -> Box:
