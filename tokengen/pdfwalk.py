@@ -571,13 +571,13 @@ class Walker:
             summary.children.append((key, IDENTITY, inner.label))  # fonts/colour only: a pattern cell is not placed
 
     # -- fonts -----------------------------------------------------------------------------------
-    def font(self, obj: Any, summary: Summary, where: str, depth: int) -> Font:
+    def font(self, obj: Any, summary: Summary, where: str, depth: int, resource: str = "") -> Font:
         key = obj.objgen if obj.is_indirect else id(obj)
         cached = self.fonts.get(key)
         if cached is not None:
             summary.fonts.setdefault(key, (cached.name, cached.embedded, where))
             return cached
-        name = str(obj.get("/BaseFont", obj.get("/Name", "(unnamed)")))
+        name = str(obj.get("/BaseFont", obj.get("/Name", resource or "(unnamed)")))
         subtype = str(obj.get("/Subtype", ""))
         font = Font(name=name, embedded=embedded(obj), subtype=subtype)
         self.fonts[key] = font
@@ -1116,7 +1116,7 @@ class _Reader(pikepdf.StreamParser):
             obj = self._resource("/Font", o[0])
             self.fs = _num(o[1])
             if obj is not None:
-                self.font = self.w.font(obj, self.s, f"{self.label}", self.depth)
+                self.font = self.w.font(obj, self.s, self.label, self.depth, str(o[0]))
             else:
                 self.font = None
 
