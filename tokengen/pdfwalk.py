@@ -46,7 +46,8 @@ MiB = 1 << 20
 Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-#: Forms nested deeper than this are not followed (a cycle or a hostile chain).
+#: Forms nested deeper than this are refused (a hostile chain; the pattern cells, glyphs and
+#: appearances read as forms count too).
 MAX_FORM_DEPTH = 32
 #: Findings kept per stream and kind (counts stay complete).
 KEEP = 20
@@ -524,8 +525,10 @@ class Walker:
         key = xobject.objgen if xobject.is_indirect else id(xobject)
         if key in self.forms:
             return key, self.forms[key]
-        if key in self._active or depth > MAX_FORM_DEPTH:
+        if key in self._active:  # a form that places itself: drawn once, as viewers do
             return key, None
+        if depth > MAX_FORM_DEPTH:
+            raise PreflightError(f"Form XObjects nested more than {MAX_FORM_DEPTH} deep (a fixed limit: no printed file needs more)")
         self._active.add(key)
         try:
             summary = Summary(label, bbox=_box(xobject.get("/BBox", [0, 0, 0, 0])))
