@@ -10,9 +10,12 @@ Positions are in the page's default user space (PDF 32000-1:2008 8.3.2.3): Media
 origins and ``/Rotate`` do not move anything in that space, so they cannot change a verdict;
 ``/UserUnit`` (8.3.2.3, table 30) scales every length, applied by the caller.
 
-Character boxes follow pdfminer's convention (the one pdfplumber reports): advance width × font
-size wide (PDF 32000-1 9.4.4), from the font's descent to descent + font size high, transformed
-by the text matrix and the CTM; widths come from the font's ``/Widths`` (simple fonts) or
+Character boxes are advance width wide (PDF 32000-1 9.4.4) and reach from the font's descent to
+its ascent (FontDescriptor; descent + 1 em when no ascent is given), as pdfium's loose character
+boxes do, transformed by the text matrix and the CTM. For fonts whose ascent − descent is 1 em
+(DejaVu, most) that is exactly pdfminer's box, the one pdfplumber reports; for a subset whose
+descriptor was recomputed (Ghostscript writes the arrows' descent as −14) it stays as tall as the
+glyphs are said to be, not one whole em; widths come from the font's ``/Widths`` (simple fonts) or
 ``/W``/``/DW`` (CID fonts, 2-byte codes), text from ``/ToUnicode`` (ranges are looked up, never
 expanded, so a range over all 2^32 codes costs nothing).
 
@@ -342,7 +345,8 @@ class Font:
     widths: dict[int, float] = field(default_factory=dict)
     ranges: list[tuple[int, int, float]] = field(default_factory=list)  # CID first, last, width
     default: float = 0.0
-    descent: float = 0.0        # glyph-space units / 1000
+    descent: float = 0.0        # text-space units per 1 pt of font size (FontDescriptor /Descent / 1000)
+    ascent: float = 1.0         # the same for /Ascent (descent + 1 when missing)
     scale: float = 0.001        # glyph space → text space (Type 3: FontMatrix a)
     unicode: dict[int, str] = field(default_factory=dict)
     uranges: list[tuple[int, int, int]] = field(default_factory=list)  # first, last, first code point
@@ -635,6 +639,8 @@ class Walker:
         descriptor = target.get("/FontDescriptor")
         if descriptor is not None:
             font.descent = _num(descriptor.get("/Descent", 0)) / 1000
+            ascent = _num(descriptor.get("/Ascent", 0)) / 1000
+            font.ascent = ascent if ascent > font.descent else font.descent + 1
             if font.subtype != "/Type0":
                 font.default = _num(descriptor.get("/MissingWidth", 0))
         if not font.widths and not font.ranges and not font.default:
@@ -1190,6 +1196,7 @@ class _Reader(pikepdf.StreamParser):
         visible = self.mode not in (3, 7)
         m = mul(self.tm, self.ctm)  # text space → user space at the string's start
         low = font.descent * fs + self.rise
+        high = font.ascent * fs + self.rise
         x = 0.0  # advance along the text line so far, text space
         for i in range(0, len(data) - step + 1, step):
             code = int.from_bytes(data[i:i + step], "big")
@@ -1197,7 +1204,7 @@ class _Reader(pikepdf.StreamParser):
             if visible:
                 text = font.text(code)
                 if text.strip():
-                    box = bounds((x, low, x + adv, low + fs), m)
+                    box = bounds((x, low, x + adv, high), m)
                     if len(self.s.chars) < 100_000:
                         self.s.chars.append((box, text))
                     self._record_ink(self.fill_ink, f"text fill {self.fill_ink:.0f} %", box)
