@@ -79,7 +79,7 @@ def foreign(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("print-shop", "eu-3mm", "single-pages"):
         shutil.copy(export(cat, PROFILES[name], folder / "ours" / name)[0], folder / f"{name}.pdf")
     (folder / "card.ps").write_bytes(CARD_PS)
-    for name, (tool, _, command) in MAKERS.items():
+    for tool, _, command in MAKERS.values():
         if shutil.which(tool):
             subprocess.run(command(folder), check=True, capture_output=True, timeout=120)
     Image.new("RGB", (300, 300), (200, 30, 30)).save(folder / "pillow-rgb-72dpi.pdf", resolution=72)

@@ -284,10 +284,9 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     """
     import json
 
+    from .pdfwalk import Limits
     from .preflight import preflight
     from .profiles import get_profile
-
-    from .pdfwalk import Limits
 
     profile = get_profile(profile_name, profiles_file)
     checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
