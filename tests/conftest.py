@@ -8,8 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from tokengen.cli import cli, main
+
+# Property tests never depend on the machine's speed: no per-example deadline, no "too slow" health check.
+settings.register_profile("tokengen", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tokengen")
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "token_defs.yaml"

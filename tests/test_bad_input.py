@@ -7,7 +7,6 @@ else on stderr, and leave an existing output file byte-for-byte as it was.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -116,11 +115,10 @@ def test_multi_megabyte_catalogue_is_bounded(tmp_path: Path):
     big = tmp_path / "big.yaml"
     big.write_text(head + "".join(f"  - {{id: t{i}, attribute: AGI, priority: low}}\n" for i in range(150_000)), "utf-8")
     assert big.stat().st_size > 7_000_000
-    start = time.monotonic()
     with pytest.raises(CatalogueError) as caught:
         load_catalogue(big)
-    assert time.monotonic() - start < 20
-    assert caught.value.line is not None and caught.value.line > 10
+    # stopped by the budget part-way (the work done is bounded), not after reading all 150,000 lines
+    assert caught.value.line is not None and 10 < caught.value.line < 150_000
     assert f"more than {yamlsrc.MAX_NODES} values" in str(caught.value)
 
 

@@ -11,13 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from tokengen import atomic
+from tokengen import atomic, testhook
 from tokengen.build import BuildOptions, build_pdf
 from tokengen.catalogue import load_catalogue
 from tokengen.imposition import SheetSpec
@@ -205,24 +204,29 @@ def test_drawing_error_leaves_no_temp(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def _start_big_build(tmp_path: Path, out: Path) -> subprocess.Popen:
-    """Start ``tokengen build --copies 2000`` (36,000 tokens, about 4 s) and wait until it is
-    rendering (its temporary file exists)."""
-    proc = subprocess.Popen([*TOKENGEN, "build", str(ROOT / "token_defs.yaml"), "--copies", "2000", "-o", str(out)],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while not list(tmp_path.glob(f".{out.name}.*.part")):
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    time.sleep(0.3)  # well into the page loop
+    """Start ``tokengen build --copies 20`` (360 tokens, 20 pages) and return it stopped (SIGSTOP)
+    right after its first page, its temporary file open: the build stops itself at the test hook
+    (:mod:`tokengen.testhook`) and this waits for that event, so no timing is guessed."""
+    env = {**os.environ, testhook.ENV: "page"}
+    proc = subprocess.Popen([*TOKENGEN, "build", str(ROOT / "token_defs.yaml"), "--copies", "20", "-o", str(out)],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)  # returns when the child stops (or ends: then fail)
+    assert os.WIFSTOPPED(status), (status, proc.communicate())
+    assert list(tmp_path.glob(f".{out.name}.*.part")), "the build is in its page loop, writing a temporary file"
     return proc
+
+
+def _signal_stopped(proc: subprocess.Popen, signum: int) -> None:
+    """Send ``signum`` to a stopped build, then let it run on so it can handle the signal."""
+    proc.send_signal(signum)
+    os.kill(proc.pid, signal.SIGCONT)
 
 
 def test_sigkill_midway_leaves_the_old_file(tmp_path: Path):
     out = tmp_path / "big.pdf"
     out.write_bytes(OLD)
     proc = _start_big_build(tmp_path, out)
-    proc.send_signal(signal.SIGKILL)
+    _signal_stopped(proc, signal.SIGKILL)
     proc.communicate()
     assert proc.returncode == -signal.SIGKILL
     assert out.read_bytes() == OLD  # never a truncated PDF
@@ -238,8 +242,9 @@ def test_sigkill_midway_leaves_the_old_file(tmp_path: Path):
 def test_sigkill_with_no_previous_file_leaves_nothing_usable(tmp_path: Path):
     out = tmp_path / "big.pdf"
     proc = _start_big_build(tmp_path, out)
-    proc.kill()
+    _signal_stopped(proc, signal.SIGKILL)
     proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
     assert not out.exists()
 
 
@@ -247,8 +252,8 @@ def test_ctrl_c_exits_130_with_one_line_and_cleans_up(tmp_path: Path):
     out = tmp_path / "big.pdf"
     out.write_bytes(OLD)
     proc = _start_big_build(tmp_path, out)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _signal_stopped(proc, signal.SIGINT)
+    stdout, stderr = proc.communicate()
     assert proc.returncode == 130
     assert stderr.strip() == "tokengen: interrupted"
     assert "Traceback" not in stderr
@@ -305,8 +310,8 @@ def test_sigterm_midway_exits_143_and_cleans_up(tmp_path: Path):
     out = tmp_path / "big.pdf"
     out.write_bytes(OLD)
     proc = _start_big_build(tmp_path, out)
-    proc.terminate()
-    proc.communicate(timeout=60)
+    _signal_stopped(proc, signal.SIGTERM)
+    proc.communicate()
     assert proc.returncode == 143
     assert out.read_bytes() == OLD
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pdf"]

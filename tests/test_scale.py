@@ -20,7 +20,8 @@ def measure(pdf_path: Path) -> dict:
     """Cells (face background rectangles), the calibration bar, cut-line widths, char sizes."""
     with pdfplumber.open(pdf_path) as pdf:
         page = pdf.pages[0]
-        faces = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) == BACKGROUND]
+        faces = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) == BACKGROUND
+                 and abs(r["width"] - r["height"]) < 0.01 and r["width"] > 9]  # not the home-bleed strips
         bars = [r for r in page.rects if r["stroke"] and not r["fill"] and abs(r["height"] - 5) < 1e-6]
         # cut lines reach above the calibration strip (whose ruler ticks stay below y = 40 pt)
         cuts = {round(line["linewidth"], 4) for line in page.lines if line["top"] < page.height - 40}
@@ -112,11 +113,11 @@ def test_legible(catalogue_path: Path):
 
 
 def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Path):
-    """Each token is one relative ``1 0 0 1 dx dy cm /Form Do`` on the page; summing the moves gives
-    the cell positions; the same input gives the same bytes."""
-    import re
-
+    """Each token is a face Form XObject placed on the page by a pure translation (no drawing of
+    its own); following the moves gives the cell positions, 25 mm apart; the same input gives the
+    same bytes."""
     import pypdf
+    from pypdf.generic import ContentStream
 
     outs = [tmp_path / "a.pdf", tmp_path / "b.pdf"]
     for out in outs:
@@ -125,15 +126,21 @@ def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Pat
     reader = pypdf.PdfReader(outs[0])
     placed = 0
     for page in reader.pages:
-        content = page.get_contents().get_data().decode("latin-1")
-        moves = re.findall(r"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm /(FormXob\.face-[\w-]+) Do", content)
-        placed += len(moves)
-        used = {name for _, _, name in moves}
-        assert used <= {str(k).lstrip("/") for k in page["/Resources"]["/XObject"]}
-        x, xs = 0.0, set()
-        for dx, _, _ in moves:
-            x += float(dx)
-            xs.add(round(x, 4))
+        xobjects = page["/Resources"]["/XObject"]
+        x = y = 0.0
+        xs = set()
+        for operands, op in ContentStream(page.get_contents(), reader).operations:
+            if op == b"cm":
+                a, b, c, d, e, f = (float(v) for v in operands)
+                if (a, b, c, d) == (1, 0, 0, 1):
+                    x, y = x + e, y + f
+            elif op == b"Do" and "face-" in operands[0]:
+                form = xobjects[operands[0]].get_object()
+                assert form["/Subtype"] == "/Form"
+                placed += 1
+                xs.add(round(x, 4))
+            elif op == b"Q":
+                x = y = 0.0
         xs = sorted(xs)
         assert all(b - a == pytest.approx(parse_length("25mm"), abs=0.01) for a, b in zip(xs, xs[1:]))
     assert placed == 54

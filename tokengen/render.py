@@ -10,7 +10,6 @@ printable strokes.
 from __future__ import annotations
 
 import contextlib
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,9 @@ from typing import Any
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts
+from . import __version__, emblem, fonts, furniture
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -105,11 +103,15 @@ class SheetCanvas:
         safe: the safe area in pt (text keeps at least this far inside the trim); None means the
             design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
+        page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
+            (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
+            :meth:`calibration`.
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None):
         self.canvas = canvas
+        self.page = page
         self.size = size
         self.bleed = bleed
         self.safe = SAFE * size if safe is None else safe
@@ -121,9 +123,8 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
-        self._drawn: dict[tuple, list[str]] = {}  # sheet furniture already drawn: its code
+        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
-        self._sealed = 0  # pages of the document already compressed by seal_pages
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -280,95 +281,108 @@ class SheetCanvas:
         c.restoreState()
 
     # -- pages -------------------------------------------------------------------------------
-    def seal_pages(self) -> None:
-        """Compress the pages shown since the last call (call after ``showPage``) rather than at
-        save, so memory holds about 0.4 KB per finished page instead of its whole drawing code
-        (~2 KB at 30 tokens); the bytes written are the same as ReportLab's own Flate path."""
-        pages = self.canvas._doc.Pages.pages
-        for page in pages[self._sealed:]:
-            if page.compression and isinstance(page.stream, str) and page.stream and page.Contents is None:
-                stream = pdfdoc.PDFStream(content=zlib.compress(page.stream.encode("utf8")))
-                stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
-                stream.__Comment__ = "page stream"
-                page.Contents = stream
-                page.stream = None
-        self._sealed = len(pages)
+    def _page_form(self, name: str) -> None:
+        """Begin a form as large as the page, content in page coordinates (placed without a
+        transform): sheet furniture, never taken for a token (see :func:`preflight.pieces`)."""
+        if self.page is None:
+            raise ValueError("SheetCanvas needs page=(width, height) to draw sheet furniture")
+        self.canvas.beginForm(name, 0, 0, *self.page)
 
     def place(self, forms: Sequence[str], page: PageLayout) -> None:
         """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner).
 
-        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm /Name Do``:
-        ``dx, dy`` move from the previous cell's origin (``Do`` leaves the CTM as it found it), so
-        a row of tokens repeats the same line and the compressed page stays small. Each move is
-        taken from the position already written, so rounding never accumulates: each cell is off by
-        at most one rounding of ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page).
-        ReportLab's saveState/translate/doForm per cell was the bottleneck at 100,000 tokens, so
-        the lines go straight to the page code, with the forms recorded as doForm records them.
+        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm`` and the
+        form's ``Do`` (ReportLab's ``addLiteral`` and ``doForm``): ``dx, dy`` move from the
+        previous cell's origin (``Do`` leaves the CTM as it found it), so a row of tokens repeats
+        the same lines and the compressed page stays small. Each move is taken from the position
+        already written, so rounding never accumulates: each cell is off by at most one rounding of
+        ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page). (A saveState/translate/
+        restoreState per cell costs several times as much at 100,000 tokens.)
         """
         c = self.canvas
-        code, used = c._code, c._formsinuse
-        xobject = c._doc.getXObjectName
-        names: dict[str, str] = {}
         x = y = 0.0
-        code.append("q")
+        c.addLiteral("q")
         for cell in page.cells:
-            form = forms[cell.index]
-            name = names.get(form)
-            if name is None:
-                name = names[form] = xobject(form)
-                used.append(form)  # what doForm records: the page's /XObject resources
             dx, dy = fp_str(cell.trim.x - x), fp_str(cell.trim.y - y)
             x, y = x + float(dx), y + float(dy)
-            code.append(f"1 0 0 1 {dx} {dy} cm /{name} Do")
-        code.append("Q")
+            c.addLiteral(f"1 0 0 1 {dx} {dy} cm")
+            c.doForm(forms[cell.index])
+        c.addLiteral("Q")
 
     def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
-        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks)."""
+        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks).
+
+        The lines are drawn once as a page-sized Form XObject and every page with the same lines
+        (every full page) places that form."""
         if not lines:
             return
         c = self.canvas
         key = (tuple(lines), stroke, colour)
-        drawn = self._drawn.get(key)
-        if drawn is not None:  # every full page has the same cut lines: reuse their code
-            c._code.extend(drawn)
-            return
-        start = len(c._code)
-        c.saveState()
-        c.setLineWidth(stroke)
-        c.setStrokeColor(self.paint(colour))
-        p = c.beginPath()
-        for line in lines:
-            p.moveTo(line.x0, line.y0)
-            p.lineTo(line.x1, line.y1)
-        c.drawPath(p, stroke=1, fill=0)
-        c.restoreState()
-        self._drawn[key] = c._code[start:]
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"lines-{len(self._line_forms)}"
+            self._page_form(name)
+            c.setLineWidth(stroke)
+            c.setStrokeColor(self.paint(colour))
+            p = c.beginPath()
+            for line in lines:
+                p.moveTo(line.x0, line.y0)
+                p.lineTo(line.x1, line.y1)
+            c.drawPath(p, stroke=1, fill=0)
+            c.endForm()
+        c.doForm(name)
 
-    def calibration(self, strip: Rect, caption: str) -> None:
-        """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
-        above and mm ticks below, and the instruction to print at actual size; then the page's
-        ``caption``. It never scales with the tokens. The ruler is drawn once, as a page-sized
-        Form XObject, and placed on every page (it is the same on each)."""
+    def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""
+        if not rects:
+            return
         c = self.canvas
+        c.saveState()
+        for rect, colour in rects:
+            c.setFillColor(self.paint(colour))
+            c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+        c.restoreState()
+
+    def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
+        """The calibration strip laid out by :func:`tokengen.furniture.calibration`: a bar exactly
+        1 in (72 pt = 25.4 mm) long with 1/4 in ticks above and mm ticks below, labelled 0 and
+        1 in, 0, 10 and 20 mm, and the instruction to print at actual size; then the page's
+        caption (``captions``: fullest wording first). It never scales with the tokens. The ruler
+        and its note are drawn once, as a page-sized Form XObject, and placed on every page.
+        Returns the layout used (its ``warnings`` name anything left out for lack of room)."""
+        c = self.canvas
+        plan = furniture.calibration(strip, captions, self.measure)
         key = ("calibration", strip)
         name = self._rulers.get(key)
         if name is None:
             # BBox = the whole page, content in page coordinates, placed without a transform: a
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
             name = self._rulers[key] = f"calibration-{len(self._rulers)}"
-            width, height = c._pagesize
-            c.beginForm(name, 0, 0, width, height)
-            self._draw_ruler(strip.x + 2, strip.y + 8)
+            self._page_form(name)
+            if plan.ruler:
+                self._draw_ruler(*plan.ruler)
+            for text in plan.labels + ((plan.note,) if plan.note else ()):
+                self._text(text)
             c.endForm()
         c.doForm(name)
+        if plan.caption:
+            self._text(plan.caption)
+        return plan
+
+    def measure(self, text: str, size: float) -> float:
+        """Width (pt) of ``text`` in the regular font at ``size`` pt."""
+        return self.canvas.stringWidth(text, self.regular, size)
+
+    def _text(self, text: furniture.Text) -> None:
+        c = self.canvas
         c.saveState()
         c.setFillColor(self.paint(BLACK))
-        c.setFont(self.regular, 6.5)
-        c.drawString(strip.x + 2 + 80, strip.y + 8 - 3, caption)
+        c.setFont(self.regular, text.size)
+        c.drawString(text.x, text.y, text.text)
         c.restoreState()
 
     def _draw_ruler(self, x: float, y: float) -> None:
-        """The ruler with the bar's lower-left corner at (x, y) pt, and its instruction."""
+        """The ruler's bar and ticks with the bar's lower-left corner at (x, y) pt."""
         c = self.canvas
         ink = self.paint(BLACK)
         c.setStrokeColor(ink)
@@ -378,14 +392,12 @@ class SheetCanvas:
         p = c.beginPath()
         for i in range(5):  # quarter inches, above the bar
             p.moveTo(x + 18 * i, y + 5)
-            p.lineTo(x + 18 * i, y + (10 if i in (0, 4) else 8))
+            p.lineTo(x + 18 * i, y + (8 if i in (0, 4) else 7))
         for mm in range(26):  # millimetres, below the bar
             xm = x + mm * 72 / 25.4
             p.moveTo(xm, y)
-            p.lineTo(xm, y - (4 if mm % 5 == 0 else 2))
+            p.lineTo(xm, y - (3.5 if mm % 5 == 0 else 2))
         p.moveTo(x + 72, y)
-        p.lineTo(x + 72, y - 6)
+        p.lineTo(x + 72, y - 3.5)
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
-        c.setFont(self.regular, 6.5)
-        c.drawString(x + 80, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")
