@@ -54,6 +54,9 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 MAX_FORM_DEPTH = 32
 #: Findings kept per stream and kind (counts stay complete).
 KEEP = 20
+#: Ink totals kept per stream (the highest), and the places kept for each before they merge.
+INK_ENTRIES = 16
+INK_BOXES = 64
 #: Largest expansion ratio of a filter qpdf decodes for us (LZW: one 12-bit code → 4,096 bytes).
 WORST_RATIO = 2_800
 
@@ -435,7 +438,7 @@ class Summary:
     rgb: list[str] = field(default_factory=list)
     spaces: list[str] = field(default_factory=list)        # colour spaces PDF/X-1a refuses (ICCBased, Lab, Cal…)
     transparency: list[str] = field(default_factory=list)
-    ink: dict[tuple[float, str], Box] = field(default_factory=dict)  # (total %, what) → local bounds
+    ink: dict[tuple[float, str], list[Box]] = field(default_factory=dict)  # (total %, what) → where, local bounds
     images: list[tuple[int, int, Matrix, str]] = field(default_factory=list)
     strokes: dict[tuple[float, float, float, float, float], str] = field(default_factory=dict)  # (width, a, b, c, d) → where
     chars: list[tuple[Box, str]] = field(default_factory=list)
@@ -459,7 +462,7 @@ class Measure:
     bbox: Box | None
     dpi: list[tuple[float, str]]              # (DPI, description) per image, least first, at most KEEP
     stroke: tuple[float, str] | None          # thinnest stroke width pt, where
-    ink: tuple[float, str] | None
+    ink: list[tuple[float, str, list[Box]]]   # the highest totals, highest first, with where they are
     chars: list[tuple[Box, str]]
     count: int
 
@@ -660,7 +663,7 @@ class Walker:
         m: Matrix = (*linear, 0.0, 0.0)
         dpi = image_dpis(summary.images, m)
         stroke = thinnest(summary.strokes, m)
-        ink = max(summary.ink, default=None)
+        ink = [(t, w, [bounds(b, m) for b in boxes]) for (t, w), boxes in summary.ink.items()]
         chars = [(bounds(b, m), t) for b, t in summary.chars]
         count = len(summary.children)
         for child, cm, _ in summary.children:
@@ -671,10 +674,11 @@ class Walker:
             dpi = sorted(dpi + sub.dpi)[:KEEP]
             if sub.stroke and (stroke is None or sub.stroke[0] < stroke[0]):
                 stroke = sub.stroke
-            if sub.ink and (ink is None or sub.ink[0] > ink[0]):
-                ink = sub.ink
+            ink += [(t, w, [(b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]) for b in boxes])
+                    for t, w, boxes in sub.ink]
             chars += [((b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]), t) for b, t in sub.chars[:10_000]]
             count += sub.count
+        ink = sorted(ink, key=lambda e: -e[0])[:INK_ENTRIES]
         result = Measure(bounds(summary.bbox, m) if summary.bbox else None, dpi, stroke, ink, chars, count)
         self.measures[cache] = result
         return result
@@ -872,15 +876,19 @@ class _Reader(pikepdf.StreamParser):
         entries = self.s.ink
         key = (round(total, 1), f"{what} in {self.label}")
         if key in entries:
-            old = entries[key]
-            entries[key] = (min(old[0], box[0]), min(old[1], box[1]), max(old[2], box[2]), max(old[3], box[3]))
-        elif len(entries) < KEEP * 4:
-            entries[key] = box
+            boxes = entries[key]
+            if len(boxes) < INK_BOXES:
+                boxes.append(box)
+            else:  # past the cap the last box grows to cover the rest
+                old = boxes[-1]
+                boxes[-1] = (min(old[0], box[0]), min(old[1], box[1]), max(old[2], box[2]), max(old[3], box[3]))
+        elif len(entries) < INK_ENTRIES:
+            entries[key] = [box]
         else:
             low = min(entries)
             if key > low:
                 del entries[low]
-                entries[key] = box
+                entries[key] = [box]
 
     def _path_boxes(self) -> list[Box]:
         """The bounds of each subpath of the current path, in the stream's space."""

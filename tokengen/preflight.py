@@ -265,8 +265,10 @@ class _Run:
             self._dpi(n, measure.dpi, uu)
             self._stroke(n, measure.stroke, uu)
             box = _shift(measure.bbox, dx, dy) if measure.bbox else None
-            if measure.ink and (box is None or overlaps(box, area)):
-                self._ink(n, *measure.ink)
+            for total, what, places in measure.ink:  # the highest total that reaches the print area
+                if any(overlaps(_shift(b, dx, dy), area) for b in places):
+                    self._ink(n, total, what)
+                    break
             self.chars += len(measure.chars)
             inner = (box[0] + bleed, box[1] + bleed, box[2] - bleed, box[3] - bleed) if box else None
             if inner is not None and inner in piece_set:
