@@ -64,7 +64,7 @@ VERDICTS = {
     "separated.pdf": ("single-pages", 72.0, {"pages", "boxes", "bleed", "trim-size"},
                       ("trim-size", "page 1: trim 90.00 × 90.00 pt, expected 72.00 × 72.00 pt")),
     "united.pdf": ("print-shop", None, {"boxes", "bleed", "trim-size", "pdfx", "ink"},
-                   ("ink", "page 1: total ink 400 % (stroke 400 % in page) is over the profile's limit of 300 %")),
+                   ("ink", "page 1: total ink 400 % (stroke 400 % in form /FormXob.lines-0) is over the profile's limit of 300 % (and 3 more)")),
     "pillow-rgb-72dpi.pdf": ("single-pages", 300 / 72 * 72, {"pages", "boxes", "bleed", "colour", "images", "pdfx"},
                              ("images", "page 1: image /image in page: 300 × 300 px placed at 4.167 × 4.167 in is 72 DPI, less than 300")),
     "pillow-cmyk-300dpi.pdf": ("single-pages", 90.0, {"pages", "boxes", "bleed", "pdfx"}, ("pages", None)),

@@ -354,6 +354,29 @@ def test_character_boxes_match_pdfplumber_within_0_1_pt(ours):
         assert max(abs(a[i] - b[i]) for i in (1, 2, 3, 4)) < 0.1, (a, b)
 
 
+def test_character_boxes_match_pdfium_loose_boxes_within_0_1_pt(ours):
+    """pdfium's loose character box spans the font's descent to its ascent, as ours does."""
+    import pypdfium2 as pdfium
+
+    path = ours["single-pages"]
+    pdf = open_pdf(path, Limits())
+    walker = Walker(pdf, Budget(Limits()), 300)
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        for n in (1, 2, 5):
+            summary = walker.page(pdf.pages[n - 1], n)
+            mine = sorted((t, x0 + m[4], y0 + m[5], x1 + m[4], y1 + m[5]) for key, m, _ in summary.children
+                          for (x0, y0, x1, y1), t in walker.measure(key, m[:4]).chars)
+            text = doc[n - 1].get_textpage()
+            theirs = sorted((text.get_text_range(i, 1), *text.get_charbox(i, loose=True)) for i in range(text.count_chars())
+                            if text.get_text_range(i, 1).strip())
+            assert len(mine) == len(theirs) > 5
+            for a, b in zip(mine, theirs):
+                assert a[0] == b[0] and max(abs(a[i] - b[i]) for i in (1, 2, 3, 4)) < 0.1, (a, b)
+    finally:
+        doc.close()
+
+
 # -- PDF/X-1a exports, read by others --------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["print-shop", "eu-3mm", "single-pages"])
 def test_pdfx_exports_carry_every_key(ours, name: str):

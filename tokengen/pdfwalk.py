@@ -108,11 +108,13 @@ class Budget:
         return PreflightError(f"{what} more than the limit of {limit:,}{unit} (raise it with {FLAGS[key]})")
 
     def charge_placements(self, n: int) -> None:
+        """Count ``n`` more placements walked; raises PreflightError past the limit."""
         self.placements += n
         if self.placements > self.limits.placements:
             raise self.refuse("placements", PLACEMENTS)
 
     def charge_operators(self, n: int) -> None:
+        """Count ``n`` more operators read; raises PreflightError past the limit."""
         self.operators += n
         if self.operators > self.limits.operators:
             raise self.refuse("operators", "content-stream operators:")
@@ -582,6 +584,8 @@ class Walker:
 
     # -- fonts -----------------------------------------------------------------------------------
     def font(self, obj: Any, summary: Summary, where: str, depth: int, resource: str = "") -> Font:
+        """The :class:`Font` of a font dictionary (read once), recorded in ``summary`` as used
+        ``where``; a Type 3 font's glyph procedures are read as forms (their fonts and colours)."""
         key = obj.objgen if obj.is_indirect else id(obj)
         cached = self.fonts.get(key)
         if cached is not None:
@@ -1308,18 +1312,3 @@ def user_unit(page: Any) -> float:
     """The page's ``/UserUnit`` (1/72 in per user-space unit × this; default 1)."""
     value = _num(page.obj.get("/UserUnit", 1)) if "/UserUnit" in page.obj else 1.0
     return value if value > 0 else 1.0
-
-
-def rotation(page: Any) -> int:
-    """The page's ``/Rotate`` (inherited), normalised to 0, 90, 180 or 270."""
-    return int(_num(_inherited(page.obj, "/Rotate") or 0)) % 360
-
-
-def read_pages(path: Path, limits: Limits) -> Iterator[tuple[Any, Any]]:
-    """Yield (pdf, page) for each page of ``path``; see :func:`open_pdf` for errors."""
-    pdf = open_pdf(path, limits)
-    try:
-        for page in pdf.pages:
-            yield pdf, page
-    finally:
-        pdf.close()
