@@ -10,12 +10,16 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
 import pikepdf
 import pytest
 from conftest import CATALOGUE
+from hypothesis import given
+from hypothesis import strategies as st
+from test_fuzz import examples
 
 TOKENGEN = [sys.executable, "-c", "from tokengen.cli import run; run()"]
 PEAK_MB = 300
@@ -216,3 +220,44 @@ def test_qpdf_repairs_never_reach_stderr(tmp_path: Path):
     code, out, err, _ = run_measured("preflight", str(broken), "--profile", "home")
     assert code == 0 and err == "", out + err
     assert "13 of 13 checks passed" in out
+
+
+# -- generated damage ----------------------------------------------------------------------------------
+_SMALL: dict[str, bytes] = {}
+
+
+def _small_pdf() -> bytes:
+    """Our single-pages export of the real catalogue, made once per test session."""
+    if "pdf" not in _SMALL:
+        from tokengen.catalogue import load_catalogue
+        from tokengen.export import export
+        from tokengen.profiles import get_profile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            _SMALL["pdf"] = export(load_catalogue(CATALOGUE), get_profile("single-pages"), Path(tmp))[0].read_bytes()
+    return _SMALL["pdf"]
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.binary(min_size=1, max_size=8)), min_size=1, max_size=6), st.booleans())
+@examples(25)
+def test_damaged_pdfs_give_a_verdict_or_one_line(edits: list[tuple[float, bytes]], truncate: bool):
+    """Bytes of a real export overwritten (or cut short) at random places: preflight reports
+    checks (exit 0 or 1) or refuses in one line (exit 2); never an internal error (70)."""
+    from click.testing import CliRunner
+
+    from tokengen.cli import main
+
+    data = bytearray(_small_pdf())
+    for where, junk in edits:
+        at = int(where * (len(data) - 1))
+        data[at:at + len(junk)] = junk
+    if truncate:
+        data = data[: int(edits[0][0] * len(data))]
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "x.pdf"
+        pdf.write_bytes(bytes(data))
+        with CliRunner().isolation() as (out, err, _):
+            code = main(["preflight", str(pdf), "--profile", "single-pages"])
+            stderr = err.getvalue().decode()
+    assert code in (0, 1, 2), stderr
+    assert stderr.count("\n") <= 1 and "Traceback" not in stderr, stderr
