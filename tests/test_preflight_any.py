@@ -114,7 +114,23 @@ def annotated(src: Path, dst: Path, *, font: str = "embedded", flags: int = 4, s
     return dst
 
 
-VARIANTS = {"shifted": shifted, "rotated": rotated, "rotated-270": lambda s, d: rotated(s, d, 270), "user-unit": user_unit}
+def inherited(src: Path, dst: Path) -> Path:
+    """Every page's resources moved up to the page tree's root, which the pages inherit."""
+    with pikepdf.open(src) as pdf:
+        shared: dict[str, pikepdf.Dictionary] = {}
+        for page in pdf.pages:
+            for category, entries in page.obj.Resources.items():
+                if isinstance(entries, pikepdf.Dictionary):
+                    merged = shared.setdefault(category, pikepdf.Dictionary())
+                    for key, value in entries.items():
+                        merged[key] = value
+            del page.obj["/Resources"]
+        pdf.Root.Pages.Resources = pikepdf.Dictionary(shared)
+        pdf.save(dst)
+    return dst
+
+
+VARIANTS = {"inherited": inherited, "shifted": shifted, "rotated": rotated, "rotated-270": lambda s, d: rotated(s, d, 270), "user-unit": user_unit}
 
 
 @pytest.mark.parametrize("name", ["print-shop", "single-pages", "eu-3mm"])

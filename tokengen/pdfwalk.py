@@ -525,7 +525,7 @@ class Walker:
         only where it reaches ``area`` (the print area, default user space)."""
         data = self.content(page, number)
         summary = Summary("page")
-        self._read(data, page.obj.get("/Resources"), summary, "page", 0, area)
+        self._read(data, _inherited(page.obj, "/Resources"), summary, "page", 0, area)  # inheritable (PDF 32000-1 7.7.3.4)
         return summary
 
     def form(self, xobject: Any, label: str, depth: int) -> tuple[Any, Summary | None]:
