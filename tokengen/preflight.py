@@ -50,16 +50,18 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import pdfx
 from .errors import PreflightError
-from .pdfwalk import Box, Limits, overlaps
 from .profiles import Profile
 from .units import format_length
 
+if TYPE_CHECKING:  # pikepdf is imported only when a PDF is read (start-up stays fast)
+    from .pdfwalk import Box, Limits
+
 #: Most pages a sensible token file has (the build limit); the default of ``--max-pages``.
-MAX_PAGES = Limits.pages
+MAX_PAGES = 5_000
 #: Length tolerance, pt.
 TOL = 0.01
 #: Problems listed per check (the count is always complete).
@@ -111,7 +113,7 @@ def preflight(pdf_path: str | Path, profile: Profile, *, size: float | None = No
             with a password, too damaged to read, or over a work limit (one line naming the
             limit and the ``--max-…`` flag that raises it).
     """
-    from .pdfwalk import quiet_qpdf
+    from .pdfwalk import Limits, quiet_qpdf
 
     path = Path(pdf_path)
     with quiet_qpdf():
@@ -227,7 +229,7 @@ class _Run:
 
     # -- one page ----------------------------------------------------------------------------------
     def _page(self, walker: Any, page: Any, n: int) -> None:
-        from .pdfwalk import page_boxes, user_unit
+        from .pdfwalk import overlaps, page_boxes, user_unit
 
         uu = user_unit(page)
         boxes = page_boxes(page)
