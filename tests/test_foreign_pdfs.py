@@ -122,3 +122,40 @@ def test_cairo_rewrites_colour_as_rgb(foreign: Path):
         pytest.skip("pdftocairo (Debian package poppler-utils) is not installed")
     colour = next(c for c in preflight(foreign / "cairo.pdf", PROFILES["single-pages"], size=72.0) if c.name == "colour")
     assert colour.message.startswith("page 1: ") and "RGB" in colour.message
+
+
+def our_chars(path: Path, pages: int) -> list[tuple[str, float, float, float, int]]:
+    """(text, x0, x1, bottom, page) of every visible character, as preflight measures them."""
+    from tokengen.pdfwalk import Budget, Limits, Walker, open_pdf
+
+    pdf = open_pdf(path, Limits())
+    try:
+        walker = Walker(pdf, Budget(Limits()), 300)
+        found = []
+        for n, page in enumerate(pdf.pages[:pages], 1):
+            summary = walker.page(page, n)
+            boxes = list(summary.chars)
+            for key, m, _ in summary.children:
+                boxes += [((b[0] + m[4], b[1] + m[5], b[2] + m[4], b[3] + m[5]), t) for b, t in walker.measure(key, m[:4]).chars]
+            found += [(t, b[0], b[2], b[1], n) for b, t in boxes]
+        return sorted(found, key=lambda c: (c[4], round(c[3]), c[1]))
+    finally:
+        pdf.close()
+
+
+@pytest.mark.parametrize("name", ["cairo.pdf", "gs-single-pages.pdf", "gs-card-embedded.pdf"])
+def test_character_positions_from_other_tools_match_pdfplumber(foreign: Path, name: str):
+    """Simple and CID (Identity-H) TrueType fonts as cairo writes them, Ghostscript's subsets:
+    left, right and bottom edges within 0.1 pt of pdfplumber (heights differ by design where a
+    font's ascent is not 1 em above its descent: ours stop at the ascent)."""
+    import pdfplumber
+
+    if not (foreign / name).exists():
+        pytest.skip("its tool is not installed")
+    mine = our_chars(foreign / name, 4)
+    with pdfplumber.open(foreign / name) as plumb:
+        theirs = sorted(((c["text"], c["x0"], c["x1"], p.height - c["bottom"], n) for n, p in enumerate(plumb.pages[:4], 1)
+                         for c in p.chars if c["text"].strip()), key=lambda c: (c[4], round(c[3]), c[1]))
+    assert len(mine) == len(theirs) >= 3
+    for a, b in zip(mine, theirs):
+        assert a[4] == b[4] and max(abs(a[i] - b[i]) for i in (1, 2, 3)) < 0.1, (a, b)

@@ -52,6 +52,8 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 #: Forms nested deeper than this are refused (a hostile chain; the pattern cells, glyphs and
 #: appearances read as forms count too).
 MAX_FORM_DEPTH = 32
+#: Most character boxes one form and the forms it places may draw (each is checked).
+MAX_CHARS = 1_000_000
 #: Findings kept per stream and kind (counts stay complete).
 KEEP = 20
 #: Ink totals kept per stream (the highest), and the places kept for each before they merge.
@@ -348,7 +350,8 @@ class Font:
     subtype: str
     two_byte: bool = False
     widths: dict[int, float] = field(default_factory=dict)
-    ranges: list[tuple[int, int, float]] = field(default_factory=list)  # CID first, last, width
+    ranges: list[tuple[int, int, float]] = field(default_factory=list)  # CID first, last, width (sorted)
+    starts: list[int] = field(default_factory=list)
     default: float = 0.0
     descent: float = 0.0        # text-space units per 1 pt of font size (FontDescriptor /Descent / 1000)
     ascent: float = 1.0         # the same for /Ascent (descent + 1 when missing)
@@ -358,11 +361,12 @@ class Font:
     ustarts: list[int] = field(default_factory=list)
 
     def width(self, code: int) -> float:
+        """Advance of ``code`` in glyph units (1/1000 em for all but Type 3)."""
         w = self.widths.get(code)
         if w is None:
-            for first, last, width in self.ranges:
-                if first <= code <= last:
-                    return width
+            i = bisect.bisect_right(self.starts, code) - 1
+            if i >= 0 and code <= self.ranges[i][1]:
+                return self.ranges[i][2]
             return self.default
         return w
 
@@ -635,6 +639,8 @@ class Walker:
                     i += 3
                 else:
                     break
+            font.ranges.sort()
+            font.starts = [r[0] for r in font.ranges]
         elif font.subtype == "/Type3":
             fm = _matrix(obj.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0]))
             font.scale = fm[0] or 0.001
@@ -680,7 +686,10 @@ class Walker:
                 stroke = sub.stroke
             ink += [(t, w, [(b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]) for b in boxes])
                     for t, w, boxes in sub.ink]
-            chars += [((b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]), t) for b, t in sub.chars[:10_000]]
+            chars += [((b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]), t) for b, t in sub.chars]
+            if len(chars) > MAX_CHARS:
+                raise PreflightError(f"more than {MAX_CHARS:,} characters drawn by {summary.label} and the forms it places "
+                                     "(a fixed limit)")
             count += sub.count
         ink = sorted(ink, key=lambda e: -e[0])[:INK_ENTRIES]
         result = Measure(bounds(summary.bbox, m) if summary.bbox else None, dpi, stroke, ink, chars, count)
@@ -1217,8 +1226,9 @@ class _Reader(pikepdf.StreamParser):
                 text = font.text(code)
                 if text.strip():
                     box = bounds((x, low, x + adv, high), m)
-                    if len(self.s.chars) < 100_000:
-                        self.s.chars.append((box, text))
+                    if len(self.s.chars) >= MAX_CHARS:
+                        raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
+                    self.s.chars.append((box, text))
                     self._record_ink(self.fill_ink, f"text fill {self.fill_ink:.0f} %", box)
             space = self.tw if (step == 1 and code == 32) else 0.0
             x += adv + (self.tc + space) * th

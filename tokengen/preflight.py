@@ -507,15 +507,21 @@ class _Locator:
         self.trims = trims
         self.cell = max(1.0, min((min(t[2] - t[0], t[3] - t[1]) for t in trims), default=1.0))
         self.grid: dict[tuple[int, int], list[Box]] = {}
+        self.big: list[Box] = [] if len(trims) > 8 else trims  # trims spanning many cells are checked one by one
         if len(trims) > 8:
             for t in trims:
-                for i in range(int(t[0] // self.cell), int(t[2] // self.cell) + 1):
-                    for j in range(int(t[1] // self.cell), int(t[3] // self.cell) + 1):
+                columns = range(int(t[0] // self.cell), int(t[2] // self.cell) + 1)
+                rows = range(int(t[1] // self.cell), int(t[3] // self.cell) + 1)
+                if len(columns) * len(rows) > 16:
+                    self.big.append(t)
+                    continue
+                for i in columns:
+                    for j in rows:
                         self.grid.setdefault((i, j), []).append(t)
 
     def __call__(self, x: float, y: float) -> Box | None:
-        near = self.grid.get((int(x // self.cell), int(y // self.cell)), []) if self.grid else self.trims
-        return next((t for t in near if t[0] <= x <= t[2] and t[1] <= y <= t[3]), None)
+        near = self.grid.get((int(x // self.cell), int(y // self.cell)), [])
+        return next((t for t in (*near, *self.big) if t[0] <= x <= t[2] and t[1] <= y <= t[3]), None)
 
 
 def _shift(b: Box, dx: float, dy: float) -> Box:
