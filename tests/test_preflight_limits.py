@@ -192,6 +192,20 @@ def test_forms_nested_past_the_depth_limit_are_refused(tmp_path: Path):
     refused(path, "Form XObjects nested more than 32 deep (a fixed limit: no printed file needs more)")
 
 
+def test_characters_multiplied_by_nested_forms_are_bounded(tmp_path: Path):
+    """2,000 letters in a form placed 600 times by another: 1.2 million character boxes."""
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica))
+    text = form(pdf, b"BT /F1 1 Tf (" + b"A" * 2000 + b") Tj ET", Font=pikepdf.Dictionary(F1=font))
+    many = form(pdf, b"".join(b"q 1 0 0 1 0 %d cm /T Do Q " % i for i in range(600)), XObject=pikepdf.Dictionary(T=text))
+    page = pdf.add_blank_page()
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(M=many))
+    page.obj.Contents = pdf.make_stream(b"/M Do")
+    path = tmp_path / "letters.pdf"
+    pdf.save(path)
+    refused(path, "more than 400,000 characters drawn by form /M and the forms it places (a fixed limit)")
+
+
 def test_fifos_and_devices_are_refused_by_type(tmp_path: Path, run):
     fifo = tmp_path / "in.pdf"
     os.mkfifo(fifo)

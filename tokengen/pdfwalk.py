@@ -53,7 +53,7 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 #: appearances read as forms count too).
 MAX_FORM_DEPTH = 32
 #: Most character boxes one form and the forms it places may draw (each is checked).
-MAX_CHARS = 1_000_000
+MAX_CHARS = 400_000
 #: Findings kept per stream and kind (counts stay complete).
 KEEP = 20
 #: Ink totals kept per stream (the highest), and the places kept for each before they merge.

@@ -229,7 +229,7 @@ class _Run:
 
     # -- one page ----------------------------------------------------------------------------------
     def _page(self, walker: Any, page: Any, n: int) -> None:
-        from .pdfwalk import overlaps, page_boxes, user_unit
+        from .pdfwalk import MAX_CHARS, overlaps, page_boxes, user_unit
 
         uu = user_unit(page)
         boxes = page_boxes(page)
@@ -280,6 +280,8 @@ class _Run:
                 loose.extend((_shift(b, dx, dy), t) for b, t in outside)
             else:
                 loose.extend((_shift(b, dx, dy), t) for b, t in measure.chars)
+            if len(loose) > MAX_CHARS:
+                raise PreflightError(f"more than {MAX_CHARS:,} characters on page {n} (a fixed limit)")
         self.chars += len(summary.chars)
         locate = _Locator(trims)
         for b, text in loose:
