@@ -852,7 +852,7 @@ class _Reader(pikepdf.StreamParser):
                 return "/ICCBased", n
             if kind in ("/Indexed", "/I"):
                 base = self._space(value[1])
-                return f"/Indexed {base[0]}", 1 if base[0] not in ("/DeviceRGB", "/CalRGB") else 1
+                return f"/Indexed {base[0]}", 1
             if kind in ("/Separation", "/DeviceN"):
                 return kind, len(value[1]) if kind == "/DeviceN" and _is_array(value[1]) else 1
             if kind in ("/CalRGB", "/CalGray", "/Lab", "/Pattern"):
@@ -863,7 +863,7 @@ class _Reader(pikepdf.StreamParser):
     def _check_space(self, space: tuple[str, int], what: str) -> None:
         kind, n = space
         if kind in ("/DeviceRGB", "/RGB", "/CalRGB") or (kind == "/ICCBased" and n == 3) or kind.startswith("/Indexed /DeviceRGB") \
-                or kind.startswith("/Indexed /CalRGB") or (kind == "/Indexed /ICCBased" and False):
+                or kind.startswith("/Indexed /CalRGB"):
             self.s.note("rgb", f"{what} in colour space {kind} in {self.label}")
         if kind in _NOT_X1A or kind.startswith("/ICCBased") or kind.startswith("/Indexed /ICCBased") or kind.startswith("/Indexed /Lab"):
             self.s.note("spaces", f"{what} in colour space {kind}{f' (N {n})' if kind == '/ICCBased' else ''} in {self.label}")
@@ -955,8 +955,6 @@ class _Reader(pikepdf.StreamParser):
                 self.s.note("transparency", f"blend mode {modes[0]} (ExtGState {name}) in {self.label}")
         if "/LW" in state:
             self.lw = abs(_num(state["/LW"]))
-        if "/TR" in state or "/TR2" in state:
-            pass
 
     def _set(self, fill: bool, space: tuple[str, int], values: list[Any], op: str) -> None:
         self._check_space(space, op)
