@@ -35,6 +35,12 @@ def schema() -> dict[str, Any]:
     return schemas.schema("catalogue")
 
 
+def schema_name(data: Any) -> str:
+    """The schema ``data`` is checked against: ``catalogue-fields`` (a catalogue with declared
+    fields, any game: ``data/catalogue-fields.schema.json``), else ``catalogue``."""
+    return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
+
+
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
     """Load and validate a catalogue file.
 
@@ -47,6 +53,8 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
         CatalogueError: the first problem found, with file, line and field.
     """
     path = Path(path)
+    if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
+        raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]
@@ -55,7 +63,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    return _build(path, data, lines, allow_outside_art)
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
 
 
 def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
@@ -81,7 +89,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    return schemas.validate(path, data, lines, "catalogue")
+    return schemas.validate(path, data, lines, schema_name(data))
 
 
 def _lookalike(value: str, glyphs: dict[str, str]) -> str:
@@ -267,6 +275,10 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     Raises:
         CatalogueError: the first problem found beyond the schema, with file, line and field.
     """
+    if "fields" in data:  # any game: declared fields and a face template
+        from .sources.fields import build_fields_catalogue
+
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
     return _build(Path(path), data, lines, allow_outside_art)
 
 

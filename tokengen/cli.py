@@ -6,6 +6,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an int
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -116,9 +117,14 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
+              help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
+                   "(long: the line runs along the sheet's long edges; short: across).")
+@click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
+          punch: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
 
     \b
@@ -138,7 +144,12 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), target)
+    if punch:
+        if cat.shape is None or cat.shape.kind != "circle":
+            raise click.UsageError("--punch is for circle tokens (shape: circle)")
+        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs),
+                       target)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
 
@@ -192,7 +203,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .rules import Settings, check_catalogue, format_report
+    from .games import check_catalogue, format_report  # any catalogue: generic checks, then its game module's
+    from .rules import Settings
 
     try:
         page_size = parse_page(page)
@@ -291,7 +303,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     for warning in scaling.small_text_warnings(cat, size):
         click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") or cat.height is not None else size)
+              if not c.passed]
     if failed:
         message = f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}"
         if not allow_preflight_failures:

@@ -72,8 +72,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
     if size is not None and size != catalogue.size:
-        catalogue = replace(catalogue, size=size)
-    if profile.output == "sheets":
+        catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    if profile.output in ("sheets", "cut-svg"):
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
@@ -81,9 +81,15 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
         )
         backs = "duplex" if profile.backs == "duplex" else None
-        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs, copies=profile.copies, fill=profile.fill), pdf)
-        return _finish(pdf, catalogue, profile)
+        registration = "registration" in profile.marks
+        built = build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+                                                  backs=backs, copies=profile.copies, fill=profile.fill, registration=registration), pdf)
+        _finish(pdf, catalogue, profile)
+        if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
+            from .cutsvg import write_cut_svgs
+
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+        return [pdf]
     if profile.output == "single-pages":
         sides = [(side, t) for _ in range(profile.copies) for t in catalogue.expanded() for side in profile.order]
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
@@ -133,8 +139,9 @@ def png_name(stem: str, number: int, token: Token) -> str:
 def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]]) -> bytes:
     """A PDF with one token side per page, as bytes.
 
-    Each page is ``size + 2 × bleed`` pt square with TrimBox = the trim square (inset by the
-    bleed) and BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
+    Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
+    card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
+    BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
     Deterministic (ReportLab invariant mode); only the bundled fonts, embedded as subsets; in a
     CMYK profile ReportLab refuses any non-CMYK colour.
 
@@ -142,23 +149,24 @@ def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[s
         RenderError: a glyph is missing from the font.
     """
     size, bleed = catalogue.size, profile.bleed
+    height = catalogue.trim_height  # cards: not square
     edge = size + 2 * bleed
     buffer = io.BytesIO()
-    canvas = open_canvas(buffer, (edge, edge), title=catalogue.title, author=catalogue.author or "tokengen",
+    canvas = open_canvas(buffer, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}",
                          colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}
-    for side, token in sides:  # forms first, once per design
-        key = (side, token.id if side == "face" else "back")
+    for side, token in sides:  # forms first, once per design (equal backs share one form)
+        key = (side, token.id)
         if key not in forms:
             forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
     for side, token in sides:
-        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + size])
-        canvas.setBleedBox([0, 0, edge, edge])
+        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + height])
+        canvas.setBleedBox([0, 0, edge, height + 2 * bleed])
         canvas.saveState()
         canvas.translate(bleed, bleed)
-        canvas.doForm(forms[(side, token.id if side == "face" else "back")])
+        canvas.doForm(forms[(side, token.id)])
         canvas.restoreState()
         canvas.showPage()
     return canvas.getpdfdata()
@@ -169,26 +177,29 @@ def _back(catalogue: Catalogue, token: Token) -> Back:
 
 
 def rasterise(pdf: bytes, dpi: int, edge: float) -> list[Image.Image]:
-    """Render every page of ``pdf`` (each ``edge`` pt square) at ``dpi`` into RGB images of
-    exactly ``round(edge / 72 × dpi)`` px square (pdfium, white paper under the page).
+    """Render every page of ``pdf`` at ``dpi`` into RGB images of exactly ``round(w / 72 × dpi)``
+    × ``round(h / 72 × dpi)`` px for a page of w × h pt (pdfium, white paper under the page);
+    ``edge`` is the token page's width, pt (square tokens: both sides).
 
     Raises:
         RenderError: pdfium cannot open or render the PDF.
     """
     import pypdfium2 as pdfium
 
-    px = round(edge / 72 * dpi)
     images: list[Image.Image] = []
     try:
         document = pdfium.PdfDocument(pdf)
         try:
             for index in range(len(document)):
                 page = document[index]
-                width, _ = page.get_size()
+                width, height = page.get_size()
+                px = round(width / 72 * dpi)
+                py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
                 bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
                 image = bitmap.to_pil().convert("RGB")
-                if image.size != (px, px):  # pdfium rounds the bitmap up; the page is square
-                    image = image.crop((0, 0, px, px)) if min(image.size) >= px else image.resize((px, px), Image.Resampling.LANCZOS)
+                if image.size != (px, py):  # pdfium rounds the bitmap up
+                    fits = image.size[0] >= px and image.size[1] >= py
+                    image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
                 images.append(image)
                 page.close()
         finally:

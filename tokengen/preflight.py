@@ -337,7 +337,7 @@ class _Run:
                     self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)")
                 if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
                     self.found["bleed"].add(n, f"BleedBox {s(bleed, uu)} runs off the MediaBox {s(media, uu)}")
-        if profile.output == "sheets":
+        if profile.output in ("sheets", "cut-svg"):
             want = sorted(profile.page)
             got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
             if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
@@ -469,7 +469,7 @@ class _Run:
         else:
             least = self.least_bleed if self.least_bleed < math.inf else 0.0
             checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
-        if p.output == "sheets":
+        if p.output in ("sheets", "cut-svg"):
             want = sorted(p.page)
             checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet"))
         else:

@@ -18,9 +18,9 @@ from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
 COLOURS = ("rgb", "cmyk")
-MARKS = ("cut-lines", "crop-marks", "calibration")
+MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
 
 #: Every key a profile may give, with its default (lengths as the YAML would write them).
@@ -56,14 +56,14 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"`` or ``"png"``.
+        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
         safe: text keeps at least this far inside the trim.
         dpi: PNG resolution (px per in) and the least resolution of placed images.
         colour: ``"rgb"`` or ``"cmyk"``.
-        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``.
+        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``, ``registration``.
         boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
@@ -192,7 +192,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output == "sheets" and gutter + 1e-9 < 2 * bleed:
+    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)

@@ -19,7 +19,7 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts, furniture
+from . import __version__, emblem, facedraw, fonts, furniture, shapes, template
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -79,14 +79,12 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
-    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt."""
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
+    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
     fonts.register()
-    width = size * (1 - 2 * TEXT_INSET)
-    return {
-        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
-        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
-        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
-    }
+    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    texts = [e for e in face.elements if e.kind in ("text", "glyph")]
+    return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
 class SheetCanvas:
@@ -109,15 +107,19 @@ class SheetCanvas:
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
+                 height: float | None = None, shape: object = None):
         self.canvas = canvas
         self.page = page
+        self.shape = shape  # tokengen.shapes.Shape: circles and hexes clip their faces to the outline
         self.size = size
+        self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
-        self.safe = SAFE * size if safe is None else safe
+        side = min(size, self.height)
+        self.safe = SAFE * side if safe is None else safe
         # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
         # (0.5 pt of slack keeps glyph outlines off the safe-area line)
-        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        self.text_scale = min(1.0, (side - 2 * (self.safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
         if self.text_scale < 0.25:
             raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
@@ -144,13 +146,10 @@ class SheetCanvas:
         """
         name = f"face-{token.id}"
         if name not in self._forms:
-            for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
-                fonts.require_glyphs(text, font, f"token {token.id}")
-            art = self._art_form(token.style.art) if token.style.art else None
-            self._begin(name)
-            self._draw_face(token, art)
-            self.canvas.endForm()
-            self._forms.add(name)
+            if token.template is not None:  # a catalogue with declared fields
+                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
+            else:  # a Meatshields token: the built-in template
+                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -162,6 +161,10 @@ class SheetCanvas:
                 cannot be read (see :meth:`ArtLibrary.load`).
         """
         name = self._back_forms.get(back)
+        if name is None and back.template is not None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            self._template_form(name, back.template, dict(back.values), "back")
+            self._back_forms[back] = name
         if name is None:
             name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
@@ -172,6 +175,25 @@ class SheetCanvas:
             self._forms.add(name)
             self._back_forms[back] = name
         return name
+
+    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+        """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
+        ``name``: its text checked against its fonts, its art defined first (outside the form)."""
+        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+            fonts.require_glyphs(text, font, what)
+        forms = {path: self._art_form(path) for path in facedraw.images(template, values)}  # type: ignore[arg-type]
+        self._begin(name)
+        kind = getattr(self.shape, "kind", "square")
+        if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
+            self.canvas.saveState()
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+                                 stroke=0, fill=0)
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, forms)
+        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        if kind in ("circle", "hex"):
+            self.canvas.restoreState()
+        self.canvas.endForm()
+        self._forms.add(name)
 
     def _art_form(self, path: object) -> tuple[str, float, float]:
         """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
@@ -220,34 +242,7 @@ class SheetCanvas:
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
-        self.canvas.beginForm(name, -b, -b, s + b, s + b)
-
-    def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
-        c, s, b = self.canvas, self.size, self.bleed
-        style = token.style
-        c.setFillColor(self.paint(style.background))
-        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
-        if art:
-            self._draw_art(art, style.art)
-        c.setStrokeColor(self.paint(style.accent))
-        c.setLineWidth(FRAME_WIDTH * s)
-        inset = FRAME_INSET * s
-        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
-        sizes = face_text_sizes(token, s)
-        c.saveState()
-        self._shrink_text()
-        if art:  # plates under the glyph and under the code + caption
-            for box in emblem.face_text_boxes(token, s, sizes):
-                self._plate(box.x, box.y, box.w, box.h, style.background)
-        c.setFillColor(self.paint(style.accent))
-        c.setFont(self.bold, sizes["glyph"])
-        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
-        c.setFillColor(self.paint(style.ink))
-        c.setFont(self.bold, sizes["code"])
-        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
-        c.setFont(self.regular, sizes["caption"])
-        c.drawCentredString(s / 2, 0.175 * s, token.caption)
-        c.restoreState()
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
 
     def _shrink_text(self) -> None:
         """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
@@ -331,6 +326,44 @@ class SheetCanvas:
             c.drawPath(p, stroke=1, fill=0)
             c.endForm()
         c.doForm(name)
+
+    def _outline_path(self, outline: shapes.Outline) -> Any:
+        """A ReportLab path of a :class:`tokengen.shapes.Outline` (pt)."""
+        p = self.canvas.beginPath()
+        for op in outline.ops:
+            if op[0] == "M":
+                p.moveTo(*op[1:])
+            elif op[0] == "L":
+                p.lineTo(*op[1:])
+            elif op[0] == "C":
+                p.curveTo(*op[1:])
+            else:
+                p.close()
+        return p
+
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
+        (``fill``: fill it instead, as a registration square)."""
+        if not outlines:
+            return
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setFillColor(self.paint(colour))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
+        c.restoreState()
+
+    def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
+        """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setDash(*dash)
+        c.line(line.x0, line.y0, line.x1, line.y1)
+        c.restoreState()
 
     def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
         """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""

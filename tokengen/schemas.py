@@ -32,7 +32,7 @@ from .errors import CatalogueError
 from .yamlsrc import Lines, dotted, one_line
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields")
 
 
 @cache
