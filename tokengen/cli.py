@@ -24,10 +24,9 @@ from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
 from .catalogue import load_catalogue
 from .duplex import backs_path as duplex_backs_path
 from .duplex_cli import align, backs_options, echo_build_report
-from .errors import CheckFailed, ExportError, PreflightError, TokengenError, UsageError
+from .errors import CheckFailed, ExportError, TokengenError, UsageError
 from .export import MAX_PNG_PIXELS
 from .export import MAX_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
-from .guard import not_regular
 from .imposition import SheetSpec
 from .units import parse_length, parse_page
 from .yamlsrc import one_line
@@ -442,7 +441,15 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
-def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str) -> None:
+@click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
+@click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
+@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Most Form XObject and image placements walked (nested ones included).")
+@click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
+@click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
+@click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
+                      **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.
 
     Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
@@ -455,23 +462,21 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     """
     import json
 
+    from .pdfwalk import Limits
     from .preflight import preflight
     from .profiles import get_profile
 
-    refused = not_regular(pdf)  # a FIFO, pipe or device: refused by type before any read
-    if refused:
-        raise PreflightError(f"{pdf}: {refused}")
     profile = get_profile(profile_name, profiles_file)
-    checks = preflight(pdf, profile, size=size)
+    checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
         click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
         for check in checks:
-            click.echo(f"{'PASS' if check.passed else 'FAIL'}  {check.name:<10} {check.message}")
+            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
             for problem in check.problems[1:]:
-                click.echo(f"      {'':<10} {problem}")
+                click.echo(f"      {'':<12} {problem}")
         click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")
