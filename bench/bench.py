@@ -95,6 +95,38 @@ def tokengen_build(copies: int, out: Path, repeat: int) -> tuple[Run, int, int]:
     return run, tokens, pages
 
 
+def many_tokens(work: Path, copies: int) -> Path:
+    """A copy of the catalogue with every token ``copies`` times, filling each page."""
+    import yaml
+
+    data = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    data.pop("columns", None)
+    for token in data["tokens"]:
+        token["copies"] = copies
+    path = work / f"catalogue-x{copies}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def shop_and_preflight(work: Path, big_pdf: Path, repeat: int) -> list[list[str]]:
+    """``export --profile print-shop`` (PDF/X-1a, preflighted) against ``build`` of the same
+    10,008 tokens; preflight of the 100,008-token build PDF and of a tenth of it (memory flat
+    in the page count)."""
+    catalogue = many_tokens(work, 556)
+    build = timed([str(TOKENGEN), "build", str(catalogue), "-o", str(work / "x556.pdf")], repeat)
+    shop = timed([str(TOKENGEN), "export", str(catalogue), "--profile", "print-shop", "-o", str(work / "shop")], repeat)
+    small = work / "tokengen-556.pdf"
+    big = timed([str(TOKENGEN), "preflight", str(big_pdf), "--profile", "home"], repeat)
+    tenth = timed([str(TOKENGEN), "preflight", str(small), "--profile", "home"], repeat)
+    return [["print shop and preflight", "wall s", "peak MB", "ratio", "target"],
+            ["build, 10,008 tokens", f"{build.seconds:.2f}", f"{build.rss_mb:.0f}", "", ""],
+            ["export --profile print-shop, the same tokens (PDF/X-1a + preflight)", f"{shop.seconds:.2f}", f"{shop.rss_mb:.0f}",
+             f"{shop.seconds / build.seconds:.2f}× build", "≤ 5× build"],
+            ["preflight, 100,008-token build PDF", f"{big.seconds:.2f}", f"{big.rss_mb:.0f}", "", "< 15 s, < 300 MB"],
+            ["preflight, 10,008-token build PDF", f"{tenth.seconds:.2f}", f"{tenth.rss_mb:.0f}",
+             f"{big.rss_mb / tenth.rss_mb:.2f}× memory for 10× pages", "flat (≤ 1.25×)"]]
+
+
 def protograf_python() -> tuple[Path | None, str]:
     """The benchmark venv's python with protograf installed, or (None, why not)."""
     python = BENCH_VENV / "bin" / "python"
@@ -217,6 +249,9 @@ def main() -> int:
         # -- art: files the size of their pictures ---------------------------------------------
         print()
         print(art_bench(work, args.repeat))
+        # -- print-shop export and preflight (issue 13) ----------------------------------------------
+        print()
+        print(table(shop_and_preflight(work, ours[5556][1], args.repeat)))
         # -- batch ---------------------------------------------------------------------------
         print()
         sizes = [a for s in BATCH_SIZES for a in ("--size", s)]

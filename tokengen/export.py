@@ -113,6 +113,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
                                                   max_tokens=max_tokens, max_pages=max_pages), pdf)
         if warnings is not None:
             warnings.extend(built.warnings)
+        _finish(pdf, catalogue, profile)
         if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
             from .cutsvg import write_cut_svgs
 
@@ -128,7 +129,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         with atomic_path(pdf, inputs=inputs) as temp:
             write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
-        return [pdf]
+        return _finish(pdf, catalogue, profile)
     # png: one page per design, then the back
     dpi = dpi or profile.dpi
     px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
@@ -152,6 +153,17 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             write_png(image, temp, dpi, shown=target)
             image.close()
     return targets
+
+
+def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
+    """Post-processing of a written PDF export: PDF/X-1a when the profile asks (``pdfx: x1a``),
+    rewritten atomically with pikepdf (:func:`tokengen.pdfx.convert`)."""
+    from . import pdfx
+
+    if pdfx.wanted(profile):
+        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
+            pdfx.convert(pdf, temp, profile)
+    return [pdf]
 
 
 def slug(text: str) -> str:

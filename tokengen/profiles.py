@@ -49,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "copies": 1,
     "fill": False,
     "home_bleed": 0,
+    "pdfx": "none",
 }
 KEYS = (*DEFAULTS, "extends")
 #: Longest profile description (characters).
@@ -87,6 +88,8 @@ class Profile:
         copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
             (:func:`tokengen.imposition.plan`).
         home_bleed: on shared-edge sheets, background past the outer cut (pt).
+        pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.pdfx`; needs
+            ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
     """
 
     name: str
@@ -112,6 +115,7 @@ class Profile:
     rendering_intent: str = "relative"
     ink_limit: float = INK_LIMIT
     max_dpi: int = 600
+    pdfx: str = "none"
 
     def colour_options(self) -> ColourOptions:
         """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
@@ -245,9 +249,12 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
             output_profile(icc)
         except RenderError as exc:
             raise fail("icc", str(exc)) from None
+    pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
+    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output == "png"):
+        raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
                    columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
                    conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
-                   ink_limit=float(ink), max_dpi=max_dpi)
+                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx)
