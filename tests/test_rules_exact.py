@@ -176,3 +176,39 @@ def test_inspect_source_reports_schema_problems_all_at_once(tmp_path):
                             ("  - {id: con-low,  attribute: CON, priority: low}", "  - {id: Con-Low,  attribute: CON, priority: low}"))
     assert cat is None
     assert [(f.code, f.line, f.field) for f in findings] == [("schema", 87, "tokens[1].priorty"), ("schema", 89, "tokens[3].id")]
+
+
+def test_bag_too_small_finding_carries_its_figures():
+    from tokengen.rules import Interpretations, Settings
+    from tokengen.rules.checks import check_bag_size
+
+    small = replace(CAT, tokens=CAT.tokens[:3])
+    draw = "Settlement Danger Level 5, Explored"
+    [error] = check_bag_size(small, Settings())
+    assert (error.severity, error.code, error.message) == (
+        "error", "bag-too-small", f"the bag holds 3 tokens but the largest draw ({draw}) takes 6")
+    assert error.data == {"bag": 3, "largest_draw": 6, "draw": draw, "small_bag": "error"}
+    [warning] = check_bag_size(small, Settings(interpretations=Interpretations(small_bag="take-rest")))
+    assert (warning.severity, warning.code, warning.message) == (
+        "warning", "bag-too-small", f"the bag holds 3 tokens but the largest draw ({draw}) takes 6; with small-bag=take-rest that draw takes all 3")
+    assert warning.data == {"bag": 3, "largest_draw": 6, "draw": draw, "small_bag": "take-rest"}
+    assert check_bag_size(CAT, Settings()) == [] and check_bag_size(replace(CAT, tokens=CAT.tokens[:6]), Settings()) == []
+
+
+def test_game_numbers_left_out_are_listed_with_their_values():
+    from tokengen import gamedata
+    from tokengen.rules import Settings
+    from tokengen.rules.checks import check_game_defaults
+
+    assert check_game_defaults(CAT, Settings()) == []
+    [one] = check_game_defaults(replace(CAT, game=replace(GAME, defaulted=("damage.wounds",))), Settings())
+    assert (one.severity, one.code, one.message) == ("info", "game-defaults", "the catalogue leaves out 1 game number, taken from "
+                                                     "tokengen's game_defaults.yaml with their sources: game.damage.wounds = 2")
+    [two] = check_game_defaults(replace(CAT, game=replace(GAME, defaulted=("draws.town_levels", "costs.hire_gp"))), Settings())
+    assert two.message == ("the catalogue leaves out 2 game numbers, taken from tokengen's game_defaults.yaml with their sources: "
+                           "game.draws.town_levels = 2, 3, 4, 5; game.costs.hire_gp = 2")
+    assert two.data == {"numbers": [
+        {"number": "game.draws.town_levels", "value": [2, 3, 4, 5], "source": gamedata.source("draws", "town_levels")},
+        {"number": "game.costs.hire_gp", "value": 2, "source": gamedata.source("costs", "hire_gp")}]}
+    [three] = check_game_defaults(replace(CAT, game=replace(GAME, defaulted=("damage.wounds", "costs.hire_gp", "costs.trade_gp"))), Settings())
+    assert three.message.startswith("the catalogue leaves out 3 game numbers, ")
