@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= meatshields.pdf
 
-.PHONY: pdf test bench fuzz clean
+.PHONY: pdf test bench fuzz clean data
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py -p no:cacheprovider
+
+data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test_package.py checks them)
+	cp fonts/DejaVuSans.ttf fonts/DejaVuSans-Bold.ttf fonts/LICENSE-DejaVu.txt tokengen/data/fonts/
+	cp token_defs.yaml tokengen/data/catalogues/meatshields.yaml
 
 clean:
 	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

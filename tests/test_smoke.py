@@ -1,5 +1,7 @@
 from pathlib import Path
 
+from tokengen.bundled import missing_message
+
 
 def test_build_default_catalogue(run, tmp_path: Path, catalogue_path: Path):
     out = tmp_path / "sheet.pdf"
@@ -12,7 +14,7 @@ def test_build_default_catalogue(run, tmp_path: Path, catalogue_path: Path):
 def test_missing_file_is_one_line(run, tmp_path: Path):
     result = run("build", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
-    assert result.stderr == f"tokengen: error: {tmp_path / 'nope.yaml'}: file not found\n"
+    assert result.stderr == f"tokengen: error: {tmp_path / 'nope.yaml'}: {missing_message()}\n"
     assert not (tmp_path / "x.pdf").exists()
 
 

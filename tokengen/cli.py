@@ -44,6 +44,21 @@ class LengthType(click.ParamType):
 LENGTH = LengthType()
 
 
+class CatalogueType(click.ParamType):
+    """A click parameter: a catalogue file, or the name of a bundled one (``meatshields``) → Path.
+    A missing one is a :class:`CatalogueError` naming ``tokengen init`` and the bundled names."""
+
+    name = "CATALOGUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        from .bundled import resolve
+
+        return resolve(value)
+
+
+CATALOGUE = CatalogueType()
+
+
 def _sheet_options(f: Any) -> Any:
     """The page and imposition options shared by every command that lays out sheets."""
     options = [
@@ -85,8 +100,9 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="meatshields.pdf", show_default=True, help="PDF to write.")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf).")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
@@ -98,10 +114,12 @@ def cli() -> None:
 def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
-    """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
+    """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
+    name: meatshields) as one PDF.
 
     \b
     Examples:
+      tokengen build meatshields
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
@@ -115,12 +133,33 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale))
+    if output is None:
+        from .bundled import default_output
+
+        output = default_output(catalogue, cat.title)
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
     click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
     echo_build_report(result)
 
 
 cli.add_command(align)
+
+
+@cli.command("init")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+def init_command(folder: Path) -> None:
+    """Write an editable token_defs.yaml (the Meatshields set) and a short guide to its fields
+    into FOLDER (default: the current folder). Never overwrites a file.
+
+    \b
+    Examples:
+      tokengen init
+      tokengen init my-tokens && cd my-tokens && tokengen build
+    """
+    from .bundled import init
+
+    for path in init(folder):
+        click.echo(f"wrote {path}")
 
 
 def _rules_options(f: Any) -> Any:
@@ -150,7 +189,7 @@ def _echo_json(data: dict[str, Any]) -> None:
 
 
 @cli.command(short_help="Check that a token set can be played (Meatshield rules).")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @_rules_options
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
@@ -188,7 +227,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
 
 @cli.command(short_help="Resolve who each monster attacks this round.")
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=CATALOGUE,
               help="Catalogue giving the attributes, priorities, tokens and variants.")
 @click.option("-a", "--adventurer", "adventurers", multiple=True, metavar="NAME:STR=9,AGI=8,...",
               help="An Adventurer and all six scores (repeatable; added to the scenario's).")
@@ -221,7 +260,7 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 
 
 @cli.command("export")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @click.option("--profile", "profile_name", required=True, metavar="NAME",
               help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
@@ -296,7 +335,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 
 
 @cli.command()
-@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=CATALOGUE)
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
 @click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
 @click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")

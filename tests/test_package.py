@@ -1,0 +1,153 @@
+"""Installs anywhere (issue 11): package data, the bundled catalogue, ``tokengen init``, the
+default output name, ``python -m tokengen``, and a real wheel installed into a fresh venv."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pypdf
+import pytest
+from conftest import ROOT
+
+from tokengen import bundled, fonts
+
+PACKAGE = ROOT / "tokengen"
+
+
+# ---- the package's copies cannot drift from the repository's files -----------------------------
+
+
+@pytest.mark.parametrize("top, copy", [
+    ("token_defs.yaml", "data/catalogues/meatshields.yaml"),
+    ("fonts/DejaVuSans.ttf", "data/fonts/DejaVuSans.ttf"),
+    ("fonts/DejaVuSans-Bold.ttf", "data/fonts/DejaVuSans-Bold.ttf"),
+    ("fonts/LICENSE-DejaVu.txt", "data/fonts/LICENSE-DejaVu.txt"),
+])
+def test_package_copies_match_the_repository(top: str, copy: str):
+    assert (PACKAGE / copy).read_bytes() == (ROOT / top).read_bytes(), f"tokengen/{copy} differs from {top}: run 'make data'"
+
+
+def test_fonts_come_from_the_package(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("TOKENGEN_FONT_DIR", raising=False)
+    assert fonts.font_dir() == PACKAGE / "data" / "fonts"
+
+
+# ---- bundled catalogues, init, default output ---------------------------------------------------
+
+
+def test_bundled_catalogue_builds_by_name_from_an_empty_folder(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("build", "meatshields")
+    assert (result.exit_code, result.stdout) == (0, "wrote meatshields.pdf: 18 tokens on 1 page(s)\n")
+    assert len(pypdf.PdfReader(tmp_path / "meatshields.pdf").pages) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["meatshields.pdf"]
+    assert run("check", "meatshields").exit_code == 0
+
+
+def test_a_file_wins_over_a_bundled_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "meatshields").write_text("x", "utf-8")
+    assert bundled.resolve("meatshields") == Path("meatshields")
+    (tmp_path / "meatshields").unlink()
+    assert bundled.resolve("meatshields") == PACKAGE / "data" / "catalogues" / "meatshields.yaml"
+
+
+def test_missing_default_catalogue_says_init_and_bundled(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("build")
+    assert (result.exit_code, result.stderr) == (
+        2, "tokengen: error: token_defs.yaml: file not found (write a catalogue to start from with 'tokengen init', "
+           "or use a bundled one by name: meatshields)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_init_writes_a_catalogue_that_builds_and_never_overwrites(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "mine")
+    assert (result.exit_code, result.stdout) == (0, "wrote mine/token_defs.yaml\nwrote mine/README-token_defs.md\n")
+    assert (tmp_path / "mine" / "token_defs.yaml").read_bytes() == (ROOT / "token_defs.yaml").read_bytes()
+    assert "| `tokens` |" in (tmp_path / "mine" / "README-token_defs.md").read_text("utf-8")
+    monkeypatch.chdir(tmp_path / "mine")
+    (tmp_path / "mine" / "token_defs.yaml").write_text(
+        (ROOT / "token_defs.yaml").read_text("utf-8").replace("title: Meatshields", "title: My Own Set"), "utf-8")
+    assert run("build").stdout.startswith("wrote my-own-set.pdf: 18 tokens")
+    before = (tmp_path / "mine" / "token_defs.yaml").read_bytes()
+    again = run("init")
+    assert (again.exit_code, again.stderr) == (
+        2, "tokengen: error: token_defs.yaml: already exists; tokengen init never overwrites (remove it or pick another folder)\n")
+    assert (tmp_path / "mine" / "token_defs.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("name, title, expected", [
+    ("token_defs.yaml", "Meatshields", "meatshields.pdf"),
+    ("token_defs.yaml", "T", "t.pdf"),
+    ("cats.yaml", "Anything", "cats.pdf"),
+    ("My Set.yaml", "x", "my-set.pdf"),
+    ("___.yaml", "Hand of Doom!", "hand-of-doom.pdf"),
+])
+def test_default_output_is_named_after_the_catalogue(name: str, title: str, expected: str):
+    assert bundled.default_output(Path("some/where") / name, title) == Path(expected)
+
+
+def test_build_without_o_names_the_pdf_after_the_catalogue(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    cat = tmp_path / "cats.yaml"
+    cat.write_bytes((ROOT / "tests" / "data" / "good" / "minimal.yaml").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert run("build", "cats.yaml").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cats.pdf", "cats.yaml"]
+
+
+def test_python_dash_m(tmp_path: Path):
+    result = subprocess.run([sys.executable, "-m", "tokengen", "--version"], cwd=tmp_path, capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (0, "tokengen, version " + __import__("tokengen").__version__ + "\n")
+
+
+def test_py_typed_ships():
+    assert (PACKAGE / "py.typed").is_file()
+
+
+# ---- a real install: the wheel into a fresh venv outside the repository ---------------------------
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, f"{args}: exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+@pytest.mark.install
+def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_path: Path):
+    """Build the wheel, install it (not editable) into a new venv in a temporary folder, and run
+    the commands a new user would, from an empty folder. Dependencies come from pip's cache or
+    the configured index (PIP_* settings pass through)."""
+    dist = tmp_path / "dist"
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dist), str(ROOT)], cwd=tmp_path)
+    [wheel] = dist.glob("tokengen-*.whl")
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("tokengen/py.typed", "tokengen/data/fonts/DejaVuSans.ttf", "tokengen/data/catalogues/meatshields.yaml",
+                   "tokengen/data/profiles.yaml", "tokengen/data/catalogue.schema.json", "tokengen/__main__.py"):
+        assert needed in names
+    assert not [n for n in names if "/share/" in n or n.startswith("tests/")]
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
+    _run([str(py), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TOKENGEN_FONT_DIR", "VIRTUAL_ENV")}
+    script = env_dir / "bin" / "tokengen"
+    where = _run([str(py), "-c", "import tokengen; print(tokengen.__file__)"], cwd=empty, env=env).stdout.strip()
+    assert Path(where).is_relative_to(env_dir), where  # the installed copy, not the repository's
+    assert _run([str(script), "build", "meatshields"], cwd=empty, env=env).stdout == "wrote meatshields.pdf: 18 tokens on 1 page(s)\n"
+    assert len(pypdf.PdfReader(empty / "meatshields.pdf").pages) == 1
+    _run([str(script), "init"], cwd=empty, env=env)
+    assert (empty / "token_defs.yaml").is_file()
+    assert _run([str(script), "build", "-o", "mine.pdf"], cwd=empty, env=env).stdout.startswith("wrote mine.pdf: 18 tokens")
+    version = _run([str(py), "-m", "tokengen", "--version"], cwd=empty, env=env).stdout
+    assert version == "tokengen, version " + __import__("tokengen").__version__ + "\n"
