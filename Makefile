@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= meatshields.pdf
 
-.PHONY: pdf test bench fuzz clean data
+.PHONY: pdf test bench fuzz clean data matrix
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ pdf: $(STAMP)  ## build the default Meatshield sheet from token_defs.yaml
 
 test: $(STAMP)  ## run the test suite
 	$(BIN)/python -m pytest
+
+matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (Python 3.11) and the newest (newest Python)
+	bash .ci/matrix
 
 bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py

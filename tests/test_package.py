@@ -13,9 +13,11 @@ import pypdf
 import pytest
 from conftest import ROOT
 
+import tokengen
 from tokengen import bundled, fonts
 
-PACKAGE = ROOT / "tokengen"
+PACKAGE = ROOT / "tokengen"  # the source tree
+INSTALLED = Path(tokengen.__file__).parent  # the package in use (the same folder in an editable install)
 
 
 # ---- the package's copies cannot drift from the repository's files -----------------------------
@@ -33,7 +35,7 @@ def test_package_copies_match_the_repository(top: str, copy: str):
 
 def test_fonts_come_from_the_package(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("TOKENGEN_FONT_DIR", raising=False)
-    assert fonts.font_dir() == PACKAGE / "data" / "fonts"
+    assert fonts.font_dir() == INSTALLED / "data" / "fonts"
 
 
 # ---- bundled catalogues, init, default output ---------------------------------------------------
@@ -53,7 +55,7 @@ def test_a_file_wins_over_a_bundled_name(tmp_path: Path, monkeypatch: pytest.Mon
     (tmp_path / "meatshields").write_text("x", "utf-8")
     assert bundled.resolve("meatshields") == Path("meatshields")
     (tmp_path / "meatshields").unlink()
-    assert bundled.resolve("meatshields") == PACKAGE / "data" / "catalogues" / "meatshields.yaml"
+    assert bundled.resolve("meatshields") == INSTALLED / "data" / "catalogues" / "meatshields.yaml"
 
 
 def test_missing_default_catalogue_says_init_and_bundled(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -103,11 +105,11 @@ def test_build_without_o_names_the_pdf_after_the_catalogue(run, tmp_path: Path, 
 
 def test_python_dash_m(tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "tokengen", "--version"], cwd=tmp_path, capture_output=True, text=True)
-    assert (result.returncode, result.stdout) == (0, "tokengen, version " + __import__("tokengen").__version__ + "\n")
+    assert (result.returncode, result.stdout) == (0, "tokengen, version " + tokengen.__version__ + "\n")
 
 
 def test_py_typed_ships():
-    assert (PACKAGE / "py.typed").is_file()
+    assert (PACKAGE / "py.typed").is_file() and (INSTALLED / "py.typed").is_file()
 
 
 # ---- a real install: the wheel into a fresh venv outside the repository ---------------------------
@@ -150,4 +152,4 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     assert (empty / "token_defs.yaml").is_file()
     assert _run([str(script), "build", "-o", "mine.pdf"], cwd=empty, env=env).stdout.startswith("wrote mine.pdf: 18 tokens")
     version = _run([str(py), "-m", "tokengen", "--version"], cwd=empty, env=env).stdout
-    assert version == "tokengen, version " + __import__("tokengen").__version__ + "\n"
+    assert version == "tokengen, version " + tokengen.__version__ + "\n"

@@ -303,7 +303,7 @@ def test_art_symlink_loop_is_an_error_not_a_crash(run, tmp_path: Path):
     cat = catalogue_with_art(cats, "loop.png")
     result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: {cat}:2: style.art: art path 'loop.png' cannot be used: Symlink loop from '{cats / 'loop.png'}'\n")
+        2, f"tokengen: error: {cat}:2: style.art: art path 'loop.png' cannot be used: a symlink loop\n")
 
 
 def test_sigterm_midway_exits_143_and_cleans_up(tmp_path: Path):

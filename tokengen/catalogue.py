@@ -8,6 +8,7 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import math
 import unicodedata
@@ -327,6 +328,18 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     )
 
 
+def _path_problem(exc: Exception) -> str:
+    """Why a path cannot be used, in our words (the platform's exception text differs between
+    Python versions: 3.13 says ``lstat`` where 3.11 said ``embedded null byte``)."""
+    if isinstance(exc, ValueError):
+        return "it contains a NUL byte"
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a symlink loop"
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        return "the name is too long"
+    return one_line(getattr(exc, "strerror", None) or "unreadable")
+
+
 def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: CatalogueError) -> Path:
     """Resolve an art path relative to the catalogue's folder.
 
@@ -337,15 +350,17 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     """
     shown = one_line(art)
     try:
+        if "\x00" in art:
+            raise ValueError("it contains a NUL byte")
         base = catalogue.resolve().parent
         target = (base / art).resolve()
         if not allow_outside and not target.is_relative_to(base):
             raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
         if not target.is_file():
+            (base / art).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
             raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
-    except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
-        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
     return target
 
 
