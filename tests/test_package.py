@@ -153,3 +153,27 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     assert _run([str(script), "build", "-o", "mine.pdf"], cwd=empty, env=env).stdout.startswith("wrote mine.pdf: 18 tokens")
     version = _run([str(py), "-m", "tokengen", "--version"], cwd=empty, env=env).stdout
     assert version == "tokengen, version " + tokengen.__version__ + "\n"
+
+
+# ---- Windows limits and liveness ------------------------------------------------------------------
+
+
+def test_windows_caps_the_worker_pool_at_61(monkeypatch: pytest.MonkeyPatch):
+    from tokengen import batch
+
+    assert (batch.max_workers("win32"), batch.max_workers("linux")) == (61, 256)
+    monkeypatch.setattr(batch.sys, "platform", "win32")
+    assert batch.max_workers() == 61
+
+
+def test_liveness_is_psutils(monkeypatch: pytest.MonkeyPatch):
+    """The stale-.part clean-up asks psutil whether a process exists (os.kill(pid, 0) is no
+    liveness test on Windows, where it terminates the process)."""
+    import psutil
+
+    from tokengen import atomic
+
+    assert atomic._alive(os.getpid()) and atomic._alive(os.getppid()) and not atomic._alive(2 ** 22 + 12345)
+    asked = []
+    monkeypatch.setattr(psutil, "pid_exists", lambda pid: asked.append(pid) or False)
+    assert not atomic._alive(os.getpid()) and asked == [os.getpid()]

@@ -347,7 +347,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
 @click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
-@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
@@ -441,4 +441,7 @@ def run() -> None:
     """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
     through the normal clean-up, so no temporary file is left behind."""
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    from .console import make_safe
+
+    make_safe()  # a cp1252 or ASCII console prints ↓ as v instead of failing
     sys.exit(main())
