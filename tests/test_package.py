@@ -177,3 +177,27 @@ def test_liveness_is_psutils(monkeypatch: pytest.MonkeyPatch):
     asked = []
     monkeypatch.setattr(psutil, "pid_exists", lambda pid: asked.append(pid) or False)
     assert not atomic._alive(os.getpid()) and asked == [os.getpid()]
+
+
+# ---- lazy imports: each command loads only what it needs -----------------------------------------
+
+HEAVY = ("reportlab", "jsonschema", "pypdf", "pdfplumber", "pypdfium2", "PIL", "yaml", "tokengen.rules", "reportlab.platypus")
+
+
+def _loaded_after(*args: str, cwd: Path) -> set[str]:
+    code = ("import sys\nfrom tokengen.cli import main\ncode = main(sys.argv[1:])\n"
+            f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))\nsys.exit(code)\n")
+    result = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.splitlines()[-1].split())
+
+
+def test_version_and_help_load_no_heavy_library(tmp_path: Path):
+    assert _loaded_after("--version", cwd=tmp_path) == set()
+    assert _loaded_after("build", "--help", cwd=tmp_path) == set()
+
+
+def test_build_loads_no_pdf_reader_and_no_rules_engine(tmp_path: Path):
+    loaded = _loaded_after("build", "meatshields", cwd=tmp_path)
+    assert {"reportlab", "jsonschema", "yaml"} <= loaded
+    assert not loaded & {"pypdf", "pdfplumber", "pypdfium2", "tokengen.rules", "reportlab.platypus"}

@@ -8,17 +8,14 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, rulesheet, testhook
+from . import __version__, duplex, testhook
 from .atomic import atomic_path
 from .errors import LayoutError
 from .imposition import Rect, SheetSpec, iter_pages, page_count
+from .limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from .model import Catalogue
 from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .units import format_length
-
-#: Default limits per run (issue: hostile input). Both can be raised on the command line.
-MAX_TOKENS = 200_000
-MAX_PAGES = 5_000
 
 
 @dataclass(frozen=True)
@@ -126,6 +123,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 backs.add(page)
             testhook.checkpoint("page")
         if options.rules:
+            from . import rulesheet  # platypus: imported only when a rules sheet is asked for
+
             rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale)
         with binary_streams():
             canvas.save()

@@ -16,15 +16,15 @@ from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
-from . import fonts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .units import parse_length
 from .yamlsrc import Lines, dotted, one_line, read_yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
 #: or read). There is no largest: a size that does not fit the page is a layout error.
@@ -85,7 +85,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    validator = _Validator(schema())
+    validator = _validator_class()(schema())
     errors = list(validator.iter_errors(data))
     # an unknown key explains a missing one ("titel" for "title"): report it first
     rank = {"additionalProperties": 0}
@@ -95,12 +95,17 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
     return list({str(p): p for p in ordered}.values())
 
 
-# JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
-)
+@cache
+def _validator_class() -> Any:
+    """The schema validator (jsonschema is imported on the first validation, not at start-up).
+    JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here."""
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
+    )
 
 
 def _what(value: Any) -> str:
@@ -228,6 +233,8 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
+
+    from . import fonts  # ReportLab's font machinery: imported when a catalogue is built, not at start-up
 
     regular, bold = fonts.register()
 

@@ -15,14 +15,14 @@ from typing import Any
 import click
 
 from . import __version__
-from . import scale as scaling
-from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
-from .catalogue import load_catalogue
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError
 from .imposition import SheetSpec
+from .limits import MAX_PAGES, MAX_TOKENS
 from .units import parse_length, parse_page
-from .yamlsrc import one_line
+
+# Each command imports what it needs when it runs (ReportLab, jsonschema, pypdf, pdfplumber,
+# pypdfium2, the rules engine), so `tokengen --version` and `--help` start fast.
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
 
@@ -128,6 +128,10 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
     """
+    from . import scale as scaling
+    from .build import BuildOptions, build_pdf
+    from .catalogue import load_catalogue
+
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
@@ -164,7 +168,7 @@ def init_command(folder: Path) -> None:
 
 def _rules_options(f: Any) -> Any:
     """Variant overrides and interpretation choices shared by ``check`` and ``target``."""
-    from .rules import INTERPRETATIONS
+    from .interpretations import INTERPRETATIONS
 
     options = [
         click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
@@ -278,6 +282,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
     """
+    from .catalogue import load_catalogue
     from .export import export
     from .preflight import preflight
     from .profiles import get_profile
@@ -430,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
         if os.environ.get("TOKENGEN_DEBUG"):
             raise
+        from .yamlsrc import one_line
         click.echo(f"tokengen: internal error: {type(exc).__name__}: {one_line(str(exc))} "
                    "(please report it; TOKENGEN_DEBUG=1 shows the traceback)", err=True)
         return 70

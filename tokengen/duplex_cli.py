@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 
-from .duplex import parse_offset, parse_scale, write_alignment_test
 from .errors import UsageError
 from .units import parse_page
 
@@ -33,8 +32,12 @@ def backs_options(f: Any) -> Any:
             raise UsageError("--flip and --back-offset apply to back sheets: add --backs")
         options: dict[str, Any] = {"backs": backs, "flip": flip or "long", "rules": rules}
         if back_offset:
+            from .duplex import parse_offset
+
             options["back_offset"] = parse_offset(back_offset)
         if printer_scale:
+            from .duplex import parse_scale
+
             options["printer_scale"] = parse_scale(printer_scale)
         return f(*args, backs=options, **kwargs)
 
@@ -77,6 +80,8 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
         size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    from .duplex import parse_offset, parse_scale, write_alignment_test
+
     offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
     scale = parse_scale(printer_scale) if printer_scale else None
     out = write_alignment_test(output, size, flip, offset, scale)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..catalogue import suggest
 from ..errors import UsageError
+from ..interpretations import INTERPRETATIONS as _INTERPRETATIONS
 from ..model import Game, Priority, Token
 from .bag import EQUIPMENT_EFFECTS, TARGET_ALL_HITS
 
@@ -64,22 +65,9 @@ class Interpretations:
         return {"one_sided": self.one_sided, "ties": self.ties, "same_target": self.same_target}
 
 
-#: Each interpretation's options, default first, each with its meaning in words.
-INTERPRETATIONS: dict[str, dict[str, str]] = {
-    "one_sided": {
-        "split": "a ↓X or ↑X token stands in for that side of a monster that targets both lowest and highest X; "
-                 "the other side still attacks an Adventurer",
-        "exact": "a monster that targets both lowest and highest X only goes for a ↓↑X token",
-    },
-    "ties": {
-        "choose": "Adventurers tied on the targeted score: the monster attacks one of them and the players choose which",
-        "all": "Adventurers tied on the targeted score are all attacked",
-    },
-    "same_target": {
-        "once": "an Adventurer who is both lowest and highest for a both-sides monster is attacked once",
-        "twice": "an Adventurer who is both lowest and highest for a both-sides monster is attacked twice",
-    },
-}
+#: Each interpretation's options, default first, each with its meaning in words (defined in
+#: :mod:`tokengen.interpretations`, which the command line reads without loading the rules engine).
+INTERPRETATIONS = _INTERPRETATIONS
 
 
 @dataclass(frozen=True)
