@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from . import __version__
+from .completion import complete_page, complete_profile
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError
 from .imposition import SheetSpec
@@ -62,8 +63,8 @@ CATALOGUE = CatalogueType()
 def _sheet_options(f: Any) -> Any:
     """The page and imposition options shared by every command that lays out sheets."""
     options = [
-        click.option("--page", default="letter", show_default=True, metavar="NAME|WxH",
-                     help="letter, a4, legal, a3, tabloid, or WIDTHxHEIGHT such as 210mmx297mm."),
+        click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+                     help="letter, a4, legal, a3, tabloid, a ReportLab name (a5, b5, …), or WIDTHxHEIGHT such as 210mmx297mm."),
         click.option("--landscape", is_flag=True, help="Turn the page sideways."),
         click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side."),
         click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges)."),
@@ -195,7 +196,8 @@ def _echo_json(data: dict[str, Any]) -> None:
 @cli.command(short_help="Check that a token set can be played (Meatshield rules).")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @_rules_options
-@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+              help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
               help="Check printing at this token size (default: the catalogue's size).")
@@ -265,7 +267,7 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 
 @cli.command("export")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
-@click.option("--profile", "profile_name", required=True, metavar="NAME",
+@click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
               help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write into (created if missing).")
@@ -302,7 +304,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
 
 @cli.command("preflight")
 @click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", help="The profile to check against.")
+@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", shell_complete=complete_profile,
+              help="The profile to check against.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
@@ -344,7 +347,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
 @click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
 @click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
-@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
+@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", shell_complete=complete_page, help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
 @click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges).")

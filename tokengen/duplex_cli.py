@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from .completion import complete_page
 from .errors import UsageError
 from .units import parse_page
 
@@ -60,7 +61,8 @@ def backs_options(f: Any) -> Any:
 
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="align.pdf", show_default=True, help="PDF to write.")
-@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="letter, a4, legal, a3, tabloid, or WIDTHxHEIGHT.")
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+              help="letter, a4, legal, a3, tabloid, a ReportLab name (a5, b5, …), or WIDTHxHEIGHT.")
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge the sheet turns over.")
 @click.option("--back-offset", metavar="X,Y", default=None, help="Print the back with this offset (to check a correction).")
