@@ -9,6 +9,9 @@ OUT    ?= meatshields.pdf
 .PHONY: pdf test bench fuzz clean data matrix
 
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "tokengen needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1 || echo missing)." \
+	       "Give another one, e.g. make PYTHON=python3.12 $(MAKECMDGOALS)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)

@@ -91,7 +91,8 @@ def test_separate_backs_file_matches_duplex_back_sheet(run, tmp_path: Path, cata
     build(run, catalogue_path, duplex, "--backs", "--columns", "4")
     result = run("build", str(catalogue_path), "-o", str(separate), "--backs", "separate", "--columns", "4")
     assert result.exit_code == 0, result.stderr
-    assert f"wrote 1 back sheet(s) in {tmp_path / 'sep-backs.pdf'}" in result.stdout
+    assert f"wrote {tmp_path / 'sep-backs.pdf'}: 1 back page\n" in result.stdout
+    assert "18 tokens (1 set) on 1 page: 1 face page, 1 back page in sep-backs.pdf\n" in result.stdout
     with pdfplumber.open(duplex) as d, pdfplumber.open(separate) as s, pdfplumber.open(backs_path(separate)) as b:
         assert (len(d.pages), len(s.pages), len(b.pages)) == (2, 1, 1)
         assert cells(b.pages[0], BACK_BG) == cells(d.pages[1], BACK_BG)

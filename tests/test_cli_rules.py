@@ -45,10 +45,11 @@ def test_check_json_has_stable_keys(run):
     result = run("check", str(CATALOGUE), "--format", "json", "--variant", "cheap-hire")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == ["catalogue", "playable", "counts", "variants", "interpretations", "findings"]
+    assert list(data) == ["catalogue", "playable", "counts", "variants", "interpretations", "interpretations_in_play", "findings"]
     assert data["playable"] is True and data["counts"] == {"error": 0, "warning": 0, "info": 4}
     assert data["variants"] == ["cheap-hire", "solo-start"]
-    assert data["interpretations"] == {"one_sided": "split", "ties": "choose", "same_target": "once"}
+    assert data["interpretations"] == {"one_sided": "split", "ties": "choose", "same_target": "once", "damage": "dies",
+                                       "small_bag": "error"}
     assert all(list(f) == ["severity", "code", "message", "line", "field", "data"] for f in data["findings"])
     odds = next(f for f in data["findings"] if f["code"] == "draw-odds")["data"]
     # 1 - C(16, n) / C(18, n): n=3 → 1 - 35/51, n=4 → 1 - 91/153, n=5 → 1 - 26/51 (worked by hand)
@@ -61,7 +62,7 @@ def test_check_back_differs(run):
     path = RULES / "back_differs.yaml"
     result = run("check", str(path))
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0] == f"{path}: NOT playable (1 error, 0 warnings, 4 infos)"
+    assert result.stdout.splitlines()[0] == f"{path}: NOT playable (1 error, 0 warnings, 5 infos)"  # game-defaults: the fixture leaves numbers out
     assert (f"{path}:13: error back-differs: tokens[2].back: token 'c' has a back unlike the others; "
             "tokens are drawn blind, so every back must match") in result.stdout.splitlines()
     assert result.stderr == f"tokengen: error: {path}: not playable (1 error)\n"
@@ -127,13 +128,14 @@ def test_check_bad_input_exits_2(run, tmp_path):
 TARGET_TEXT = """\
 deployed Meatshield: str-low (↓STR)
 variants in play: solo-start
-interpretations: one-sided=split, ties=choose, same-target=once
+interpretations: one-sided=split, ties=choose, same-target=once, damage=dies, small-bag=error
 Rat King (↓STR): attacks Meatshield str-low ×1 as lowest STR
   note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
 monster 2 (↓↑PER): attacks Ann ×1 as lowest PER; Bob ×1 as highest PER
 monster 3 (ALL): attacks Ann ×1; Bob ×1
 monster 4 (↓↑STR): attacks Meatshield str-low ×1 as lowest STR; Ann ×1 as highest STR
   note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
+Meatshield str-low: 2 hits: it dies (damage=dies: the first hit kills); its token goes back to the bag
 """
 
 
@@ -150,7 +152,7 @@ def test_target_from_scenario_file(run):
     assert result.stdout == """\
 deployed Meatshield: str-low (↓STR)
 variants in play: target-all-hits
-interpretations: one-sided=split, ties=choose, same-target=once
+interpretations: one-sided=split, ties=choose, same-target=once, damage=dies, small-bag=error
 Rat King (↓STR): attacks Meatshield str-low ×1 as lowest STR
   note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
 Cutpurse (↓AGI): attacks one of Ann, Bob ×1 as lowest AGI (TIE: players choose)
@@ -158,6 +160,7 @@ Street Tough (↓↑PER): attacks Ann ×1 as lowest PER; Bob ×1 as highest PER
 Swarm (ALL): attacks Ann ×1; Bob ×1; Meatshield str-low ×1
   note: hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn
   note: if this kills the Meatshield, the monsters it drew stay without a target until the next Establish Targets
+Meatshield str-low: 2 hits: it dies (damage=dies: the first hit kills); its token goes back to the bag
 """
 
 
@@ -166,7 +169,7 @@ def test_target_overrides_and_json(run):
                  "-d", "none", "--ties", "all", "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert list(data) == ["deployed", "variants", "interpretations", "monsters"]
+    assert list(data) == ["deployed", "variants", "interpretations", "monsters", "meatshield_damage"]
     assert data["deployed"] is None and data["variants"] == []
     cutpurse = data["monsters"][1]
     assert cutpurse["attacks"] == [

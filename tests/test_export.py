@@ -106,8 +106,8 @@ def test_print_shop_boxes_are_the_block_of_trims_plus_bleed(exported):
     page = pypdf.PdfReader(pdf).pages[0]
     assert box(page, "/MediaBox") == (0, 0, 612, 792)  # letter
     x0, y0, x1, y1 = box(page, "/TrimBox")
-    # 3 columns × 6 rows of 1 in tokens, 1/4 in gutters (the catalogue asks for 3 columns)
-    assert (x1 - x0, y1 - y0) == (3 * 72 + 2 * 18, 6 * 72 + 5 * 18)
+    # filled with whole sets: 2 sets in 6 columns (twice the catalogue's 3) × 6 rows, 1/4 in gutters
+    assert (x1 - x0, y1 - y0) == (6 * 72 + 5 * 18, 6 * 72 + 5 * 18)
     assert box(page, "/BleedBox") == (x0 - BLEED, y0 - BLEED, x1 + BLEED, y1 + BLEED)
 
 
@@ -117,10 +117,10 @@ def test_print_shop_crop_marks_sit_outside_the_bleed(exported):
     tx0, ty0, _, _ = box(page, "/TrimBox")
     bx0, by0, bx1, by1 = box(page, "/BleedBox")
     segments, colours = marks(page)
-    # trim edges of the 3 columns and 6 rows (both edges of every token: gutters are not shared)
-    xs = sorted({tx0 + i * 90 + d for i in range(3) for d in (0, 72)})
+    # trim edges of the 6 columns and 6 rows (both edges of every token: gutters are not shared)
+    xs = sorted({tx0 + i * 90 + d for i in range(6) for d in (0, 72)})
     ys = sorted({ty0 + i * 90 + d for i in range(6) for d in (0, 72)})
-    assert len(segments) == 2 * len(xs) + 2 * len(ys) == 36
+    assert len(segments) == 2 * len(xs) + 2 * len(ys) == 48
     for x_a, y_a, x_b, y_b in segments:
         length = abs(x_b - x_a) + abs(y_b - y_a)
         assert length == pytest.approx(17.0)  # 17 pt = 6.0 mm
@@ -166,13 +166,14 @@ def test_print_shop_background_runs_into_the_bleed(exported):
     assert at(x0 - BLEED - 3, mid_y) == (255, 255, 255)       # past the bleed: paper
 
 
-def test_eu_3mm_has_3mm_bleed_and_no_marks(exported):
+def test_eu_3mm_has_3mm_bleed_and_crop_marks_at_every_cut(exported):
     [pdf] = exported["eu-3mm"]
     page = pypdf.PdfReader(pdf).pages[0]
     assert box(page, "/MediaBox") == pytest.approx((0, 0, 595.2756, 841.8898), abs=1e-3)  # A4
     t, b = box(page, "/TrimBox"), box(page, "/BleedBox")
     assert t[0] - b[0] == pytest.approx(3 * 72 / 25.4, abs=1e-3)  # 3 mm = 8.504 pt
-    assert marks(page)[0] == [] and marks(page, 0.3)[0] == []
+    # 6 columns and 6 rows with 6 mm gutters: 12 trim edges each way, a mark at both ends of each
+    assert len(marks(page)[0]) == 2 * 12 + 2 * 12 and marks(page, 0.3)[0] == []
     assert not operators(page) & {b"rg", b"RG"}
 
 
@@ -188,18 +189,18 @@ def test_home_is_the_build_sheet(exported, run, tmp_path: Path):
 
 
 # -- single pages ----------------------------------------------------------------------------------
-def test_single_pages_one_side_per_page_back_then_face(exported):
+def test_single_pages_one_side_per_page_face_then_back(exported):
     [pdf] = exported["single-pages"]
     reader = pypdf.PdfReader(pdf)
-    assert len(reader.pages) == 36  # 18 tokens × (back, face)
+    assert len(reader.pages) == 36  # 18 tokens × (face, back)
     for page in reader.pages:
         assert box(page, "/MediaBox") == (0, 0, 90, 90)  # 1 in + 2 × 1/8 in
         assert box(page, "/TrimBox") == (9, 9, 81, 81)
         assert box(page, "/BleedBox") == (0, 0, 90, 90)
         assert not operators(page) & {b"rg", b"RG"}
-    assert "MEATSHIELD" in reader.pages[0].extract_text()
-    assert "AGI" in reader.pages[1].extract_text() and "Agility" in reader.pages[1].extract_text()
-    assert "STR" in reader.pages[35].extract_text()
+    assert "MEATSHIELD" in reader.pages[1].extract_text() and "AGI" not in reader.pages[1].extract_text()
+    assert "AGI" in reader.pages[0].extract_text() and "Agility" in reader.pages[0].extract_text()
+    assert "STR" in reader.pages[34].extract_text() and "MEATSHIELD" in reader.pages[35].extract_text()
     for index in (0, 1):  # the page corner (bleed) has the colour just inside the trim
         image = render(pdf, index)
         assert image.getpixel((1, 1)) == image.getpixel((11, 45)) != (255, 255, 255)

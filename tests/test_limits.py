@@ -30,11 +30,11 @@ def test_max_tokens(run, tmp_path: Path):
 
 def test_max_pages(run, tmp_path: Path):
     out = tmp_path / "x.pdf"
-    result = run("build", str(CATALOGUE), "--copies", "3", "--max-pages", "1", "-o", str(out))
+    result = run("build", str(CATALOGUE), "--copies", "5", "--max-pages", "1", "-o", str(out))
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: {CATALOGUE}: 54 tokens need 2 pages, more than the limit of 1 (raise it with --max-pages)\n")
+        2, f"tokengen: error: {CATALOGUE}: 90 tokens need 2 pages, more than the limit of 1 (raise it with --max-pages)\n")
     assert not out.exists()
-    assert run("build", str(CATALOGUE), "--copies", "3", "--max-pages", "2", "-o", str(out)).exit_code == 0
+    assert run("build", str(CATALOGUE), "--copies", "5", "--max-pages", "2", "-o", str(out)).exit_code == 0
 
 
 def _never_expand(monkeypatch: pytest.MonkeyPatch) -> None:

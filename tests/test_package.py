@@ -44,7 +44,7 @@ def test_fonts_come_from_the_package(monkeypatch: pytest.MonkeyPatch):
 def test_bundled_catalogue_builds_by_name_from_an_empty_folder(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
     result = run("build", "meatshields")
-    assert (result.exit_code, result.stdout) == (0, "wrote meatshields.pdf: 18 tokens on 1 page(s)\n")
+    assert (result.exit_code, result.stdout) == (0, "wrote meatshields.pdf: 18 tokens (1 set) on 1 face page\n")
     assert len(pypdf.PdfReader(tmp_path / "meatshields.pdf").pages) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["meatshields.pdf"]
     assert run("check", "meatshields").exit_code == 0
@@ -146,7 +146,7 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     script = env_dir / "bin" / "tokengen"
     where = _run([str(py), "-c", "import tokengen; print(tokengen.__file__)"], cwd=empty, env=env).stdout.strip()
     assert Path(where).is_relative_to(env_dir), where  # the installed copy, not the repository's
-    assert _run([str(script), "build", "meatshields"], cwd=empty, env=env).stdout == "wrote meatshields.pdf: 18 tokens on 1 page(s)\n"
+    assert _run([str(script), "build", "meatshields"], cwd=empty, env=env).stdout == "wrote meatshields.pdf: 18 tokens (1 set) on 1 face page\n"
     assert len(pypdf.PdfReader(empty / "meatshields.pdf").pages) == 1
     _run([str(script), "init"], cwd=empty, env=env)
     assert (empty / "token_defs.yaml").is_file()

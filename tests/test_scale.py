@@ -20,7 +20,8 @@ def measure(pdf_path: Path) -> dict:
     """Cells (face background rectangles), the calibration bar, cut-line widths, char sizes."""
     with pdfplumber.open(pdf_path) as pdf:
         page = pdf.pages[0]
-        faces = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) == BACKGROUND]
+        faces = [r for r in page.rects if r["fill"] and tuple(r["non_stroking_color"]) == BACKGROUND
+                 and abs(r["width"] - r["height"]) < 0.01 and r["width"] > 9]  # not the home-bleed strips
         bars = [r for r in page.rects if r["stroke"] and not r["fill"] and abs(r["height"] - 5) < 1e-6]
         # cut lines reach above the calibration strip (whose ruler ticks stay below y = 40 pt)
         cuts = {round(line["linewidth"], 4) for line in page.lines if line["top"] < page.height - 40}

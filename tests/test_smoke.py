@@ -8,7 +8,7 @@ def test_build_default_catalogue(run, tmp_path: Path, catalogue_path: Path):
     result = run("build", str(catalogue_path), "-o", str(out))
     assert result.exit_code == 0, result.stderr
     assert out.read_bytes().startswith(b"%PDF")
-    assert "18 tokens on 1 page(s)" in result.stdout
+    assert "18 tokens (1 set) on 1 face page\n" in result.stdout
 
 
 def test_missing_file_is_one_line(run, tmp_path: Path):

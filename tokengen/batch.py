@@ -44,18 +44,18 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from . import __version__, fonts
+from . import __version__, fonts, schemas
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
-from .imposition import SheetSpec
+from .imposition import HOME_BLEED, SheetSpec
 from .scale import token_size
 from .units import format_length, parse_length, parse_page
 from .yamlsrc import dotted, read_yaml
 
 #: Keys a job (or the ``defaults`` of a job file) may have.
 JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
-            "cut_lines", "crop_marks", "copies", "output")
+            "cut_lines", "crop_marks", "copies", "output", "fill")
 
 
 class BatchError(TokengenError):
@@ -88,6 +88,7 @@ class Job:
     crop_marks: bool = False
     copies: int = 1
     inputs: tuple[Path, ...] = field(default=())
+    fill: bool = False
 
     @property
     def name(self) -> str:
@@ -134,6 +135,7 @@ class JobResult:
     seconds: float = 0.0
     error: str | None = None
     skipped: bool = False
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -209,6 +211,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     """
     path = Path(path)
     data, lines = read_yaml(path)
+    schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
@@ -267,7 +270,7 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
                 except ValueError as exc:
                     raise fail(at, str(exc)) from None
             out[key] = value
-        elif key in ("landscape", "cut_lines", "crop_marks"):
+        elif key in ("landscape", "cut_lines", "crop_marks", "fill"):
             if not isinstance(value, bool):
                 raise fail(at, "must be true or false")
             out[key] = value
@@ -301,11 +304,12 @@ def run_job(job: Job) -> JobResult:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         spec = SheetSpec(page=page, size=size, margin=job.margin, gutter=job.gutter,
-                         columns=cat.columns if job.columns is None else job.columns or None, cut_lines=job.cut_lines, crop_marks=job.crop_marks)
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, keywords=job.fingerprint), job.output)
+                         columns=job.columns or None, group=cat.columns if job.columns is None else None,
+                         cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
-    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start)
+    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
 
 
 #: Windows' process pools wait on at most 63 handles, two of them their own: 61 workers at most

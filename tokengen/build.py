@@ -8,13 +8,14 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, testhook
+from . import __version__, duplex, furniture, testhook
 from .atomic import atomic_path
 from .errors import LayoutError
-from .imposition import Rect, SheetSpec, iter_pages, page_count
+from .imposition import Rect, SheetSpec, iter_pages, page_count, plan
 from .limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from .model import Catalogue
 from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from .scale import small_text_warnings
 from .units import format_length
 
 
@@ -24,7 +25,7 @@ class BuildOptions:
 
     Attributes:
         sheet: page, token size, margin, gutter, bleed, marks (see :class:`SheetSpec`).
-        copies: every token this many times.
+        copies: this many whole sets of the catalogue, one after another.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
         safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
@@ -39,6 +40,8 @@ class BuildOptions:
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
+        fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
+            needed (see :func:`tokengen.imposition.plan`).
     """
 
     sheet: SheetSpec
@@ -55,12 +58,14 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
+    fill: bool = False
 
 
 @dataclass(frozen=True)
 class BuildResult:
     """What a build wrote: the file, its page count and the number of tokens placed; the back
-    sheets (and their file when separate); warnings such as low-resolution art."""
+    sheets (and their file when separate); warnings such as low-resolution art; ``sets``: how
+    many copies of the catalogue were placed; ``rules_pages``: pages of the rules sheet."""
 
     path: Path
     pages: int
@@ -68,6 +73,8 @@ class BuildResult:
     back_pages: int = 0
     backs_path: Path | None = None
     warnings: tuple[str, ...] = ()
+    sets: int = 1
+    rules_pages: int = 0
 
 
 def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> BuildResult:
@@ -83,19 +90,22 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         ExportError: the output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    total = catalogue.count * options.copies  # counted before any list is made: 10,000 × 10,000 is not built
-    if total > options.max_tokens:
-        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
     spec = options.sheet
     try:
-        pages = page_count(total, spec)
+        settled = plan(catalogue.count, spec, options.copies, options.fill)
     except LayoutError as exc:
         if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
         raise LayoutError(f"{catalogue.path}: {exc}") from None
+    copies, spec = settled.copies, settled.spec
+    total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
+    if total > options.max_tokens:
+        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+    pages = page_count(total, spec)
     if pages > options.max_pages:
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
-    tokens = [t for t in catalogue.expanded() for _ in range(options.copies)]
+    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
+    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}))
     backs_out = duplex.backs_path(out) if options.backs == "separate" else None
     with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
@@ -108,16 +118,31 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
+        rules_pages = 0
+        warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
+        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
         for page in iter_pages(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
+            sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
             sheet.place(placed, page)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
-                caption = f"{catalogue.title} · page {page.number + 1} of {pages} · {len(page.cells)} tokens, {format_length(spec.size)} square · tokengen {__version__}"
-                sheet.calibration(page.calibration, caption)
+                where = f"page {page.number + 1} of {pages}"
+                what = f"{len(page.cells)} tokens, {format_length(spec.size)} square"
+                captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
+                            f"{catalogue.title} · {where}", where)
+                laid = sheet.calibration(page.calibration, captions)
+                warnings.update(dict.fromkeys(laid.warnings))
+                extras = furniture.boxes(laid, sheet.measure)
+            else:
+                extras = []
+            edge = furniture.in_unprintable(page, extras)
+            if edge:
+                warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
+                         f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
             canvas.showPage()
             if backs:
                 backs.add(page)
@@ -125,12 +150,13 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         if options.rules:
             from . import rulesheet  # platypus: imported only when a rules sheet is asked for
 
-            rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale)
+            rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
         with binary_streams():
             canvas.save()
             if backs:
                 backs.finish()
-    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out, tuple(sheet.art.warnings))
+    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
+                       tuple(sheet.art.warnings) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
 
 
 def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:
@@ -138,3 +164,20 @@ def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:
     grown = trim.grow(bleed)
     canvas.setTrimBox([trim.x, trim.y, trim.x1, trim.y1])
     canvas.setBleedBox([grown.x, grown.y, grown.x1, grown.y1])
+
+
+def describe(result: BuildResult) -> str:
+    """One line for the CLI: ``"18 tokens (1 set) on 3 pages: 1 face page, 1 back page, 1 rules page"``.
+    Back sheets in a separate file are counted there (``in NAME-backs.pdf``)."""
+    def n(count: int, what: str) -> str:
+        return f"{count} {what} page{'s' if count != 1 else ''}"
+
+    parts = [n(result.pages, "face")]
+    if result.back_pages:
+        parts.append(n(result.back_pages, "back") + (f" in {result.backs_path.name}" if result.backs_path else ""))
+    if result.rules_pages:
+        parts.append(n(result.rules_pages, "rules"))
+    in_file = result.pages + result.rules_pages + (0 if result.backs_path else result.back_pages)
+    sets = f"{result.sets} set{'s' if result.sets != 1 else ''}"
+    where = ", ".join(parts) if len(parts) == 1 else f"{in_file} page{'s' if in_file != 1 else ''}: " + ", ".join(parts)
+    return f"{result.tokens} tokens ({sets}) on {where}"

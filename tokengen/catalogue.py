@@ -7,24 +7,21 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
-import difflib
 import errno
-import json
+import itertools
 import math
+import os
 import unicodedata
 from collections.abc import Iterator
-from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from . import gamedata, schemas
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
+from .schemas import _foreign, _show, _what, line_at, suggest
 from .units import parse_length
 from .yamlsrc import Lines, dotted, one_line, read_yaml
-
-if TYPE_CHECKING:
-    import jsonschema
 
 #: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
 #: or read). There is no largest: a size that does not fit the page is a layout error.
@@ -34,10 +31,9 @@ DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
 
 
-@cache
 def schema() -> dict[str, Any]:
     """The catalogue JSON Schema as a dict (package data ``data/catalogue.schema.json``)."""
-    return json.loads(resources.files("tokengen").joinpath("data/catalogue.schema.json").read_text("utf-8"))
+    return schemas.schema("catalogue")
 
 
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
@@ -76,7 +72,8 @@ def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
-    """Check ``data`` against the catalogue schema.
+    """Check ``data`` against the catalogue schema (through :mod:`tokengen.schemas`, the layer
+    every YAML input shares).
 
     Returns:
         One :class:`CatalogueError` per problem, sorted by line (empty when valid).
@@ -85,109 +82,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    validator = _validator_class()(schema())
-    errors = list(validator.iter_errors(data))
-    # an unknown key explains a missing one ("titel" for "title"): report it first
-    rank = {"additionalProperties": 0}
-    problems = [(_explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
-    ordered = [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
-    # a typo'd required key is both "unknown" and "missing": both explain as the same message
-    return list({str(p): p for p in ordered}.values())
-
-
-@cache
-def _validator_class() -> Any:
-    """The schema validator (jsonschema is imported on the first validation, not at start-up).
-    JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here."""
-    import jsonschema
-
-    return jsonschema.validators.extend(
-        jsonschema.Draft202012Validator,
-        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-            "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
-    )
-
-
-def _what(value: Any) -> str:
-    """A value's kind in words, for messages."""
-    if isinstance(value, bool):
-        return "true/false"
-    return {list: "a list", dict: "a mapping", str: "text", int: "a number", float: "a number"}.get(type(value), "nothing" if value is None else type(value).__name__)
-
-
-def _explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
-    where = tuple(error.absolute_path)
-    line = line_at(lines, where)
-    field = dotted(where) or None
-    kind = error.validator
-    if kind == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
-        key = extra[0]
-        hint = suggest(key, allowed)
-        known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
-    if kind == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        known = error.schema.get("properties", {})
-        for key in error.instance if isinstance(error.instance, dict) else ():
-            if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
-                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
-        return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
-    if kind == "type" and _is_length(where):
-        return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
-    if kind == "type":
-        return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "oneOf" and "#rrggbb" in str(error.schema.get("description", "")):
-        return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
-    if kind == "pattern" and where and where[-1] == "id":
-        return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
-    if kind == "pattern" and _is_length(where):
-        return CatalogueError(path, f"expected a length with a unit such as 1in or 25mm, got {_show(error.instance)}", line=line, field=field)
-    if kind in ("minimum", "maximum"):
-        bound = "at least" if kind == "minimum" else "at most"
-        return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "maxLength":
-        return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
-    if kind == "minLength" and error.validator_value == 1:
-        return CatalogueError(path, "must not be empty text", line=line, field=field)
-    if kind == "minItems" and error.validator_value == 1:
-        return CatalogueError(path, "must not be empty", line=line, field=field)
-    if kind == "maxItems":
-        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
-    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
-    return CatalogueError(path, message, line=line, field=field)
-
-
-def _is_length(where: tuple[Any, ...]) -> bool:
-    """Whether the field at ``where`` is a length (the token ``size``)."""
-    return where == ("size",)
-
-
-def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
-    """The 1-based line of the value at ``where``, or of its nearest enclosing value."""
-    while where not in lines and where:
-        where = where[:-1]
-    return lines.get(where)
-
-
-def _kind(name: Any) -> str:
-    names = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list", "object": "a mapping", "boolean": "true or false"}
-    return names.get(name, str(name)) if isinstance(name, str) else " or ".join(_kind(n) for n in name)
-
-
-def _show(value: Any) -> str:
-    text = one_line(repr(value))
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _foreign(text: str) -> str:
-    """For text that looks plain but holds non-ASCII look-alikes (Cyrillic ``і`` in ``tіtle``):
-    ``" (holds U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I)"``; else ``""``."""
-    odd = [ch for ch in dict.fromkeys(text) if not ch.isascii()]
-    if not odd or not any(ch.isascii() and ch.isalpha() for ch in text):
-        return ""
-    return " (holds " + ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:2]) + ")"
+    return schemas.validate(path, data, lines, "catalogue")
 
 
 def _lookalike(value: str, glyphs: dict[str, str]) -> str:
@@ -209,13 +104,6 @@ def _lookalike(value: str, glyphs: dict[str, str]) -> str:
             want = " ".join(f"U+{ord(ch):04X}" for ch in glyph)
             return f" ({codes}); did you mean '{glyph}' ({want}) or '{code}'?"
     return f" ({codes})"
-
-
-def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    """``"; did you mean 'x'?"`` for the closest choice (case-insensitive), or ``""``."""
-    lowered = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
 
 
 def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
@@ -277,18 +165,22 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             if item.code in seen:
                 raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
             seen.add(item.code)
-    d = g.get("draws", {})
-    draws = Draws(
-        settlement_danger_levels=tuple(d.get("settlement_danger_levels", Draws.settlement_danger_levels)),
-        town_levels=tuple(d.get("town_levels", Draws.town_levels)),
-        explored_bonus=d.get("explored_bonus", Draws.explored_bonus),
-        solo_start=d.get("solo_start", Draws.solo_start),
-    )
-    costs = g.get("costs", {})
+    defaulted: list[str] = []
+
+    def number(group: str, name: str) -> Any:
+        """``game.<group>.<name>`` as the catalogue states it, else from the defaults file."""
+        value = g.get(group, {}).get(name)
+        if value is None:
+            defaulted.append(f"{group}.{name}")
+            return gamedata.default(group, name)
+        return tuple(value) if isinstance(value, list) else value
+
+    draws = Draws(*(number("draws", n) for n in ("settlement_danger_levels", "town_levels", "explored_bonus", "solo_start")))
     variants = tuple(
         Variant(name, v["description"], v.get("hire_gp"), v.get("trade_gp")) for name, v in g.get("variants", {}).items()
     )
-    game = Game(attributes, priorities, draws, costs.get("hire_gp", 2), costs.get("trade_gp", 0), variants)
+    game = Game(attributes, priorities, draws, number("costs", "hire_gp"), number("costs", "trade_gp"), variants,
+                wounds=number("damage", "wounds"), defaulted=tuple(defaulted))
     in_play = tuple(data.get("variants", ()))
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
@@ -331,7 +223,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     return Catalogue(
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
-        columns=data.get("columns"),
+        columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
     )
 
 
@@ -360,15 +252,32 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
         if "\x00" in art:
             raise ValueError("it contains a NUL byte")
         base = catalogue.resolve().parent
-        target = (base / art).resolve()
+        expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
+        named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
+        target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
-            raise CatalogueError(where.path, f"art path '{shown}' leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+            raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
         if not target.is_file():
-            (base / art).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
-            raise CatalogueError(where.path, f"art file '{shown}' not found", where.line, where.field)
+            try:
+                (base / expanded).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise
+            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
     except (OSError, RuntimeError, ValueError) as exc:
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
     return target
+
+
+def _case_hint(target: Path, limit: int = 10_000) -> str:
+    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
+    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
+    try:
+        names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
+    except OSError:
+        return ""
+    same = [n for n in names if n.lower() == target.name.lower()]
+    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:

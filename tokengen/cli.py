@@ -17,7 +17,7 @@ import click
 from . import __version__
 from .completion import complete_page, complete_profile
 from .duplex_cli import align, backs_options, echo_build_report
-from .errors import CheckFailed, ExportError, TokengenError
+from .errors import CheckFailed, ExportError, TokengenError, UsageError
 from .imposition import SheetSpec
 from .limits import MAX_PAGES, MAX_TOKENS
 from .units import parse_length, parse_page
@@ -72,6 +72,9 @@ def _sheet_options(f: Any) -> Any:
                      help="At most N columns; 0: as many as fit (default: the catalogue's columns, else as many as fit)."),
         click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges."),
         click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid."),
+        click.option("--fill", is_flag=True, help="Repeat whole sets until no further set fits on the last page (says how many)."),
+        click.option("--home-bleed", type=LENGTH, default="0.0625in", show_default=True,
+                     help="On shared-edge sheets, run the outer tokens' background this far past the outer cut (0: off)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -79,14 +82,31 @@ def _sheet_options(f: Any) -> Any:
 
 
 def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-               cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0) -> SheetSpec:
-    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter)."""
+               cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0, *, group: int | None = None,
+               home_bleed: float = 0.0) -> SheetSpec:
+    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter).
+    ``columns``: None (use ``group``, the catalogue's columns), 0 (as many as fit) or N."""
     try:
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns,
-                     cut_lines=cut_lines, crop_marks=crop_marks)
+    return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
+                     cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
+
+
+def output_file(text: str, stem: str) -> Path:
+    """Where ``-o TEXT`` writes: TEXT itself, or ``TEXT/<stem>.pdf`` when TEXT is an existing
+    folder or ends with a slash (meaning a folder).
+
+    Raises:
+        UsageError: TEXT ends with a slash and is not an existing folder.
+    """
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        if not path.is_dir():
+            raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{stem}.pdf)")
+        return path / f"{stem}.pdf"
+    return path
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,18 +122,19 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf).")
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None,
+              help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf); "
+                   "an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
 @_sheet_options
-@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
 @click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
-def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, copies: int, token_size: float | None, scale: float | None,
+def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
+          cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
@@ -125,25 +146,27 @@ def build(catalogue: Path, output: Path, page: str, landscape: bool, margin: flo
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
       tokengen build --copies 50 --columns 0 -o full-pages.pdf
+      tokengen build --fill -o full-sheet.pdf
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
     """
     from . import scale as scaling
-    from .build import BuildOptions, build_pdf
+    from .build import BuildOptions, build_pdf, describe
     from .catalogue import load_catalogue
 
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
+    target = output_file(output, catalogue.stem) if output is not None else None
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
-    spec = sheet_spec(page, landscape, margin, gutter, cat.columns if columns is None else columns or None, cut_lines, crop_marks,
-                      scaling.token_size(cat.size, token_size, scale))
-    if output is None:
+    spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
+                      scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
+    if target is None:
         from .bundled import default_output
 
-        output = default_output(catalogue, cat.title)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, **backs), output)
-    click.echo(f"wrote {result.path}: {result.tokens} tokens on {result.pages} page(s)")
+        target = default_output(catalogue, cat.title)
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), target)
+    click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
 
 
@@ -175,8 +198,9 @@ def _rules_options(f: Any) -> Any:
         click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
         click.option("--no-variant", "remove", multiple=True, metavar="NAME", help="Take an optional rule out of play (repeatable)."),
     ] + [
-        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=next(iter(choices)),
-                     show_default=True, help="; ".join(f"{k}: {v}" for k, v in choices.items()) + ".")
+        click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=None,
+                     help="; ".join(f"{k}: {v}" for k, v in choices.items()).replace("WOUNDS", "game.damage.wounds")
+                     + f". Default: the catalogue's interpretations: entry, else {next(iter(choices))}.")
         for name, choices in INTERPRETATIONS.items()
     ] + [
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -201,8 +225,8 @@ def _echo_json(data: dict[str, Any]) -> None:
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
               help="Check printing at this token size (default: the catalogue's size).")
-def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str, same_target: str,
-          fmt: str, page: str, margin: float, token_size: float | None) -> None:
+def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: str, page: str, margin: float,
+          token_size: float | None, **readings: str | None) -> None:
     """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
     Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
 
@@ -213,15 +237,14 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .rules import Interpretations, Settings, check_catalogue, format_report
+    from .rules import Settings, check_catalogue, format_report
 
     try:
         page_size = parse_page(page)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    settings = Settings(interpretations=Interpretations(one_sided, ties, same_target), page=page_size, margin=margin,
-                        size=token_size)
-    report = check_catalogue(catalogue, settings, add=add, remove=remove)
+    settings = Settings(page=page_size, margin=margin, size=token_size)
+    report = check_catalogue(catalogue, settings, add=add, remove=remove, readings=readings)
     if fmt == "json":
         _echo_json(report.as_dict())
     else:
@@ -239,11 +262,11 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], one_si
               help="An Adventurer and all six scores (repeatable; added to the scenario's).")
 @click.option("-m", "--monster", "monsters", multiple=True, metavar="[NAME=]TARGETING",
               help="A monster's targeting: ↓STR, ↑MAG, ↓↑PER, ALL, or low:STR, high:STR, both:STR, all (repeatable).")
-@click.option("-d", "--deployed", metavar="TOKEN_ID|SPEC", help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none.")
+@click.option("-d", "--deployed", multiple=True, metavar="TOKEN_ID|SPEC",
+              help="The deployed Meatshield: a token id (str-low), a spec (↓STR), or none. Give it once: one Meatshield fights at a time.")
 @_rules_options
 def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...], monsters: tuple[str, ...],
-           deployed: str | None, add: tuple[str, ...], remove: tuple[str, ...], one_sided: str, ties: str,
-           same_target: str, fmt: str) -> None:
+           deployed: tuple[str, ...], add: tuple[str, ...], remove: tuple[str, ...], fmt: str, **readings: str | None) -> None:
     """Resolve one Establish Targets step: for each monster, who it attacks and how many times.
     SCENARIO is an optional YAML file (adventurers, monsters, deployed, variants).
 
@@ -254,11 +277,13 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
                       -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
       tokengen target fight.yaml --variant target-all-hits --format json
     """
-    from .rules import Interpretations
     from .rules import target as resolve
 
-    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed, add=add,
-                     remove=remove, interpretations=Interpretations(one_sided, ties, same_target))
+    if len(deployed) > 1:  # one Meatshield takes part in a fight at a time (variant, Combat)
+        raise click.BadParameter(f"given {len(deployed)} times ({', '.join(deployed)}); only one Meatshield is deployed at a time, "
+                                 "so give it once", param_hint="'-d' / '--deployed'")
+    result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed[0] if deployed else None,
+                     add=add, remove=remove, interpretations=readings)
     if fmt == "json":
         _echo_json(result.as_dict())
     else:
@@ -274,7 +299,16 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None) -> None:
+@click.option("--page", default=None, metavar="NAME|WxH", help="Sheet page, overriding the profile's (letter, a4, …, WxH).")
+@click.option("--landscape", is_flag=True, default=None, help="Turn the profile's page sideways.")
+@click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit (overrides the profile).")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=None, help="Sets of the catalogue (overrides the profile).")
+@click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
+@click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
+                   token_size: float | None, allow_preflight_failures: bool) -> None:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -283,23 +317,50 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
       tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+      tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
+
+    Exit status: 0 written and passing its preflight; 1 written but failing it (unless
+    --allow-preflight-failures); 2 bad input.
     """
+    from . import scale as scaling
     from .catalogue import load_catalogue
     from .export import export
     from .preflight import preflight
     from .profiles import get_profile
 
     profile = get_profile(profile_name, profiles_file)
+    profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
-    written = export(cat, profile, out_dir, dpi=dpi)
+    size = scaling.token_size(cat.size, token_size, None)
+    written = export(cat, profile, out_dir, dpi=dpi, size=size)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
+    for warning in scaling.small_text_warnings(cat, size):
+        click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else cat.size) if not c.passed]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
     if failed:
-        click.echo(f"warning: {pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}", err=True)
+        message = f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}"
+        if not allow_preflight_failures:
+            raise CheckFailed(message)
+        click.echo(f"warning: {message}", err=True)
     else:
         click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+
+
+def _override_profile(profile: Any, page: str | None, landscape: bool | None, columns: int | None, copies: int | None,
+                      fill: bool | None) -> Any:
+    """``profile`` with the sheet keys given on the command line replaced (raises BadParameter)."""
+    from dataclasses import replace
+
+    changes: dict[str, Any] = {k: v for k, v in (("columns", columns), ("copies", copies), ("fill", fill)) if v is not None}
+    if page is not None or landscape:
+        try:
+            changes["page"] = parse_page(page, landscape=bool(landscape)) if page is not None else \
+                (max(profile.page), min(profile.page))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    return replace(profile, **changes) if changes else profile
 
 
 @cli.command("preflight")
@@ -354,7 +415,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 @click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit.")
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
 @click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
-@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Every token N times.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
@@ -398,6 +459,8 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
         results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: click.echo(
             batching.progress_line(r, next(done), len(jobs))))
     click.echo(batching.summary_table(results))
+    for warning in dict.fromkeys(w for r in results for w in r.warnings):  # each distinct warning once
+        click.echo(f"tokengen: warning: {warning}", err=True)
     failed = [r for r in results if not r.ok]
     if failed:
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
@@ -418,7 +481,13 @@ def usage_message(exc: click.ClickException) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
-    one-line message on stderr and an exit code (never a traceback)."""
+    one-line message on stderr and an exit code (never a traceback). With no arguments at all
+    it prints the help and exits 0."""
+    completing = "_TOKENGEN_COMPLETE" in os.environ  # shell completion passes its words in the environment
+    if not (sys.argv[1:] if argv is None else argv) and not completing:
+        with click.Context(cli, info_name="tokengen") as ctx:
+            click.echo(cli.get_help(ctx))
+        return 0
     try:
         cli.main(args=argv, prog_name="tokengen", standalone_mode=False)
     except TokengenError as exc:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -48,7 +48,7 @@ CROSS_ARM = 30.0
 SCALE_MM = 6
 #: Distance (pt) of each scale from the crosshair centre, along the other arm.
 SCALE_GAP = 18.0
-CORNER_INSET = 90.0
+CORNER_INSET = 90.0  # the largest; small pages bring the corners in (alignlayout.corner_inset)
 
 
 def _signed_length(text: str) -> float:
@@ -170,29 +170,36 @@ def scale_signs(page: tuple[float, float], flip: str, *, front: bool) -> tuple[i
 
 
 def align_targets(page: tuple[float, float]) -> list[tuple[float, float]]:
-    """The five alignment targets on the front (pt): the page centre and four points
-    :data:`CORNER_INSET` from the edges (they show a rotation or a scale error)."""
-    w, h = page
-    i = CORNER_INSET
-    return [(w / 2, h / 2), (i, i), (w - i, i), (i, h - i), (w - i, h - i)]
+    """The alignment targets on the front (pt): the page centre and, when the page is large
+    enough, four points :func:`tokengen.alignlayout.corner_inset` from the edges (90 pt on Letter;
+    they show a rotation or a scale error)."""
+    from .alignlayout import layout
+
+    return list(layout(page).targets)
 
 
 def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str = "long",
                          offset: tuple[float, float] = (0.0, 0.0),
-                         scale: tuple[float, float] | None = None) -> Path:
+                         scale: tuple[float, float] | None = None, warnings: list[str] | None = None) -> Path:
     """Write the two-page duplex alignment test to ``out``.
 
     Page 1 (front) and page 2 (back) each carry a crosshair and two mm scales (±6 mm, 0.5 mm
     ticks) at every target; the back's marks are mirrored through ``flip`` and shifted by
     ``offset`` (pt), exactly as a back sheet of ``tokengen build --backs`` would be, so with the
-    right offset every reading is 0. Page 1 also has 100 mm rulers to measure the printer scale.
+    right offset every reading is 0. Page 1 also has rulers (100 mm, or 50 or 20 mm on small
+    pages) to measure the printer scale. Everything lies inside the page
+    (:mod:`tokengen.alignlayout`); what has no room is left out and named in ``warnings``.
 
     Raises:
         UsageError: unknown flip. ExportError: ``out`` cannot be written.
     """
+    from . import alignlayout
+
     mirror_point((0.0, 0.0), page, flip)  # validates flip before anything is written
     out = Path(out)
     regular, bold = fonts.register()
+    plan = alignlayout.layout(page)
+    notes = list(plan.warnings)
     with atomic_path(out) as temp:
         from .render import open_canvas
 
@@ -202,18 +209,20 @@ def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str =
         # front: labels chosen so a reading from the front equals the offset to use
         fx, fy = scale_signs(page, flip, front=True)
         apply_printer_scale(c, page, scale)
-        for point in align_targets(page):
+        for point in plan.targets:
             _target(c, point, regular, x_sign=fx, y_sign=fy)
-        _rulers(c, page, regular)
-        _instructions(c, page, flip, offset, regular, bold, front=True)
+        _rulers(c, plan, regular)
+        _instructions(c, plan, flip, offset, regular, bold, notes, front=True)
         c.showPage()
         bx, by = scale_signs(page, flip, front=False)
         apply_printer_scale(c, page, scale)
-        for point in align_targets(page):
+        for point in plan.targets:
             _target(c, mirror_point(point, page, flip, offset), regular, x_sign=bx, y_sign=by)
-        _instructions(c, page, flip, offset, regular, bold, front=False)
+        _instructions(c, plan, flip, offset, regular, bold, notes, front=False)
         c.showPage()
         c.save()
+    if warnings is not None:
+        warnings.extend(dict.fromkeys(notes))
     return out
 
 
@@ -258,66 +267,74 @@ def _target(c: Canvas, point: tuple[float, float], font: str, *, x_sign: int, y_
     c.restoreState()
 
 
-def _rulers(c: Canvas, page: tuple[float, float], font: str) -> None:
-    """100 mm rulers, one horizontal and one vertical, with mm ticks (to measure the printer scale)."""
-    w, h = page
-    length = 100 * PT_PER_MM
-    x0, y0 = (w - length) / 2, CORNER_INSET + 42
-    vx, vy = w - CORNER_INSET + 6, (h - length) / 2
+def _rulers(c: Canvas, plan: Any, font: str) -> None:
+    """The rulers of ``plan`` (an :class:`~tokengen.alignlayout.AlignLayout`), one horizontal and
+    one vertical, with mm ticks and a number every 10 mm (to measure the printer scale)."""
     c.saveState()
     c.setLineWidth(0.2)
     p = c.beginPath()
-    p.moveTo(x0, y0)
-    p.lineTo(x0 + length, y0)
-    p.moveTo(vx, vy)
-    p.lineTo(vx, vy + length)
-    for mm in range(101):
-        t = mm * PT_PER_MM
-        tick = 6.0 if mm % 10 == 0 else (4.0 if mm % 5 == 0 else 2.0)
-        p.moveTo(x0 + t, y0)
-        p.lineTo(x0 + t, y0 + tick)
-        p.moveTo(vx, vy + t)
-        p.lineTo(vx + tick, vy + t)
+    labels = []
+    for ruler, across in ((plan.hruler, True), (plan.vruler, False)):
+        if ruler is None:
+            continue
+        x0, y0, mm_long = ruler
+        length = mm_long * PT_PER_MM
+        p.moveTo(x0, y0)
+        p.lineTo(x0 + length, y0) if across else p.lineTo(x0, y0 + length)
+        for mm in range(mm_long + 1):
+            t = mm * PT_PER_MM
+            tick = 6.0 if mm % 10 == 0 else (4.0 if mm % 5 == 0 else 2.0)
+            if across:
+                p.moveTo(x0 + t, y0)
+                p.lineTo(x0 + t, y0 + tick)
+            else:
+                p.moveTo(x0, y0 + t)
+                p.lineTo(x0 + tick, y0 + t)
+            if mm % 10 == 0:
+                labels.append((across, x0 + t if across else x0, y0 if across else y0 + t, str(mm)))
     c.drawPath(p, stroke=1, fill=0)
     c.setFont(font, 5)
-    for mm in range(0, 101, 10):
-        t = mm * PT_PER_MM
-        c.drawCentredString(x0 + t, y0 - 6, str(mm))
-        c.drawString(vx + 8, vy + t - 1.8, str(mm))
+    for across, x, y, text in labels:
+        if across:
+            c.drawCentredString(x, y - 6, text)
+        else:
+            c.drawString(x + 8, y - 1.8, text)
     c.restoreState()
 
 
-def _instructions(c: Canvas, page: tuple[float, float], flip: str, offset: tuple[float, float],
-                  regular: str, bold: str, *, front: bool) -> None:
-    w, h = page
-    x, y = CORNER_INSET + 40, h - CORNER_INSET - 30
-    width = w - 2 * x
+def _instructions(c: Canvas, plan: Any, flip: str, offset: tuple[float, float], regular: str, bold: str,
+                  notes: list[str], *, front: bool) -> None:
+    from . import alignlayout
+
     side = "FRONT (page 1)" if front else "BACK (page 2)"
-    lines = [
-        f"Print both pages as ONE duplex sheet, flip on the {flip} edge, at 100% / Actual size.",
-        "Hold the sheet against a light, back side towards you. The front's crosshairs show",
-        "through: where a vertical line crosses the horizontal scale read X, where a horizontal",
-        "line crosses the vertical scale read Y (mm). Use the centre target.",
-        f"Then build with:  tokengen build --backs --flip {flip} --back-offset Xmm,Ymm",
-        "(add X and Y to the offset already used for this test, shown below).",
-        "Corners that read differently from the centre mean the printer scales or skews one",
-        "side: measure the 100 mm rulers on page 1; a ruler measuring L mm needs",
-        "--printer-scale (10000/L)% on that axis.",
-        f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
-    ] if front else [
-        "Back side: hold it towards you against a light and read X and Y here (instructions on page 1).",
-        f"This test: {flip}-edge flip, back offset {_show_offset(offset)}.",
+    rulers = sorted({r[2] for r in (plan.hruler, plan.vruler) if r})
+    this = f"This test: {flip}-edge flip, back offset {_show_offset(offset)}."
+    paragraphs = [
+        ("how to print", f"Print both pages as ONE duplex sheet, flip on the {flip} edge, at 100% / Actual size."),
+        ("how to read", "Hold the sheet against a light, back side towards you. The front's crosshairs show through: "
+                        "where a vertical line crosses the horizontal scale read X, where a horizontal line crosses the "
+                        "vertical scale read Y (mm). Use the centre target."),
+        ("the build command", f"Then build with: tokengen build --backs --flip {flip} --back-offset Xmm,Ymm "
+                              "(add X and Y to the offset already used for this test, shown below)."),
     ]
+    if rulers:
+        n = rulers[-1] if len(rulers) == 1 else "N"
+        paragraphs.append(("the printer-scale check",
+                           "Corners that read differently from the centre mean the printer scales or skews one side: measure "
+                           f"the {' and '.join(map(str, rulers))} mm rulers on page 1; a ruler of N mm measuring L mm needs "
+                           f"--printer-scale ({'100' if n == 'N' else 100 * n}{'·N' if n == 'N' else ''}/L)% on that axis."))
+    paragraphs.append(("this test's settings", this))
+    if not front:
+        paragraphs = [("how to read", "Back side: hold it towards you against a light and read X and Y here "
+                                      "(instructions on page 1)."), ("this test's settings", this)]
+    lines, warnings = alignlayout.set_text(plan.text_region, [f"tokengen duplex alignment test · {side}", f"alignment test · {side}",
+                                                              side], paragraphs,
+                                           lambda t, s: c.stringWidth(t, regular, s), lambda t, s: c.stringWidth(t, bold, s))
+    notes.extend(f"{w} (page {1 if front else 2})" for w in warnings)
     c.saveState()
-    c.setFont(bold, 12)
-    c.drawString(x, y, f"tokengen duplex alignment test · {side}")
-    c.setFont(regular, 8.5)
-    for i, line in enumerate(lines):
-        size = 8.5
-        while c.stringWidth(line, regular, size) > width and size > 5:
-            size -= 0.25
-        c.setFont(regular, size)
-        c.drawString(x, y - 16 - 11 * i, line)
+    for line in lines:
+        c.setFont(bold if line.bold else regular, line.size)
+        c.drawString(line.x, line.y, line.text)
     c.restoreState()
 
 
@@ -362,10 +379,13 @@ class BackSheets:
             canvas = open_canvas(temp, spec.page, title=f"{catalogue.title} (backs)", author=catalogue.author or "tokengen",
                                  subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
                                  keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
-            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe)
+            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe,
+                                     page=spec.page)
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]
+        self.tokens = tokens
+        self.warnings: list[str] = []  # furniture left out, once each
 
     def add(self, face: PageLayout) -> None:
         """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
@@ -378,27 +398,36 @@ class BackSheets:
             from .build import set_page_boxes
 
             set_page_boxes(c, back.block, o.sheet.bleed)
+        self.sheet.fill_rects([(r, self.tokens[i].back.background) for i, r in back.outer_bleed])
         self.sheet.place(self.forms, back)
+        if back.crop_marks:  # a shop cuts the back sheet by its own marks, mirrored with the cells
+            from .render import CROP_STROKE, CUT_COLOUR, REGISTRATION
+
+            self.sheet.lines(back.crop_marks, CROP_STROKE, REGISTRATION if o.colour_model == "cmyk" else CUT_COLOUR)
         if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
             self._caption(face, back)
         c.showPage()
         self.count += 1
 
     def _caption(self, face: PageLayout, back: PageLayout) -> None:
-        """A one-line note in the margin of a home back sheet (sheet number, flip, offset)."""
+        """A one-line note in the margin of a home back sheet (sheet number, flip, offset), placed
+        by :func:`tokengen.furniture.back_caption`: shortened or left out (with a warning in
+        :attr:`warnings`) when the page has no room for it."""
+        from . import furniture
+
         c, o = self.sheet.canvas, self.options
-        c.saveState()
-        c.setFont(self.sheet.regular, 6.5)
-        caption = (f"{self.catalogue.title} · back of sheet {face.number + 1} of {self.pages} · "
-                   f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}")
-        band = back.block.grow(o.sheet.bleed)
-        height = o.sheet.page[1]
-        # in the bottom margin strip if the back block leaves it clear, else at the top, else none
-        for y in (o.sheet.margin + 8, height - o.sheet.margin - 8):
-            if y + 7 < band.y or y - 2 > band.y1:
-                c.drawString(o.sheet.margin + 2, y, caption)
-                break
-        c.restoreState()
+        where = f"back of sheet {face.number + 1} of {self.pages}"
+        how = f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}"
+        captions = (f"{self.catalogue.title} · {where} · {how}", f"{where} · {how}", where)
+        text, warning = furniture.back_caption(o.sheet.page, o.sheet.margin, back.block.grow(max(o.sheet.bleed, o.sheet.home_bleed)), captions,
+                                               lambda t, size: c.stringWidth(t, self.sheet.regular, size))
+        if warning and warning not in self.warnings:
+            self.warnings.append(warning)
+        if text:
+            c.saveState()
+            c.setFont(self.sheet.regular, text.size)
+            c.drawString(text.x, text.y, text.text)
+            c.restoreState()
 
     def finish(self) -> None:
         """Save the separate backs file (nothing to do in duplex mode)."""

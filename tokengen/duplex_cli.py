@@ -86,14 +86,16 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
 
     offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
     scale = parse_scale(printer_scale) if printer_scale else None
-    out = write_alignment_test(output, size, flip, offset, scale)
+    warnings: list[str] = []
+    out = write_alignment_test(output, size, flip, offset, scale, warnings=warnings)
     click.echo(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
+    for warning in warnings:
+        click.echo(f"tokengen: warning: {warning}", err=True)
 
 
 def echo_build_report(result: Any) -> None:
-    """Echo what a build wrote about backs, and its warnings on stderr (``tokengen: warning: …``)."""
-    if result.back_pages:
-        where = f" in {result.backs_path}" if result.backs_path else ""
-        click.echo(f"wrote {result.back_pages} back sheet(s){where}")
+    """Echo the separate backs file a build wrote, and its warnings on stderr (``tokengen: warning: …``)."""
+    if result.back_pages and result.backs_path:
+        click.echo(f"wrote {result.backs_path}: {result.back_pages} back page{'s' if result.back_pages != 1 else ''}")
     for warning in result.warnings:
         click.echo(f"tokengen: warning: {warning}", err=True)

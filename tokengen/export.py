@@ -7,7 +7,7 @@ Three kinds of output, chosen by the profile's ``output``:
   block of token trims and its BleedBox that block grown by the bleed.
 * ``single-pages``: one PDF where each page is one token side: page = trim + 2 × bleed square,
   TrimBox = the trim, BleedBox = the page. For every physical token (copies included) its two
-  sides follow each other in the profile's ``order`` (back, then face, by default).
+  sides follow each other in the profile's ``order`` (face, then back, by default).
 * ``png``: the same kind of single-token PDF (one page per design plus one back page) is written,
   then each page is rasterised with pdfium into a PNG of exactly
   ``round((trim + 2 × bleed) / 72 × dpi)`` px square, 8-bit sRGB, with the DPI in its pHYs
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, PngImagePlugin
@@ -44,7 +45,8 @@ SRGB_INTENT = 0
 SRGB_GAMMA = 45455
 
 
-def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None) -> list[Path]:
+def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
+           size: float | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -52,6 +54,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         profile: see :mod:`tokengen.profiles`.
         out_dir: output folder.
         dpi: overrides the profile's DPI (PNG resolution, px per in).
+        size: token trim in pt, overriding the catalogue's (``--size``).
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
     Raises:
@@ -68,18 +71,21 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         raise ExportError(f"{out_dir}: not a folder")
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
+    if size is not None and size != catalogue.size:
+        catalogue = replace(catalogue, size=size)
     if profile.output == "sheets":
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
-            columns=catalogue.columns, cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
-            calibration="calibration" in profile.marks,
+            columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
+            cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
+            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
         )
         backs = "duplex" if profile.backs == "duplex" else None
         build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs), pdf)
+                                          backs=backs, copies=profile.copies, fill=profile.fill), pdf)
         return [pdf]
     if profile.output == "single-pages":
-        sides = [(side, t) for t in catalogue.expanded() for side in profile.order]
+        sides = [(side, t) for _ in range(profile.copies) for t in catalogue.expanded() for side in profile.order]
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
             temp.write_bytes(single_pages_pdf(catalogue, profile, sides))
         return [pdf]

@@ -5,12 +5,16 @@ A *cell* is one token's trim square; its bleed box is the trim grown by ``bleed`
 Cells are laid in rows from the top-left, ``pitch = size + gutter`` apart; with ``gutter = 0``
 neighbours share an edge so one cut separates two tokens. Each page reserves a strip at the
 bottom of the printable area for the calibration ruler (see :data:`CALIBRATION_HEIGHT`).
+
+A home sheet (no bleed, shared edges) can get a *home bleed*: the background of the outer
+tokens runs ``home_bleed`` pt past the outer cut (:attr:`PageLayout.outer_bleed`), so a cut a
+hair off, or a duplex back printed 1–2 mm off, shows token colour rather than paper.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import LayoutError
 from .units import format_length
@@ -24,6 +28,8 @@ CROP_OFFSET = 4.5
 CROP_LENGTH = 17.0
 #: Longest run (pt) of a cut-line guide past the block of cells.
 GUIDE_LENGTH = 27.0
+#: Default home bleed (pt): 1/16 in past the outer cut of a shared-edge sheet.
+HOME_BLEED = 4.5
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,11 @@ class SheetSpec:
         cut_lines: draw full-length cut lines on every trim edge, extended into the margin.
         crop_marks: draw short crop marks outside the grid instead of (or as well as) cut lines.
         calibration: keep a strip for the 1 in calibration ruler.
+        group: the catalogue's preferred columns (its grouping, e.g. one attribute per row), used
+            when ``columns`` is None: :func:`plan` widens it to a multiple that fits when that
+            saves pages or fills a sheet.
+        home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
+            how far the outer tokens' background runs past the outer cut (0: none).
     """
 
     page: tuple[float, float]
@@ -103,6 +114,8 @@ class SheetSpec:
     cut_lines: bool = True
     crop_marks: bool = False
     calibration: bool = True
+    group: int | None = None
+    home_bleed: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -121,7 +134,9 @@ class Grid:
 
 @dataclass(frozen=True)
 class PageLayout:
-    """One imposed page: its cells, its cut lines and crop marks, the calibration strip."""
+    """One imposed page: its cells, its cut lines and crop marks, the calibration strip, and the
+    home-bleed rectangles ``outer_bleed`` as (token index, rectangle) pairs: each rectangle is to
+    be filled with that token's background colour (see :func:`outer_bleed`)."""
 
     number: int
     size: tuple[float, float]
@@ -130,6 +145,7 @@ class PageLayout:
     cut_lines: tuple[Line, ...] = ()
     crop_marks: tuple[Line, ...] = ()
     calibration: Rect | None = None
+    outer_bleed: tuple[tuple[int, Rect], ...] = ()
 
 
 def grid_for(spec: SheetSpec) -> Grid:
@@ -159,6 +175,56 @@ def grid_for(spec: SheetSpec) -> Grid:
         hint = f"; the largest token that fits is {_largest(largest)}" if largest > 0 else ""
         raise LayoutError(f"a {format_length(spec.size)} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
     return Grid(columns, rows, area, pitch)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`plan` settled: ``copies`` whole sets on ``pages`` sheets laid out by ``spec``
+    (whose ``columns`` is now fixed), ``per_page`` tokens per full sheet."""
+
+    copies: int
+    spec: SheetSpec
+    pages: int
+    per_page: int
+
+
+def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False) -> Plan:
+    """Choose the columns, and with ``fill`` the number of whole sets, for ``copies`` sets of
+    ``set_size`` tokens.
+
+    Columns: an explicit ``spec.columns`` is kept. Otherwise, with a ``spec.group`` (the
+    catalogue's ``columns``), the sheet uses the narrowest multiple of ``group`` (no wider than
+    what fits) that needs the fewest pages, so rows still hold whole groups: the 18-token set
+    stays at 3 columns on Letter, while 3 sets go 6 wide and fit one page. Without either, as
+    many columns as fit.
+
+    Fill: the sets are repeated until no further whole set fits on the pages that ``copies``
+    sets need; at least ``copies`` sets are placed.
+
+    Raises:
+        LayoutError: see :func:`grid_for`.
+    """
+    if set_size < 1:
+        raise LayoutError("nothing to lay out: the set has no tokens")
+    if spec.columns is not None or not spec.group:
+        grid = grid_for(spec)
+        fixed = spec
+    else:
+        widest = grid_for(replace(spec, columns=None))
+        group = spec.group
+        choices = [replace(spec, columns=min(widest.columns, k * group)) for k in range(1, max(1, widest.columns // group) + 1)]
+        fixed = choices[-1]
+        grid = grid_for(fixed)
+    pages = max(1, math.ceil(set_size * copies / grid.per_page))
+    if fill:
+        copies = max(copies, pages * grid.per_page // set_size)
+    if spec.columns is None and spec.group:
+        for choice in choices:  # the narrowest multiple that needs no more pages
+            if math.ceil(set_size * copies / grid_for(choice).per_page) <= pages:
+                fixed = choice
+                break
+        grid = grid_for(fixed)
+    return Plan(copies, fixed, max(1, math.ceil(set_size * copies / grid.per_page)), grid.per_page)
 
 
 def _largest(pt: float) -> str:
@@ -226,9 +292,61 @@ def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> Pag
         for k, index in enumerate(indices)
     )
     strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
-    cut = _cut_lines(block, cols, rows, spec, strip) if spec.cut_lines else ()
+    cut = _cut_lines(block, cells, spec, strip) if spec.cut_lines else ()
     crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
-    return PageLayout(number, (width, height), cells, block, cut, crop, strip)
+    home = ()
+    if spec.home_bleed > 0 and spec.bleed == 0 and spec.gutter == 0:
+        limit = Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0) if strip else Rect(0.0, 0.0, width, height)
+        home = outer_bleed(cells, spec.home_bleed, limit)
+    return PageLayout(number, (width, height), cells, block, cut, crop, strip, home)
+
+
+def outer_bleed(cells: tuple[Cell, ...], d: float, limit: Rect) -> tuple[tuple[int, Rect], ...]:
+    """The home-bleed rectangles of a shared-edge block: for every side of a cell that has no
+    neighbour (no other cell's trim shares that edge), a strip ``d`` pt wide along that side,
+    and a ``d`` × ``d`` square at each corner where both sides are open; each clipped to
+    ``limit`` (the page, less the calibration strip). Returns (token index, rect) pairs, in pt.
+    Works on any cell arrangement (faces and their mirrored backs alike)."""
+    if not cells or d <= 0:
+        return ()
+    size = cells[0].trim.w
+    at = {(round(c.trim.x, 3), round(c.trim.y, 3)) for c in cells}
+
+    def taken(x: float, y: float) -> bool:
+        return (round(x, 3), round(y, 3)) in at
+
+    out: list[tuple[int, Rect]] = []
+    for c in cells:
+        t = c.trim
+        left, right = not taken(t.x - size, t.y), not taken(t.x + size, t.y)
+        below, above = not taken(t.x, t.y - size), not taken(t.x, t.y + size)
+        pieces = []
+        if left:
+            pieces.append(Rect(t.x - d, t.y, d, t.h))
+        if right:
+            pieces.append(Rect(t.x1, t.y, d, t.h))
+        if below:
+            pieces.append(Rect(t.x, t.y - d, t.w, d))
+        if above:
+            pieces.append(Rect(t.x, t.y1, t.w, d))
+        for open_x, open_y, x, y in ((left, below, t.x - d, t.y - d), (right, below, t.x1, t.y - d),
+                                     (left, above, t.x - d, t.y1), (right, above, t.x1, t.y1)):
+            if open_x and open_y:
+                pieces.append(Rect(x, y, d, d))
+        for r in pieces:
+            clipped = _clip(r, limit)
+            if clipped is not None:
+                out.append((c.index, clipped))
+    return tuple(out)
+
+
+def _clip(r: Rect, limit: Rect) -> Rect | None:
+    """``r`` cut to ``limit``, or None when nothing is left."""
+    x0, y0 = max(r.x, limit.x), max(r.y, limit.y)
+    x1, y1 = min(r.x1, limit.x1), min(r.y1, limit.y1)
+    if x1 - x0 <= 1e-9 or y1 - y0 <= 1e-9:
+        return None
+    return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 def edges(start: float, count: int, size: float, gutter: float) -> list[float]:
@@ -242,17 +360,32 @@ def edges(start: float, count: int, size: float, gutter: float) -> list[float]:
     return out
 
 
-def _cut_lines(block: Rect, cols: int, rows: int, spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
+def _cut_lines(block: Rect, cells: tuple[Cell, ...], spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
+    """Cut lines on every trim edge, only where there are tokens: each line covers the cells
+    that have that edge, and runs on past the block as a guide only where it reaches the block's
+    outer edge (so on a partly filled last row the guides stop at the last token)."""
     width, height = spec.page
     edge = spec.margin / 2  # guides reach half-way into the margin, or GUIDE_LENGTH past the block
     left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
     bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
     top = min(height - edge, block.y1 + GUIDE_LENGTH)
-    xs = edges(block.x, cols, spec.size, spec.gutter)
-    ys = edges(block.y, rows, spec.size, spec.gutter)
-    vertical = [Line(x, min(bottom, block.y), x, max(top, block.y1)) for x in xs]
-    horizontal = [Line(min(left, block.x), y, max(right, block.x1), y) for y in ys]
-    return tuple(vertical + horizontal)
+    vertical: dict[float, list[float]] = {}
+    horizontal: dict[float, list[float]] = {}
+    for c in cells:
+        t = c.trim
+        for x in (t.x, t.x1):
+            vertical.setdefault(round(x, 6), []).extend((t.y, t.y1))
+        for y in (t.y, t.y1):
+            horizontal.setdefault(round(y, 6), []).extend((t.x, t.x1))
+    tol = 1e-6
+    out = []
+    for x, span in sorted(vertical.items()):
+        lo, hi = min(span), max(span)
+        out.append(Line(x, min(bottom, lo) if lo <= block.y + tol else lo, x, max(top, hi) if hi >= block.y1 - tol else hi))
+    for y, span in sorted(horizontal.items()):
+        lo, hi = min(span), max(span)
+        out.append(Line(min(left, lo) if lo <= block.x + tol else lo, y, max(right, hi) if hi >= block.x1 - tol else hi, y))
+    return tuple(out)
 
 
 def _crop_marks(block: Rect, cols: int, rows: int, spec: SheetSpec) -> tuple[Line, ...]:
@@ -272,7 +405,9 @@ def mirror(page: PageLayout, flip: str = "long", offset: tuple[float, float] = (
     ``flip="long"``: the sheet turns over its long edge (portrait: left↔right, x → W - x);
     ``flip="short"``: over its short edge (portrait: top↔bottom, y → H - y). For a landscape
     page the axes swap. ``offset`` (dx, dy) pt then shifts every back cell to correct a
-    printer's duplex misalignment. Cut lines and crop marks are not repeated on backs.
+    printer's duplex misalignment. Crop marks and home-bleed rectangles are mirrored with the
+    cells (a shop cuts a back sheet by its own marks); cut lines are not repeated on backs, since a
+    line printed on a back that lands a little off would show on the back of a token.
     """
     width, height = page.size
     portrait = height >= width
@@ -286,5 +421,12 @@ def mirror(page: PageLayout, flip: str = "long", offset: tuple[float, float] = (
         y = r.y if mirror_x else height - r.y - r.h
         return Rect(x + dx, y + dy, r.w, r.h)
 
+    def move_line(line: Line) -> Line:
+        x0, x1 = (width - line.x0, width - line.x1) if mirror_x else (line.x0, line.x1)
+        y0, y1 = (line.y0, line.y1) if mirror_x else (height - line.y0, height - line.y1)
+        return Line(x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+
     cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed) for c in page.cells)
-    return PageLayout(page.number, page.size, cells, move(page.block), (), (), None)
+    crop = tuple(move_line(line) for line in page.crop_marks)
+    home = tuple((index, move(r)) for index, r in page.outer_bleed)
+    return PageLayout(page.number, page.size, cells, move(page.block), (), crop, None, home)

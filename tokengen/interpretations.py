@@ -20,4 +20,14 @@ INTERPRETATIONS: dict[str, dict[str, str]] = {
         "once": "an Adventurer who is both lowest and highest for a both-sides monster is attacked once",
         "twice": "an Adventurer who is both lowest and highest for a both-sides monster is attacked twice",
     },
+    # the variant announces two ways of handling Meatshield damage; its text lists neither
+    "damage": {
+        "dies": "a Meatshield that is hit dies at once and its token goes back to the bag",
+        "wounds": "each hit on a Meatshield is a wound it keeps; the hit that brings its wounds to WOUNDS kills it and its token goes back to the bag",
+    },
+    # the variant is silent on a draw larger than what is left in the bag
+    "small_bag": {
+        "error": "a draw larger than the bag cannot be made: a set whose bag is smaller than its largest draw is not playable",
+        "take-rest": "a draw larger than the bag takes every token left in it",
+    },
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -104,12 +104,14 @@ class Token:
 @dataclass(frozen=True)
 class Draws:
     """Draw sizes from the game rules: a Settlement draws its Danger Level, a Town (variant) its
-    level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``."""
+    level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``.
+    The numbers come from the catalogue, or from ``tokengen/data/game_defaults.yaml`` for those
+    it leaves out (:mod:`tokengen.gamedata`); none is written in the code."""
 
-    settlement_danger_levels: tuple[int, ...] = (2, 3, 4, 5)
-    town_levels: tuple[int, ...] = (2, 3, 4, 5)
-    explored_bonus: int = 1
-    solo_start: int = 3
+    settlement_danger_levels: tuple[int, ...]
+    town_levels: tuple[int, ...]
+    explored_bonus: int
+    solo_start: int
 
 
 @dataclass(frozen=True)
@@ -124,14 +126,19 @@ class Variant:
 
 @dataclass(frozen=True)
 class Game:
-    """The game data of a catalogue: attributes, priorities, draws, costs, known variants."""
+    """The game data of a catalogue: attributes, priorities, draws, costs (gp), known variants;
+    ``wounds`` is the hit count of the ``damage=wounds`` reading (``game.damage.wounds``);
+    ``defaulted`` names the numbers taken from ``tokengen/data/game_defaults.yaml`` because the
+    catalogue left them out (``"draws.town_levels"``, …)."""
 
     attributes: tuple[Attribute, ...]
     priorities: tuple[Priority, ...]
-    draws: Draws = field(default_factory=Draws)
-    hire_gp: int = 2
-    trade_gp: int = 0
+    draws: Draws
+    hire_gp: int
+    trade_gp: int
     variants: tuple[Variant, ...] = ()
+    wounds: int | None = None
+    defaulted: tuple[str, ...] = ()
 
     def variant(self, name: str) -> Variant | None:
         """The variant called ``name``, or None."""
@@ -152,6 +159,9 @@ class Catalogue:
     back: Back | None = None
     variants: tuple[str, ...] = ()
     columns: int | None = None
+    #: The table's readings where the rules are silent (``(("damage", "wounds"), …)``), from the
+    #: catalogue's ``interpretations:``; those left out take their defaults.
+    interpretations: tuple[tuple[str, str], ...] = ()
 
     def expanded(self) -> list[Token]:
         """Every physical token in order, each design repeated ``copies`` times."""

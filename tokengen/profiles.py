@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .catalogue import suggest
 from .errors import CatalogueError, UsageError
 from .units import parse_length, parse_page
@@ -36,8 +37,12 @@ DEFAULTS: dict[str, Any] = {
     "colour": "rgb",
     "marks": ["cut-lines", "calibration"],
     "boxes": False,
-    "order": ["back", "face"],
+    "order": ["face", "back"],
     "backs": "none",
+    "columns": None,
+    "copies": 1,
+    "fill": False,
+    "home_bleed": 0,
 }
 KEYS = (*DEFAULTS, "extends")
 #: Accepted DPI range (PNG resolution and least image resolution).
@@ -62,6 +67,10 @@ class Profile:
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
+        copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
+            (:func:`tokengen.imposition.plan`).
+        home_bleed: on shared-edge sheets, background past the outer cut (pt).
     """
 
     name: str
@@ -78,6 +87,10 @@ class Profile:
     boxes: bool
     order: tuple[str, ...]
     backs: str = "none"
+    columns: int | None = None
+    copies: int = 1
+    fill: bool = False
+    home_bleed: float = 0.0
 
 
 def builtin_path() -> Path:
@@ -97,6 +110,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
         for name, spec in data.items():
@@ -180,6 +194,14 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     order = names("order", SIDES)
     if sorted(order) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(order)}")
+    def whole(key: str, least: int) -> int:
+        value = values[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 100_000:
+            raise fail(key, f"expected a whole number from {least} to 100000, got {value!r}")
+        return value
+
+    columns = None if values["columns"] is None else whole("columns", 0)
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
-                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]))
+                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"))

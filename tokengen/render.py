@@ -19,7 +19,7 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts
+from . import __version__, emblem, fonts, furniture
 from .art import ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -332,12 +332,26 @@ class SheetCanvas:
             c.endForm()
         c.doForm(name)
 
-    def calibration(self, strip: Rect, caption: str) -> None:
-        """The calibration ruler: a bar exactly 1 in (72 pt = 25.4 mm) long with 1/4 in ticks
-        above and mm ticks below, and the instruction to print at actual size; then the page's
-        ``caption``. It never scales with the tokens. The ruler is drawn once, as a page-sized
-        Form XObject, and placed on every page (it is the same on each)."""
+    def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""
+        if not rects:
+            return
         c = self.canvas
+        c.saveState()
+        for rect, colour in rects:
+            c.setFillColor(self.paint(colour))
+            c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+        c.restoreState()
+
+    def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
+        """The calibration strip laid out by :func:`tokengen.furniture.calibration`: a bar exactly
+        1 in (72 pt = 25.4 mm) long with 1/4 in ticks above and mm ticks below, labelled 0 and
+        1 in, 0, 10 and 20 mm, and the instruction to print at actual size; then the page's
+        caption (``captions``: fullest wording first). It never scales with the tokens. The ruler
+        and its note are drawn once, as a page-sized Form XObject, and placed on every page.
+        Returns the layout used (its ``warnings`` name anything left out for lack of room)."""
+        c = self.canvas
+        plan = furniture.calibration(strip, captions, self.measure)
         key = ("calibration", strip)
         name = self._rulers.get(key)
         if name is None:
@@ -345,17 +359,30 @@ class SheetCanvas:
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
             name = self._rulers[key] = f"calibration-{len(self._rulers)}"
             self._page_form(name)
-            self._draw_ruler(strip.x + 2, strip.y + 8)
+            if plan.ruler:
+                self._draw_ruler(*plan.ruler)
+            for text in plan.labels + ((plan.note,) if plan.note else ()):
+                self._text(text)
             c.endForm()
         c.doForm(name)
+        if plan.caption:
+            self._text(plan.caption)
+        return plan
+
+    def measure(self, text: str, size: float) -> float:
+        """Width (pt) of ``text`` in the regular font at ``size`` pt."""
+        return self.canvas.stringWidth(text, self.regular, size)
+
+    def _text(self, text: furniture.Text) -> None:
+        c = self.canvas
         c.saveState()
         c.setFillColor(self.paint(BLACK))
-        c.setFont(self.regular, 6.5)
-        c.drawString(strip.x + 2 + 80, strip.y + 8 - 3, caption)
+        c.setFont(self.regular, text.size)
+        c.drawString(text.x, text.y, text.text)
         c.restoreState()
 
     def _draw_ruler(self, x: float, y: float) -> None:
-        """The ruler with the bar's lower-left corner at (x, y) pt, and its instruction."""
+        """The ruler's bar and ticks with the bar's lower-left corner at (x, y) pt."""
         c = self.canvas
         ink = self.paint(BLACK)
         c.setStrokeColor(ink)
@@ -365,14 +392,12 @@ class SheetCanvas:
         p = c.beginPath()
         for i in range(5):  # quarter inches, above the bar
             p.moveTo(x + 18 * i, y + 5)
-            p.lineTo(x + 18 * i, y + (10 if i in (0, 4) else 8))
+            p.lineTo(x + 18 * i, y + (8 if i in (0, 4) else 7))
         for mm in range(26):  # millimetres, below the bar
             xm = x + mm * 72 / 25.4
             p.moveTo(xm, y)
-            p.lineTo(xm, y - (4 if mm % 5 == 0 else 2))
+            p.lineTo(xm, y - (3.5 if mm % 5 == 0 else 2))
         p.moveTo(x + 72, y)
-        p.lineTo(x + 72, y - 6)
+        p.lineTo(x + 72, y - 3.5)
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
-        c.setFont(self.regular, 6.5)
-        c.drawString(x + 80, y + 6, "Print at 100% / Actual size (no 'fit to page'): this bar must measure exactly 1 in = 25.4 mm.")

@@ -29,22 +29,50 @@ def token_size(base: float, size: float | None = None, scale: float | None = Non
         size: an explicit size, pt (``--size``), or None.
         scale: a factor applied to ``base`` (``--scale``), or None.
     Returns:
-        ``size`` if given, else ``base * scale`` if given, else ``base``; always > 0.
+        ``size`` if given, else ``base * scale`` if given, else ``base``; never below the
+        smallest token size the catalogue accepts (:data:`tokengen.catalogue.MIN_SIZE`, 0.125 in),
+        so every route (catalogue, ``--size``, ``--scale``, batch, export) has the same minimum.
     Raises:
-        UsageError: both ``size`` and ``scale`` given, or a size/factor that is not a positive
-            finite number.
+        UsageError: both ``size`` and ``scale`` given, a size/factor that is not a positive
+            finite number, or a size below the minimum.
     """
+    from .catalogue import MIN_SIZE
+
     if size is not None and scale is not None:
         raise UsageError("--size and --scale are exclusive: give one or the other")
     if scale is not None:
         if not (math.isfinite(scale) and scale > 0):
             raise UsageError(f"scale factor must be a positive number, got {scale!r}")
-        return base * scale
-    if size is not None:
+        result, given = base * scale, f"--scale {scale:g} gives {_show(base * scale)}, which"
+    elif size is not None:
         if not (math.isfinite(size) and size > 0):
             raise UsageError(f"token size must be greater than zero, got {format_length(size)}")
-        return size
-    return base
+        result, given = size, f"token size {_show(size)}"
+    else:
+        return base
+    if result < MIN_SIZE - 1e-9:
+        raise UsageError(f"{given} is smaller than the smallest token size, 0.125in (3.2mm)")
+    return result
+
+
+def _show(pt: float) -> str:
+    """A length for messages, in in and mm rounded to what a user typed: ``"0.1in (2.5mm)"``."""
+    return f"{pt / 72:.4g}in ({pt / 72 * 25.4:.3g}mm)"
+
+
+def small_text_warnings(catalogue: Catalogue, size: float, minimum: float = MIN_LEGIBLE_PT) -> list[str]:
+    """The face texts of ``catalogue`` below ``minimum`` pt at ``size``, one warning per distinct
+    (part, font size), naming how many tokens it concerns and the first few:
+    ``"caption text is 4.4 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in"``."""
+    groups: dict[tuple[str, float], list[str]] = {}
+    for finding in legible(catalogue, size, minimum):
+        groups.setdefault((finding.part, round(finding.pt, 1)), []).append(finding.token)
+    out = []
+    for (part, pt), tokens in groups.items():
+        names = ", ".join(tokens[:3]) + (", …" if len(tokens) > 3 else "")
+        count = f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}"
+        out.append(f"{part} text is {pt:.1f} pt on {count} ({names}), below {minimum:g} pt at {format_length(size)}")
+    return out
 
 
 @dataclass(frozen=True)

@@ -141,20 +141,47 @@ def largest_draw(game: Game, variants: Iterable[str]) -> Draw:
     return max(draws(game, variants), key=lambda d: d.size)
 
 
-def p_at_least_one(bag: int, hits: int, drawn: int) -> Fraction:
-    """Exact probability that ``drawn`` tokens taken blind from a bag of ``bag`` tokens, of which
-    ``hits`` are of the wanted kind, include at least one of them (hypergeometric):
-    ``1 - C(bag - hits, drawn) / C(bag, drawn)``. A draw larger than the bag takes all of it.
+#: The readings of a draw larger than the bag (the variant is silent); the engine's default first.
+#: See :class:`~tokengen.rules.targeting.Interpretations` (``small_bag``).
+SMALL_BAG = ("error", "take-rest")
+
+
+def tokens_drawn(bag: int, size: int, small_bag: str) -> int:
+    """How many tokens a draw of ``size`` takes from a bag holding ``bag``, under the
+    ``small-bag`` reading: ``"take-rest"`` takes what is left (``min(size, bag)``); ``"error"``
+    refuses a draw larger than the bag. ``tokengen check`` (``bag-too-small``), the draw odds
+    and :meth:`BagState.can_draw` all ask this one function, so they agree.
 
     Raises:
-        ValueError: a negative count, or ``hits > bag``.
+        ValueError: a negative count, an unknown reading, or (``"error"``) ``size > bag``.
     """
-    if bag < 0 or hits < 0 or drawn < 0 or hits > bag:
-        raise ValueError(f"bad counts: bag={bag}, hits={hits}, drawn={drawn}")
-    drawn = min(drawn, bag)
-    if drawn == 0:
+    if bag < 0 or size < 0:
+        raise ValueError(f"counts must be 0 or more: bag={bag}, draw={size}")
+    if small_bag not in SMALL_BAG:
+        raise ValueError(f"small-bag must be one of {', '.join(SMALL_BAG)}, got '{small_bag}'")
+    if size > bag and small_bag == "error":
+        raise ValueError(f"a draw of {size} cannot be made from a bag of {bag} (small-bag=error)")
+    return min(size, bag)
+
+
+def p_at_least_one(bag: int, hits: int, drawn: int, small_bag: str = "take-rest") -> Fraction:
+    """Exact probability that ``drawn`` tokens taken blind from a bag of ``bag`` tokens, of which
+    ``hits`` are of the wanted kind, include at least one of them (hypergeometric):
+    ``1 - C(bag - hits, n) / C(bag, n)`` with ``n`` = :func:`tokens_drawn` (under
+    ``small_bag="take-rest"`` a draw larger than the bag takes all of it).
+
+    Raises:
+        ValueError: a negative count (``hits`` below 0 would give a "probability" below 0),
+            ``hits > bag``, or a draw larger than the bag under ``small_bag="error"``.
+    """
+    if hits < 0:
+        raise ValueError(f"the number of wanted tokens must be 0 or more, got {hits}")
+    if hits > bag:
+        raise ValueError(f"the bag of {bag} cannot hold {hits} wanted tokens")
+    n = tokens_drawn(bag, drawn, small_bag)
+    if n == 0:
         return Fraction(0)
-    return 1 - Fraction(comb(bag - hits, drawn), comb(bag, drawn))
+    return 1 - Fraction(comb(bag - hits, n), comb(bag, n))
 
 
 def party_capacity(bag: int, largest: int) -> int:
@@ -184,9 +211,14 @@ class BagState:
         """Every token of the catalogue in the bag (each design ``copies`` times)."""
         return cls(tuple(t.id for t in catalogue.expanded()))
 
-    def can_draw(self, size: int) -> bool:
-        """True when the bag holds at least ``size`` tokens."""
-        return len(self.bag) >= size
+    def can_draw(self, size: int, small_bag: str = "error") -> bool:
+        """True when a draw of ``size`` can be made: the bag holds at least ``size`` tokens, or
+        (``small_bag="take-rest"``) the draw takes what is left (:func:`tokens_drawn`)."""
+        try:
+            tokens_drawn(len(self.bag), size, small_bag)
+        except ValueError:
+            return False
+        return True
 
     def hire(self, drawn: Iterable[str], hired: dict[str, str]) -> BagState:
         """Draw ``drawn`` from the bag and employ ``hired`` (token id → employer); every drawn

@@ -9,7 +9,7 @@ Two stages. :func:`inspect_source` reads the file and reports every input proble
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as _field
 from fractions import Fraction
@@ -22,8 +22,8 @@ from ..imposition import SheetSpec, grid_for
 from ..model import Catalogue
 from ..units import PAGES, format_length
 from ..yamlsrc import dotted, read_yaml
-from .bag import costs, largest_draw, p_at_least_one, party_capacity, variants_in_play
-from .targeting import INTERPRETATIONS, PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
+from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
+from .targeting import PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
@@ -59,11 +59,11 @@ class Finding:
 class Settings:
     """How to check: the variants in play (already resolved, see
     :func:`~tokengen.rules.bag.variants_in_play`; None means the catalogue's own list), the
-    interpretations, and the sheet to print on (page (w, h), margin and token size in pt; a
+    interpretations (None means the catalogue's ``interpretations:``, defaults for the rest), and the sheet to print on (page (w, h), margin and token size in pt; a
     size of None means the catalogue's own)."""
 
     variants: tuple[str, ...] | None = None
-    interpretations: Interpretations = Interpretations()
+    interpretations: Interpretations | None = None
     page: tuple[float, float] = PAGES["letter"]
     margin: float = 18.0
     size: float | None = None
@@ -75,6 +75,10 @@ class Settings:
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
         return catalogue.variants if self.variants is None else self.variants
+
+    def readings(self, catalogue: Catalogue) -> Interpretations:
+        """The interpretations to check with: the settings' own, else the catalogue's."""
+        return Interpretations.chosen(catalogue.interpretations) if self.interpretations is None else self.interpretations
 
 
 Check = Callable[[Catalogue, Settings], list[Finding]]
@@ -153,14 +157,27 @@ def check_backs(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 
 def check_bag_size(catalogue: Catalogue, settings: Settings) -> list[Finding]:
-    """Error ``bag-too-small`` when the bag holds fewer tokens than the largest draw the rules
-    allow with the variants in play (see :func:`~tokengen.rules.bag.draws`)."""
+    """``bag-too-small`` when the bag holds fewer tokens than the largest draw the rules allow
+    with the variants in play (see :func:`~tokengen.rules.bag.draws`). The variant is silent on
+    such a draw; the ``small-bag`` interpretation decides (:func:`~tokengen.rules.bag.tokens_drawn`,
+    which the draw odds use too): ``error`` makes it an error (not playable), ``take-rest`` a
+    warning (the draw takes the whole bag)."""
     largest = largest_draw(catalogue.game, settings.in_play(catalogue))
-    if catalogue.count >= largest.size:
-        return []
+    reading = settings.readings(catalogue).small_bag
+    try:
+        tokens_drawn(catalogue.count, largest.size, reading)
+    except ValueError:
+        pass
+    else:
+        if catalogue.count >= largest.size:
+            return []
+        return [Finding(WARNING, "bag-too-small",
+                        f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}; "
+                        f"with small-bag=take-rest that draw takes all {catalogue.count}",
+                        data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
     return [Finding(ERROR, "bag-too-small",
                     f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}",
-                    data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label})]
+                    data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
 
 
 def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
@@ -203,7 +220,7 @@ def check_coverage(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``targeting-unabsorbed`` for each targeting (attribute × lowest/highest/both) that
     no token in the set takes, under the interpretations in use."""
     return [Finding(WARNING, "targeting-unabsorbed", f"no token absorbs a monster targeting {t.label}", data={"targeting": t.label})
-            for t in targetings(catalogue) if absorbers(catalogue, t, settings.interpretations) == 0]
+            for t in targetings(catalogue) if absorbers(catalogue, t, settings.readings(catalogue)) == 0]
 
 
 def check_capacity(catalogue: Catalogue, settings: Settings) -> list[Finding]:
@@ -232,27 +249,52 @@ def draw_table(catalogue: Catalogue, settings: Settings) -> dict[str, Any]:
 
     Returns:
         ``{"bag": N, "draw_sizes": [1, …], "rows": [{"targeting": "↓AGI", "absorbers": K,
-        "p": [Fraction, …]}, …]}`` (exact :class:`~fractions.Fraction` values).
+        "p": [Fraction, …]}, …]}`` (exact :class:`~fractions.Fraction` values). A draw larger
+        than the bag follows the ``small-bag`` interpretation: under ``error`` it cannot be
+        made and its cell is None; under ``take-rest`` it takes the whole bag.
     """
     largest = largest_draw(catalogue.game, settings.in_play(catalogue)).size
+    readings = settings.readings(catalogue)
     sizes = list(range(1, largest + 1))
     rows = []
     for t in targetings(catalogue):
-        k = absorbers(catalogue, t, settings.interpretations)
-        rows.append({"targeting": t.label, "absorbers": k, "p": [p_at_least_one(catalogue.count, k, n) for n in sizes]})
+        k = absorbers(catalogue, t, readings)
+        cells = [p_at_least_one(catalogue.count, k, n, readings.small_bag) if n <= catalogue.count or readings.small_bag != "error"
+                 else None for n in sizes]
+        rows.append({"targeting": t.label, "absorbers": k, "p": cells})
     return {"bag": catalogue.count, "draw_sizes": sizes, "rows": rows}
 
 
 def check_draw_odds(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Info ``draw-odds``: :func:`draw_table` as a finding (fractions as ``"p/q"`` in data)."""
     table = draw_table(catalogue, settings)
-    data = {**table, "rows": [{**r, "p": [str(p) for p in r["p"]]} for r in table["rows"]]}
+    data = {**table, "rows": [{**r, "p": [None if p is None else str(p) for p in r["p"]]} for r in table["rows"]]}
     return [Finding(INFO, "draw-odds", f"chance that a draw from the full bag of {table['bag']} holds a token absorbing each targeting", data=data)]
+
+
+def check_game_defaults(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Info ``game-defaults`` (one finding) when the catalogue left game numbers out: each was
+    taken from ``tokengen/data/game_defaults.yaml``; ``data["numbers"]`` lists them with value
+    and that file's source."""
+    from .. import gamedata
+
+    numbers = []
+    for name in catalogue.game.defaulted:
+        group, key = name.split(".")
+        value = gamedata.default(group, key)
+        numbers.append({"number": f"game.{name}", "value": list(value) if isinstance(value, tuple) else value,
+                        "source": gamedata.source(group, key)})
+    if not numbers:
+        return []
+    shown = "; ".join(f"{n['number']} = {', '.join(map(str, n['value'])) if isinstance(n['value'], list) else n['value']}"
+                      for n in numbers)
+    return [Finding(INFO, "game-defaults", f"the catalogue leaves out {len(numbers)} game number{'s' if len(numbers) > 1 else ''}, "
+                    f"taken from tokengen's game_defaults.yaml with their sources: {shown}", data={"numbers": numbers})]
 
 
 #: The game checks, in report order. Each takes (catalogue, settings) and returns findings.
 CHECKS: tuple[Check, ...] = (check_backs, check_bag_size, check_printable, check_legible, check_coverage, check_capacity,
-                             check_costs, check_draw_odds)
+                             check_costs, check_game_defaults, check_draw_odds)
 
 
 def run_checks(catalogue: Catalogue, settings: Settings, checks: Iterable[Check] = CHECKS) -> list[Finding]:
@@ -271,6 +313,7 @@ class Report:
     variants: tuple[str, ...]
     interpretations: Interpretations
     findings: tuple[Finding, ...]
+    wounds: int | None = None
 
     @property
     def playable(self) -> bool:
@@ -287,32 +330,42 @@ class Report:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready, stable keys: catalogue, playable, counts, variants, interpretations,
-        findings (each :meth:`Finding.as_dict`)."""
+        """JSON-ready, stable keys: catalogue, playable, counts, variants, interpretations (name →
+        reading), interpretations_in_play (each with its switch, reading, meaning and options:
+        :meth:`~tokengen.rules.targeting.Interpretations.in_play`), findings (each
+        :meth:`Finding.as_dict`)."""
         return {"catalogue": str(self.path), "playable": self.playable, "counts": self.counts(),
                 "variants": list(self.variants), "interpretations": self.interpretations.as_dict(),
+                "interpretations_in_play": self.interpretations.in_play(self.wounds),
                 "findings": [f.as_dict() for f in self.findings]}
 
 
 def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
-                    remove: Iterable[str] = ()) -> Report:
+                    remove: Iterable[str] = (), readings: Mapping[str, str | None] | None = None) -> Report:
     """Check a catalogue file: :func:`inspect_source`, then :data:`CHECKS`.
 
     Args:
         path: the catalogue YAML.
         settings: interpretations and sheet; ``settings.variants`` is ignored when ``add`` or
             ``remove`` is given (they adjust the catalogue's own ``variants:`` list).
+        readings: interpretation switches (``{"damage": "wounds", "ties": None}``; None entries
+            are not given) laid over the catalogue's ``interpretations:``; when given they
+            replace ``settings.interpretations``.
     Raises:
         CatalogueError: the file cannot be read as YAML.
-        UsageError: an unknown variant in ``add`` or ``remove``.
+        UsageError: an unknown variant in ``add`` or ``remove``, an unknown interpretation.
     """
     catalogue, findings = inspect_source(path)
     if catalogue is None:
-        return Report(Path(path), tuple(settings.variants or ()), settings.interpretations, tuple(findings))
+        chosen = settings.interpretations or Interpretations.chosen(readings)
+        return Report(Path(path), tuple(settings.variants or ()), chosen, tuple(findings))
     add, remove = tuple(add), tuple(remove)
     if add or remove or settings.variants is None:
         settings = replace(settings, variants=variants_in_play(catalogue, add, remove))
-    return Report(Path(path), settings.in_play(catalogue), settings.interpretations, tuple(run_checks(catalogue, settings)))
+    if readings is not None:
+        settings = replace(settings, interpretations=Interpretations.chosen(catalogue.interpretations, readings))
+    chosen = settings.readings(catalogue)
+    return Report(Path(path), settings.in_play(catalogue), chosen, tuple(run_checks(catalogue, settings)), catalogue.game.wounds)
 
 
 def format_report(report: Report) -> str:
@@ -325,9 +378,9 @@ def format_report(report: Report) -> str:
     out = [f"{report.path}: {verdict} ({tally})",
            f"variants in play: {', '.join(report.variants) or 'none'}",
            "interpretations:"]
-    for name, value in report.interpretations.as_dict().items():
-        others = [o for o in INTERPRETATIONS[name] if o != value]
-        out.append(f"  {name.replace('_', '-')}={value}: {INTERPRETATIONS[name][value]} (other: {', '.join(others)})")
+    for item in report.interpretations.in_play(report.wounds):
+        others = [o for o in item["options"] if o != item["value"]]
+        out.append(f"  {item['switch'][2:]}={item['value']}: {item['meaning']} (other: {', '.join(others)})")
     for f in report.findings:
         where = f"{report.path}:{f.line}" if f.line else str(report.path)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
@@ -346,6 +399,6 @@ def _odds_lines(data: dict[str, Any]) -> list[str]:
     lines = [head]
     for probs, labels in groups.items():
         k = next(r["absorbers"] for r in data["rows"] if r["targeting"] == labels[0])
-        cells = "".join(f"{float(Fraction(p)) * 100:>6.1f}%" for p in probs)
+        cells = "".join("      —" if p is None else f"{float(Fraction(p)) * 100:>6.1f}%" for p in probs)
         lines.append(f"    {k:>2} of {data['bag']:<3}  " + cells + "   " + " ".join(labels))
     return lines

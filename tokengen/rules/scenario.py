@@ -15,11 +15,12 @@ Scenario file (every key optional; command-line specs are added to it)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import schemas
 from ..catalogue import line_at, load_catalogue, suggest
 from ..errors import CatalogueError, UsageError
 from ..model import Catalogue, Game
@@ -113,23 +114,20 @@ def parse_deployed(text: str, catalogue: Catalogue) -> Meatshield:
 
 
 def load_scenario(path: str | Path, catalogue: Catalogue) -> Scenario:
-    """Read a scenario file (format in the module docstring).
+    """Read a scenario file (format in the module docstring; schema
+    ``tokengen/data/scenario.schema.json``, checked through :mod:`tokengen.schemas`).
 
     Raises:
-        CatalogueError: unreadable YAML or a bad entry, with file, line and field.
+        CatalogueError: unreadable YAML or a bad entry (a wrong type such as
+            ``steals_gold: "false"``, an unknown key, an unknown attribute), with file, line and field.
     """
     path = Path(path)
     data, lines = read_yaml(path)
-    known = ["adventurers", "monsters", "deployed", "variants"]
+    schemas.check(path, data, lines, "scenario")  # shapes and strict types (data/scenario.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
 
-    if not isinstance(data, dict):
-        raise fail((), "a scenario is a mapping with keys " + ", ".join(known))
-    for key in data:
-        if key not in known:
-            raise fail((key,), f"unknown key{suggest(key, known) or ' (known keys: ' + ', '.join(known) + ')'}")
     game = catalogue.game
     party = tuple(_adventurer(item, ("adventurers", i), game, fail) for i, item in enumerate(_list(data, "adventurers", fail)))
     monsters = tuple(_monster(item, ("monsters", i), game, fail) for i, item in enumerate(_list(data, "monsters", fail)))
@@ -183,7 +181,7 @@ def _monster(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Monste
         targeting = parse_targeting(item["targeting"], game)
     except UsageError as exc:
         raise fail(where + ("targeting",), str(exc)) from None
-    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, bool(item.get("steals_gold", False)))
+    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, item.get("steals_gold", False))
 
 
 def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adventurers: Iterable[str] = (),
@@ -215,17 +213,57 @@ def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adv
 
 
 @dataclass(frozen=True)
+class Damage:
+    """What this round's attacks do to the deployed Meatshield under the ``damage``
+    interpretation, counting from an unhurt Meatshield: ``hits`` (every attack on it hits),
+    ``wounds`` (the catalogue's ``game.damage.wounds``, used by ``damage=wounds``), ``killed``
+    (its token then goes back to the bag: Meatshields variant v1.1.1, section Leaving play)."""
+
+    reading: str
+    hits: int
+    wounds: int | None
+    killed: bool
+
+    @classmethod
+    def of(cls, resolutions: tuple[Resolution, ...], reading: str, wounds: int | None) -> Damage:
+        """Count the hits on the Meatshield in ``resolutions`` and apply ``reading``.
+
+        Raises:
+            UsageError: ``damage=wounds`` with no wound count in the catalogue.
+        """
+        hits = sum(a.times for r in resolutions for a in r.attacks if a.meatshield)
+        if reading == "dies":
+            return cls(reading, hits, None, hits >= 1)
+        if wounds is None:
+            raise UsageError("damage=wounds needs the catalogue's game.damage.wounds")
+        return cls(reading, hits, wounds, hits >= wounds)
+
+    def describe(self) -> str:
+        """In words: ``"2 hits: it dies (damage=dies: the first hit kills); its token goes back to the bag"``."""
+        head = f"{self.hits} hit{'' if self.hits == 1 else 's'}"
+        rule = "damage=dies: the first hit kills" if self.reading == "dies" else f"damage=wounds: the hit that makes {self.wounds} wounds kills"
+        if self.killed:
+            return f"{head}: it dies ({rule}); its token goes back to the bag"
+        if self.hits == 0:
+            return f"no hits: it is unhurt ({rule})"
+        return f"{head}: it lives with {self.hits} of {self.wounds} wounds ({rule})"
+
+
+@dataclass(frozen=True)
 class TargetResult:
     """The outcome of ``tokengen target``: the scenario, the interpretations, one
-    :class:`~tokengen.rules.targeting.Resolution` per monster."""
+    :class:`~tokengen.rules.targeting.Resolution` per monster, and what the attacks do to the
+    deployed Meatshield (:class:`Damage`; None when no token is deployed)."""
 
     scenario: Scenario
     interpretations: Interpretations
     resolutions: tuple[Resolution, ...]
+    damage: Damage | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, stable keys: deployed, variants, interpretations, monsters (each with
-        name, targeting, attacks [{targets, times, side, meatshield, tie}], notes)."""
+        name, targeting, attacks [{targets, times, side, meatshield, tie}], notes),
+        meatshield_damage ({reading, hits, wounds, killed}, or None with no token deployed)."""
         d = self.scenario.deployed
         return {
             "deployed": {"name": d.name, "token": d.label} if d else None,
@@ -235,6 +273,8 @@ class TargetResult:
                           "attacks": [{"targets": list(a.candidates), "times": a.times, "side": a.side,
                                        "meatshield": a.meatshield, "tie": a.tie} for a in r.attacks],
                           "notes": list(r.notes)} for r in self.resolutions],
+            "meatshield_damage": None if self.damage is None else {
+                "reading": self.damage.reading, "hits": self.damage.hits, "wounds": self.damage.wounds, "killed": self.damage.killed},
         }
 
     def format(self) -> str:
@@ -252,20 +292,29 @@ class TargetResult:
                 parts.append(("Meatshield " if a.meatshield else "") + who)
             out.append(f"{r.monster.name} ({r.monster.targeting.label}): " + ("attacks " + "; ".join(parts) if parts else "attacks no one"))
             out += [f"  note: {n}" for n in r.notes]
+        if self.damage is not None and d is not None:
+            out.append(f"Meatshield {d.name}: {self.damage.describe()}")
         return "\n".join(out) + "\n"
 
 
 def target(catalogue: str | Path, scenario: str | Path | None = None, *, adventurers: Iterable[str] = (),
            monsters: Iterable[str] = (), deployed: str | None = None, add: Iterable[str] = (), remove: Iterable[str] = (),
-           interpretations: Interpretations = Interpretations()) -> TargetResult:
+           interpretations: Interpretations | Mapping[str, str | None] | None = None) -> TargetResult:
     """Load the catalogue, build the scenario (:func:`build_scenario`) and resolve its Establish
-    Targets step (:func:`~tokengen.rules.targeting.resolve_targets`).
+    Targets step (:func:`~tokengen.rules.targeting.resolve_targets`), then what the attacks do
+    to the deployed Meatshield (:class:`Damage`).
 
+    Args:
+        interpretations: an :class:`Interpretations` to use as is, or switches (name → reading,
+            None for "not given") laid over the catalogue's ``interpretations:``.
     Raises:
         CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec.
     """
     cat = load_catalogue(catalogue)
+    if not isinstance(interpretations, Interpretations):
+        interpretations = Interpretations.chosen(cat.interpretations, interpretations)
     fight = build_scenario(cat, scenario, adventurers, monsters, deployed, add, remove)
     resolutions = resolve_targets(fight.party, fight.monsters, fight.deployed,
                                   variants=fight.variants, interpretations=interpretations)
-    return TargetResult(fight, interpretations, resolutions)
+    damage = Damage.of(resolutions, interpretations.damage, cat.game.wounds) if fight.deployed is not None else None
+    return TargetResult(fight, interpretations, resolutions, damage)

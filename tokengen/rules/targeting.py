@@ -11,8 +11,9 @@ option; :data:`INTERPRETATIONS` describes each in words (the ``check`` report pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalogue import suggest
 from ..errors import UsageError
@@ -48,11 +49,20 @@ class Interpretations:
         same_target: one Adventurer who is both the lowest and the highest (a solo Adventurer, or
             equal scores) for a both-sides monster. ``"once"``: attacked once, as the rules say
             for a ``↓↑`` token. ``"twice"``: attacked once per side.
+        damage: what an attack does to a Meatshield (the variant announces two ways of handling
+            damage and its text lists neither). ``"dies"``: the first hit kills it and its token
+            returns to the bag. ``"wounds"``: it dies at the hit that brings its wounds to the
+            catalogue's ``game.damage.wounds``.
+        small_bag: a draw larger than what the bag holds (the variant is silent). ``"error"``:
+            such a draw cannot be made, so ``tokengen check`` calls the set unplayable.
+            ``"take-rest"``: the draw takes every token left in the bag.
     """
 
     one_sided: str = "split"
     ties: str = "choose"
     same_target: str = "once"
+    damage: str = "dies"
+    small_bag: str = "error"
 
     def __post_init__(self) -> None:
         for name, value in self.as_dict().items():
@@ -61,8 +71,45 @@ class Interpretations:
                 raise UsageError(f"{name.replace('_', '-')} must be one of {', '.join(options)}, got '{value}'")
 
     def as_dict(self) -> dict[str, str]:
-        """``{"one_sided": "split", "ties": "choose", "same_target": "once"}``."""
-        return {"one_sided": self.one_sided, "ties": self.ties, "same_target": self.same_target}
+        """``{"one_sided": "split", "ties": "choose", "same_target": "once", "damage": "dies",
+        "small_bag": "error"}`` (every interpretation, in :data:`INTERPRETATIONS` order)."""
+        return {name: getattr(self, name) for name in INTERPRETATIONS}
+
+    @classmethod
+    def chosen(cls, *layers: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> Interpretations:
+        """The defaults, overridden by each layer in turn (a catalogue's ``interpretations:``,
+        then command-line switches); a layer maps an interpretation name (``same_target`` or
+        ``same-target``) to one of its options, and None entries are skipped.
+
+        Raises:
+            UsageError: an unknown name (with a "did you mean") or option.
+        """
+        values: dict[str, str] = {}
+        for layer in layers:
+            for name, value in (dict(layer) if layer else {}).items():
+                key = name.replace("-", "_")
+                if key not in INTERPRETATIONS:
+                    known = [n.replace("_", "-") for n in INTERPRETATIONS]
+                    raise UsageError(f"unknown interpretation '{name}'{suggest(name.replace('_', '-'), known) or ' (known: ' + ', '.join(known) + ')'}")
+                if value is not None:
+                    values[key] = value
+        return cls(**values)
+
+    def in_play(self, wounds: int | None = None) -> list[dict[str, Any]]:
+        """Every interpretation with the reading in play, for reports and the rules sheet:
+        ``[{"name": "damage", "switch": "--damage", "value": "dies", "meaning": "…",
+        "options": ["dies", "wounds"]}, …]``. ``wounds`` (the catalogue's
+        ``game.damage.wounds``) is written into the meaning of ``damage=wounds``."""
+        return [{"name": name, "switch": "--" + name.replace("_", "-"), "value": getattr(self, name),
+                 "meaning": meaning(name, getattr(self, name), wounds), "options": list(options)}
+                for name, options in INTERPRETATIONS.items()]
+
+
+def meaning(name: str, value: str, wounds: int | None = None) -> str:
+    """The words for one reading (:data:`INTERPRETATIONS`), with the catalogue's wound count
+    (``game.damage.wounds``) in place of ``WOUNDS``."""
+    text = INTERPRETATIONS[name][value]
+    return text.replace("WOUNDS", str(wounds) if wounds is not None else "the catalogue's game.damage.wounds")
 
 
 #: Each interpretation's options, default first, each with its meaning in words (defined in
@@ -297,7 +344,14 @@ def _adventurer_attacks(party: tuple[Adventurer, ...] | list[Adventurer], t: Tar
             picks.append((side, tuple(a.name for a, s in zip(party, scores) if s == best)))
     if interpretations.ties == "choose":
         settled = [(side, names) for side, names in picks if len(names) == 1]
-        chosen = [Attack(names, 1, side) for side, names in picks if len(names) > 1]
+        tied = [(side, names) for side, names in picks if len(names) > 1]
+        if len(tied) == 2 and tied[0][1] == tied[1][1] and interpretations.same_target == "once":
+            # every Adventurer is tied, so each is both the lowest and the highest: under
+            # same-target=once the players choose one of them, attacked once (two free choices
+            # would let them pick the same Adventurer for both sides, attacked twice)
+            chosen = [Attack(tied[0][1], 1, f"{LOWEST}+{HIGHEST}")]
+        else:
+            chosen = [Attack(names, 1, side) for side, names in tied]
     else:
         settled = [(side, (name,)) for side, names in picks for name in names]
         chosen = []

@@ -1,0 +1,180 @@
+"""Issue 14: the rough edges a newcomer hits, each with the right behaviour and its exact message."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from conftest import CATALOGUE, ROOT
+from PIL import Image
+
+from tokengen.errors import UsageError
+from tokengen.scale import token_size
+
+
+# -- -o DIR/ ------------------------------------------------------------------------------------
+def test_output_into_an_existing_folder_is_named_after_the_catalogue(run, tmp_path: Path):
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    for arg in (f"{folder}/", str(folder)):
+        result = run("build", str(CATALOGUE), "-o", arg)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.startswith(f"wrote {folder / 'token_defs.pdf'}: ")
+    assert [p.name for p in folder.iterdir()] == ["token_defs.pdf"]
+
+
+def test_output_into_a_missing_folder_is_refused(run, tmp_path: Path):
+    missing = tmp_path / "newdir"
+    result = run("build", str(CATALOGUE), "-o", f"{missing}/")
+    assert (result.exit_code, result.stderr) == (
+        2, f"tokengen: error: -o {missing}/: no such folder (create it first, or name the file, e.g. -o {missing}/token_defs.pdf)\n")
+    assert not missing.exists()
+
+
+# -- catalogue messages -------------------------------------------------------------------------
+def test_unquoted_hash_colour_names_the_yaml_comment(run, tmp_path: Path):
+    cat = tmp_path / "cat.yaml"
+    text = CATALOGUE.read_text("utf-8")
+    assert '  background: "#efe4c8"' in text
+    cat.write_text(text.replace('  background: "#efe4c8"', "  background: #efe4c8", 1), "utf-8")
+    line = text[:text.index('  background: "#efe4c8"')].count("\n") + 1
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr) == (
+        2, f"tokengen: error: {cat}:{line}: style.background: no value: an unquoted '#' starts a YAML comment, "
+           "so '#efe4c8' was read as one; put the value in quotes: background: \"#efe4c8\"\n")
+
+
+def with_art(tmp_path: Path, art: str) -> Path:
+    cat = tmp_path / "cat.yaml"
+    text = CATALOGUE.read_text("utf-8")
+    cat.write_text(text.replace("style:\n  background:", f"style:\n  art: {art}\n  background:", 1), "utf-8")
+    return cat
+
+
+def test_tilde_is_the_home_folder_and_the_message_says_where_it_led(run, tmp_path: Path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "Pictures").mkdir(parents=True)
+    Image.new("RGB", (300, 300), "red").save(home / "Pictures" / "back.png")
+    monkeypatch.setenv("HOME", str(home))
+    work = tmp_path / "work"
+    work.mkdir()
+    cat = with_art(work, "~/Pictures/back.png")
+    result = run("build", str(cat), "-o", str(work / "x.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"style.art: art path '~/Pictures/back.png' (= '{home}/Pictures/back.png') leaves the "
+                                  "catalogue's folder (use --allow-outside-art to permit it)\n")
+    result = run("build", str(cat), "-o", str(work / "x.pdf"), "--allow-outside-art")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_case_only_mismatch_gets_a_did_you_mean(run, tmp_path: Path):
+    Image.new("RGB", (300, 300), "red").save(tmp_path / "knight.png")
+    cat = with_art(tmp_path, "Knight.PNG")
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.endswith("style.art: art file 'Knight.PNG' not found; did you mean 'knight.png'?\n")
+
+
+# -- one minimum size for every route ---------------------------------------------------------
+@pytest.mark.parametrize("args,message", [
+    (["--size", "0.1in"], "token size 0.1in (2.54mm) is smaller than the smallest token size, 0.125in (3.2mm)"),
+    (["--scale", "0.05"], "--scale 0.05 gives 0.05in (1.27mm), which is smaller than the smallest token size, 0.125in (3.2mm)"),
+])
+def test_size_and_scale_keep_the_catalogue_minimum(run, tmp_path: Path, args: list[str], message: str):
+    result = run("build", str(CATALOGUE), "-o", str(tmp_path / "x.pdf"), *args)
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {message}\n")
+    result = run("export", str(CATALOGUE), "--profile", "home", "-o", str(tmp_path / "e"), *args[:2]) if args[0] == "--size" else None
+    if result:
+        assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {message}\n")
+
+
+def test_minimum_size_itself_is_accepted():
+    assert token_size(72.0, 9.0) == 9.0 and token_size(72.0, None, 0.125) == 9.0
+    with pytest.raises(UsageError):
+        token_size(72.0, 8.99)
+
+
+def test_batch_job_below_the_minimum_fails_with_the_same_message(run, tmp_path: Path):
+    result = run("batch", str(CATALOGUE), "--size", "2mm", "-o", str(tmp_path), "-j", "1")
+    assert result.exit_code == 2
+    assert result.stderr == "tokengen: error: token size 0.07874in (2mm) is smaller than the smallest token size, 0.125in (3.2mm)\n"
+
+
+# -- small-text warning once per distinct text --------------------------------------------------
+def test_build_batch_export_warn_small_text_once_per_distinct_text(run, tmp_path: Path):
+    want = "tokengen: warning: caption text is 3.8 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n"
+    build = run("build", str(CATALOGUE), "-o", str(tmp_path / "x.pdf"), "--size", "0.5in")
+    assert build.exit_code == 0 and build.stderr == want
+    batch = run("batch", str(CATALOGUE), "--size", "0.5in", "--page", "letter", "--page", "a4", "-o", str(tmp_path / "b"), "-j", "1")
+    assert batch.exit_code == 0 and batch.stderr == want
+    export = run("export", str(CATALOGUE), "--profile", "home", "--size", "0.5in", "-o", str(tmp_path / "e"))
+    assert export.exit_code == 0 and export.stderr == want
+    assert run("build", str(CATALOGUE), "-o", str(tmp_path / "y.pdf")).stderr == ""
+
+
+# -- export exit status ---------------------------------------------------------------------------
+def test_export_exits_1_when_its_own_preflight_fails(run, tmp_path: Path):
+    Image.new("RGB", (40, 40), "red").save(tmp_path / "low.png")  # 40 px on a 1 in token: 40 DPI
+    cat = with_art(tmp_path, "low.png")
+    result = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "o"))
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    pdf = tmp_path / "o" / "meatshields-print-shop.pdf"
+    assert pdf.exists()  # written, so it can be inspected
+    assert result.stderr.startswith("tokengen: error: meatshields-print-shop.pdf fails preflight (")
+    assert result.stderr.endswith(f"): see tokengen preflight {pdf} --profile print-shop\n")
+    again = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "o2"), "--allow-preflight-failures")
+    assert again.exit_code == 0 and "warning: meatshields-print-shop.pdf fails preflight (" in again.stderr
+
+
+# -- bare tokengen ------------------------------------------------------------------------------
+def test_bare_tokengen_prints_help_and_exits_0(run):
+    result = run()
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.startswith("Usage: tokengen [OPTIONS] COMMAND [ARGS]...")
+    assert "build" in result.stdout and "export" in result.stdout
+
+
+# -- page counts ----------------------------------------------------------------------------------
+def test_counts_say_face_back_and_rules_pages(run, tmp_path: Path):
+    out = tmp_path / "x.pdf"
+    result = run("build", str(CATALOGUE), "-o", str(out), "--backs", "--rules")
+    assert result.exit_code == 0, result.stderr
+    with pdfplumber.open(out) as pdf:
+        total = len(pdf.pages)
+    rules = total - 2
+    assert rules >= 1
+    assert result.stdout == (f"wrote {out}: 18 tokens (1 set) on {total} pages: 1 face page, 1 back page, "
+                             f"{rules} rules page{'s' if rules != 1 else ''}\n")
+
+
+# -- single pages order -------------------------------------------------------------------------
+def test_single_pages_face_first_by_default_and_back_first_on_request(run, tmp_path: Path):
+    from pypdf import PdfReader
+
+    result = run("export", str(CATALOGUE), "--profile", "single-pages", "-o", str(tmp_path / "a"))
+    assert result.exit_code == 0, result.stderr
+    pages = PdfReader(next((tmp_path / "a").glob("*.pdf"))).pages
+    assert "AGI" in pages[0].extract_text() and "MEATSHIELD" in pages[1].extract_text()
+    profiles = tmp_path / "p.yaml"
+    profiles.write_text("backfirst:\n  extends: single-pages\n  order: [back, face]\n", "utf-8")
+    result = run("export", str(CATALOGUE), "--profile", "backfirst", "--profiles", str(profiles), "-o", str(tmp_path / "b"))
+    assert result.exit_code == 0, result.stderr
+    pages = PdfReader(next((tmp_path / "b").glob("*.pdf"))).pages
+    assert "MEATSHIELD" in pages[0].extract_text() and "AGI" in pages[1].extract_text()
+
+
+# -- Makefile checks the Python version ----------------------------------------------------------
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make (Debian package make)")
+def test_makefile_names_the_python_it_needs(tmp_path: Path):
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    fake = tmp_path / "python3.9"
+    fake.write_text('#!/bin/sh\nif [ "$1" = "--version" ]; then echo "Python 3.9.2"; exit 0; fi\nexit 1\n', "utf-8")
+    fake.chmod(0o755)
+    done = subprocess.run(["make", "test", f"PYTHON={fake}"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert f"tokengen needs Python 3.11 or newer; {fake} is Python 3.9.2." in done.stderr
+    assert not (tmp_path / ".venv").exists()
