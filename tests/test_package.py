@@ -121,13 +121,32 @@ def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subpr
     return result
 
 
+def _offline_first(args: list[str], cwd: Path) -> None:
+    """Run a uv command from uv's cache alone (no network: the matrix and earlier runs fill the
+    cache), and only if something is missing there, again with the registry."""
+    if subprocess.run([*args, "--offline"], cwd=cwd, capture_output=True).returncode != 0:
+        _run(args, cwd=cwd)
+
+
 @pytest.mark.install
 def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_path: Path):
     """Build the wheel, install it (not editable) into a new venv in a temporary folder, and run
-    the commands a new user would, from an empty folder. Dependencies come from pip's cache or
-    the configured index (PIP_* settings pass through)."""
+    the commands a new user would, from an empty folder. With uv (the test extra) the build
+    backend and the dependencies come from uv's cache when they are there, so the test also runs
+    offline; without it, pip's cache and the configured index serve them."""
     dist = tmp_path / "dist"
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dist), str(ROOT)], cwd=tmp_path)
+    env_dir = tmp_path / "venv"
+    py = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
+    try:
+        from uv import find_uv_bin
+
+        uv: str | None = find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        uv = None
+    if uv:
+        _offline_first([uv, "build", "--quiet", "--wheel", "--out-dir", str(dist), str(ROOT)], cwd=tmp_path)
+    else:
+        _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dist), str(ROOT)], cwd=tmp_path)
     [wheel] = dist.glob("tokengen-*.whl")
     import zipfile
 
@@ -136,10 +155,12 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
                    "tokengen/data/profiles.yaml", "tokengen/data/catalogue.schema.json", "tokengen/__main__.py"):
         assert needed in names
     assert not [n for n in names if "/share/" in n or n.startswith("tests/")]
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    py = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
-    _run([str(py), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path)
+    if uv:
+        _run([uv, "venv", "--quiet", "--python", sys.executable, str(env_dir)], cwd=tmp_path)
+        _offline_first([uv, "pip", "install", "--quiet", "--python", str(py), str(wheel)], cwd=tmp_path)
+    else:
+        venv.create(env_dir, with_pip=True)
+        _run([str(py), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path)
     empty = tmp_path / "empty"
     empty.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TOKENGEN_FONT_DIR", "VIRTUAL_ENV")}
