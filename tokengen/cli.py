@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,9 +18,11 @@ from . import __version__
 from .completion import complete_page, complete_profile
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError, UsageError
-from .imposition import SheetSpec
 from .limits import MAX_PAGES, MAX_TOKENS
 from .units import parse_length, parse_page
+
+if TYPE_CHECKING:
+    from .imposition import SheetSpec
 
 # Each command imports what it needs when it runs (ReportLab, jsonschema, pypdf, pdfplumber,
 # pypdfium2, the rules engine), so `tokengen --version` and `--help` start fast.
@@ -90,6 +92,8 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    from .imposition import SheetSpec
+
     return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
                      cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
 
