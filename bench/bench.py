@@ -124,6 +124,38 @@ def startup(work: Path, repeat: int) -> None:
     print(table(rows))
 
 
+def many_tokens(work: Path, copies: int) -> Path:
+    """A copy of the catalogue with every token ``copies`` times, filling each page."""
+    import yaml
+
+    data = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    data.pop("columns", None)
+    for token in data["tokens"]:
+        token["copies"] = copies
+    path = work / f"catalogue-x{copies}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def shop_and_preflight(work: Path, big_pdf: Path, repeat: int) -> list[list[str]]:
+    """``export --profile print-shop`` (PDF/X-1a, preflighted) against ``build`` of the same
+    10,008 tokens; preflight of the 100,008-token build PDF and of a tenth of it (memory flat
+    in the page count)."""
+    catalogue = many_tokens(work, 556)
+    build = timed([str(TOKENGEN), "build", str(catalogue), "-o", str(work / "x556.pdf")], repeat)
+    shop = timed([str(TOKENGEN), "export", str(catalogue), "--profile", "print-shop", "-o", str(work / "shop")], repeat)
+    small = work / "tokengen-556.pdf"
+    big = timed([str(TOKENGEN), "preflight", str(big_pdf), "--profile", "home"], repeat)
+    tenth = timed([str(TOKENGEN), "preflight", str(small), "--profile", "home"], repeat)
+    return [["print shop and preflight", "wall s", "peak MB", "ratio", "target"],
+            ["build, 10,008 tokens", f"{build.seconds:.2f}", f"{build.rss_mb:.0f}", "", ""],
+            ["export --profile print-shop, the same tokens (PDF/X-1a + preflight)", f"{shop.seconds:.2f}", f"{shop.rss_mb:.0f}",
+             f"{shop.seconds / build.seconds:.2f}× build", "≤ 5× build"],
+            ["preflight, 100,008-token build PDF", f"{big.seconds:.2f}", f"{big.rss_mb:.0f}", "", "< 15 s, < 300 MB"],
+            ["preflight, 10,008-token build PDF", f"{tenth.seconds:.2f}", f"{tenth.rss_mb:.0f}",
+             f"{big.rss_mb / tenth.rss_mb:.2f}× memory for 10× pages", "flat (≤ 1.25×)"]]
+
+
 def protograf_python() -> tuple[Path | None, str]:
     """The benchmark venv's python with protograf installed, or (None, why not)."""
     python = BENCH_VENV / "bin" / "python"
@@ -179,6 +211,50 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def photo_jpeg(path: Path, size: tuple[int, int] = (2000, 1500), quality: int = 85) -> int:
+    """A photo-like JPEG (gradient and blurred noise: detail everywhere, as a photograph has);
+    2000 × 1500 at quality 85 is about 560 KB, the size of the photo in the issue. Returns bytes."""
+    from PIL import Image, ImageFilter
+
+    w, h = size
+    base = Image.linear_gradient("L").resize((w, h))
+    green = Image.effect_noise((w, h), 60).filter(ImageFilter.GaussianBlur(1.2))
+    blue = Image.effect_noise((w, h), 40).filter(ImageFilter.GaussianBlur(2))
+    Image.merge("RGB", (base, green, blue)).save(path, quality=quality)
+    return path.stat().st_size
+
+
+def art_bench(work: Path, repeat: int) -> str:
+    """One photo JPEG as every token's art: PDF size against the JPEG's (target: under 1.2 × the
+    JPEG + 80 KB), and 10,000 tokens against 18 (target: within 10 %), resampled to 600 DPI and
+    kept (``--keep-resolution``, the JPEG passed through as its own DCT bytes)."""
+    art = work / "photo.jpg"
+    jpeg = photo_jpeg(art)
+    text = CATALOGUE.read_text("utf-8").replace("style:\n  background:", "style:\n  art: photo.jpg\n  background:", 1)
+    catalogue = work / "art.yaml"
+    catalogue.write_text(text, "utf-8")
+    small = work / "small.jpg"
+    small_bytes = photo_jpeg(small, (525, 525), 100)  # 600 DPI over the 0.875 in safe area: no resampling
+    catalogue_small = work / "art-small.yaml"
+    catalogue_small.write_text(text.replace("art: photo.jpg", "art: small.jpg"), "utf-8")
+    rows = [["one photo JPEG as art, 1 in tokens", "JPEG KB", "PDF KB", "PDF / (1.2 × JPEG + 80 KB)", "wall s", "peak MB"]]
+    sizes: dict[str, float] = {}
+    for label, cat, size, extra in (("2000 × 1500 photo, resampled to 600 DPI", catalogue, jpeg, []),
+                                    ("2000 × 1500 photo, --keep-resolution", catalogue, jpeg, ["--keep-resolution"]),
+                                    ("525 × 525 JPEG (600 DPI, passed through)", catalogue_small, small_bytes, [])):
+        for copies, layout in ((1, []), (556, ["--columns", "0"])):
+            out = work / f"art-{len(sizes)}.pdf"
+            run = timed([str(TOKENGEN), "build", str(cat), "--copies", str(copies), *layout, *extra, "-o", str(out)], repeat)
+            sizes[f"{label} {copies}"] = kb(out)
+            tokens = "18 tokens" if copies == 1 else "10,008 tokens"
+            rows.append([f"{label}, {tokens}", f"{size / 1024:,.0f}", f"{kb(out):,.0f}", f"{kb(out) / (1.2 * size / 1024 + 80):.2f}",
+                         f"{run.seconds:.2f}", f"{run.rss_mb:.0f}"])
+        ratio = sizes[f"{label} 556"] / sizes[f"{label} 1"]
+        rows.append([f"{label}: 10,008 tokens / 18 tokens", "", f"{ratio:.2f}×", "", "", ""])
+    return table(rows) + ("\ntargets: one sheet ≤ 1.2 × JPEG + 80 KB (ratio ≤ 1); 10,000 tokens within 10 % of that (ratio ≤ 1.1);"
+                          "\nthe 10,000-token page code itself is about 95 KB (see the table above), art or not")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest is shown")
@@ -205,6 +281,12 @@ def main() -> int:
             ours[copies] = (run, out)
             rows.append([label, f"{tokens:,}", f"{pages:,}", f"{run.seconds:.2f}", f"{run.rss_mb:.0f}", f"{kb(out):,.0f}", target])
         print(table(rows))
+        # -- art: files the size of their pictures ---------------------------------------------
+        print()
+        print(art_bench(work, args.repeat))
+        # -- print-shop export and preflight (issue 13) ----------------------------------------------
+        print()
+        print(table(shop_and_preflight(work, ours[5556][1], args.repeat)))
         # -- batch ---------------------------------------------------------------------------
         print()
         sizes = [a for s in BATCH_SIZES for a in ("--size", s)]
@@ -221,6 +303,11 @@ def main() -> int:
                      [f"parallel ({cores} processes)", f"{parallel.seconds:.2f}", f"{parallel.rss_mb:.0f}"],
                      ["speed-up (target ≥ 1.7× on 2 cores)", f"{serial.seconds / parallel.seconds:.2f}×", ""],
                      [f"this machine's ceiling: pure-Python loop, {cores} processes", f"{ceiling:.2f}×", ""]]))
+        # -- hostile input (issue 10): ratios that must stay near 1 ---------------------------
+        print()
+        import bench_hostile
+
+        print(bench_hostile.report(work, TOKENGEN, timed, table))
         # -- protograf -----------------------------------------------------------------------
         print()
         if args.no_protograf:

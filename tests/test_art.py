@@ -160,7 +160,7 @@ def test_each_file_is_decoded_once_and_converted_for_cmyk(tmp_path: Path):
     first = library.load(path)
     assert library.load(path) is first
     assert first.mode == "CMYK"
-    assert ArtLibrary("rgb").load(path).mode == "RGBA"
+    assert ArtLibrary("rgb").load(path).mode == "RGB"  # every pixel opaque: no soft mask needed
 
 
 def test_cmyk_build_embeds_cmyk_art(tmp_path: Path, catalogue_path: Path):

@@ -19,10 +19,11 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from tokengen import fonts
+from tokengen import fonts, pdfx
 from tokengen.catalogue import load_catalogue
 from tokengen.export import export
-from tokengen.preflight import _embedded, preflight
+from tokengen.pdfwalk import embedded as _embedded
+from tokengen.preflight import CHECKS, preflight
 from tokengen.profiles import load_profiles
 
 PROFILES = load_profiles()
@@ -32,7 +33,7 @@ EDGE = 90.0  # 1 in trim + 2 × 1/8 in bleed, pt
 
 def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | None = "embedded", rgb: bool = False,
              image: tuple[str, int, float] | None = None, image_in_form: float | None = None, inline: bool = False,
-             text_at: tuple[float, float] = (45.0, 40.0), pages: int = 2, literal: str = "") -> Path:
+             text_at: tuple[float, float] = (45.0, 40.0), pages: int = 2, literal: str = "", x1a: bool = True) -> Path:
     """A small PDF; by default one every check passes for the single-pages profile.
 
     Args:
@@ -40,6 +41,7 @@ def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | 
         image_in_form: draw the image inside a Form XObject placed with this scale.
         inline: draw the image inline (BI … ID … EI) rather than as an XObject.
         literal: raw content-stream operators added to every page.
+        x1a: made PDF/X-1a afterwards, as the export does (:func:`tokengen.pdfx.convert`).
     """
     regular, _ = fonts.register()
     canvas = Canvas(str(path), pagesize=(EDGE, EDGE), invariant=1,
@@ -76,6 +78,10 @@ def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | 
                 canvas.drawImage(ImageReader(picture), 9, 9, placed, placed)
         canvas.showPage()
     canvas.save()
+    if x1a:
+        drawn = path.with_suffix(".drawn.pdf")
+        path.rename(drawn)
+        pdfx.convert(drawn, path, SINGLE)
     return path
 
 
@@ -95,7 +101,9 @@ def test_our_exports_pass(exported, name: str):
     pdf = exported[name][0]
     checks = preflight(pdf, PROFILES[name], size=72.0 if PROFILES[name].output != "sheets" else None)
     assert failing(checks) == set(), [c.message for c in checks if not c.passed]
-    assert [c.name for c in checks] == ["pages", "boxes", "bleed", "trim-size", "fonts", "colour", "images", "safe-area"]
+    assert [c.name for c in checks] == ["pages", "boxes", "bleed", "trim-size", "fonts", "colour", "images", "safe-area",
+                                        "annotations", "transparency", "pdfx", "hairlines", "ink"] == list(CHECKS)
+    assert not any(c.warning for c in checks), [c.message for c in checks if c.warning]
 
 
 def test_the_good_fixture_passes(tmp_path: Path):
@@ -110,11 +118,11 @@ def test_good_image_at_300_dpi_inside_a_form_passes(tmp_path: Path):
 
 
 @pytest.mark.parametrize(("case", "kwargs", "check", "words"), [
-    ("no-boxes", {"boxes": False}, {"boxes", "bleed"}, "page 1: no TrimBox and no BleedBox"),
+    ("no-boxes", {"boxes": False}, {"boxes", "bleed", "pdfx"}, "page 1: no TrimBox and no BleedBox"),
     ("thin-bleed", {"bleed": 2.0}, {"bleed"}, "page 1: bleed 2.00 pt (0.028 in, 0.71 mm) is less than the profile's 0.125in (9.00 pt) (and 1 more)"),
-    ("helvetica", {"font": "Helvetica"}, {"fonts"}, "page 1: font /Helvetica is not embedded (and 1 more)"),
+    ("helvetica", {"font": "Helvetica"}, {"fonts"}, "page 1: font /Helvetica is not embedded (on the page) (and 1 more)"),
     ("rgb", {"rgb": True}, {"colour"}, "page 1: 1 RGB use(s), first: rg operator in page (and 1 more)"),
-    ("rgb-sc", {"literal": "q /DeviceRGB cs 0.9 0.2 0.1 sc 0 0 5 5 re f Q"}, {"colour"}, "first: sc in colour space /DeviceRGB in page"),
+    ("rgb-sc", {"literal": "q /DeviceRGB cs 0.9 0.2 0.1 sc 0 0 5 5 re f Q"}, {"colour"}, "first: cs in colour space /DeviceRGB in page"),
     ("72-dpi", {"image": ("L", 72, 72.0)}, {"images"}, "page 1: image /FormXob."),
     ("72-dpi-in-form", {"image": ("L", 300, 72.0), "image_in_form": 2.0}, {"images"}, "is 150 DPI, less than 300"),
     ("rgb-image", {"image": ("RGB", 600, 72.0)}, {"colour"}, "RGB image /FormXob."),
@@ -155,6 +163,7 @@ def test_sheet_text_is_checked_against_each_tokens_own_trim(tmp_path: Path, text
         canvas.doForm("token")
         canvas.restoreState()
     canvas.save()
+    pdfx.convert(pdf.rename(tmp_path / "drawn.pdf"), pdf, PROFILES["print-shop"])
     checks = preflight(pdf, PROFILES["print-shop"])
     assert failing(checks) == (set() if ok else {"safe-area"})
     safe = next(c for c in checks if c.name == "safe-area")
@@ -178,7 +187,7 @@ def test_sheet_on_the_wrong_page_size_fails(exported):
 
 def test_home_sheet_fails_print_shop_for_boxes_bleed_and_rgb(exported):
     checks = preflight(exported["home"][0], PROFILES["print-shop"])
-    assert failing(checks) == {"boxes", "bleed", "colour"}
+    assert failing(checks) == {"boxes", "bleed", "colour", "pdfx"}
 
 
 def test_type0_fonts_are_checked_through_their_descendant():
@@ -197,7 +206,7 @@ def test_type0_fonts_are_checked_through_their_descendant():
 def test_cli_passes_with_exit_0(exported, run):
     result = run("preflight", str(exported["print-shop"][0]))
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert "8 of 8 checks passed (profile print-shop)" in result.stdout
+    assert "13 of 13 checks passed (profile print-shop)" in result.stdout
     assert result.stderr == ""
 
 
@@ -205,8 +214,8 @@ def test_cli_fails_with_exit_1_and_one_line(tmp_path: Path, run):
     pdf = make_pdf(tmp_path / "bad.pdf", font="Helvetica", rgb=True)
     result = run("preflight", str(pdf), "--profile", "single-pages")
     assert result.exit_code == 1
-    assert "FAIL  fonts      page 1: font /Helvetica is not embedded" in result.stdout
-    assert result.stderr == f"tokengen: error: {pdf}: 2 of 8 preflight checks failed (fonts, colour)\n"
+    assert "FAIL  fonts        page 1: font /Helvetica is not embedded (on the page)" in result.stdout
+    assert result.stderr == f"tokengen: error: {pdf}: 2 of 13 preflight checks failed (fonts, colour)\n"
 
 
 def test_cli_json(tmp_path: Path, run):
@@ -217,7 +226,7 @@ def test_cli_json(tmp_path: Path, run):
     assert report["passed"] is False and report["profile"] == "single-pages"
     boxes = next(c for c in report["checks"] if c["name"] == "boxes")
     assert boxes == {"name": "boxes", "passed": False, "page": 1, "message": "page 1: no TrimBox and no BleedBox (and 1 more)",
-                     "problems": ["page 1: no TrimBox and no BleedBox", "page 2: no TrimBox and no BleedBox"]}
+                     "problems": ["page 1: no TrimBox and no BleedBox", "page 2: no TrimBox and no BleedBox"], "warning": False}
 
 
 @pytest.mark.parametrize(("content", "reason"), [
@@ -260,7 +269,8 @@ def test_nested_form_bomb_is_refused_quickly(tmp_path: Path, run):
     canvas.save()
     result = run("preflight", str(pdf))
     assert result.exit_code == 2
-    assert result.stderr == f"tokengen: error: {pdf}: more than 50000 Form XObject placements on one page (nested forms)\n"
+    assert result.stderr == (f"tokengen: error: {pdf}: Form XObject and image placements (nested forms included): "
+                             "more than the limit of 1,000,000 (raise it with --max-placements)\n")
 
 
 @pytest.mark.parametrize(("password", "code"), [("secret", 2), ("", 0)])

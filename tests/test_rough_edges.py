@@ -123,7 +123,9 @@ def test_export_exits_1_when_its_own_preflight_fails(run, tmp_path: Path):
     assert result.exit_code == 1, (result.stdout, result.stderr)
     pdf = tmp_path / "o" / "meatshields-print-shop.pdf"
     assert pdf.exists()  # written, so it can be inspected
-    assert result.stderr.startswith("tokengen: error: meatshields-print-shop.pdf fails preflight (")
+    low = tmp_path / "low.png"
+    art_warning = f"tokengen: warning: {low}: 32 DPI at its printed size, below 300 DPI; it may print blurred\n"
+    assert result.stderr.startswith(art_warning + "tokengen: error: meatshields-print-shop.pdf fails preflight (")
     assert result.stderr.endswith(f"): see tokengen preflight {pdf} --profile print-shop\n")
     again = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "o2"), "--allow-preflight-failures")
     assert again.exit_code == 0 and "warning: meatshields-print-shop.pdf fails preflight (" in again.stderr

@@ -10,6 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _startup
+
+_startup.quiet_start()  # first: Ctrl-C while the tokengen command imports is one line, exit 130
+
 __version__ = "0.1.0"
 
 #: public name → the module that defines it

@@ -13,23 +13,18 @@ this machine (see :func:`remove_stale_parts`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from . import guard
 from .errors import ExportError
 
 #: Suffix of the temporary files.
 PART = ".part"
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """True when ``a`` and ``b`` are one file (same path after symlinks, or hard links)."""
-    try:
-        return a.resolve() == b.resolve() or os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def _umask() -> int:
@@ -51,6 +46,41 @@ def _alive(pid: int) -> bool:
     return psutil.pid_exists(pid)
 
 
+def _prefix(name: str, limit: int) -> str:
+    """The start of the temporary names for the output ``name`` (``.NAME.PID.``): when that and
+    the rest (8 random characters and ``.part``) would be longer than ``limit`` bytes (the file
+    system's NAME_MAX), ``NAME`` is cut and followed by ``~`` and 8 hex digits of its hash, so
+    any name the file system takes has a temporary name it takes too."""
+    pid = f"{os.getpid()}."
+    full = f".{name}."
+    widest = len("4294967295.")  # room for any PID, so the cut (and the stem) is the same for every run
+    if len(os.fsencode(full)) + widest + 8 + len(PART) <= limit:
+        return full + pid
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:8]
+    room = limit - widest - 8 - len(PART) - len(".~.") - len(digest)
+    cut = os.fsencode(name)[: max(room, 1)].decode("utf-8", "ignore") or "x"
+    return f".{cut}~{digest}.{pid}"
+
+
+def _stem(target: Path, folder: Path) -> str:
+    """``_prefix`` without the PID: what every run's temporary names for ``target`` start with."""
+    prefix = _prefix(target.name, guard.name_max(folder))
+    return prefix[: -len(f"{os.getpid()}.")]
+
+
+#: Temporary files this process is writing now (removed by :func:`remove_live_parts`).
+_LIVE: set[Path] = set()
+
+
+def remove_live_parts() -> None:
+    """Remove every temporary file this process is writing now: for a signal handler that ends
+    the process without unwinding (a batch worker told to stop)."""
+    for part in list(_LIVE):
+        with contextlib.suppress(OSError):
+            part.unlink()
+        _LIVE.discard(part)
+
+
 def remove_stale_parts(target: str | Path) -> list[Path]:
     """Remove temporary files that killed runs left beside ``target``.
 
@@ -65,7 +95,7 @@ def remove_stale_parts(target: str | Path) -> list[Path]:
     target = Path(target)
     folder = target.parent if str(target.parent) else Path(".")
     removed = []
-    prefix = f".{target.name}."
+    prefix = _stem(target, folder)
     with contextlib.suppress(OSError):
         for part in folder.iterdir():
             name = part.name
@@ -85,39 +115,73 @@ def atomic_path(target: str | Path, *, inputs: tuple[Path, ...] = ()) -> Iterato
     """Yield a temporary path in ``target``'s folder; on success rename it onto ``target``.
 
     Args:
-        target: the final output file.
+        target: the final output file. When it is a symlink, the file it points to is replaced
+            and the link kept. When it exists, its permission bits are kept; a new file gets
+            0666 less the umask.
         inputs: files the run reads; writing onto one of them (also through a symlink or a
-            hard link) is refused.
+            hard link) is refused, and so is writing onto any input noted in
+            :mod:`tokengen.guard` (catalogues, art, profiles, job files, the bundled fonts).
     Raises:
-        ExportError: the target is an input, its folder is missing or not writable, or the
-            write failed (the temporary file is removed and ``target`` left untouched).
-            Any other exception (a drawing error, Ctrl-C) passes through, also after removing
-            the temporary file.
+        ExportError: the target is an input, not a regular file, a symlink loop or too long a
+            name; its folder is missing or not writable; or the write failed (the temporary file
+            is removed and ``target`` left untouched). Any other exception (a drawing error,
+            Ctrl-C) passes through, also after removing the temporary file.
     """
-    target = Path(target)
-    for source in inputs:
-        if target.exists() and source.exists() and _same_file(target, source):
-            raise ExportError(f"{target}: output would overwrite an input file")
-    if target.exists() and not target.is_file():  # /dev/stdout, a FIFO, a device: never replaced
-        raise ExportError(f"{target}: not a regular file; give a file name to write")
-    if target.is_symlink():  # write where the link points, keep the link
-        target = target.resolve()
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"{target}: folder {folder} does not exist")
-    remove_stale_parts(target)
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=PART, dir=folder)
-    except OSError as exc:
-        raise ExportError(f"{target}: cannot write in {folder}: {exc.strerror or exc}") from None
-    os.close(fd)
-    temp = Path(name)
-    try:
+    with atomic_files([Path(target)], inputs=inputs) as (temp,):
         yield temp
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, target)
-    except OSError as exc:
-        raise ExportError(f"{target}: write failed: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> Iterator[list[Path]]:
+    """All or nothing for a set of outputs (a PDF and its PNGs): every target is checked as in
+    :func:`atomic_path` before any is written; one temporary path per target is yielded; only
+    when the block ends without error are they renamed into place, else every temporary file is
+    removed and no target changed. (Should a rename itself fail, which needs the folder to change
+    under the run, the message says how many targets were already replaced.)
+
+    Raises:
+        ExportError: as :func:`atomic_path`, naming the target, never its temporary file.
+    """
+    reals = [guard.check_output(t, inputs) for t in targets]
+    for real in reals:
+        folder = real.parent if str(real.parent) else Path(".")
+        if not folder.is_dir():
+            raise ExportError(f"{real}: folder {folder} does not exist")
+    temps: list[Path] = []
+    try:
+        for real in reals:
+            folder = real.parent if str(real.parent) else Path(".")
+            remove_stale_parts(real)
+            try:
+                fd, name = tempfile.mkstemp(prefix=_prefix(real.name, guard.name_max(folder)), suffix=PART, dir=folder)
+            except OSError as exc:
+                raise ExportError(f"{real}: cannot write in {folder}: {exc.strerror or exc}") from None
+            os.close(fd)
+            temps.append(Path(name))
+            _LIVE.add(temps[-1])
+        try:
+            yield list(temps)
+        except OSError as exc:
+            raise ExportError(f"{reals[0] if len(reals) == 1 else reals[0].parent}: write failed: {exc.strerror or exc}") from None
+        done = 0
+        for temp, real in zip(temps, reals, strict=True):
+            try:
+                os.chmod(temp, _mode(real))
+                os.replace(temp, real)
+            except OSError as exc:
+                already = f" ({done} of {len(reals)} files were already replaced)" if done else ""
+                raise ExportError(f"{real}: write failed: {exc.strerror or exc}{already}") from None
+            done += 1
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            temp.unlink()
+        for temp in temps:
+            with contextlib.suppress(FileNotFoundError):
+                temp.unlink()
+            _LIVE.discard(temp)
+
+
+def _mode(target: Path) -> int:
+    """Permission bits for ``target``: those of the file it replaces, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode) & 0o777
+    except OSError:
+        return 0o666 & ~_umask()

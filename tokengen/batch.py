@@ -29,12 +29,12 @@ All lengths inside are pt (1 in = 72 pt).
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import json
 import math
 import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -42,9 +42,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pypdf import PdfReader
-
-from . import __version__, fonts, schemas
+from . import __version__, fonts, guard, schemas
+from . import workers as workers_module
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
@@ -56,6 +55,10 @@ from .yamlsrc import dotted, read_yaml
 #: Keys a job (or the ``defaults`` of a job file) may have.
 JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
             "cut_lines", "crop_marks", "copies", "output", "fill")
+
+
+#: Longest catalogue path, output name or page text in a job file (characters).
+MAX_PATH_TEXT = 1024
 
 
 class BatchError(TokengenError):
@@ -89,6 +92,8 @@ class Job:
     copies: int = 1
     inputs: tuple[Path, ...] = field(default=())
     fill: bool = False
+    #: Why the job cannot run (its catalogue is missing or invalid): it fails alone, not the batch.
+    problem: str | None = None
 
     @property
     def name(self) -> str:
@@ -99,7 +104,7 @@ class Job:
     def fingerprint(self) -> str:
         """``tokengen-job:`` and a hash of every option that shapes the output (and the tokengen
         version): written into the PDF's Keywords, so a re-run with other options rebuilds."""
-        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs")}
+        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs", "problem")}
         digest = hashlib.sha256(json.dumps([__version__, options], sort_keys=True).encode()).hexdigest()
         return f"tokengen-job:{digest[:16]}"
 
@@ -107,20 +112,19 @@ class Job:
         """True when the output exists, is newer than every input and was built with the same
         options (its Keywords carry this job's :attr:`fingerprint`): the job can be skipped."""
         try:
-            built = self.output.stat().st_mtime
+            st = self.output.stat()
         except OSError:
             return False
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device is never read (the build refuses it)
+            return False
+        built = st.st_mtime
         for source in (self.catalogue, *self.inputs):
             try:
                 if source.stat().st_mtime >= built:
                     return False
             except OSError:
                 return False
-        try:
-            keywords = str((PdfReader(self.output).metadata or {}).get("/Keywords", ""))
-        except Exception:  # unreadable or damaged: rebuild it
-            return False
-        return self.fingerprint in keywords.split()
+        return self.fingerprint in read_keywords(self.output).split()
 
 
 @dataclass(frozen=True)
@@ -235,17 +239,19 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
         if "catalogue" not in values:
             raise fail(where, "missing key 'catalogue' (here or in defaults)")
         catalogue = (path.parent / values.pop("catalogue")).resolve()
+        problem = None
         try:
             cat = load_catalogue(catalogue)
-        except CatalogueError as exc:
-            raise fail(where + ("catalogue",), f"cannot use catalogue: {exc}") from None
-        real = token_size(cat.size, values.get("size"), values.get("scale"))
-        name = values.pop("output", None) or output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
+            real = token_size(cat.size, values.get("size"), values.get("scale"))
+            name = values.pop("output", None) or output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
+        except TokengenError as exc:  # this job fails when run; the others are built
+            problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
+            name = values.pop("output", None) or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
         out = Path(out_dir) / name
         if out in seen:
             raise fail(where, f"writes {name}, as job {seen[out] + 1} does")
         seen[out] = i
-        jobs.append(Job(catalogue=catalogue, output=out, inputs=(path.resolve(),), **values))
+        jobs.append(Job(catalogue=catalogue, output=out, inputs=(path.resolve(),), problem=problem, **values))
     return jobs
 
 
@@ -262,6 +268,10 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
         if key in ("catalogue", "output", "page"):
             if not isinstance(value, str) or not value.strip():
                 raise fail(at, "must be text")
+            if len(value) > MAX_PATH_TEXT:
+                raise fail(at, f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
+            if any(not ch.isprintable() for ch in value):
+                raise fail(at, "must not hold a line break, tab or other control character")
             if key == "output" and (Path(value).name != value or not value.endswith(".pdf")):
                 raise fail(at, "must be a plain file name ending in .pdf")
             if key == "page":
@@ -296,6 +306,8 @@ def run_job(job: Job) -> JobResult:
     message goes into :attr:`JobResult.error`."""
     start = time.perf_counter()
     size = 0.0
+    if job.problem is not None:
+        return JobResult(job, error=job.problem)
     try:
         cat = load_catalogue(job.catalogue)
         size = token_size(cat.size, job.size, job.scale)
@@ -337,7 +349,16 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
     results: dict[int, JobResult] = {}
     todo: list[int] = []
     for i, job in enumerate(jobs):
-        if not force and job.is_current():
+        clash = guard.input_of(job.output, (job.catalogue, *job.inputs))
+        if clash is not None:  # checked for every job before any is built
+            results[i] = JobResult(job, error=f"{job.output}: output would overwrite an input file")
+            if on_result:
+                on_result(results[i])
+        elif job.problem is not None:
+            results[i] = JobResult(job, error=job.problem)
+            if on_result:
+                on_result(results[i])
+        elif not force and job.is_current():
             results[i] = JobResult(job, skipped=True)
             if on_result:
                 on_result(results[i])
@@ -352,17 +373,51 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
             if on_result:
                 on_result(results[i])
     elif todo:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(run_job, jobs[i]): i for i in todo}
-            for future in concurrent.futures.as_completed(futures):
-                i = futures[future]
-                try:
-                    results[i] = future.result()
-                except Exception as exc:  # a crash in the worker: report it, keep going
-                    results[i] = JobResult(jobs[i], error=f"{type(exc).__name__}: {exc}")
-                if on_result:
-                    on_result(results[i])
+        def done(i: int, result: JobResult) -> None:
+            results[i] = result
+            if on_result:
+                on_result(result)
+
+        # one job per worker at a time; Ctrl-C/SIGTERM/SIGHUP stop the workers and clean up
+        workers_module.run_pool(_guarded, jobs, todo, workers, done,
+                                lambda i, reason: JobResult(jobs[i], error=reason))
     return [results[i] for i in range(len(jobs))]
+
+
+#: Bytes read at each step of :func:`read_keywords` (the tail, one xref entry, the Info object).
+KEYWORDS_TAIL = 4096
+
+
+def read_keywords(path: Path) -> str:
+    """The Keywords of a PDF that tokengen wrote, read from at most about 12 KB of it (the
+    trailer's /Info reference, its entry in the cross-reference table, the Info dictionary), so
+    the up-to-date check of a 2 GiB output costs the same as of a small one. Anything else
+    (another producer's layout, a damaged file): ``""``, and the job is rebuilt."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - KEYWORDS_TAIL))
+            tail = handle.read(KEYWORDS_TAIL)
+            info = re.search(rb"/Info (\d+) 0 R", tail)
+            start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", tail)
+            if not info or not start:
+                return ""
+            handle.seek(int(start.group(1)))
+            head = re.match(rb"xref\s+0 (\d+)\s+", handle.read(64))
+            number = int(info.group(1))
+            if not head or number >= int(head.group(1)):
+                return ""
+            handle.seek(int(start.group(1)) + head.end() + 20 * number)
+            entry = re.match(rb"(\d{10}) \d{5} n", handle.read(20))
+            if not entry:
+                return ""
+            handle.seek(int(entry.group(1)))
+            obj = handle.read(KEYWORDS_TAIL)
+    except (OSError, ValueError, OverflowError):
+        return ""
+    body = re.match(rb"\s*%d 0 obj\s*<<(.*?)>>\s*endobj" % number, obj, re.S)
+    words = re.search(rb"/Keywords \(([^()\\]*)\)", body.group(1)) if body else None
+    return words.group(1).decode("latin-1") if words else ""
 
 
 def _guarded(job: Job) -> JobResult:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, furniture, testhook
+from . import __version__, duplex, foldover, furniture, shapes, testhook
+from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
 from .atomic import atomic_path
-from .errors import LayoutError
-from .imposition import Rect, SheetSpec, iter_pages, page_count, plan
+from .colour import ColourOptions, Converter
+from .errors import LayoutError, UsageError
+from .imposition import Rect, SheetSpec, grid_for, iter_pages, page_count, plan
 from .limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from .model import Catalogue
-from .render import CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .scale import small_text_warnings
 from .units import format_length
 
@@ -40,8 +42,16 @@ class BuildOptions:
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.
         rules: append the rules sheet (:mod:`tokengen.rulesheet`).
+        colour: output profile, rendering intent, conversion and ink limit (see
+            :class:`tokengen.colour.ColourOptions`).
+        max_dpi: art above this resolution at its printed size is resampled to it (None:
+            ``--keep-resolution``, every pixel kept).
+        max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
         fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
             needed (see :func:`tokengen.imposition.plan`).
+        registration: draw the cut SVG's registration marks on every face sheet.
+        fold: ``"long"`` or ``"short"``: fold-over sheets (:mod:`tokengen.foldover`), each back on
+            the other half of the face's sheet, mirrored across a dashed fold line.
     """
 
     sheet: SheetSpec
@@ -58,7 +68,12 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     printer_scale: tuple[float, float] | None = None
     rules: bool = False
+    colour: ColourOptions = field(default_factory=ColourOptions)
+    max_dpi: float | None = MAX_DPI
+    max_art_pixels: int = MAX_TOTAL_PIXELS
     fill: bool = False
+    registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.cutsvg)
+    fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.foldover)
 
 
 @dataclass(frozen=True)
@@ -90,48 +105,71 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         ExportError: the output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    spec = options.sheet
+    if options.fold and options.backs:
+        raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
+    if options.rules and catalogue.fields:
+        raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
+    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    layout = shapes if shapes.shaped(spec) else None
     try:
-        settled = plan(catalogue.count, spec, options.copies, options.fill)
+        if layout or options.fold:  # shaped tokens, fold-over halves: as many columns as fit
+            copies = _whole_sets(catalogue.count, spec, options)
+        else:
+            settled = plan(catalogue.count, spec, options.copies, options.fill)
+            copies, spec = settled.copies, settled.spec
     except LayoutError as exc:
         if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
         raise LayoutError(f"{catalogue.path}: {exc}") from None
-    copies, spec = settled.copies, settled.spec
+    options = replace(options, sheet=spec)
     total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
     if total > options.max_tokens:
         raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
-    pages = page_count(total, spec)
+    pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
     if pages > options.max_pages:
         raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
-    art = tuple(sorted({path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}))
+    inputs = catalogue.files_read()
     backs_out = duplex.backs_path(out) if options.backs == "separate" else None
-    with atomic_path(out, inputs=(catalogue.path, *art)) as temp, \
-            (atomic_path(backs_out, inputs=(catalogue.path, *art, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
+    with atomic_path(out, inputs=inputs) as temp, \
+            (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
+        library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{len(tokens)} tokens, {format_length(spec.size)} square, {pages} page(s)",
+                             subject=(options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)")
+                             + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, page=spec.page)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,
+                            height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
-        for page in iter_pages(len(tokens), spec):
+        folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
+        pager = (lambda n, s: foldover.iter_fold_pages(n, s, options.fold)) if options.fold else (layout.iter_pages if layout else iter_pages)
+        for page in pager(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
             sheet.place(placed, page)
+            if options.fold:  # the backs on the other half, and the dashed fold line
+                sheet.place(folded, foldover.backs_of(page, options.fold))
+                sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
+            sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
+            if options.registration:
+                from .cutsvg import REG_STROKE, registration_marks
+
+                for mark in registration_marks(spec.page):
+                    sheet.outlines([mark.outline], REG_STROKE, REGISTRATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
-                what = f"{len(page.cells)} tokens, {format_length(spec.size)} square"
+                what = f"{len(page.cells)} tokens, {shapes.describe(spec)}"
                 captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
                             f"{catalogue.title} · {where}", where)
                 laid = sheet.calibration(page.calibration, captions)
@@ -157,6 +195,29 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
                        tuple(sheet.art.warnings) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+
+
+def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:
+    """How many sets a shaped or fold-over sheet prints: ``options.copies``, or with ``fill`` as
+    many whole sets as fit on the pages those need (as :func:`tokengen.imposition.plan` does).
+
+    Raises:
+        LayoutError: not one token fits (half) the sheet.
+    """
+    sheet = foldover.half_spec(spec, options.fold) if options.fold else spec
+    per_page = shapes.packing_for(sheet).per_page if shapes.shaped(sheet) else grid_for(sheet).per_page
+    pages = max(1, -(-set_size * options.copies // per_page))
+    return max(options.copies, pages * per_page // set_size) if options.fill else options.copies
+
+
+def art_library(options: BuildOptions) -> ArtLibrary:
+    """The art library (and its colour converter) for a build with ``options``.
+
+    Raises:
+        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
+    """
+    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
+                      max_total_pixels=options.max_art_pixels)
 
 
 def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:

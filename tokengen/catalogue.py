@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import gamedata, schemas
+from . import gamedata, guard, schemas, scripts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -36,6 +36,12 @@ def schema() -> dict[str, Any]:
     return schemas.schema("catalogue")
 
 
+def schema_name(data: Any) -> str:
+    """The schema ``data`` is checked against: ``catalogue-fields`` (a catalogue with declared
+    fields, any game: ``data/catalogue-fields.schema.json``), else ``catalogue``."""
+    return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
+
+
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
     """Load and validate a catalogue file.
 
@@ -48,6 +54,8 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
         CatalogueError: the first problem found, with file, line and field.
     """
     path = Path(path)
+    if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
+        raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]
@@ -56,7 +64,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    return _build(path, data, lines, allow_outside_art)
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
 
 
 def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
@@ -82,7 +90,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
-    return schemas.validate(path, data, lines, "catalogue")
+    return schemas.validate(path, data, lines, schema_name(data))
 
 
 def _lookalike(value: str, glyphs: dict[str, str]) -> str:
@@ -128,9 +136,12 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
 
     def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
         """Refuse text the bundled font cannot draw (it would print as boxes)."""
-        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        control = next((ch for ch in text if not ch.isprintable() and unicodedata.category(ch) != "Zs"), None)  # spaces (U+00A0) are text
         if control is not None:
             raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        script = scripts.unsupported(text)
+        if script:
+            raise fail(where, script)
         missing = fonts.missing_glyphs(text, font)
         if missing:
             shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
@@ -257,6 +268,9 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
         target = (base / expanded).resolve()
         if not allow_outside and not target.is_relative_to(base):
             raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
+        refused = guard.not_regular(target)
+        if refused:  # a FIFO or device is refused by type: reading it may never end
+            raise CatalogueError(where.path, f"art file {named} {refused.split(' (')[0]}", where.line, where.field)
         if not target.is_file():
             try:
                 (base / expanded).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
@@ -264,6 +278,7 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
                 if exc.errno == errno.ELOOP:
                     raise
             raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
+        guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
     return target
@@ -288,6 +303,10 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     Raises:
         CatalogueError: the first problem found beyond the schema, with file, line and field.
     """
+    if "fields" in data:  # any game: declared fields and a face template
+        from .sources.fields import build_fields_catalogue
+
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
     return _build(Path(path), data, lines, allow_outside_art)
 
 

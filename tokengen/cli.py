@@ -6,6 +6,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an int
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -14,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__
+from . import __version__, streams
 from .completion import complete_page, complete_profile
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError, UsageError
-from .limits import MAX_PAGES, MAX_TOKENS
+from .limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from .limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from .units import parse_length, parse_page
 
 if TYPE_CHECKING:
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 # pypdfium2, the rules engine), so `tokengen --version` and `--help` start fast.
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
+#: Longest ``--adventurer``/``--monster``/``--deployed`` value (a full Adventurer is about 40).
+MAX_SPEC = 200
 
 
 class LengthType(click.ParamType):
@@ -106,8 +110,9 @@ def output_file(text: str, stem: str) -> Path:
         UsageError: TEXT ends with a slash and is not an existing folder.
     """
     path = Path(text)
-    if text.endswith(("/", os.sep)) or path.is_dir():
-        if not path.is_dir():
+    folder = os.path.isdir(text)  # False (not an error) for a name too long or a symlink loop: the write says why
+    if text.endswith(("/", os.sep)) or folder:
+        if not folder:
             raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{stem}.pdf)")
         return path / f"{stem}.pdf"
     return path
@@ -137,9 +142,17 @@ def cli() -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
+              help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
+                   "(long: the line runs along the sheet's long edges; short: across).")
+@click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse builds whose art holds more pixels (after resampling).")
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
-          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False) -> None:
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> None:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -169,7 +182,12 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         from .bundled import default_output
 
         target = default_output(catalogue, cat.title)
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, **backs), target)
+    if punch:
+        if cat.shape is None or cat.shape.kind != "circle":
+            raise click.UsageError("--punch is for circle tokens (shape: circle)")
+        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
 
@@ -241,7 +259,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from .rules import Settings, check_catalogue, format_report
+    from .games import check_catalogue, format_report  # any catalogue: generic checks, then its game module's
+    from .rules import Settings
 
     try:
         page_size = parse_page(page)
@@ -283,6 +302,10 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
     """
     from .rules import target as resolve
 
+    for option, values in (("--adventurer", adventurers), ("--monster", monsters), ("--deployed", deployed)):
+        for value in values:  # every message quotes the value: keep it short
+            if len(value) > MAX_SPEC:
+                raise click.BadParameter(f"{len(value)} characters, more than {MAX_SPEC}", param_hint=f"'{option}'")
     if len(deployed) > 1:  # one Meatshield takes part in a fight at a time (variant, Combat)
         raise click.BadParameter(f"given {len(deployed)} times ({', '.join(deployed)}); only one Meatshield is deployed at a time, "
                                  "so give it once", param_hint="'-d' / '--deployed'")
@@ -310,9 +333,18 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
 @click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
+@click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
+@click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@click.option("--max-pixels", type=click.IntRange(1), default=MAX_PNG_PIXELS, show_default=True,
+              help="Refuse PNGs with more pixels each (png profiles).")
+@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
+              help="Refuse PNG sets with more pixels in all (png profiles).")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
-                   token_size: float | None, allow_preflight_failures: bool) -> None:
+                   token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
+                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
+                   keep_resolution: bool = False) -> None:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -336,13 +368,16 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
     size = scaling.token_size(cat.size, token_size, None)
-    written = export(cat, profile, out_dir, dpi=dpi, size=size)
+    notes: list[str] = []
+    written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
+                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
-    for warning in scaling.small_text_warnings(cat, size):
+    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(f"tokengen: warning: {warning}", err=True)
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output == "sheets" else size) if not c.passed]
+    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") or cat.height is not None else size)
+              if not c.passed]
     if failed:
         message = f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}"
         if not allow_preflight_failures:
@@ -375,7 +410,15 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
-def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str) -> None:
+@click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
+@click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
+@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Most Form XObject and image placements walked (nested ones included).")
+@click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
+@click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
+@click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
+                      **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.
 
     Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
@@ -388,20 +431,21 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     """
     import json
 
+    from .pdfwalk import Limits
     from .preflight import preflight
     from .profiles import get_profile
 
     profile = get_profile(profile_name, profiles_file)
-    checks = preflight(pdf, profile, size=size)
+    checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
         click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
         for check in checks:
-            click.echo(f"{'PASS' if check.passed else 'FAIL'}  {check.name:<10} {check.message}")
+            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
             for problem in check.problems[1:]:
-                click.echo(f"      {'':<10} {problem}")
+                click.echo(f"      {'':<12} {problem}")
         click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")
@@ -486,12 +530,24 @@ def usage_message(exc: click.ClickException) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tokengen`` script: runs :func:`cli` and turns every error into a
     one-line message on stderr and an exit code (never a traceback). With no arguments at all
-    it prints the help and exits 0."""
+    it prints the help and exits 0. Standard output that cannot be written (closed pipe, full
+    disk, an encoding without the text) is one line and exit code 2 too (:mod:`tokengen.streams`)."""
     completing = "_TOKENGEN_COMPLETE" in os.environ  # shell completion passes its words in the environment
     if not (sys.argv[1:] if argv is None else argv) and not completing:
         with click.Context(cli, info_name="tokengen") as ctx:
             click.echo(cli.get_help(ctx))
-        return 0
+        return streams.finish_stdout(0)
+    try:
+        code = _main(argv)
+    except SystemExit:  # click ends a closed pipe (EPIPE) with a silent exit 1
+        if not streams.click_pacified():
+            raise
+        streams.report(streams.BROKEN_PIPE)
+        return 2
+    return streams.finish_stdout(code)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="tokengen", standalone_mode=False)
     except TokengenError as exc:
@@ -509,6 +565,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("tokengen: interrupted", err=True)
         return 130
     except Exception as exc:  # a bug of ours: one line for the user, the traceback on request
+        failure = streams.stdout_failure(exc)
+        if failure is not None:
+            streams.report(failure)
+            return 2
         if os.environ.get("TOKENGEN_DEBUG"):
             raise
         from .yamlsrc import one_line
@@ -520,9 +580,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143
-    through the normal clean-up, so no temporary file is left behind."""
+    """Console-script wrapper: ``sys.exit(main())``. A plain ``kill`` (SIGTERM) exits 143 and
+    a hang-up (SIGHUP, the terminal closed) exits 129, both through the normal clean-up, so no
+    temporary file is left behind; Ctrl-C exits 130 (also during start-up, see
+    :mod:`tokengen._startup`)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # start-up is over: KeyboardInterrupt from here
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: sys.exit(128 + signum))
     from .console import make_safe
 
     make_safe()  # a cp1252 or ASCII console prints ↓ as v instead of failing

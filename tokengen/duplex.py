@@ -30,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import fonts
 from .atomic import atomic_path
 from .errors import UsageError
-from .units import PT_PER_MM, format_length, parse_length
+from .units import MAX_TEXT, PT_PER_MM, format_length, parse_length
 
 if TYPE_CHECKING:  # imported for annotations only: build and render import this module
     from .build import BuildOptions
@@ -66,6 +66,8 @@ def parse_offset(text: str) -> tuple[float, float]:
     Raises:
         UsageError: not two lengths, a length without a unit, or more than 1 in on an axis.
     """
+    if len(text) > 2 * MAX_TEXT + 1:
+        raise UsageError(f"--back-offset: expected X,Y such as 0.5mm,-1mm, got {len(text)} characters")
     parts = text.split(",")
     if len(parts) != 2:
         raise UsageError(f"--back-offset: expected X,Y such as 0.5mm,-1mm, got {text!r}")
@@ -90,6 +92,8 @@ def parse_scale(text: str) -> tuple[float, float]:
     Raises:
         UsageError: malformed, or outside 90 %..110 %.
     """
+    if len(text) > 2 * MAX_TEXT + 1:
+        raise UsageError(f"--printer-scale: expected SX or SX,SY such as 100.4%,99.7%, got {len(text)} characters")
     parts = text.split(",")
     if len(parts) not in (1, 2):
         raise UsageError(f"--printer-scale: expected SX or SX,SY such as 100.4%,99.7%, got {text!r}")
@@ -380,7 +384,7 @@ class BackSheets:
                                  subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
                                  keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
             self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe,
-                                     page=spec.page)
+                                     page=spec.page, height=spec.height, shape=spec.shape)
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]

@@ -8,8 +8,8 @@ lower-left corner, matching the face layout in :mod:`tokengen.render` (glyph bas
 * Faces without art keep their frame and text only: on a 1 in token any further ornament
   crowds the priority glyph, which is what players read across the table.
 * The back without art gets a filled heater shield with a chevron (:func:`back_emblem`).
-* Faces and backs with art print their text on opaque plates (:func:`face_text_boxes`,
-  :func:`back_text_box`) so text never sits on the picture.
+* Faces and backs with art print their text on opaque plates (the face template's ``plate``
+  groups, see :mod:`tokengen.facedraw`; :func:`back_text_box`) so text never sits on the picture.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .imposition import Rect
-from .model import Token
 
 #: Glyph baseline, code baseline, caption baseline (fractions of s), as drawn by render.
 GLYPH_Y, CODE_Y, CAPTION_Y = 0.575, 0.325, 0.175
@@ -36,19 +35,6 @@ def text_box(text: str, font: str, size: float, cx: float, baseline: float, char
     width = pdfmetrics.stringWidth(text, font, size) + char_space * max(0, len(text) - 1)
     ascent, descent = pdfmetrics.getAscentDescent(font, size)
     return Rect(cx - width / 2, baseline + descent, width, ascent - descent)
-
-
-def face_text_boxes(token: Token, s: float, sizes: dict[str, float]) -> list[Rect]:
-    """The two text areas of a face (pt), padded: the priority glyph, and the attribute code with
-    the caption under it. ``sizes`` comes from :func:`tokengen.render.face_text_sizes`."""
-    regular, bold = fonts.register()
-    pad = PAD * s
-    glyph = text_box(token.priority.glyph, bold, sizes["glyph"], s / 2, GLYPH_Y * s, -0.08 * sizes["glyph"]).grow(pad)
-    code = text_box(token.attribute.code, bold, sizes["code"], s / 2, CODE_Y * s)
-    caption = text_box(token.caption, regular, sizes["caption"], s / 2, CAPTION_Y * s)
-    x0, x1 = min(code.x, caption.x), max(code.x1, caption.x1)
-    lower = Rect(x0, caption.y, x1 - x0, code.y1 - caption.y).grow(pad)
-    return [glyph, lower]
 
 
 def shield_path(canvas: Canvas, box: Rect):

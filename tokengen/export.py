@@ -26,18 +26,21 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, PngImagePlugin
 
-from .atomic import atomic_path
-from .build import BuildOptions, build_pdf
-from .errors import ExportError, RenderError
+from .art import ArtLibrary
+from .atomic import atomic_files, atomic_path
+from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
+from .colour import Converter
+from .errors import ExportError, LayoutError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
 from .profiles import Profile
-from .render import SheetCanvas, open_canvas
+from .render import SheetCanvas, binary_streams, open_canvas
 from .units import format_length
 
 #: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
@@ -45,8 +48,16 @@ SRGB_INTENT = 0
 SRGB_GAMMA = 45455
 
 
+#: Largest PNG written (``--max-pixels``, 40 MP) and largest total of PNG pixels per export run
+#: (``--max-total-pixels``, 400 MP): defined in :mod:`tokengen.limits` with their reasons.
+from .limits import MAX_PNG_PIXELS  # noqa: E402
+from .limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
+
+
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
-           size: float | None = None) -> list[Path]:
+           max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
+           max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
+           warnings: list[str] | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -54,12 +65,23 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         profile: see :mod:`tokengen.profiles`.
         out_dir: output folder.
         dpi: overrides the profile's DPI (PNG resolution, px per in).
+        max_tokens, max_pages: refuse runs with more tokens or pages (``sheets`` and
+            ``single-pages``), counted before anything is built.
+        max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
+            before anything is drawn.
         size: token trim in pt, overriding the catalogue's (``--size``).
+        keep_resolution: embed art at its own resolution instead of resampling it down to the
+            profile's ``max_dpi``.
+        warnings: when given, the art warnings are appended to it (low resolution, resampled),
+            e.g. ``art/cover.jpg: 2400 DPI at its printed size, resampled to 300 DPI``.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
+        A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
+        renamed into place only when all are complete.
     Raises:
-        ExportError: the folder cannot be created or a file cannot be written.
-        LayoutError: the tokens do not fit the profile's sheet.
+        ExportError: the folder cannot be created, a file cannot be written, or a target is an
+            input (checked for every target before any is written).
+        LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
     """
     out_dir = Path(out_dir)
@@ -72,8 +94,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
     if size is not None and size != catalogue.size:
-        catalogue = replace(catalogue, size=size)
-    if profile.output == "sheets":
+        catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    inputs = catalogue.files_read()
+    if profile.output in ("sheets", "cut-svg"):
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
@@ -81,27 +104,64 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
         )
         backs = "duplex" if profile.backs == "duplex" else None
-        build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                          backs=backs, copies=profile.copies, fill=profile.fill), pdf)
+        registration = "registration" in profile.marks
+        built = build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+                                                  backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
+                                                  colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
+                                                  max_tokens=max_tokens, max_pages=max_pages), pdf)
+        if warnings is not None:
+            warnings.extend(built.warnings)
+        _finish(pdf, catalogue, profile)
+        if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
+            from .cutsvg import write_cut_svgs
+
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
         return [pdf]
     if profile.output == "single-pages":
-        sides = [(side, t) for _ in range(profile.copies) for t in catalogue.expanded() for side in profile.order]
-        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
-            temp.write_bytes(single_pages_pdf(catalogue, profile, sides))
-        return [pdf]
+        tokens = catalogue.count * profile.copies
+        pages = tokens * len(profile.order)
+        if tokens > max_tokens:
+            raise LayoutError(f"{catalogue.path}: {tokens} tokens requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
+        if pages > max_pages:
+            raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
+        sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
+        with atomic_path(pdf, inputs=inputs) as temp:
+            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
+        return _finish(pdf, catalogue, profile)
     # png: one page per design, then the back
+    dpi = dpi or profile.dpi
+    px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
+    py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
+    count = len(catalogue.tokens) + 1
+    if px * py > max_pixels:
+        raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
+                          f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
+    if px * py * count > max_total_pixels:
+        raise LayoutError(f"{catalogue.path}: {count} PNGs of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
+                          f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
     sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
-    data = single_pages_pdf(catalogue, profile, sides)
-    with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
-        temp.write_bytes(data)
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
-    written = [pdf]
-    for name, image in zip(names, rasterise(data, dpi or profile.dpi, catalogue.size + 2 * profile.bleed), strict=True):
-        target = out_dir / name
-        with atomic_path(target, inputs=(catalogue.path,)) as temp:
-            write_png(image, temp, dpi or profile.dpi)
-        written.append(target)
-    return written
+    targets = [pdf] + [out_dir / name for name in names]
+    with atomic_files(targets, inputs=inputs) as temps:
+        try:
+            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
+        except OSError as exc:  # named after the output, not its hidden temporary file
+            raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
+        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
+            write_png(image, temp, dpi, shown=target)
+            image.close()
+    return targets
+
+
+def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
+    """Post-processing of a written PDF export: PDF/X-1a when the profile asks (``pdfx: x1a``),
+    rewritten atomically with pikepdf (:func:`tokengen.pdfx.convert`)."""
+    from . import pdfx
+
+    if pdfx.wanted(profile):
+        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
+            pdfx.convert(pdf, temp, profile)
+    return [pdf]
 
 
 def slug(text: str) -> str:
@@ -119,81 +179,122 @@ def png_name(stem: str, number: int, token: Token) -> str:
     return f"{stem}-{number:02d}-{slug(token.id)}{copies}.png"
 
 
-def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]]) -> bytes:
+def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
+                     keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
     """A PDF with one token side per page, as bytes.
 
-    Each page is ``size + 2 × bleed`` pt square with TrimBox = the trim square (inset by the
-    bleed) and BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
+    Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
+    card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
+    BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
     Deterministic (ReportLab invariant mode); only the bundled fonts, embedded as subsets; in a
     CMYK profile ReportLab refuses any non-CMYK colour.
 
     Raises:
         RenderError: a glyph is missing from the font.
     """
-    size, bleed = catalogue.size, profile.bleed
-    edge = size + 2 * bleed
     buffer = io.BytesIO()
-    canvas = open_canvas(buffer, (edge, edge), title=catalogue.title, author=catalogue.author or "tokengen",
-                         subject=f"{len(sides)} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}",
-                         colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe)
+    write_single_pages(catalogue, profile, iter(sides), buffer, len(sides), keep_resolution, warnings)
+    return buffer.getvalue()
+
+
+def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
+                       target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
+                       warnings: list[str] | None = None) -> None:
+    """Write the single-pages PDF of :func:`single_pages_pdf` to ``target`` (a path or a binary
+    buffer) from ``sides``, an iterator of ``count`` (side, token) pairs taken one page at a time:
+    each page is one form placement, so memory grows by a few hundred bytes per page, never by a
+    list of the pages or their drawings. Art warnings are added to ``warnings``.
+
+    Raises:
+        RenderError: a glyph is missing from the font; the art cannot be read.
+    """
+    size, bleed = catalogue.size, profile.bleed
+    height = catalogue.trim_height  # cards: not square
+    edge = size + 2 * bleed
+    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
+    described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
+    canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
+                         subject=f"{count} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         + described, colour_model=profile.colour)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}
-    for side, token in sides:  # forms first, once per design
-        key = (side, token.id if side == "face" else "back")
-        if key not in forms:
-            forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
     for side, token in sides:
-        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + size])
-        canvas.setBleedBox([0, 0, edge, edge])
+        key = (side, token.id)
+        if key not in forms:  # once per design, before the page draws anything (equal backs share one form)
+            forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
+        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + height])
+        canvas.setBleedBox([0, 0, edge, height + 2 * bleed])
         canvas.saveState()
         canvas.translate(bleed, bleed)
-        canvas.doForm(forms[(side, token.id if side == "face" else "back")])
+        canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()
-    return canvas.getpdfdata()
+    if warnings is not None:
+        warnings.extend(library.warnings)
+    with binary_streams():
+        canvas.save()
 
 
 def _back(catalogue: Catalogue, token: Token) -> Back:
     return catalogue.back or token.back
 
 
-def rasterise(pdf: bytes, dpi: int, edge: float) -> list[Image.Image]:
-    """Render every page of ``pdf`` (each ``edge`` pt square) at ``dpi`` into RGB images of
-    exactly ``round(edge / 72 × dpi)`` px square (pdfium, white paper under the page).
+def rasterise(pdf: bytes | Path, dpi: int, edge: float) -> list[Image.Image]:
+    """Every page of ``pdf`` rendered as by :func:`rasterise_pages`, as a list (all in memory:
+    for a few pages only; :func:`export` takes them one at a time)."""
+    return list(rasterise_pages(pdf, dpi, edge))
+
+
+def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.Image]:
+    """Render each page of ``pdf`` (bytes or a file) at ``dpi`` into an RGB image of exactly
+    ``round(w / 72 × dpi)`` × ``round(h / 72 × dpi)`` px for a page of w × h pt (pdfium, white
+    paper under the page), one page at a time: only the image being yielded is held. ``edge`` is
+    the token page's width, pt (square tokens: both sides).
 
     Raises:
         RenderError: pdfium cannot open or render the PDF.
     """
     import pypdfium2 as pdfium
 
-    px = round(edge / 72 * dpi)
-    images: list[Image.Image] = []
     try:
-        document = pdfium.PdfDocument(pdf)
-        try:
-            for index in range(len(document)):
-                page = document[index]
-                width, _ = page.get_size()
-                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
-                image = bitmap.to_pil().convert("RGB")
-                if image.size != (px, px):  # pdfium rounds the bitmap up; the page is square
-                    image = image.crop((0, 0, px, px)) if min(image.size) >= px else image.resize((px, px), Image.Resampling.LANCZOS)
-                images.append(image)
-                page.close()
-        finally:
-            document.close()
+        document = pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
     except pdfium.PdfiumError as exc:
         raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
-    return images
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                width, height = page.get_size()
+                px = round(width / 72 * dpi)
+                py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
+                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
+                image = bitmap.to_pil().convert("RGB")
+                bitmap.close()
+            except pdfium.PdfiumError as exc:
+                raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
+            finally:
+                page.close()
+            if image.size != (px, py):  # pdfium rounds the bitmap up
+                fits = image.size[0] >= px and image.size[1] >= py
+                image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
+            yield image
+    finally:
+        document.close()
 
 
-def write_png(image: Image.Image, path: Path, dpi: int) -> None:
+def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = None) -> None:
     """Save ``image`` as an 8-bit RGB PNG with ``dpi`` in pHYs (px per metre, as PNG stores it)
-    and sRGB + gAMA chunks, so shops read the right physical size and colour space."""
+    and sRGB + gAMA chunks, so shops read the right physical size and colour space.
+
+    Raises:
+        ExportError: the write failed, naming ``shown`` (the output a temporary ``path`` stands
+            for) or else ``path``.
+    """
     info = PngImagePlugin.PngInfo()
     info.add(b"sRGB", bytes([SRGB_INTENT]))
     info.add(b"gAMA", SRGB_GAMMA.to_bytes(4, "big"))
     try:
         image.save(path, format="PNG", dpi=(dpi, dpi), pnginfo=info, optimize=False)
     except OSError as exc:
-        raise ExportError(f"{path}: cannot write PNG: {exc}") from None
+        raise ExportError(f"{shown or path}: cannot write PNG: {exc.strerror or exc}"
+                          + ("; no file of the set was replaced" if shown else "")) from None

@@ -16,6 +16,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from . import guard
 from .errors import RenderError
 
 REGULAR = "DejaVuSans"
@@ -42,6 +43,9 @@ def register() -> tuple[str, str]:
     """
     for name in (REGULAR, BOLD):
         path = font_dir() / f"{name}.ttf"
+        refused = guard.not_regular(path)  # a FIFO or device would hang or never end
+        if refused:
+            raise RenderError(f"cannot load font {path}: {refused.split(' (')[0]}")
         try:
             pdfmetrics.registerFont(TTFont(name, str(path)))
         except Exception as exc:  # ReportLab raises TTFError or OSError subclasses

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .errors import LayoutError
 from .units import format_length
@@ -116,6 +117,10 @@ class SheetSpec:
     calibration: bool = True
     group: int | None = None
     home_bleed: float = 0.0
+    # tokens that are not 1 × 1 squares (tokengen.shapes lays these out): the trim height in pt
+    # (None: ``size``, a square) and the shape (a tokengen.shapes.Shape; None: square)
+    height: float | None = None
+    shape: Any = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,7 @@ class PageLayout:
     crop_marks: tuple[Line, ...] = ()
     calibration: Rect | None = None
     outer_bleed: tuple[tuple[int, Rect], ...] = ()
+    cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.shapes.Outline)
 
 
 def grid_for(spec: SheetSpec) -> Grid:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,10 @@ class Back:
     background: Colour
     ink: Colour
     art: Path | None = None
+    # a catalogue with declared fields draws its backs from a template (tokengen.template) with
+    # the values of the fields it reads: equal values, equal backs (one shared back, or per token)
+    template: Any = None
+    values: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,14 @@ class Token:
     copies: int = 1
     label: str | None = None
     line: int | None = None
+    # a catalogue with declared fields: the token's field values (name → text, number, Colour or
+    # art Path) and the face template (tokengen.template.Template) drawing them
+    values: tuple[tuple[str, Any], ...] = ()
+    template: Any = None
+
+    def value(self, name: str) -> Any:
+        """The value of field ``name`` (None when the token has none)."""
+        return dict(self.values).get(name)
 
     @property
     def caption(self) -> str:
@@ -162,6 +175,36 @@ class Catalogue:
     #: The table's readings where the rules are silent (``(("damage", "wounds"), …)``), from the
     #: catalogue's ``interpretations:``; those left out take their defaults.
     interpretations: tuple[tuple[str, str], ...] = ()
+    # any game (a catalogue declaring its fields): the declared fields (name → type), the trim
+    # height in pt when the token is not square (``size`` is then its width), its shape
+    # (tokengen.shapes.Shape; None is a square), the game module that checks it and whether its
+    # tokens are drawn blind (every back must then be the same)
+    fields: tuple[tuple[str, str], ...] = ()
+    height: float | None = None
+    shape: Any = None
+    module: str = "meatshields"
+    drawn_blind: bool = False
+    inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
+
+    def files_read(self) -> tuple[Path, ...]:
+        """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces
+        and backs, image fields, the tokens' spreadsheet and the catalogue's fonts. An output may be
+        none of these (:func:`tokengen.guard.check_output`)."""
+        found = {path for t in self.tokens for path in (t.style.art, t.back.art) if path is not None}
+        found |= {v for t in self.tokens for _, v in t.values if isinstance(v, Path)}
+        if self.back is not None and self.back.art is not None:
+            found.add(self.back.art)
+        return (self.path, *sorted(found | set(self.inputs)))
+
+    @property
+    def width(self) -> float:
+        """Trim width, pt (the ``size``)."""
+        return self.size
+
+    @property
+    def trim_height(self) -> float:
+        """Trim height, pt (``height``, else the ``size`` of a square)."""
+        return self.size if self.height is None else self.height
 
     def expanded(self) -> list[Token]:
         """Every physical token in order, each design repeated ``copies`` times."""

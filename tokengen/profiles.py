@@ -14,13 +14,15 @@ from typing import Any
 
 from . import schemas
 from .catalogue import suggest
-from .errors import CatalogueError, UsageError
+from .colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, output_profile
+from .errors import CatalogueError, RenderError, UsageError
 from .units import parse_length, parse_page
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png")
-COLOURS = ("rgb", "cmyk")
-MARKS = ("cut-lines", "crop-marks", "calibration")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
+#: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
+COLOURS = ("rgb", "cmyk", "formula")
+MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
 
 #: Every key a profile may give, with its default (lengths as the YAML would write them).
@@ -39,12 +41,19 @@ DEFAULTS: dict[str, Any] = {
     "boxes": False,
     "order": ["face", "back"],
     "backs": "none",
+    "icc": None,
+    "rendering_intent": "relative",
+    "ink_limit": INK_LIMIT,
+    "max_dpi": 600,
     "columns": None,
     "copies": 1,
     "fill": False,
     "home_bleed": 0,
+    "pdfx": "none",
 }
 KEYS = (*DEFAULTS, "extends")
+#: Longest profile description (characters).
+MAX_DESCRIPTION = 400
 #: Accepted DPI range (PNG resolution and least image resolution).
 DPI_RANGE = (72, 2400)
 
@@ -55,22 +64,32 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"`` or ``"png"``.
+        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
         safe: text keeps at least this far inside the trim.
         dpi: PNG resolution (px per in) and the least resolution of placed images.
         colour: ``"rgb"`` or ``"cmyk"``.
-        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``.
+        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``, ``registration``.
         boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
         order: the side that comes first for each token on single pages.
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        conversion: ``"icc"`` (through the output profile) or ``"formula"`` (``colour: formula``:
+            CMYK by the naive formula; ``colour`` is then ``"cmyk"``).
+        icc: the CMYK output profile (a shop's own ICC file, absolute) or None for the bundled
+            FOGRA39 one (:func:`tokengen.colour.output_profile`).
+        rendering_intent: ``relative`` (relative colorimetric with black-point compensation),
+            ``perceptual``, ``saturation`` or ``absolute``.
+        ink_limit: highest total ink C+M+Y+K in percent; preflight checks it.
+        max_dpi: art above this resolution at its printed size is resampled down to it.
         columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
         copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
             (:func:`tokengen.imposition.plan`).
         home_bleed: on shared-edge sheets, background past the outer cut (pt).
+        pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.pdfx`; needs
+            ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
     """
 
     name: str
@@ -91,6 +110,16 @@ class Profile:
     copies: int = 1
     fill: bool = False
     home_bleed: float = 0.0
+    conversion: str = "icc"
+    icc: Path | None = None
+    rendering_intent: str = "relative"
+    ink_limit: float = INK_LIMIT
+    max_dpi: int = 600
+    pdfx: str = "none"
+
+    def colour_options(self) -> ColourOptions:
+        """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
+        return ColourOptions(conversion=self.conversion, icc=self.icc, intent=self.rendering_intent, ink_limit=self.ink_limit)
 
 
 def builtin_path() -> Path:
@@ -178,8 +207,11 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
 
     if not isinstance(values["description"], str):
         raise fail("description", "expected text")
+    if len(values["description"]) > MAX_DESCRIPTION:
+        raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
     output = choice("output", OUTPUTS, values["output"])
     colour = choice("colour", COLOURS, values["colour"])
+    colour_model = "cmyk" if colour == "formula" else colour
     try:
         page = parse_page(str(values["page"]), landscape=flag("landscape"))
     except ValueError as exc:
@@ -188,7 +220,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output == "sheets" and gutter + 1e-9 < 2 * bleed:
+    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)
@@ -201,7 +233,28 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         return value
 
     columns = None if values["columns"] is None else whole("columns", 0)
+    intent = choice("rendering_intent", tuple(INTENTS), values["rendering_intent"])
+    ink = values["ink_limit"]
+    if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not INK_LIMIT_RANGE[0] <= ink <= INK_LIMIT_RANGE[1]:
+        raise fail("ink_limit", f"expected a percentage from {INK_LIMIT_RANGE[0]:g} to {INK_LIMIT_RANGE[1]:g}, got {ink!r}")
+    max_dpi = values["max_dpi"]
+    if isinstance(max_dpi, bool) or not isinstance(max_dpi, int) or not DPI_RANGE[0] <= max_dpi <= DPI_RANGE[1]:
+        raise fail("max_dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {max_dpi!r}")
+    icc = None
+    if values["icc"] is not None:
+        if not isinstance(values["icc"], str) or not values["icc"]:
+            raise fail("icc", f"expected the path of a CMYK ICC profile, got {values['icc']!r}")
+        icc = (path.parent / values["icc"]).resolve()
+        try:
+            output_profile(icc)
+        except RenderError as exc:
+            raise fail("icc", str(exc)) from None
+    pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
+    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output == "png"):
+        raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
-                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour, marks=names("marks", MARKS),
+                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
-                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"))
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
+                   conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
+                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx)

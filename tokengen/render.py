@@ -19,8 +19,8 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, fonts, furniture
-from .art import ArtLibrary, fit
+from . import __version__, emblem, facedraw, fonts, furniture, shapes, template
+from .art import ArtImage, ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
 from .model import Back, Colour, Token
@@ -79,14 +79,12 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
-    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt."""
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
+    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
     fonts.register()
-    width = size * (1 - 2 * TEXT_INSET)
-    return {
-        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
-        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
-        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
-    }
+    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    texts = [e for e in face.elements if e.kind in ("text", "glyph")]
+    return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
 class SheetCanvas:
@@ -96,10 +94,12 @@ class SheetCanvas:
         canvas: the target canvas (created with the bundled font as its initial font).
         size: token trim size, pt.
         bleed: art extent past the trim, pt.
-        colour_model: ``"rgb"`` or ``"cmyk"``; in CMYK every colour is converted with
-            :meth:`Colour.to_cmyk` and ReportLab enforces the colour space.
+        colour_model: ``"rgb"`` or ``"cmyk"``; every colour and image is converted by the art
+            library's :class:`~tokengen.colour.Converter` (ICC output profile, rendering intent,
+            black-only pure black text and lines, ink limit) and in CMYK ReportLab enforces the
+            colour space.
         art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
-            Its ``warnings`` list the art printed below 300 DPI.
+            Its ``warnings`` list the art printed below 300 DPI and the art resampled down.
         safe: the safe area in pt (text keeps at least this far inside the trim); None means the
             design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
@@ -109,15 +109,19 @@ class SheetCanvas:
     """
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
-                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None):
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
+                 height: float | None = None, shape: object = None):
         self.canvas = canvas
         self.page = page
+        self.shape = shape  # tokengen.shapes.Shape: circles and hexes clip their faces to the outline
         self.size = size
+        self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
-        self.safe = SAFE * size if safe is None else safe
+        side = min(size, self.height)
+        self.safe = SAFE * side if safe is None else safe
         # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
         # (0.5 pt of slack keeps glyph outlines off the safe-area line)
-        self.text_scale = min(1.0, (size - 2 * (self.safe + 0.5)) / (size * (1 - 2 * TEXT_INSET)))
+        self.text_scale = min(1.0, (side - 2 * (self.safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
         if self.text_scale < 0.25:
             raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
         self.colour_model = colour_model
@@ -129,11 +133,14 @@ class SheetCanvas:
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
 
-    def paint(self, colour: Colour) -> Color:
-        """The ReportLab colour for ``colour`` in this canvas' colour model."""
+    def paint(self, colour: Colour, *, area: bool = False) -> Color:
+        """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
+        :meth:`tokengen.colour.Converter.paint` (``area``: a large fill, where pure black stays
+        rich black; otherwise text and lines, where pure black is 100 % K only)."""
+        values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
-            return CMYKColor(*colour.to_cmyk())
-        return Color(*colour.to_rgb())
+            return CMYKColor(*values)
+        return Color(*values)
 
     # -- forms -------------------------------------------------------------------------------
     def face_form(self, token: Token) -> str:
@@ -144,13 +151,10 @@ class SheetCanvas:
         """
         name = f"face-{token.id}"
         if name not in self._forms:
-            for text, font in ((token.priority.glyph, self.bold), (token.attribute.code, self.bold), (token.caption, self.regular)):
-                fonts.require_glyphs(text, font, f"token {token.id}")
-            art = self._art_form(token.style.art) if token.style.art else None
-            self._begin(name)
-            self._draw_face(token, art)
-            self.canvas.endForm()
-            self._forms.add(name)
+            if token.template is not None:  # a catalogue with declared fields
+                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
+            else:  # a Meatshields token: the built-in template
+                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -162,10 +166,14 @@ class SheetCanvas:
                 cannot be read (see :meth:`ArtLibrary.load`).
         """
         name = self._back_forms.get(back)
+        if name is None and back.template is not None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            self._template_form(name, back.template, dict(back.values), "back")
+            self._back_forms[back] = name
         if name is None:
             name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
             fonts.require_glyphs(back.text, self.bold, "back")
-            art = self._art_form(back.art) if back.art else None
+            art = self._art_form(back.art, back.background) if back.art else None
             self._begin(name)
             self._draw_back(back, art)
             self.canvas.endForm()
@@ -173,32 +181,69 @@ class SheetCanvas:
             self._back_forms[back] = name
         return name
 
-    def _art_form(self, path: object) -> tuple[str, float, float]:
-        """(form name, pixel width, pixel height) of the art at ``path``: a Form XObject drawing
-        the image on the unit square, defined once per file, so every face or back using it
-        references the one embedded image. Must be called outside any other form."""
-        image = self.art.load(path)  # type: ignore[arg-type]
-        name = self._art_forms.get(image.path)
-        if name is None:
-            name = self._art_forms[image.path] = f"art-{len(self._art_forms) + 1}"
-            self.canvas.beginForm(name, 0, 0, 1, 1)
-            self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
-            self.canvas.endForm()
-        return name, image.width, image.height
+    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+        """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
+        ``name``: its text checked against its fonts, its art defined first (outside the form),
+        each image resampled for the box it is drawn in and, in CMYK, flattened onto the face's
+        ``background`` field when it has one."""
+        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+            fonts.require_glyphs(text, font, what)
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {})
+        background = values.get("background") if isinstance(values.get("background"), Colour) else None
+        for element, path in facedraw.image_elements(template, values):  # type: ignore[arg-type]
+            if path not in face.art_forms:
+                face.art_forms[path] = self._art_form(path, background, facedraw.image_box(face, element))
+        self._begin(name)
+        kind = getattr(self.shape, "kind", "square")
+        if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
+            self.canvas.saveState()
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+                                 stroke=0, fill=0)
+        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        if kind in ("circle", "hex"):
+            self.canvas.restoreState()
+        self.canvas.endForm()
+        self._forms.add(name)
 
-    def _draw_art(self, art: tuple[str, float, float], path: object) -> Rect:
+    def _art_box(self) -> tuple[Rect, str]:
+        """The box a back's art fills (pt) and how: the bleed box (cover) when the sheet has
+        bleed, else the safe area (contain)."""
+        s, b = self.size, self.bleed
+        if b > 0:
+            return Rect(-b, -b, s + 2 * b, s + 2 * b), "cover"
+        return Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE)), "contain"
+
+    def _art_form(self, path: object, background: Colour | None,
+                  placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage]:
+        """(form name, pixel width, pixel height, image) of the art at ``path`` as displayed: a Form
+        XObject drawing the image on the unit square, defined once per file (and, in CMYK, per
+        background its transparency is flattened onto), so every face or back using it
+        references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
+        ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). Must be called
+        outside any other form."""
+        width, height = self.art.size(path)  # type: ignore[arg-type]
+        box, how = placed or self._art_box()
+        image = self.art.load(path, fit(width, height, box, how), background)  # type: ignore[arg-type]
+        key = (image.path, background if self.colour_model == "cmyk" else None)
+        name = self._art_forms.get(key)
+        if name is None:
+            name = self._art_forms[key] = f"art-{len(self._art_forms) + 1}"
+            self.canvas.beginForm(name, 0, 0, 1, 1)
+            with binary_streams():  # ReportLab encodes the image here, not at save
+                self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
+            self.canvas.endForm()
+            self.art.release(image)
+        return name, width, height, image
+
+    def _draw_art(self, art: tuple[str, float, float, ArtImage], path: object) -> Rect:
         """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
         the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
         sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
         c, s, b = self.canvas, self.size, self.bleed
-        name, width, height = art
-        if b > 0:
-            box = Rect(-b, -b, s + 2 * b, s + 2 * b)
-            drawn = fit(width, height, box, "cover")
-        else:
-            box = Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE))
-            drawn = fit(width, height, box, "contain")
-        self.art.check_resolution(self.art.load(path), drawn)  # type: ignore[arg-type]
+        name, width, height, image = art
+        box, how = self._art_box()
+        drawn = fit(width, height, box, how)
+        self.art.check_resolution(image, drawn)
         c.saveState()
         clip = c.beginPath()
         if b > 0:
@@ -215,39 +260,12 @@ class SheetCanvas:
 
     def _plate(self, x: float, y: float, w: float, h: float, colour: Colour) -> None:
         """An opaque rounded plate (``colour``) behind text printed over art, so text never sits on art."""
-        self.canvas.setFillColor(self.paint(colour))
+        self.canvas.setFillColor(self.paint(colour, area=True))
         self.canvas.roundRect(x, y, w, h, 0.04 * self.size, stroke=0, fill=1)
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
-        self.canvas.beginForm(name, -b, -b, s + b, s + b)
-
-    def _draw_face(self, token: Token, art: tuple[str, float, float] | None = None) -> None:
-        c, s, b = self.canvas, self.size, self.bleed
-        style = token.style
-        c.setFillColor(self.paint(style.background))
-        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
-        if art:
-            self._draw_art(art, style.art)
-        c.setStrokeColor(self.paint(style.accent))
-        c.setLineWidth(FRAME_WIDTH * s)
-        inset = FRAME_INSET * s
-        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
-        sizes = face_text_sizes(token, s)
-        c.saveState()
-        self._shrink_text()
-        if art:  # plates under the glyph and under the code + caption
-            for box in emblem.face_text_boxes(token, s, sizes):
-                self._plate(box.x, box.y, box.w, box.h, style.background)
-        c.setFillColor(self.paint(style.accent))
-        c.setFont(self.bold, sizes["glyph"])
-        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
-        c.setFillColor(self.paint(style.ink))
-        c.setFont(self.bold, sizes["code"])
-        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
-        c.setFont(self.regular, sizes["caption"])
-        c.drawCentredString(s / 2, 0.175 * s, token.caption)
-        c.restoreState()
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
 
     def _shrink_text(self) -> None:
         """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
@@ -257,9 +275,9 @@ class SheetCanvas:
             self.canvas.scale(self.text_scale, self.text_scale)
             self.canvas.translate(-half, -half)
 
-    def _draw_back(self, back: Back, art: tuple[str, float, float] | None = None) -> None:
+    def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
-        c.setFillColor(self.paint(back.background))
+        c.setFillColor(self.paint(back.background, area=True))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
         c.setStrokeColor(self.paint(back.ink))
         c.setLineWidth(FRAME_WIDTH * s)
@@ -270,7 +288,7 @@ class SheetCanvas:
         c.saveState()
         self._shrink_text()
         if not art:
-            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background), bool(back.text))
+            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background, area=True), bool(back.text))
         if back.text:
             if art:
                 box = emblem.back_text_box(back.text, self.bold, s)
@@ -331,6 +349,44 @@ class SheetCanvas:
             c.drawPath(p, stroke=1, fill=0)
             c.endForm()
         c.doForm(name)
+
+    def _outline_path(self, outline: shapes.Outline) -> Any:
+        """A ReportLab path of a :class:`tokengen.shapes.Outline` (pt)."""
+        p = self.canvas.beginPath()
+        for op in outline.ops:
+            if op[0] == "M":
+                p.moveTo(*op[1:])
+            elif op[0] == "L":
+                p.lineTo(*op[1:])
+            elif op[0] == "C":
+                p.curveTo(*op[1:])
+            else:
+                p.close()
+        return p
+
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
+        (``fill``: fill it instead, as a registration square)."""
+        if not outlines:
+            return
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setFillColor(self.paint(colour))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
+        c.restoreState()
+
+    def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
+        """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setDash(*dash)
+        c.line(line.x0, line.y0, line.x1, line.y1)
+        c.restoreState()
 
     def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
         """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""

@@ -95,8 +95,17 @@ class SmallText:
         return f"token {self.token}: {self.part} text is {self.pt:.1f} pt, below {MIN_LEGIBLE_PT:g} pt"
 
 
-def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT) -> list[SmallText]:
-    """The face texts of ``token`` that print below ``minimum`` pt on a ``size`` pt token."""
+def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, height: float | None = None) -> list[SmallText]:
+    """The face texts of ``token`` that print below ``minimum`` pt on a ``size`` pt token
+    (``height`` pt tall when not square). A token drawn from its own template (a catalogue with
+    declared fields) names each text by its template text (``"{name}"``)."""
+    if token.template is not None:
+        from .facedraw import set_text
+
+        values = dict(token.values)
+        sizes = [(e.content, set_text(size, height or size, token.template, e, values))
+                 for e in token.template.elements if e.kind in ("text", "glyph")]
+        return [SmallText(token.id, part, t.size, token.line) for part, t in sizes if t.text and t.size < minimum - 1e-9]
     return [SmallText(token.id, part, pt, token.line)
             for part, pt in face_text_sizes(token, size).items() if pt < minimum - 1e-9]
 
@@ -114,4 +123,5 @@ def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MI
         One :class:`SmallText` per (token, text part) below ``minimum``, in catalogue order.
     """
     size = catalogue.size if size is None else size
-    return [finding for token in catalogue.tokens for finding in small_text(token, size, minimum)]
+    height = catalogue.trim_height * size / catalogue.size
+    return [finding for token in catalogue.tokens for finding in small_text(token, size, minimum, height)]

@@ -25,6 +25,10 @@ PAGES: dict[str, tuple[float, float]] = {
     "a3": (297 * PT_PER_MM, 420 * PT_PER_MM),
 }
 
+#: Longest text read as a length (``"0.125in"`` is 7): longer text is refused before any pattern
+#: runs, so parsing time is bounded whatever the input.
+MAX_TEXT = 64
+
 _LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]+)\s*$")
 
 
@@ -42,12 +46,14 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
     """
     if isinstance(text, bool):
         raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
+    if isinstance(text, str) and len(text) > MAX_TEXT:  # every pattern below then runs on a short string
+        raise ValueError(f"expected a length such as 1in or 25mm, got {len(text)} characters (at most {MAX_TEXT})")
     if isinstance(text, (int, float)):
         if text == 0:
             value = 0.0
         else:
             raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
-    elif re.fullmatch(r"\s*[+-]?0*\.?0*\s*", str(text)) and any(ch == "0" for ch in str(text)):
+    elif re.fullmatch(r"\s*[+-]?(?:0+\.?0*|\.0+)\s*", str(text)):
         value = 0.0
     else:
         match = _LENGTH.match(str(text))
@@ -77,6 +83,8 @@ def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
     Raises:
         ValueError: unknown name or malformed size.
     """
+    if len(text) > 2 * MAX_TEXT + 1:
+        raise ValueError(f"unknown page: {len(text)} characters is too long for a page name or WIDTHxHEIGHT")
     key = text.strip().lower()
     if key in PAGES:
         width, height = PAGES[key]

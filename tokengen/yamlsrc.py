@@ -11,12 +11,15 @@ file of :data:`MAX_BYTES` is refused in about a second instead of being composed
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import guard
 from .errors import CatalogueError
 
 #: Largest input file read, in bytes.
@@ -25,6 +28,9 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000
 #: Deepest nesting of lists and mappings.
 MAX_DEPTH = 64
+#: Longest whole number read (digits, or characters of a 0x/0o/0b form): every count in a
+#: tokengen file is far smaller, and Python refuses to convert ints of over 4,300 digits to text.
+MAX_INT_DIGITS = 18
 
 Lines = dict[tuple[Any, ...], int]
 
@@ -53,8 +59,16 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
             :data:`MAX_NODES` values after alias expansion.
     """
     path = Path(path)
+    refused = guard.not_regular(path)  # a FIFO, pipe or device: refused by type, never opened
+    if refused:
+        raise CatalogueError(path, refused)
     try:
-        with path.open("rb") as handle:
+        # O_NONBLOCK: a FIFO swapped in after the check above opens without waiting for a writer
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):  # replaced between the check and the open
+                raise CatalogueError(path, f"is {guard.kind(st.st_mode)}, not a regular file")
+            guard.note_input(path, st)
             raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise CatalogueError(path, "file not found") from None
@@ -227,10 +241,15 @@ class _Builder:
         elif tag not in _SCALAR_TAGS:
             raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        if tag == _YAML + "int" and len(event.value) > MAX_INT_DIGITS:  # before int(): no 4,300-digit conversion
+            raise self.fail(f"whole number too long ({len(event.value)} characters; at most {MAX_INT_DIGITS} digits)", line, where)
         try:
-            return self.loader.yaml_constructors[tag](self.loader, node)
+            value = self.loader.yaml_constructors[tag](self.loader, node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             raise self.fail(f"bad {_tag(tag)} value: {one_line(str(exc))}", line, where) from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
+            raise self.fail(f"number too large (at most {MAX_INT_DIGITS} digits)", line, where)
+        return value
 
 
 def _tag(tag: str) -> str:

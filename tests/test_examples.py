@@ -1,0 +1,139 @@
+"""The three example catalogues in examples/ build on Letter and A4, with duplex backs, as
+fold-over sheets and as print-shop files; the tests count and measure what they print."""
+
+from __future__ import annotations
+
+import re
+
+import openpyxl
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import ROOT
+from tests.test_anygame import pdf_paths
+from tokengen import load_catalogue
+
+EXAMPLES = ROOT / "examples"
+CASES = {
+    # name: (catalogue, physical tokens, a word on every face of one design, how many of it)
+    "hex-counters": ("hex-counters/counters.yaml", 20, "6-4", 6),
+    "status-tokens": ("status-tokens/status.yaml", 36, "Stunned", 6),
+    "poker-cards": ("poker-cards/cards.yaml", 8, "Knight", 2),
+}
+
+
+def words(pdf, page):
+    with pdfplumber.open(pdf) as doc:
+        return [w["text"] for w in doc.pages[page].extract_words()]
+
+
+@pytest.mark.parametrize("page", ["letter", "a4"])
+@pytest.mark.parametrize("mode", ["faces", "duplex", "fold"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_example_builds(tmp_path, run, name, page, mode):
+    catalogue, count, word, times = CASES[name]
+    out = tmp_path / "out.pdf"
+    extra = {"faces": [], "duplex": ["--backs", "duplex"], "fold": ["--fold"]}[mode]
+    result = run("build", str(EXAMPLES / catalogue), "--page", page, *extra, "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert f"{count} tokens" in result.stdout
+    reader = PdfReader(out)
+    faces = range(0, len(reader.pages), 2) if mode == "duplex" else range(len(reader.pages))
+    seen = sum(words(out, p).count(word) for p in faces)
+    assert seen == times
+    if mode == "faces" and name != "poker-cards":  # one cut outline per token (hexes: 6 corners, circles: 4 curves)
+        outlines = [p for n in range(len(reader.pages)) for p in pdf_paths(out, n) if len(p) in (5, 6)]
+        assert len(outlines) == count
+
+
+@pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_example_shop_exports_pass_preflight(tmp_path, run, name, profile):
+    catalogue, count, word, times = CASES[name]
+    result = run("export", str(EXAMPLES / catalogue), "--profile", profile, "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert f"passes every check of profile {profile}" in result.stdout and result.stderr == ""
+    pdf = next(tmp_path.glob("*.pdf"))
+    reader = PdfReader(pdf)
+    assert len(reader.pages) % 2 == 0  # each face sheet followed by its back sheet
+    seen = sum(words(pdf, n).count(word) for n in range(0, len(reader.pages), 2))
+    assert seen >= times and seen % times == 0  # the profiles fill the sheets with whole sets
+
+
+def test_hex_counter_backs_show_the_reduced_side(tmp_path, run):
+    out = tmp_path / "out.pdf"
+    assert run("build", str(EXAMPLES / "hex-counters/counters.yaml"), "--backs", "-o", str(out)).exit_code == 0
+    front, back = words(out, 0), words(out, 1)
+    # 1/12 has strength 6, reduced 3, move 4: three copies of each side
+    assert front.count("6-4") == 6 and back.count("3-4") == 6 and "3-4" not in front
+    cat = load_catalogue(EXAMPLES / "hex-counters/counters.yaml")
+    assert len({t.back for t in cat.tokens}) == len(cat.tokens)  # every counter its own back
+
+
+def test_hex_counters_xlsx_is_what_the_script_writes(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_tokens", EXAMPLES / "hex-counters/make_tokens.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    book = openpyxl.load_workbook(EXAMPLES / "hex-counters/tokens.xlsx", read_only=True)
+    try:
+        assert [tuple(r) for r in book.worksheets[0].iter_rows(values_only=True)] == module.ROWS
+    finally:
+        book.close()
+
+
+def test_status_tokens_for_a_one_inch_punch(tmp_path, run):
+    out = tmp_path / "out.pdf"
+    assert run("build", str(EXAMPLES / "status-tokens/status.yaml"), "--punch", "-o", str(out)).exit_code == 0
+    with pdfplumber.open(out) as pdf:
+        strip = 18 + 22  # the calibration strip at the foot of the page has short ticks of its own
+        ticks = [ln for ln in pdf.pages[0].lines if max(abs(ln["x1"] - ln["x0"]), abs(ln["y1"] - ln["y0"])) == pytest.approx(3.5)
+                 and 11 * 72 - ln["bottom"] > strip]
+    assert len(ticks) == 4 * 36
+    cat = load_catalogue(EXAMPLES / "status-tokens/status.yaml")
+    assert cat.size == 72.0 and cat.shape.kind == "circle" and cat.back is not None  # one shared back
+
+
+def test_poker_cards_print_shop(tmp_path, run):
+    result = run("export", str(EXAMPLES / "poker-cards/cards.yaml"), "--profile", "print-shop", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "passes every check of profile print-shop" in result.stdout
+    pdf = tmp_path / "poker-cards-print-shop.pdf"
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 4  # 4 cards a sheet: 2 face sheets, each followed by its back sheet
+    trim = [float(v) for v in reader.pages[0].trimbox]
+    # two columns of 63 mm cards with a 1/4 in gutter, two rows of 88 mm
+    assert trim[2] - trim[0] == pytest.approx(2 * 63 * 72 / 25.4 + 18, abs=0.01)
+    assert trim[3] - trim[1] == pytest.approx(2 * 88 * 72 / 25.4 + 18, abs=0.01)
+    content = reader.pages[0].get_contents().get_data().decode("latin-1")
+    assert not re.search(r"\brg\b", content)  # CMYK only
+    back_words = words(pdf, 1)
+    assert back_words.count("DECK") == 4
+
+
+def test_example_pages_are_in_the_readme():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for name in CASES:
+        picture = EXAMPLES / name / "page.png"
+        assert picture.exists() and f"examples/{name}/page.png" in readme
+
+
+def test_card_pngs_and_per_token_backs_on_single_pages(tmp_path, run):
+    from PIL import Image
+
+    result = run("export", str(EXAMPLES / "poker-cards/cards.yaml"), "--profile", "tgc-chits", "-o", str(tmp_path / "tgc"))
+    assert result.exit_code == 0 and "passes every check" in result.stdout
+    sizes = set()
+    for p in (tmp_path / "tgc").glob("*.png"):
+        with Image.open(p) as im:
+            sizes.add(im.size)
+    assert sizes == {(819, 1114)}  # (63 + 2 × 3.175) mm × (88 + 2 × 3.175) mm at 300 DPI
+    result = run("export", str(EXAMPLES / "hex-counters/counters.yaml"), "--profile", "single-pages", "-o", str(tmp_path / "sp"))
+    assert result.exit_code == 0
+    pdf = tmp_path / "sp" / "hex-counters-single-pages.pdf"
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2 * 20
+    backs = [words(pdf, n) for n in range(1, 40, 2)]  # face, then back, for every counter
+    assert [w for page in backs for w in page if "-" in w] == ["3-4"] * 6 + ["5-6"] * 2 + ["2-3"] * 2 + ["1-5"] + ["2-4"] * 4 + ["4-6"] * 2 + ["2-3"] * 2 + ["1-5"]

@@ -1,0 +1,119 @@
+"""Game modules: generic checks for any catalogue, the Meatshields module through its entry
+point, and a game plug-in registered by another (fake, installed-on-the-fly) distribution."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from tokengen import games
+from tokengen.games.meatshields import MODULE as MEATSHIELDS
+
+BASE = """\
+title: Blind bag
+size: 0.5in
+drawn_blind: true
+fields: {name: text, side: text}
+template:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.3}
+back:
+  - {text: "{side}", at: [0.5, 0.5], size: 0.3}
+tokens:
+  - {id: a, name: Alpha, side: Army}
+  - {id: b, name: Beta, side: Army}
+"""
+
+
+def check(run, tmp_path, text):
+    path = tmp_path / "cat.yaml"
+    path.write_text(textwrap.dedent(text), "utf-8")
+    result = run("check", str(path), "--format", "json")
+    return result, json.loads(result.stdout) if result.stdout else None
+
+
+def codes(report):
+    return [(f["severity"], f["code"]) for f in report["findings"]]
+
+
+def test_meatshields_module_is_registered_by_entry_point():
+    assert games.modules()["meatshields"] is MEATSHIELDS
+
+
+def test_generic_checks_pass(run, tmp_path):
+    result, report = check(run, tmp_path, BASE)
+    assert result.exit_code == 0
+    assert codes(report) == [("info", "sheet")]
+    # 0.5 in squares on letter, 0.25 in margin: 576 pt / 36 = 16 columns; 728 pt above the ruler strip / 36 = 20 rows
+    assert report["findings"][0]["data"]["per_page"] == 16 * 20
+
+
+def test_blind_backs_must_match(run, tmp_path):
+    navy = BASE.replace("{id: b, name: Beta, side: Army}", "{id: b, name: Beta, side: Navy}")
+    result, report = check(run, tmp_path, navy)
+    assert result.exit_code == 1
+    assert ("error", "back-differs") in codes(report)
+    finding = next(f for f in report["findings"] if f["code"] == "back-differs")
+    assert finding["line"] == 11 and "token 'b'" in finding["message"]
+    # without drawn_blind, different backs are two-sided counters: fine
+    result, report = check(run, tmp_path, navy.replace("drawn_blind: true", "drawn_blind: false"))
+    assert result.exit_code == 0
+
+
+def test_small_text_and_unprintable_size(run, tmp_path):
+    result, report = check(run, tmp_path, BASE.replace("size: 0.3}\nback", "size: 0.05}\nback"))
+    small = [f for f in report["findings"] if f["code"] == "small-text"]
+    assert len(small) == 2 and small[0]["data"]["pt"] == pytest.approx(1.8)  # 0.05 × 36 pt
+    assert result.exit_code == 0  # a warning
+    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in"))
+    assert result.exit_code == 1 and ("error", "not-printable") in codes(report)
+
+
+def test_duplicate_ids_and_unknown_game(run, tmp_path):
+    result, report = check(run, tmp_path, BASE.replace("id: b,", "id: a,"))
+    assert result.exit_code == 1 and codes(report) == [("error", "duplicate-id")]
+    result, report = check(run, tmp_path, BASE.replace("drawn_blind: true", "game: meatshield"))
+    assert result.exit_code == 1
+    assert report["findings"][0]["message"] == "no game module 'meatshield' is installed; did you mean 'meatshields'?"
+
+
+def test_a_game_plug_in_registers_through_the_entry_point_group(run, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    (site / "fakegame-1.0.dist-info").mkdir(parents=True)
+    (site / "fakegame-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: fakegame\nVersion: 1.0\n")
+    (site / "fakegame-1.0.dist-info" / "entry_points.txt").write_text("[tokengen.games]\nfakegame = fakegame_checks:MODULE\n")
+    (site / "fakegame_checks.py").write_text(textwrap.dedent("""\
+        from tokengen.games import GameModule
+        from tokengen.rules.checks import Finding
+
+        def strength_total(catalogue, settings):
+            total = sum(len(t.value("name")) * t.copies for t in catalogue.tokens)
+            return [Finding("info", "name-letters", f"{total} letters in all names", data={"total": total})]
+
+        MODULE = GameModule("fakegame", "a test game", checks=(strength_total,))
+    """))
+    monkeypatch.syspath_prepend(str(site))
+    games.modules.cache_clear()
+    try:
+        assert "fakegame" in games.modules()
+        result, report = check(run, tmp_path, BASE.replace("drawn_blind: true", "game: fakegame"))
+        assert result.exit_code == 0
+        assert codes(report)[-1] == ("info", "name-letters") and report["findings"][-1]["data"]["total"] == 9
+    finally:
+        monkeypatch.undo()
+        sys.modules.pop("fakegame_checks", None)
+        games.modules.cache_clear()
+
+
+def test_text_report_of_another_game_has_no_meatshields_lines(run, tmp_path):
+    path = tmp_path / "cat.yaml"
+    path.write_text(BASE.replace("{id: b, name: Beta, side: Army}", "{id: b, name: Beta, side: Navy}"), "utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{path}: NOT playable (1 error, 0 warnings, 1 info)"
+    assert lines[1] == "checks: generic"
+    assert lines[2].startswith(f"{path}:11: error back-differs: back: token 'b' has a back unlike token 'a'")
+    assert "interpretations" not in result.stdout and "variants" not in result.stdout

@@ -1,0 +1,142 @@
+"""Game modules: the checks ``tokengen check`` runs on a catalogue, per game.
+
+Every catalogue gets the generic checks (:mod:`.generic`: the token fits the sheet, face text
+is legible, ids are unique, and every back is the same when ``drawn_blind: true``). A catalogue
+naming a game (``game: meatshields``; the Meatshields catalogue's ``game:`` mapping names it
+implicitly) also gets that game's checks. Games register themselves through the Python entry
+point group ``tokengen.games``: a package adds, in its ``pyproject.toml``::
+
+    [project.entry-points."tokengen.games"]
+    mygame = "mygame.tokengen_checks:MODULE"
+
+where ``MODULE`` is a :class:`GameModule`. tokengen's own Meatshields module is registered the
+same way (see this project's ``pyproject.toml``), so a game is added without editing tokengen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from ..catalogue import line_at, suggest, validate_schema
+from ..errors import CatalogueError, UsageError
+from ..model import Catalogue
+from ..rules.checks import ERROR, Finding, Report, Settings
+from ..rules.targeting import Interpretations
+from ..yamlsrc import read_yaml
+
+#: The entry point group game modules register in.
+GROUP = "tokengen.games"
+
+Check = Callable[[Catalogue, Settings], list[Finding]]
+
+
+@dataclass(frozen=True)
+class GameModule:
+    """A game's checks: ``name`` as catalogues write it after ``game:``, a one-line
+    ``description``, and ``checks`` run in order after the generic ones, each
+    ``(catalogue, settings) -> list[Finding]``. ``check_file`` (optional) replaces the whole
+    check for catalogues in the game's own format (the Meatshields YAML), given the path,
+    settings and the variant options ``add``/``remove``, returning a :class:`Report`."""
+
+    name: str
+    description: str
+    checks: tuple[Check, ...] = ()
+    check_file: Callable[..., Report] | None = None
+
+
+@cache
+def modules() -> dict[str, GameModule]:
+    """The registered game modules by name (entry point group :data:`GROUP`), loaded once.
+
+    A module that fails to load is left out (its name maps to nothing), so one broken plug-in
+    does not stop tokengen.
+    """
+    found: dict[str, GameModule] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            module = point.load()
+        except Exception:  # a broken plug-in: skipped, reported as an unknown game when named
+            continue
+        if isinstance(module, GameModule):
+            found[point.name] = module
+    return found
+
+
+def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
+                    remove: Iterable[str] = (), readings: Mapping[str, str | None] | None = None) -> Report:
+    """Check any catalogue: the Meatshields format through its game module's own check; a
+    catalogue with declared fields through the generic checks, then its game's checks.
+
+    Raises:
+        CatalogueError: the file cannot be read as YAML.
+        UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields).
+    """
+    path = Path(path)
+    data, lines = read_yaml(path)
+    if not (isinstance(data, dict) and "fields" in data):
+        meatshields = modules().get("meatshields")
+        if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
+            from ..rules import check_catalogue as rules_check
+
+            return rules_check(path, settings, add=add, remove=remove, readings=readings)
+        return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
+    if readings and any(v is not None for v in readings.values()):
+        raise UsageError("the --one-sided, --ties, --same-target and --damage readings are Meatshields rules; this catalogue declares its own fields")
+    settings = replace(settings, interpretations=settings.interpretations or Interpretations())
+    findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
+    if findings:
+        return GameReport(path, (), settings.interpretations, tuple(findings))
+    from ..catalogue import catalogue_from_data
+
+    try:
+        catalogue = catalogue_from_data(path, data, lines)
+    except CatalogueError as exc:
+        code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
+        where = exc.path if exc.path != str(path) else None
+        message = f"{where}:{exc.line}: {exc.message}" if where else exc.message
+        return GameReport(path, (), settings.interpretations, (Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field),))
+    from .generic import CHECKS as GENERIC
+
+    checks: list[Check] = list(GENERIC)
+    if catalogue.module != "generic":
+        module = modules().get(catalogue.module)
+        if module is None:
+            known = sorted(modules())
+            hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
+            return GameReport(path, (), settings.interpretations, (Finding(
+                ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}", line_at(lines, ("game",)), "game"),))
+        checks += list(module.checks)
+    return GameReport(path, (), settings.interpretations, tuple(f for check in checks for f in check(catalogue, settings)),
+                      game=catalogue.module)
+
+
+@dataclass(frozen=True)
+class GameReport(Report):
+    """A :class:`Report` of a catalogue with declared fields: ``game`` names the game module
+    whose checks ran after the generic ones (``generic``: none)."""
+
+    game: str = "generic"
+
+
+def format_report(report: Report) -> str:
+    """The report as text. A Meatshields report is :func:`tokengen.rules.format_report`'s (with
+    variants and interpretations); any other game's is the verdict line, the game, and one line
+    per finding (``file:line: severity code: field: message``)."""
+    from ..rules import format_report as rules_format
+    from ..rules.checks import SEVERITIES
+
+    if not isinstance(report, GameReport):
+        return rules_format(report)
+    c = report.counts()
+    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
+           f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
+    for f in report.findings:
+        where = f"{report.path}:{f.line}" if f.line else str(report.path)
+        what = f"{f.field}: {f.message}" if f.field and f.line else f.message
+        out.append(f"{where}: {f.severity} {f.code}: {what}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,81 @@
+"""The generic checks every catalogue with declared fields gets, whatever its game. Each is a
+small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine's checks."""
+
+from __future__ import annotations
+
+from .. import shapes
+from ..errors import LayoutError
+from ..facedraw import set_text
+from ..imposition import SheetSpec
+from ..model import Catalogue
+from ..rules.checks import ERROR, INFO, WARNING, Finding, Settings
+from ..scale import MIN_LEGIBLE_PT
+from ..units import format_length
+
+
+def _spec(catalogue: Catalogue, settings: Settings) -> SheetSpec:
+    base = SheetSpec(page=settings.page, size=settings.token_size(catalogue), margin=settings.margin, columns=catalogue.columns)
+    return shapes.sheet_for(base, catalogue)
+
+
+def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Error ``not-printable`` when one token does not fit the sheet; else info ``sheet``: how
+    many fit (the same packing ``build`` uses: grids, circles with punch room, offset hexes)."""
+    spec = _spec(catalogue, settings)
+    try:
+        packing = shapes.packing_for(spec)
+    except LayoutError as exc:
+        return [Finding(ERROR, "not-printable", str(exc), field="size")]
+    return [Finding(INFO, "sheet", f"{packing.per_page} tokens of {shapes.describe(spec)} fit on one "
+                    f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page",
+                    data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
+
+
+def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``small-text`` for each text of a face or back (after shrinking to fit) that
+    prints below :data:`tokengen.scale.MIN_LEGIBLE_PT` (5 pt) at the token size in use."""
+    spec = _spec(catalogue, settings)
+    width, height = spec.size, spec.height or spec.size
+    found = []
+    for token in catalogue.tokens:
+        values = dict(token.values)
+        for side, template in (("face", token.template), ("back", token.back.template)):
+            if template is None:
+                continue
+            for element in template.elements:
+                if element.kind not in ("text", "glyph"):
+                    continue
+                t = set_text(width, height, template, element, values)
+                if t.text and t.size < MIN_LEGIBLE_PT - 1e-9:
+                    found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text '{t.text}' is {t.size:.1f} pt, "
+                                         f"below {MIN_LEGIBLE_PT:g} pt", token.line, None,
+                                         {"token": token.id, "side": side, "pt": round(t.size, 2)}))
+    return found
+
+
+def check_unique_ids(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Error ``duplicate-id`` for each token id used twice (a catalogue built by the library
+    rather than loaded; loading refuses duplicates already)."""
+    seen: dict[str, int | None] = {}
+    found = []
+    for token in catalogue.tokens:
+        if token.id in seen:
+            found.append(Finding(ERROR, "duplicate-id", f"duplicate id '{token.id}' (first at line {seen[token.id]})", token.line))
+        seen.setdefault(token.id, token.line)
+    return found
+
+
+def check_blind_backs(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Error ``back-differs`` for each token whose back differs from the first token's when the
+    catalogue says ``drawn_blind: true`` (a different back gives a blind draw away)."""
+    if not catalogue.drawn_blind:
+        return []
+    first = catalogue.tokens[0]
+    return [Finding(ERROR, "back-differs", f"token '{t.id}' has a back unlike token '{first.id}'; "
+                    "the tokens are drawn blind, so every back must match (the back reads "
+                    f"{', '.join(dict(t.back.values)) or 'no field'})", t.line, "back", {"token": t.id})
+            for t in catalogue.tokens[1:] if t.back != first.back]
+
+
+#: The generic checks, in report order.
+CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible)

@@ -1,0 +1,375 @@
+"""The any-game catalogue: declared fields, a face template, tokens from YAML or a spreadsheet.
+
+A catalogue with a ``fields`` key is read here (after the schema check of
+``data/catalogue-fields.schema.json``)::
+
+    title: Status tokens
+    size: 1in                       # or 63mmx88mm; a hex is measured across its flats
+    shape: circle                   # square | rounded | circle | hex, or {kind: hex, orientation: flat}
+    fields: {name: text, turns: integer, colour: colour}
+    fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder
+    template: [...]                 # the face (tokengen.template), or a built-in name
+    back: [...]                     # optional: the back, drawn with each token's own fields
+    tokens: tokens.csv              # or a list of mappings
+
+Every error names the file, the line (or spreadsheet row) and the field (or column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .. import fonts
+from ..catalogue import MIN_SIZE, _numbers, _show, line_at, resolve_art, suggest
+from ..errors import CatalogueError
+from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
+from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
+from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, substitute
+from ..units import parse_length
+from ..yamlsrc import Lines, dotted, one_line
+from .table import Row, read_table
+
+#: Keys a token has besides its declared fields.
+TOKEN_KEYS = ("id", "copies")
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_SIZE = re.compile(r"^\s*(.+?[a-zA-Z]+)\s*[x×]\s*(.+?)\s*$")
+WHITE = Colour("rgb", (1.0, 1.0, 1.0))
+BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+#: Largest catalogue font file read, bytes (a full CJK font is about 20 MiB).
+MAX_FONT_BYTES = 32 * 1024 * 1024
+#: Corner radius of a ``rounded`` shape that gives none: 3 mm, as on poker-size cards.
+DEFAULT_RADIUS = 3 * 72 / 25.4
+#: The back of a catalogue that gives none: plain white.
+PLAIN_BACK = Template((Element(kind="rect", content="fill", fill=WHITE, bleed=True),), name="plain")
+
+#: The game data of a catalogue with declared fields: none (its rules live in its game module).
+NO_GAME = Game((), (), Draws((), (), 0, 0), 0, 0)
+
+Locate = Callable[[str | None], CatalogueError]
+
+
+def parse_size(text: Any) -> tuple[float, float | None]:
+    """``"1in"`` → (72.0, None); ``"63mmx88mm"`` → (178.58…, 249.44…) pt.
+
+    Raises:
+        ValueError: with a short reason.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"expected a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, got {text!r}")
+    match = _SIZE.match(text)
+    if match:
+        return parse_length(match.group(1), allow_zero=False), parse_length(match.group(2), allow_zero=False)
+    return parse_length(text, allow_zero=False), None
+
+
+def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False) -> Catalogue:
+    """Build the :class:`Catalogue` of an any-game catalogue whose data passed the schema.
+
+    Raises:
+        CatalogueError: an unknown field type, font, template key or token field (with a
+            did-you-mean), a missing field, a value of the wrong type, a character a font
+            cannot draw, a spreadsheet problem — the first one found, with file, line and field.
+    """
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
+
+    for where, value in _numbers(data):
+        if not math.isfinite(value):
+            raise fail(where, f"expected a finite number, got {value!r}")
+    fields, defaults = _fields(data["fields"], fail)
+    font_files: dict[str, Path] = {}
+    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
+    face = replace(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map)), fonts=tuple(font_map.items()))
+    back_template = PLAIN_BACK
+    if "back" in data:
+        back_template = replace(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map)), fonts=tuple(font_map.items()))
+    width, height, shape = _geometry(data, fail)
+
+    rows: list[tuple[dict[str, Any], Locate, int | None, str]]
+    spec = data["tokens"]
+    sources = [Path(p) for p in font_files.values()]
+    if isinstance(spec, str):
+        table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
+        sources.append(table_path)
+        rows = [(r.values, _row_locator(table_path, r), r.line, f"{table_path.name} row {r.line}") for r in read_table(table_path)]
+    else:
+        if not spec:
+            raise fail(("tokens",), "must not be empty")
+        rows = []
+        for i, t in enumerate(spec):
+            if not isinstance(t, dict):
+                raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {_show(t)}")
+            rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
+
+    tokens: list[Token] = []
+    first: dict[str, str] = {}
+    for n, (raw, locate, line, origin) in enumerate(rows):
+        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n)
+        if token_id in first:
+            raise locate("id")._replace_message(f"duplicate id {_show(token_id)} (first at {first[token_id]})")
+        first[token_id] = origin
+        for template in (face, back_template):
+            _check_text(template, values, locate)
+        back_values = tuple((f, values.get(f)) for f in back_template.fields())
+        back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
+        style = FaceStyle(_background(face, values), BLACK, BLACK)
+        tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]
+                            values=tuple(values.items()), template=face))
+    shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
+    return Catalogue(
+        path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
+        fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
+        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources),
+    )
+
+
+def _background(template: Template, values: dict[str, Any]) -> Colour:
+    """The colour a template paints into the bleed (its first full-bleed ``rect`` fill), else
+    white: what a sheet's home bleed past the outer cuts is filled with."""
+    for element in template.elements:
+        if element.kind == "rect" and element.bleed:
+            return colour_of(element.fill, values) or WHITE
+    return WHITE
+
+
+def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any]]:
+    fields: dict[str, str] = {}
+    defaults: dict[str, Any] = {}
+    for name, kind in spec.items():
+        where = ("fields", name)
+        if not isinstance(name, str) or not name.isidentifier() or name in TOKEN_KEYS:
+            reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {_show(name)} must be a word (letters, digits, _)"
+            raise fail(where, reason)
+        if isinstance(kind, dict):
+            unknown = [k for k in kind if k not in ("type", "default")]
+            if unknown:
+                raise fail(where + (unknown[0],), f"unknown key{suggest(str(unknown[0]), ['type', 'default'])} (known keys: type, default)")
+            if "type" not in kind:
+                raise fail(where, "missing required key 'type'")
+            if "default" in kind:
+                defaults[name] = kind["default"]
+            kind = kind["type"]
+            where = where + ("type",)
+        if kind not in FIELD_TYPES:
+            raise fail(where, f"unknown field type {_show(kind)}{suggest(str(kind), FIELD_TYPES)} (types: {', '.join(FIELD_TYPES)})")
+        fields[name] = kind
+    return fields, defaults
+
+
+def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside: bool, what: str) -> Path:
+    """A file named by the catalogue, inside its folder (as art is)."""
+    try:
+        return resolve_art(catalogue, relative, allow_outside, where)
+    except CatalogueError as exc:
+        raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
+
+
+def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
+           files: dict[str, Path]) -> dict[str, str]:
+    """Register each catalogue font with ReportLab; name → registered font name (``files``
+    receives name → font file)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    fonts.register()
+    out: dict[str, str] = {}
+    for name, relative in spec.items():
+        where = ("fonts", name)
+        if name in ("regular", "bold"):
+            raise fail(where, f"'{name}' is the bundled font; give yours another name")
+        file = _inside(path, relative, fail(where, ""), allow_outside, "font")
+        if file.suffix.lower() not in (".ttf", ".otf"):
+            raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
+        if file.stat().st_size > MAX_FONT_BYTES:
+            raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
+        digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
+        registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
+        try:
+            if registered not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont(registered, str(file)))
+        except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
+            reason = one_line(str(exc)).split(": ", 1)[-1]
+            raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
+        out[name] = registered
+        files[name] = file
+    return out
+
+
+def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
+    width, height = 72.0, None
+    if "size" in data:
+        try:
+            width, height = parse_size(data["size"])
+        except ValueError as exc:
+            raise fail(("size",), one_line(str(exc))) from None
+        for side in (width, height or width):
+            if side < MIN_SIZE:
+                raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
+    shape = None
+    if "shape" in data:
+        spec = data["shape"]
+        kind, radius, orientation = spec, 0.0, "pointy"
+        if isinstance(spec, dict):
+            for key in spec:
+                if key not in ("kind", "radius", "orientation"):
+                    raise fail(("shape", key), f"unknown key{suggest(str(key), ['kind', 'radius', 'orientation'])} (known keys: kind, radius, orientation)")
+            if "kind" not in spec:
+                raise fail(("shape",), "missing required key 'kind'")
+            kind = spec["kind"]
+            if "radius" in spec:
+                try:
+                    radius = parse_length(spec["radius"])
+                except ValueError as exc:
+                    raise fail(("shape", "radius"), one_line(str(exc))) from None
+            orientation = spec.get("orientation", "pointy")
+            if orientation not in ORIENTATIONS:
+                raise fail(("shape", "orientation"), f"unknown orientation {_show(orientation)}{suggest(str(orientation), ORIENTATIONS)} (flat or pointy)")
+        at = ("shape", "kind") if isinstance(spec, dict) else ("shape",)
+        if kind not in KINDS:
+            raise fail(at, f"unknown shape {_show(kind)}{suggest(str(kind), KINDS)} (shapes: {', '.join(KINDS)})")
+        if kind == "rounded" and not (isinstance(spec, dict) and "radius" in spec):
+            radius = DEFAULT_RADIUS
+        if kind in ("circle", "hex") and height is not None and abs(height - width) > 1e-6:
+            raise fail(("size",), f"a {kind} token has one size ({'its diameter' if kind == 'circle' else 'across its flats'}), not WIDTHxHEIGHT")
+        shape = Shape(kind, radius, orientation)
+        if kind == "rounded" and radius > min(width, height or width) / 2:
+            raise fail(("shape", "radius"), "the corner radius is more than half the token")
+        if kind == "hex":
+            width, height = hex_box(width, orientation)
+        elif kind == "circle":
+            height = None
+    return width, height, shape
+
+
+def _yaml_locator(path: Path, lines: Lines, i: int) -> Locate:
+    def locate(key: str | None) -> CatalogueError:
+        where = ("tokens", i) if key is None else ("tokens", i, key)
+        return _Error(path, "", line=line_at(lines, where), field=dotted(where))
+    return locate
+
+
+def _row_locator(table: Path, row: Row) -> Locate:
+    def locate(key: str | None) -> CatalogueError:
+        return _Error(table, "", line=row.line, field=row.where(key) if key else None)
+    return locate
+
+
+class _Error(CatalogueError):
+    """A located error waiting for its message."""
+
+    def _replace_message(self, message: str) -> CatalogueError:
+        return CatalogueError(self.path, message, self.line, self.field)
+
+
+def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], defaults: dict[str, Any],
+                  path: Path, allow_outside_art: bool, n: int) -> tuple[dict[str, Any], str, int]:
+    def fail(key: str | None, message: str) -> CatalogueError:
+        return locate(key)._replace_message(message)  # type: ignore[attr-defined]
+
+    known = list(TOKEN_KEYS) + list(fields)
+    for key in raw:
+        if key not in known:
+            raise fail(str(key), f"unknown field{suggest(str(key), known)} (fields: {', '.join(known)})")
+    token_id = _blank(raw.get("id"))
+    if token_id is None:
+        token_id = str(n + 1)
+    token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
+    if not _ID.match(token_id):
+        raise fail("id", f"id {_show(token_id)} must be lowercase letters, digits, '-' or '_'")
+    copies = _blank(raw.get("copies"))
+    if copies is None:
+        copies = 1
+    else:
+        copies = _number(copies, "integer", lambda m: fail("copies", m))
+        if not 1 <= copies <= 10_000:
+            raise fail("copies", f"must be 1 to 10000, got {copies}")
+    values: dict[str, Any] = {}
+    for name, kind in fields.items():
+        value = _blank(raw.get(name))
+        if value is None:
+            if name in defaults:
+                value = defaults[name]
+            elif kind in ("image", "colour") and name in raw:
+                values[name] = None  # an empty cell: no art, no colour
+                continue
+            else:
+                raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
+        values[name] = _convert(value, kind, lambda m, name=name: fail(name, m), path, allow_outside_art, locate(name))
+    return values, token_id, int(copies)
+
+
+def _blank(value: Any) -> Any:
+    return None if value is None or (isinstance(value, str) and not value.strip()) else value
+
+
+def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError]) -> int | float:
+    if isinstance(value, bool):
+        raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip().replace("\u2212", "-"))
+        except ValueError:
+            raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}") from None
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise fail(f"expected a finite number, got {_show(value)}")
+    if kind == "integer":
+        if not float(value).is_integer():
+            raise fail(f"expected a whole number, got {_show(value)}")
+        return int(value)
+    return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else value
+
+
+def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path: Path, allow_outside_art: bool,
+             where: CatalogueError) -> Any:
+    if kind == "text":
+        if isinstance(value, (dict, list)):
+            raise fail(f"expected text, got {_show(value)}")
+        text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
+        if len(text) > 400:
+            raise fail(f"text is longer than 400 characters ({len(text)})")
+        return text
+    if kind in ("number", "integer"):
+        return _number(value, kind, fail)
+    if kind == "image":
+        if not isinstance(value, str):
+            raise fail(f"expected an image path, got {_show(value)}")
+        return resolve_art(path, value.strip(), allow_outside_art, where)
+    # colour
+    if isinstance(value, str) and re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", value):
+        return Colour.parse(value.strip())
+    if isinstance(value, list) and len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in value):
+        return Colour.parse(value)
+    raise fail(f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(value)}')
+
+
+def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:
+    """Refuse text a template's font cannot draw, naming the token field it came from."""
+    from ..facedraw import font_name
+
+    for element in template.elements:
+        if element.kind not in ("text", "glyph"):
+            continue
+        text = substitute(element.content, values)
+        source = next(iter(element.fields()), None)
+        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        if control is not None:
+            raise locate(source)._replace_message(  # type: ignore[attr-defined]
+                f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        font = font_name(template, element.font)
+        missing = fonts.missing_glyphs(text, font)
+        if missing:
+            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
+            if source is None:
+                where = f" (template line {element.line})" if element.line else ""
+                raise locate(None)._replace_message(f"{what} has no glyph for {shown}{where}")  # type: ignore[attr-defined]
+            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")  # type: ignore[attr-defined]
+
+
