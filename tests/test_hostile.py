@@ -322,15 +322,6 @@ def test_stdout_that_cannot_encode(tmp_path: Path):
     assert "a vX or ^X token stands in" in proc.stdout.decode("latin-1")
 
 
-def test_stdout_encoding_failure_in_process_is_one_line(run, monkeypatch: pytest.MonkeyPatch):
-    """Where the console fallback is not installed (a library caller's own stream), an encoding
-    failure on stdout is still one line and exit 2 (tokengen.streams)."""
-    from tokengen import streams
-
-    message = streams._describe(UnicodeEncodeError("latin-1", "↓", 0, 1, "ordinal not in range"))
-    assert message is not None and message.startswith("standard output cannot show '↓' (U+2193) in its encoding")
-
-
 def test_symlink_loop_as_output(run, tmp_path: Path):
     loop = tmp_path / "loop.pdf"
     loop.symlink_to("loop.pdf")
