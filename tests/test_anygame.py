@@ -422,3 +422,22 @@ tokens:
     sheet = write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "csv"), "sheet.yaml")
     result = run("build", str(sheet), "-o", str(tmp_path / "tokens.csv"))
     assert result.exit_code == 2 and (tmp_path / "tokens.csv").read_text("utf-8") == "name,strength\nA,1\n"
+
+
+def test_output_over_a_templates_literal_picture_is_refused(tmp_path, run):
+    """A picture named in the template itself (not through a field) is an input too."""
+    from tests.test_art import png
+
+    png(tmp_path / "logo.png", (300, 300))
+    path = write(tmp_path, """\
+title: Logo
+fields: {name: text}
+template:
+  - {image: logo.png, box: [0, 0, 1, 1]}
+  - {text: "{name}", at: [0.5, 0.5]}
+tokens:
+  - {id: a, name: A}
+""")
+    before = (tmp_path / "logo.png").read_bytes()
+    result = run("build", str(path), "-o", str(tmp_path / "logo.png"))
+    assert result.exit_code == 2 and "logo.png" in result.stderr and (tmp_path / "logo.png").read_bytes() == before

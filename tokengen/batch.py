@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, fonts, guard, schemas
+from . import __version__, bundled, fonts, guard, schemas
 from . import workers as workers_module
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
@@ -201,6 +201,7 @@ def is_job_file(path: str | Path) -> bool:
     Raises:
         CatalogueError: the file cannot be read as YAML.
     """
+    bundled.require(Path(path))  # a missing file: say both ways to get a catalogue
     data, _ = read_yaml(path)
     return isinstance(data, dict) and "jobs" in data
 

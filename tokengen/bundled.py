@@ -42,21 +42,25 @@ def missing_message() -> str:
             f"or use a bundled one by name: {', '.join(names())})")
 
 
-def resolve(path: str | Path) -> Path:
-    """The catalogue file meant by a command-line argument: ``path`` when it exists (a file
-    always wins), else the bundled catalogue of that name (``meatshields``).
+def require(path: Path) -> None:
+    """Raise the missing-catalogue error (:func:`missing_message`) when ``path`` does not exist.
 
     Raises:
-        CatalogueError: neither a file nor a bundled name; the message names ``tokengen init``
-            and the bundled catalogues.
+        CatalogueError: ``path`` is not there.
     """
+    if not path.exists() and not path.is_symlink():
+        raise CatalogueError(path, missing_message())
+
+
+def resolve(path: str | Path) -> Path:
+    """The catalogue file meant by a command-line argument: ``path`` when it exists (a file
+    always wins), else the bundled catalogue of that name (``meatshields``), else ``path`` as
+    given: loading it then fails with :func:`missing_message` (``--watch`` waits for it)."""
     path = Path(path)
     if path.exists():
         return path
     bundled = bundled_path(str(path))
-    if bundled is not None:
-        return bundled
-    raise CatalogueError(path, missing_message())
+    return bundled if bundled is not None else path
 
 
 def default_output(catalogue: Path, title: str) -> Path:

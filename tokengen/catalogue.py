@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import gamedata, guard, schemas, scripts
+from . import bundled, gamedata, guard, schemas, scripts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -56,6 +56,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     path = Path(path)
     if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
         raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]

@@ -7,6 +7,7 @@ Exit codes: 0 success; 1 a check found problems; 2 bad input or usage; 70 an int
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import signal
 import sys
@@ -53,7 +54,7 @@ LENGTH = LengthType()
 
 class CatalogueType(click.ParamType):
     """A click parameter: a catalogue file, or the name of a bundled one (``meatshields``) → Path.
-    A missing one is a :class:`CatalogueError` naming ``tokengen init`` and the bundled names."""
+    A missing file is reported when it is loaded, naming ``tokengen init`` and the bundled names."""
 
     name = "CATALOGUE"
 
@@ -118,6 +119,78 @@ def output_file(text: str, stem: str) -> Path:
     return path
 
 
+# --- previews and rebuild on save (issue 17): --preview on build and export, --watch on build ---
+
+def _preview_options(*, watch: bool = False) -> Any:
+    """Add ``--preview [FILE.png]``, ``--preview-dpi`` and ``--preview-page`` (and ``--watch``
+    when ``watch``) to a command whose callback returns what it wrote (a ``BuildResult`` or the
+    list of exported paths, the PDF first). The command runs as before, then the PDF it wrote is
+    rendered to PNG (:func:`tokengen.preview.write_previews`); with ``--watch`` it runs again on
+    every change of its inputs (:func:`tokengen.watch.watch_build`), one line per run."""
+
+    def decorate(f: Any) -> Any:
+        @functools.wraps(f)
+        def wrapper(*args: Any, preview: str | None, preview_dpi: int, preview_page: int | None, watch: bool = False,
+                    **kwargs: Any) -> Any:
+            ctx = click.get_current_context()
+            given = [o for o in ("preview_dpi", "preview_page") if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
+            if preview is None and given:
+                raise click.UsageError(f"{', '.join('--' + o.replace('_', '-') for o in given)}: add --preview")
+            target = Path(preview) if preview else None
+
+            def once() -> Any:
+                written = f(*args, **kwargs)
+                if preview is not None:
+                    from .preview import write_previews
+
+                    pdf = written[0] if isinstance(written, list) else written.path
+                    pngs = write_previews(pdf, target or (kwargs["out_dir"] / f"{pdf.stem}.png" if "out_dir" in kwargs else None),
+                                          preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
+                    click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                return written
+
+            if not watch:
+                return once()
+            import contextlib
+            import io
+
+            from .duplex import backs_path as duplex_backs_path
+            from .watch import catalogue_inputs, watch_build
+
+            allow = kwargs.get("allow_outside_art", False)
+            last: list[Path] = [Path(str(kwargs["output"]))]  # the PDF the last good build wrote
+
+            def summary() -> str:
+                with contextlib.redirect_stdout(io.StringIO()) as lines:
+                    last[0] = once().path
+                return "; ".join(line for line in lines.getvalue().splitlines() if line)
+
+            def inputs() -> Any:
+                pdf = last[0]
+                return catalogue_inputs(kwargs["catalogue"], (pdf, duplex_backs_path(pdf)), allow_outside_art=allow,
+                                        previews=target or (pdf.with_suffix(".png") if preview is not None else None))
+
+            watch_build(summary, inputs, echo=lambda line: click.echo(line), error=lambda line: click.echo(line, err=True))
+            return None
+
+        options = [
+            click.option("--preview", metavar="[FILE.png]", is_flag=False, flag_value="", default=None,
+                         help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page "
+                              "(default FILE: the PDF's name with .png)."),
+            click.option("--preview-dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Preview resolution (px per in)."),
+            click.option("--preview-page", type=click.IntRange(1), default=None, metavar="N", help="Preview only page N."),
+        ]
+        if watch:
+            options.append(click.option("--watch", is_flag=True,
+                                        help="Build, then rebuild whenever the catalogue, its art, the fonts or a data file beside it "
+                                             "change (Ctrl-C stops; a broken input keeps the last good PDF)."))
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tokengen")
 def cli() -> None:
@@ -149,10 +222,11 @@ def cli() -> None:
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
               help="Refuse builds whose art holds more pixels (after resampling).")
+@_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
-          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> None:
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -167,6 +241,8 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
+      tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
+      tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
     from . import scale as scaling
     from .build import BuildOptions, build_pdf, describe
@@ -190,6 +266,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
                                          max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
+    return result
 
 
 cli.add_command(align)
@@ -340,11 +417,12 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
               help="Refuse PNG sets with more pixels in all (png profiles).")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+@_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False) -> None:
+                   keep_resolution: bool = False) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -353,6 +431,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
       tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+      tokengen export --profile print-shop -o out/shop --preview
       tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
 
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
@@ -385,6 +464,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         click.echo(f"warning: {message}", err=True)
     else:
         click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+    return written
 
 
 def _override_profile(profile: Any, page: str | None, landscape: bool | None, columns: int | None, copies: int | None,
@@ -512,6 +592,51 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
     failed = [r for r in results if not r.ok]
     if failed:
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
+
+
+@cli.command("preview")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.png",
+              help="FILE.png for one --page, else FILE-1.png … per page (default: the PDF's name with .png).")
+@click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
+@click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
+def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) -> None:
+    """Render any PDF to PNG, one file per page (or page N), at a stated DPI (pdfium).
+    A page W × H pt becomes round(W/72 × DPI) × round(H/72 × DPI) px.
+
+    \b
+    Examples:
+      tokengen preview meatshields.pdf                    # meatshields-1.png … at 100 DPI
+      tokengen preview meatshields.pdf --page 2 --dpi 200 -o page2.png
+    """
+    from .preview import write_previews
+
+    pngs = write_previews(pdf, output, dpi, page)
+    click.echo(f"wrote {len(pngs)} PNG(s) at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+
+
+@cli.command("serve")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port on 127.0.0.1 (0: a free one, printed on start).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
+    """Serve a local page (http://127.0.0.1 only) to choose options, look at the sheet, read
+    the rules check and download the files; it re-renders when CATALOGUE changes on disk.
+    Needs the web extra: pip install 'tokengen[web]'.
+
+    \b
+    Examples:
+      tokengen serve                      # token_defs.yaml on a free port
+      tokengen serve token_defs.yaml --port 8765 --open
+    """
+    if not catalogue.is_file():
+        raise click.BadParameter(f"{catalogue}: no such file" if not catalogue.exists() else f"{catalogue}: not a file",
+                                 param_hint="'CATALOGUE'")
+    try:
+        from .web.server import serve
+    except ModuleNotFoundError as exc:
+        raise TokengenError(f"tokengen serve needs the web extra ({exc.name} is missing): pip install 'tokengen[web]'") from None
+    serve(catalogue, port, open_browser, echo=lambda line: click.echo(line) or sys.stdout.flush())
 
 
 def usage_message(exc: click.ClickException) -> str:

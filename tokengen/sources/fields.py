@@ -30,7 +30,7 @@ from ..catalogue import MIN_SIZE, _numbers, _show, line_at, resolve_art, suggest
 from ..errors import CatalogueError
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, substitute
+from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, placeholders, substitute
 from ..units import parse_length
 from ..yamlsrc import Lines, dotted, one_line
 from .table import Row, read_table
@@ -122,6 +122,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]
                             values=tuple(values.items()), template=face))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
+    sources += [Path(e.content) for t in (face, back_template) for e in t.elements  # literal pictures (resolved when parsed)
+                if e.kind == "image" and e.content and not placeholders(e.content)]
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),

@@ -1,0 +1,613 @@
+"""The routes, jobs and safety rules of ``tokengen serve`` (Starlette app, uvicorn server).
+
+Routes (all GET or HEAD; a request with a body, any other method, a query longer than
+:data:`MAX_QUERY` bytes or a path longer than :data:`MAX_PATH` is refused before any work):
+
+* ``/``: the page (``static/index.html``); ``/static/…``: its own CSS and script (no CDN).
+* ``/api/render?FIELDS``: build the sheet for the form's fields, render every page to PNG at
+  :data:`PREVIEW_DPI`, run the rules check; JSON with the page URLs, the CLI's output lines, the
+  error (one line, as the CLI prints it) and the check report.
+* ``/render/KEY/N.png``: page N of a render (kept in memory, the last :data:`CACHE_SIZE`).
+* ``/api/changes?since=G``: long poll; answers with the catalogue's generation once an input
+  changed (the same watcher as ``build --watch``) or after :data:`POLL_SECONDS`.
+* ``/download/home``, ``/download/backs``, ``/download/shop?profile=NAME``,
+  ``/download/align``: the home PDF, the separate backs PDF, the print-shop files (the PDF, or a
+  zip of the files when a profile writes several, such as the PNG chits) and the duplex
+  alignment test.
+* ``/files/PATH``: a file inside the catalogue's folder (art, the catalogue); a path that
+  resolves outside it (``..``, a symlink) is refused with 403.
+
+How options are handled: the form's fields (:data:`FIELDS`, each at most :data:`MAX_VALUE`
+characters) become ``--option=value`` arguments of the real click commands (``build``,
+``export``, ``align``, ``check``), parsed by click (same ranges, same messages as the CLI) and run
+by their callbacks. One command runs at a time (their printed lines are captured), writing
+into a private temporary folder, never into the catalogue's folder; the results are served
+from memory, so a rebuild during a download cannot change the file being sent.
+The server listens on 127.0.0.1 only and answers only requests whose Host is 127.0.0.1 or
+localhost (a DNS-rebinding page cannot reach it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import html
+import io
+import json
+import shutil
+import socket
+import tempfile
+import threading
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import click
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..errors import TokengenError
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Longest query string and path accepted (bytes).
+MAX_QUERY = 2048
+MAX_PATH = 1024
+#: Longest value of one form field (characters).
+MAX_VALUE = 100
+#: Resolution of the pages shown (px per in): US Letter is 850 × 1100 px.
+PREVIEW_DPI = 100
+#: Pages shown (the first ones; the PDF to download has them all).
+MAX_SHOWN = 12
+#: Renders kept in memory.
+CACHE_SIZE = 8
+#: Longest wait of a long poll (s).
+POLL_SECONDS = 20.0
+#: Form fields: the build options, plus the print profile for the shop download.
+FIELDS = ("page", "landscape", "margin", "gutter", "crop_marks", "no_cut_lines", "size", "scale", "copies", "fill",
+          "backs", "flip", "back_offset", "printer_scale", "rules", "profile")
+#: Hosts a request may name (plus ``localhost`` with any port).
+HOSTS = ("127.0.0.1", "localhost")
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
+                                 b"connect-src 'self'; frame-ancestors 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class Refused(Exception):
+    """A request refused with ``status`` and a one-line ``message``."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Outcome:
+    """A command run: its return value, the lines it printed, and its error message (one line,
+    exactly what the CLI prints after ``tokengen: error: ``) when it failed."""
+
+    result: Any = None
+    stdout: str = ""
+    stderr: str = ""
+    error: str | None = None
+
+
+@dataclass
+class Rendered:
+    """One render of the sheet: what the page shows and what the download buttons send."""
+
+    key: str
+    generation: int
+    args: list[str]
+    error: str | None = None
+    log: list[str] = field(default_factory=list)
+    pages: list[bytes] = field(default_factory=list)
+    pdf: bytes | None = None
+    backs: bytes | None = None
+    name: str = "tokens.pdf"
+    check: dict[str, Any] | None = None
+    page_count: int = 0
+
+
+# --- options → the CLI's own commands ---------------------------------------------------------
+
+_RUN_LOCK = threading.Lock()  # one command at a time: their printed lines are captured process-wide
+
+
+def run_command(name: str, args: list[str]) -> Outcome:
+    """Parse ``args`` with the ``tokengen NAME`` click command and run it, as the CLI would.
+
+    Returns the callback's return value and what it printed; a click usage error or a
+    :class:`TokengenError` becomes ``Outcome.error`` with the CLI's message.
+    """
+    from .. import cli as tokengen_cli
+
+    command = tokengen_cli.cli.commands[name]
+    out, err = io.StringIO(), io.StringIO()
+    outcome = Outcome()
+    with _RUN_LOCK, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            ctx = command.make_context(f"tokengen {name}", list(args))
+            with ctx:
+                outcome.result = command.invoke(ctx)
+        except TokengenError as exc:
+            outcome.error = str(exc)
+        except click.ClickException as exc:
+            outcome.error = tokengen_cli.usage_message(exc)
+    outcome.stdout, outcome.stderr = out.getvalue(), err.getvalue()
+    return outcome
+
+
+def form_values(query: str) -> dict[str, str]:
+    """The form fields of a query string, checked: known names only, each once, each at most
+    :data:`MAX_VALUE` characters. Raises :class:`Refused` (400)."""
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=2 * len(FIELDS), strict_parsing=False)
+    except ValueError:
+        raise Refused(400, f"too many fields (at most {len(FIELDS)})") from None
+    values: dict[str, str] = {}
+    for key, value in pairs:
+        if key not in FIELDS:
+            raise Refused(400, f"unknown field {key[:40]!r}")
+        if key in values:
+            raise Refused(400, f"{key}: given twice")
+        if len(value) > MAX_VALUE or "\x00" in value:
+            raise Refused(400, f"{key}: longer than {MAX_VALUE} characters")
+        values[key] = value.strip()
+    return values
+
+
+def _on(value: str | None) -> bool:
+    return value in ("on", "1", "true", "yes")
+
+
+def build_args(values: dict[str, str]) -> list[str]:
+    """``tokengen build`` options for the form's fields (``--name=value``, so a value is never
+    read as an option)."""
+    args: list[str] = []
+    for name, flag in (("page", "--page"), ("margin", "--margin"), ("gutter", "--gutter"), ("size", "--size"),
+                       ("scale", "--scale"), ("copies", "--copies"), ("printer_scale", "--printer-scale")):
+        if values.get(name):
+            args.append(f"{flag}={values[name]}")
+    for name, flag in (("landscape", "--landscape"), ("crop_marks", "--crop-marks"), ("no_cut_lines", "--no-cut-lines"),
+                       ("rules", "--rules")):
+        if _on(values.get(name)):
+            args.append(flag)
+    if _on(values.get("fill")):
+        args.append("--fill")
+    if values.get("backs"):
+        args.append(f"--backs={values['backs']}")
+        if values.get("flip"):
+            args.append(f"--flip={values['flip']}")
+    if values.get("back_offset"):
+        args.append(f"--back-offset={values['back_offset']}")
+    return args
+
+
+def align_args(values: dict[str, str]) -> list[str]:
+    """``tokengen align`` options for the form's fields (page, landscape, flip, offset, scale)."""
+    args = [f"--page={values['page']}"] if values.get("page") else []
+    if _on(values.get("landscape")):
+        args.append("--landscape")
+    for name, flag in (("flip", "--flip"), ("back_offset", "--back-offset"), ("printer_scale", "--printer-scale")):
+        if values.get(name):
+            args.append(f"{flag}={values[name]}")
+    return args
+
+
+def check_args(values: dict[str, str]) -> list[str]:
+    """``tokengen check`` options for the form's fields (page, margin, size)."""
+    return [f"{flag}={values[name]}" for name, flag in (("page", "--page"), ("margin", "--margin"), ("size", "--size"))
+            if values.get(name)]
+
+
+def _lines(*texts: str) -> list[str]:
+    return [line for text in texts for line in text.splitlines() if line]
+
+
+def zip_bytes(files: list[Path]) -> bytes:
+    """A deterministic zip of ``files`` (in order, by name, fixed timestamps)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            info = zipfile.ZipInfo(path.name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+# --- state --------------------------------------------------------------------------------------
+
+class State:
+    """The served catalogue, its generation (bumped by the watcher on every input change), the
+    private work folder and the render cache."""
+
+    def __init__(self, catalogue: Path, workdir: Path):
+        self.catalogue = catalogue.absolute()
+        self.given = str(catalogue)  # as the user typed it: messages name it as the CLI would
+        self.root = self.catalogue.parent.resolve()
+        self.workdir = workdir
+        self.generation = 0
+        self.cache: OrderedDict[str, Rendered] = OrderedDict()
+        self.downloads: OrderedDict[str, tuple[str, bytes, str]] = OrderedDict()
+        self.cache_lock = threading.Lock()
+        self.stop = threading.Event()
+        self.watching = threading.Event()  # set once the watcher sees every later change
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.changed: asyncio.Event | None = None
+        self.counter = 0
+
+    # the watcher thread (tokengen.watch, as build --watch) ---------------------------------
+    def watch(self) -> None:
+        from ..watch import catalogue_inputs, changes
+
+        for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(self.bump)
+
+    def bump(self) -> None:
+        """A new generation: wake every long poll (runs in the event loop)."""
+        self.generation += 1
+        if self.changed is not None:
+            self.changed.set()
+        self.changed = asyncio.Event()
+
+    def _out(self, name: str) -> Path:
+        with self.cache_lock:
+            self.counter += 1
+            folder = self.workdir / f"job-{self.counter}"
+        folder.mkdir()
+        return folder / name
+
+    # jobs (run in a worker thread) ------------------------------------------------------------
+    def render(self, values: dict[str, str]) -> Rendered:
+        """Build, render and check for ``values`` (cached per generation and options)."""
+        args = build_args(values)
+        generation = self.generation
+        key = hashlib.sha256(json.dumps([generation, args]).encode()).hexdigest()[:24]
+        with self.cache_lock:
+            if key in self.cache:
+                self.cache.move_to_end(key)
+                return self.cache[key]
+        rendered = Rendered(key, generation, args, name=self._pdf_name())
+        out = self._out(rendered.name)
+        try:
+            outcome = run_command("build", [self.given, f"--output={out}", *args])
+            rendered.log = [line.replace(str(out.parent) + "/", "") for line in _lines(outcome.stdout, outcome.stderr)]
+            if outcome.error is not None:
+                rendered.error = outcome.error
+            else:
+                from ..duplex import backs_path
+                from ..preview import page_count, png_bytes, render_pages
+
+                rendered.pdf = out.read_bytes()
+                backs = backs_path(out)
+                rendered.backs = backs.read_bytes() if backs.exists() else None
+                try:
+                    rendered.page_count = page_count(rendered.pdf)
+                    rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
+                except TokengenError as exc:
+                    rendered.error = str(exc)
+            check = run_command("check", [self.given, "--format=json", *check_args(values)])
+            try:
+                rendered.check = json.loads(check.stdout)
+            except ValueError:
+                rendered.check = {"error": check.error}
+        finally:
+            shutil.rmtree(out.parent, ignore_errors=True)
+        with self.cache_lock:
+            self.cache[key] = rendered
+            while len(self.cache) > CACHE_SIZE:
+                self.cache.popitem(last=False)
+        return rendered
+
+    def _pdf_name(self) -> str:
+        from ..catalogue import load_catalogue
+        from ..export import slug
+
+        try:
+            return f"{slug(load_catalogue(self.catalogue).title)}.pdf"
+        except TokengenError:
+            return "tokens.pdf"
+
+    def shop(self, profile: str) -> tuple[str, bytes, str]:
+        """The print-shop files of ``profile``: (file name, bytes, media type)."""
+        key = f"{self.generation}:{profile}"
+        with self.cache_lock:
+            if key in self.downloads:
+                return self.downloads[key]
+        folder = self._out("shop")
+        try:
+            outcome = run_command("export", [self.given, f"--profile={profile}", f"--output={folder}"])
+            if outcome.error is not None:
+                raise Refused(400, outcome.error)
+            written: list[Path] = outcome.result
+            if len(written) == 1:
+                answer = (written[0].name, written[0].read_bytes(), "application/pdf")
+            else:
+                answer = (f"{written[0].stem}.zip", zip_bytes(written), "application/zip")
+        finally:
+            shutil.rmtree(folder.parent, ignore_errors=True)
+        with self.cache_lock:
+            self.downloads[key] = answer
+            while len(self.downloads) > CACHE_SIZE:
+                self.downloads.popitem(last=False)
+        return answer
+
+    def align(self, values: dict[str, str]) -> bytes:
+        """The duplex alignment test for the form's page, flip, offset and printer scale."""
+        out = self._out("align.pdf")
+        try:
+            outcome = run_command("align", [f"--output={out}", *align_args(values)])
+            if outcome.error is not None:
+                raise Refused(400, outcome.error)
+            return out.read_bytes()
+        finally:
+            shutil.rmtree(out.parent, ignore_errors=True)
+
+
+# --- routes -------------------------------------------------------------------------------------
+
+def _state(request: Request) -> State:
+    return request.app.state.tokengen  # type: ignore[no-any-return]
+
+
+def _values(request: Request) -> dict[str, str]:
+    return form_values(request.url.query)
+
+
+def _refused(exc: Refused) -> PlainTextResponse:
+    return PlainTextResponse(exc.message + "\n", status_code=exc.status)
+
+
+async def index(request: Request) -> Response:
+    """The page, with the catalogue's name and the print profiles filled in."""
+    state = _state(request)
+    from ..profiles import load_profiles
+
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    profiles = "".join(f'<option value="{html.escape(name)}"{" selected" if name == "print-shop" else ""}>{html.escape(name)}</option>'
+                       for name in load_profiles())
+    page = page.replace("{{catalogue}}", html.escape(state.catalogue.name)).replace("{{profiles}}", profiles)
+    return HTMLResponse(page)
+
+
+async def api_render(request: Request) -> Response:
+    """Render the sheet for the query's form fields: JSON (see the module docstring)."""
+    state = _state(request)
+    try:
+        values = _values(request)
+    except Refused as exc:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+    rendered = await run_in_threadpool(state.render, values)
+    return JSONResponse({
+        "key": rendered.key, "generation": rendered.generation, "error": rendered.error, "log": rendered.log,
+        "pages": [f"/render/{rendered.key}/{n}.png" for n in range(1, len(rendered.pages) + 1)],
+        "backs": rendered.backs is not None, "name": rendered.name, "check": rendered.check, "page_count": rendered.page_count,
+        "args": ["tokengen", "build", state.catalogue.name, *rendered.args],
+    }, status_code=200)
+
+
+async def render_page(request: Request) -> Response:
+    """PNG of page N of a render still in the cache (404 once it was dropped)."""
+    state = _state(request)
+    key, number = request.path_params["key"], request.path_params["number"]
+    with state.cache_lock:
+        rendered = state.cache.get(key)
+    if rendered is None or not 1 <= number <= len(rendered.pages):
+        return PlainTextResponse("no such page (the sheet was rendered again: reload)\n", status_code=404)
+    return Response(rendered.pages[number - 1], media_type="image/png")
+
+
+async def api_changes(request: Request) -> Response:
+    """Long poll: the catalogue's generation, once it differs from ``since`` or after :data:`POLL_SECONDS`."""
+    state = _state(request)
+    try:
+        since = int(request.query_params.get("since", "-1"))
+    except ValueError:
+        return PlainTextResponse("since: expected a whole number\n", status_code=400)
+    if state.generation == since and state.changed is not None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(state.changed.wait(), POLL_SECONDS)
+    return JSONResponse({"generation": state.generation})
+
+
+def _attachment(name: str, data: bytes, media_type: str) -> Response:
+    return Response(data, media_type=media_type, headers={"content-disposition": f'attachment; filename="{name}"'})
+
+
+async def download(request: Request) -> Response:
+    """The home PDF, separate backs, print-shop files or alignment test, as attachments (400 with the CLI's message on bad input)."""
+    state = _state(request)
+    what = request.path_params["what"]
+    try:
+        values = _values(request)
+        if what in ("home", "backs"):
+            rendered = await run_in_threadpool(state.render, values)
+            if rendered.error is not None or rendered.pdf is None:
+                raise Refused(400, rendered.error or "nothing to download")
+            if what == "backs":
+                if rendered.backs is None:
+                    raise Refused(400, "no separate backs file: choose backs 'separate'")
+                return _attachment(rendered.name.replace(".pdf", "-backs.pdf"), rendered.backs, "application/pdf")
+            return _attachment(rendered.name, rendered.pdf, "application/pdf")
+        if what == "shop":
+            return _attachment(*await run_in_threadpool(state.shop, values.get("profile") or "print-shop"))
+        if what == "align":
+            return _attachment("align.pdf", await run_in_threadpool(state.align, values), "application/pdf")
+    except Refused as exc:
+        return _refused(exc)
+    return PlainTextResponse("no such download\n", status_code=404)
+
+
+async def files(request: Request) -> Response:
+    """A file inside the catalogue's folder; anything resolving outside it is refused."""
+    state = _state(request)
+    relative = request.path_params["path"]
+    if "\x00" in relative:
+        return PlainTextResponse("refused: bad path\n", status_code=400)
+    target = (state.root / relative).resolve()
+    if not target.is_relative_to(state.root):
+        return PlainTextResponse("refused: outside the catalogue's folder\n", status_code=403)
+    if not target.is_file() or any(part.startswith(".") for part in target.relative_to(state.root).parts):
+        return PlainTextResponse("not found\n", status_code=404)
+    return FileResponse(target)
+
+
+class Limits:
+    """ASGI middleware: GET and HEAD only, no request body, bounded path and query, and the
+    security headers on every answer."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        refusal: tuple[int, str] | None = None
+        if scope["method"] not in ("GET", "HEAD"):
+            refusal = (405, f"{scope['method']}: only GET and HEAD are served")
+        elif int(headers.get(b"content-length", b"0") or b"0") > 0 or b"transfer-encoding" in headers:
+            refusal = (413, "request bodies are refused (limit: 0 bytes)")
+        elif len(scope.get("query_string", b"")) > MAX_QUERY:
+            refusal = (414, f"query longer than {MAX_QUERY} bytes")
+        elif len(scope.get("raw_path") or scope["path"].encode()) > MAX_PATH:
+            refusal = (414, f"path longer than {MAX_PATH} bytes")
+
+        async def with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            await send(message)
+
+        if refusal is not None:
+            await PlainTextResponse(refusal[1] + "\n", status_code=refusal[0])(scope, receive, with_headers)
+            return
+        await self.app(scope, receive, with_headers)
+
+
+def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: bool = True,
+               hosts: tuple[str, ...] = HOSTS, on_ready: Any = None) -> Starlette:
+    """The Starlette app serving ``catalogue``.
+
+    Args:
+        catalogue: the catalogue YAML; its folder is the only one files are served from.
+        workdir: private folder for the commands' outputs (default: a new temporary folder,
+            removed on shutdown); it must not be the catalogue's folder.
+        watch: re-render when an input changes (:mod:`tokengen.watch`).
+        hosts: accepted Host header names.
+        on_ready: called (no arguments) once the app is ready and, with ``watch``, the watcher
+            sees every later change.
+    Raises:
+        UsageError: ``workdir`` is the catalogue's folder.
+    """
+    from ..errors import UsageError
+
+    catalogue = Path(catalogue)
+    own = workdir is None
+    work = workdir or _private_folder(catalogue)
+    if work.resolve() == catalogue.absolute().parent.resolve():
+        raise UsageError(f"{work}: the work folder must not be the catalogue's folder")
+    state = State(catalogue, work)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        state.loop = asyncio.get_running_loop()
+        state.changed = asyncio.Event()
+        watcher = threading.Thread(target=state.watch, name="tokengen-watch", daemon=True) if watch else None
+        if watcher:
+            watcher.start()
+            await run_in_threadpool(state.watching.wait, 60)
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            state.stop.set()
+            if state.changed is not None:
+                state.changed.set()
+            if watcher:
+                watcher.join(5)
+            if own:
+                shutil.rmtree(work, ignore_errors=True)
+
+    routes = [
+        Route("/", index),
+        Route("/api/render", api_render),
+        Route("/api/changes", api_changes),
+        Route("/render/{key:str}/{number:int}.png", render_page),
+        Route("/download/{what:str}", download),
+        Route("/files/{path:path}", files),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(Limits), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.tokengen = state
+    return app
+
+
+def _private_folder(catalogue: Path) -> Path:
+    """A new temporary folder that is not the catalogue's folder."""
+    folder = Path(tempfile.mkdtemp(prefix="tokengen-serve-"))
+    if folder.parent.resolve() == catalogue.absolute().parent.resolve():  # the catalogue lives in /tmp itself
+        folder.rmdir()
+        folder = Path(tempfile.mkdtemp(prefix="tokengen-serve-", dir=Path.home()))
+    return folder
+
+
+def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
+          echo: Any = print) -> None:
+    """Serve ``catalogue`` on http://127.0.0.1:PORT/ until Ctrl-C (``port`` 0: a free one).
+
+    The address is printed once the socket listens on 127.0.0.1 and the watcher is ready (a
+    change made after the line is seen); ``open_browser`` then opens it in the default browser.
+
+    Raises:
+        UsageError: the port is taken or cannot be bound.
+    """
+    import webbrowser
+
+    import uvicorn
+
+    from ..errors import UsageError
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"--port {port}: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    sock.listen(64)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    app = create_app(catalogue, on_ready=lambda: echo(f"serving {catalogue} at {url} (Ctrl-C to stop)"))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+                            limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024, lifespan="on")
+    server = uvicorn.Server(config)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()  # connections wait in the listen queue
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: the stop was clean
+        pass
+    finally:
+        sock.close()
+    echo("stopped serving")

@@ -1,0 +1,163 @@
+// tokengen serve: send the form to /api/render on every change, show the pages, the check and
+// the CLI's messages; re-render when the catalogue changes on disk (long poll on /api/changes).
+"use strict";
+(function () {
+  const form = document.getElementById("options");
+  const sheet = document.getElementById("sheet");
+  const status = document.getElementById("status");
+  const errorBox = document.getElementById("error");
+  const log = document.getElementById("log");
+  let generation = -1;
+  let pending = null;
+  let retried = false;
+
+  function query() {
+    const params = new URLSearchParams();
+    for (const el of form.elements) {
+      if (!el.name || el.disabled) continue;
+      if (el.type === "checkbox") { if (el.checked) params.append(el.name, "on"); }
+      else if (el.value.trim() !== "") params.append(el.name, el.value.trim());
+    }
+    return params.toString();
+  }
+
+  function text(tag, content, cls) {
+    const el = document.createElement(tag);
+    el.textContent = content;
+    if (cls) el.className = cls;
+    return el;
+  }
+
+  function backsControls() {
+    const none = form.elements.backs.value === "";
+    form.elements.flip.disabled = none;
+  }
+
+  function showCheck(check, buildError) {
+    const verdict = document.getElementById("verdict");
+    const findings = document.getElementById("findings");
+    const odds = document.getElementById("odds");
+    findings.replaceChildren(); odds.replaceChildren();
+    if (!check || check.error) {
+      verdict.textContent = !check ? "No check report." : check.error === buildError ? "The check cannot run either: see the error above." : check.error;
+      return;
+    }
+    const c = check.counts;
+    verdict.textContent = (check.playable ? "Playable" : "NOT playable") +
+      ` (${c.error} error(s), ${c.warning} warning(s), ${c.info} note(s)); variants in play: ${check.variants.join(", ") || "none"}`;
+    for (const f of check.findings) {
+      if (f.code === "draw-odds") { odds.append(oddsTable(f)); continue; }
+      const where = f.line ? `${check.catalogue}:${f.line}: ` : "";
+      const field = f.field && f.line ? `${f.field}: ` : "";
+      findings.append(text("li", `${where}${f.severity} ${f.code}: ${field}${f.message}`, f.severity));
+    }
+  }
+
+  function oddsTable(f) {
+    const table = document.createElement("table");
+    table.append(text("caption", f.message));
+    const head = document.createElement("tr");
+    head.append(text("th", "targeting"), text("th", "absorbers"));
+    for (const n of f.data.draw_sizes) head.append(text("th", `draw ${n}`));
+    table.append(head);
+    for (const row of f.data.rows) {
+      const tr = document.createElement("tr");
+      tr.append(text("td", row.targeting), text("td", `${row.absorbers} of ${f.data.bag}`));
+      for (const p of row.p) {
+        const [a, b] = p.split("/").map(Number);
+        tr.append(text("td", `${(100 * a / (b || 1)).toFixed(1)}%`));
+      }
+      table.append(tr);
+    }
+    return table;
+  }
+
+  function setLinks(q, data) {
+    const ok = !data.error;
+    const home = document.getElementById("download-home");
+    home.href = `/download/home?${q}`;
+    home.setAttribute("aria-disabled", String(!ok));
+    const backs = document.getElementById("download-backs");
+    backs.href = `/download/backs?${q}`;
+    backs.hidden = !data.backs;
+    const profile = encodeURIComponent(form.elements.profile.value);
+    document.getElementById("download-shop").href = `/download/shop?profile=${profile}`;
+    const align = new URLSearchParams();
+    for (const name of ["page", "landscape", "flip", "back_offset", "printer_scale"]) {
+      const el = form.elements[name];
+      if (el.type === "checkbox") { if (el.checked) align.append(name, "on"); }
+      else if (el.value.trim()) align.append(name, el.value.trim());
+    }
+    document.getElementById("download-align").href = `/download/align?${align}`;
+  }
+
+  async function render() {
+    backsControls();
+    const q = query();
+    if (pending) pending.abort();
+    const controller = new AbortController();
+    pending = controller;
+    sheet.setAttribute("aria-busy", "true");
+    status.textContent = "Rendering…";
+    let data;
+    try {
+      const response = await fetch(`/api/render?${q}`, { signal: controller.signal });
+      data = await response.json();
+    } catch (err) {
+      if (err.name === "AbortError") return;
+      status.textContent = "The server did not answer: is tokengen serve still running?";
+      return;
+    }
+    if (pending !== controller) return;
+    pending = null;
+    sheet.setAttribute("aria-busy", "false");
+    log.replaceChildren(...(data.log || []).map((line) => text("li", line)));
+    document.getElementById("command").textContent = (data.args || []).join(" ");
+    if (data.error) {
+      errorBox.textContent = data.error;
+      errorBox.hidden = false;
+      sheet.replaceChildren();
+      status.textContent = "Error: the sheet cannot be built with this input.";
+    } else {
+      errorBox.hidden = true;
+      errorBox.textContent = "";
+      const figures = data.pages.map((url, i) => {
+        const fig = document.createElement("figure");
+        const img = document.createElement("img");
+        img.alt = `Page ${i + 1} of ${data.page_count}`;
+        img.addEventListener("error", () => {  // dropped from the server's cache by other renders: ask again
+          if (sheet.dataset.key === data.key && !retried) { retried = true; render(); }
+        }, { once: true });
+        img.src = url;
+        fig.append(img, text("figcaption", `Page ${i + 1} of ${data.page_count}`));
+        return fig;
+      });
+      sheet.replaceChildren(...figures);
+      status.textContent = data.page_count > data.pages.length
+        ? `The first ${data.pages.length} of ${data.page_count} pages, rendered at 100 DPI.`
+        : `${data.page_count} page(s) rendered at 100 DPI.`;
+    }
+    sheet.dataset.generation = String(data.generation);
+    sheet.dataset.key = data.key || "";
+    if (data.generation !== undefined) generation = data.generation;
+    setLinks(q, data);
+    showCheck(data.check, data.error);
+  }
+
+  async function watch() {
+    for (;;) {
+      try {
+        const response = await fetch(`/api/changes?since=${generation}`);
+        const data = await response.json();
+        if (data.generation !== generation) { generation = data.generation; await render(); }
+      } catch (err) {
+        status.textContent = "Lost the server; retrying…";
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
+  }
+
+  form.addEventListener("change", () => { retried = false; render(); });
+  form.addEventListener("submit", (event) => { event.preventDefault(); render(); });
+  render().then(watch);
+})();
