@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= meatshields.pdf
 
-.PHONY: pdf test bench fuzz clean
+.PHONY: pdf test bench fuzz clean data matrix
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -22,11 +22,18 @@ pdf: $(STAMP)  ## build the default Meatshield sheet from token_defs.yaml
 test: $(STAMP)  ## run the test suite
 	$(BIN)/python -m pytest
 
+matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (Python 3.11) and the newest (newest Python)
+	bash .ci/matrix
+
 bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_art.py -p no:cacheprovider
+
+data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test_package.py checks them)
+	cp fonts/DejaVuSans.ttf fonts/DejaVuSans-Bold.ttf fonts/LICENSE-DejaVu.txt tokengen/data/fonts/
+	cp token_defs.yaml tokengen/data/catalogues/meatshields.yaml
 
 clean:
 	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis

@@ -32,6 +32,7 @@ CATALOGUE = ROOT / "token_defs.yaml"
 BENCH_VENV = ROOT / ".venv-bench"
 PROTOGRAF = "protograf==0.5.2"
 PROTOGRAF_SCRIPT = Path(__file__).resolve().parent / "protograf_sheet.py"
+SKETCH = Path(__file__).resolve().parent / "reportlab_sketch.py"
 BATCH_SIZES = ["0.5in", "0.625in", "0.75in", "20mm", "0.875in", "25mm", "1in", "1.125in", "30mm", "1.25in", "1.5in", "2in"]
 
 
@@ -93,6 +94,34 @@ def tokengen_build(copies: int, out: Path, repeat: int) -> tuple[Run, int, int]:
     match = re.search(r"(\d+) tokens on (\d+) page", run.stdout)
     tokens, pages = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
     return run, tokens, pages
+
+
+def startup(work: Path, repeat: int) -> None:
+    """Start-up ratios within this run (issue 11), each the fastest of ``repeat`` runs:
+    ``tokengen --version`` against ``python -c "import click"``; the default 18-token sheet
+    against the bare-ReportLab sketch (:mod:`reportlab_sketch`) at 18 tokens; 10,008 tokens with
+    ``--columns 0`` against the sketch at 10,008."""
+    py = sys.executable
+    cases = [
+        ("tokengen --version / python -c 'import click'", [str(TOKENGEN), "--version"], [py, "-c", "import click"], 1.5),
+        ("18-token sheet / bare-ReportLab sketch (18)", [str(TOKENGEN), "build", str(CATALOGUE), "-o", str(work / "s18.pdf")],
+         [py, str(SKETCH), "18", str(work / "k18.pdf"), "3"], 2.0),
+        ("10,008 tokens --columns 0 / sketch (10,008)",
+         [str(TOKENGEN), "build", str(CATALOGUE), "--copies", "556", "--columns", "0", "-o", str(work / "s10k.pdf")],
+         [py, str(SKETCH), "10008", str(work / "k10k.pdf")], 1.5),
+    ]
+    rows = [["start-up: ratio within this run", "tokengen s", "reference s", "ratio", "target"]]
+    for label, ours, reference, target in cases:
+        a = b = None
+        for _ in range(repeat):  # alternate, so load from elsewhere hits both alike
+            run_a, run_b = measure(ours), measure(reference)
+            a = run_a if a is None or run_a.seconds < a.seconds else a
+            b = run_b if b is None or run_b.seconds < b.seconds else b
+        assert a is not None and b is not None
+        ratio = a.seconds / b.seconds
+        rows.append([label, f"{a.seconds:.3f}", f"{b.seconds:.3f}", f"{ratio:.2f}×",
+                     f"≤ {target}× {'met' if ratio <= target else 'NOT met'}"])
+    print(table(rows))
 
 
 def many_tokens(work: Path, copies: int) -> Path:
@@ -230,12 +259,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the fastest is shown")
     parser.add_argument("--no-protograf", action="store_true", help="skip the protograf comparison")
+    parser.add_argument("--startup-only", action="store_true", help="only the start-up ratios")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"tokengen benchmark, {datetime.date.today()}, {platform.machine()} with {cores} cores, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start\n")
     with tempfile.TemporaryDirectory(prefix="tokengen-bench-") as tmp:
         work = Path(tmp)
+        # -- start-up ------------------------------------------------------------------------
+        startup(work, max(args.repeat, 5))
+        print()
+        if args.startup_only:
+            return 0
         # -- single builds -------------------------------------------------------------------
         rows = [["case", "tokens", "pages", "wall s", "peak MB", "PDF KB", "target"]]
         ours: dict[int, tuple[Run, Path]] = {}

@@ -119,8 +119,9 @@ jobs:
     ("jobs:\n  - catalogue: token_defs.yaml\n    size: 12\n",
      "jobs.yaml:3: jobs[0].size: a length needs a unit (in, mm, cm, pt): 12"),
     ("jobs:\n  - size: 1in\n", "jobs.yaml:2: jobs[0]: missing key 'catalogue' (here or in defaults)"),
-    ("jobs:\n  - catalogue: token_defs.yaml\n    page: a5\n",
-     "jobs.yaml:3: jobs[0].page: unknown page 'a5': use one of letter, legal, tabloid, a4, a3 or WIDTHxHEIGHT such as 210mmx297mm"),
+    ("jobs:\n  - catalogue: token_defs.yaml\n    page: a55\n",
+     "jobs.yaml:3: jobs[0].page: unknown page 'a55': use one of letter, legal, tabloid, a4, a3, a ReportLab page name"
+     " (a5, b5, c4, half_letter, …) or WIDTHxHEIGHT such as 210mmx297mm"),
     ("jobs:\n  - catalogue: token_defs.yaml\n    output: ../x.pdf\n",
      "jobs.yaml:3: jobs[0].output: must be a plain file name ending in .pdf"),
     ("jobs:\n  - catalogue: token_defs.yaml\n  - catalogue: token_defs.yaml\n",

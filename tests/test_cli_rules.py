@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE, DATA, ROOT
 
+from tokengen.bundled import missing_message
+
 RULES = DATA / "rules"
 SCENARIOS = DATA / "scenarios"
 ANN = "Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3"
@@ -116,7 +118,7 @@ def test_check_variant_override_and_unknown_variant(run):
 
 def test_check_bad_input_exits_2(run, tmp_path):
     result = run("check", str(tmp_path / "nope.yaml"))
-    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {tmp_path / 'nope.yaml'}: file not found\n")
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {tmp_path / 'nope.yaml'}: {missing_message()}\n")
     bad = tmp_path / "bad.yaml"
     bad.write_text("title: [unclosed\n", "utf-8")
     result = run("check", str(bad))

@@ -314,11 +314,12 @@ def test_stdout_closed_pipe(tmp_path: Path):
 
 
 def test_stdout_that_cannot_encode(tmp_path: Path):
+    """A console encoding without the arrows (latin-1 here; cp1252 and ASCII in test_console.py)
+    prints them in a readable ASCII form (issue 11: never a crash, never an error)."""
     env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
     proc = subprocess.run([*TOKENGEN, "check", str(ROOT / "token_defs.yaml")], capture_output=True, env=env)
-    assert proc.returncode == 2
-    assert proc.stderr.decode("latin-1") == ("tokengen: error: standard output cannot show '\\u2193' (U+2193) in its "
-                                             "encoding iso8859-1; set PYTHONIOENCODING=utf-8 or use a UTF-8 terminal\n")
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert "a vX or ^X token stands in" in proc.stdout.decode("latin-1")
 
 
 def test_symlink_loop_as_output(run, tmp_path: Path):

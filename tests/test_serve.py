@@ -122,7 +122,7 @@ def test_alignment_test_is_the_cli_one(client, run, tmp_path: Path):
 
 @pytest.mark.parametrize(("query", "cli"), [
     ("copies=0", ["--copies", "0"]),
-    ("page=b7", ["--page", "b7"]),
+    ("page=b77", ["--page", "b77"]),  # b7 is a page (ReportLab's table); b77 is not
     ("size=3", ["--size", "3"]),
     ("backs=duplex&back_offset=1mm", ["--backs", "duplex", "--back-offset", "1mm"]),
     ("back_offset=1mm,1mm", ["--back-offset", "1mm,1mm"]),

@@ -1,4 +1,14 @@
-"""tokengen: turn a YAML catalogue of game tokens into print-ready PDF sheets."""
+"""tokengen: turn a YAML catalogue of game tokens into print-ready PDF sheets.
+
+The public names below are imported on first use (PEP 562), so ``import tokengen`` and the
+command line's start-up stay cheap: ReportLab, jsonschema, pypdf and the rules engine load only
+when something needs them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import _startup
 
@@ -6,24 +16,47 @@ _startup.quiet_start()  # first: Ctrl-C while the tokengen command imports is on
 
 __version__ = "0.1.0"
 
-from .build import BuildOptions, BuildResult, build_pdf  # noqa: E402
-from .catalogue import load_catalogue  # noqa: E402
-from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError  # noqa: E402
-from .imposition import SheetSpec, impose  # noqa: E402
-from .model import Catalogue, Token  # noqa: E402
+#: public name → the module that defines it
+_EXPORTS = {
+    "BuildOptions": "build", "BuildResult": "build", "build_pdf": "build",
+    "load_catalogue": "catalogue",
+    "CatalogueError": "errors", "ExportError": "errors", "LayoutError": "errors", "RenderError": "errors",
+    "TokengenError": "errors", "UsageError": "errors",
+    "SheetSpec": "imposition", "impose": "imposition",
+    "Catalogue": "model", "Token": "model",
+    # the rules check (issue 3)
+    "Finding": "rules", "Report": "rules", "check_catalogue": "rules", "resolve_targets": "rules",
+    # print-shop export and preflight (issue 5). The functions keep their module names
+    # (tokengen.export.export, tokengen.preflight.preflight) so the submodules are not shadowed.
+    "Check": "preflight", "Profile": "profiles", "get_profile": "profiles", "load_profiles": "profiles",
+}
 
 __all__ = [
     "__version__", "BuildOptions", "BuildResult", "build_pdf", "load_catalogue", "SheetSpec", "impose",
     "Catalogue", "Token", "TokengenError", "CatalogueError", "LayoutError", "RenderError", "ExportError", "UsageError",
+    "Finding", "Report", "check_catalogue", "resolve_targets", "Check", "Profile", "get_profile", "load_profiles",
 ]
 
-from .rules import Finding, Report, check_catalogue, resolve_targets  # noqa: E402
 
-__all__ += ["Finding", "Report", "check_catalogue", "resolve_targets"]
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tokengen' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
-# print-shop export and preflight (issue 5). The functions keep their module names
-# (tokengen.export.export, tokengen.preflight.preflight) so the submodules are not shadowed.
-from .preflight import Check  # noqa: E402
-from .profiles import Profile, get_profile, load_profiles  # noqa: E402
 
-__all__ += ["Check", "Profile", "get_profile", "load_profiles"]
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what type checkers and editors see (py.typed)
+    from .build import BuildOptions, BuildResult, build_pdf
+    from .catalogue import load_catalogue
+    from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError
+    from .imposition import SheetSpec, impose
+    from .model import Catalogue, Token
+    from .preflight import Check
+    from .profiles import Profile, get_profile, load_profiles
+    from .rules import Finding, Report, check_catalogue, resolve_targets

@@ -59,14 +59,15 @@ from .model import Colour
 
 #: Resolution (DPI) below which art is reported: the usual print-shop minimum.
 MIN_DPI = 300.0
-#: Resolution (DPI) above which art is resampled down by default (``max_dpi`` in profiles).
-MAX_DPI = 600
+#: Resolution (DPI) above which art is resampled down by default (``max_dpi`` in profiles): 600.
+#: Pixels of art held at once for one build (``--max-art-pixels``): MAX_TOTAL_PIXELS, 100 Mpx.
+#: Both live in :mod:`tokengen.limits` (the command line shows them without importing Pillow).
+from .limits import MAX_ART_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
+from .limits import MAX_DPI  # noqa: E402
+
 #: Largest image accepted, in pixels (width × height): 50 megapixels is a 7000 × 7000 image,
 #: enough for a 23 in token at 300 DPI. Anything larger is treated as a decompression bomb.
 MAX_PIXELS = 50_000_000
-#: Pixels of art held at once for one build, after resampling (``--max-art-pixels``): 100 Mpx is
-#: about 400 MB in CMYK; 600 DPI art on a 1 in token is 0.36 Mpx.
-MAX_TOTAL_PIXELS = 100_000_000
 #: Largest PNG chunk other than image data (``IDAT``), bytes: ICC profiles and text are far smaller.
 MAX_CHUNK = 16 * 1024 * 1024
 #: Formats accepted (Pillow format names).

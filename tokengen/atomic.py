@@ -39,13 +39,11 @@ def _umask() -> int:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, but someone else's
-        return True
-    return True
+    """True while process ``pid`` exists on this machine, on every platform (psutil: on Windows
+    ``os.kill(pid, 0)`` would terminate the process rather than test it)."""
+    import psutil
+
+    return psutil.pid_exists(pid)
 
 
 def _prefix(name: str, limit: int) -> str:

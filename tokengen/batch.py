@@ -35,13 +35,14 @@ import math
 import os
 import re
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, fonts, guard, schemas
+from . import __version__, bundled, fonts, guard, schemas
 from . import workers as workers_module
 from .build import BuildOptions, build_pdf
 from .catalogue import line_at, load_catalogue, suggest
@@ -200,6 +201,7 @@ def is_job_file(path: str | Path) -> bool:
     Raises:
         CatalogueError: the file cannot be read as YAML.
     """
+    bundled.require(Path(path))  # a missing file: say both ways to get a catalogue
     data, _ = read_yaml(path)
     return isinstance(data, dict) and "jobs" in data
 
@@ -323,6 +325,17 @@ def run_job(job: Job) -> JobResult:
     return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
 
 
+#: Windows' process pools wait on at most 63 handles, two of them their own: 61 workers at most
+#: (concurrent.futures.process._MAX_WINDOWS_WORKERS; ProcessPoolExecutor raises ValueError above it).
+MAX_WINDOWS_WORKERS = 61
+
+
+def max_workers(platform: str | None = None) -> int:
+    """The most worker processes the process pool of ``platform`` (default: this one) takes: 61
+    on Windows, else no cap beyond the command line's own (256)."""
+    return MAX_WINDOWS_WORKERS if (platform or sys.platform) == "win32" else 256
+
+
 def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = False,
              on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
     """Run ``jobs``, skipping those whose output is current unless ``force``.
@@ -352,7 +365,7 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
                 on_result(results[i])
         else:
             todo.append(i)
-    workers = max(1, min(workers or os.cpu_count() or 1, len(todo)))
+    workers = max(1, min(workers or os.cpu_count() or 1, len(todo), max_workers()))
     if todo:
         fonts.register()  # once here: forked workers inherit the parsed fonts
     if workers == 1:

@@ -8,20 +8,17 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, duplex, foldover, furniture, rulesheet, shapes, testhook
+from . import __version__, duplex, foldover, furniture, shapes, testhook
 from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
 from .atomic import atomic_path
 from .colour import ColourOptions, Converter
 from .errors import LayoutError, UsageError
 from .imposition import Rect, SheetSpec, grid_for, iter_pages, page_count, plan
+from .limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from .model import Catalogue
 from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .scale import small_text_warnings
 from .units import format_length
-
-#: Default limits per run (issue: hostile input). Both can be raised on the command line.
-MAX_TOKENS = 200_000
-MAX_PAGES = 5_000
 
 
 @dataclass(frozen=True)
@@ -189,6 +186,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                 backs.add(page)
             testhook.checkpoint("page")
         if options.rules:
+            from . import rulesheet  # platypus: imported only when a rules sheet is asked for
+
             rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
         with binary_streams():
             canvas.save()

@@ -7,6 +7,7 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
+import errno
 import itertools
 import math
 import os
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import fonts, gamedata, guard, schemas, scripts
+from . import bundled, gamedata, guard, schemas, scripts
 from .errors import CatalogueError
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from .schemas import _foreign, _show, _what, line_at, suggest
@@ -55,6 +56,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     path = Path(path)
     if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
         raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
     tokens = data.get("tokens") if isinstance(data, dict) else None
     limit = schema()["properties"]["tokens"]["maxItems"]
@@ -128,6 +130,8 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
+
+    from . import fonts  # ReportLab's font machinery: imported when a catalogue is built, not at start-up
 
     regular, bold = fonts.register()
 
@@ -235,6 +239,18 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     )
 
 
+def _path_problem(exc: Exception) -> str:
+    """Why a path cannot be used, in our words (the platform's exception text differs between
+    Python versions: 3.13 says ``lstat`` where 3.11 said ``embedded null byte``)."""
+    if isinstance(exc, ValueError):
+        return "it contains a NUL byte"
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a symlink loop"
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        return "the name is too long"
+    return one_line(getattr(exc, "strerror", None) or "unreadable")
+
+
 def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: CatalogueError) -> Path:
     """Resolve an art path relative to the catalogue's folder.
 
@@ -245,6 +261,8 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
     """
     shown = one_line(art)
     try:
+        if "\x00" in art:
+            raise ValueError("it contains a NUL byte")
         base = catalogue.resolve().parent
         expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
         named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
@@ -255,11 +273,15 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
         if refused:  # a FIFO or device is refused by type: reading it may never end
             raise CatalogueError(where.path, f"art file {named} {refused.split(' (')[0]}", where.line, where.field)
         if not target.is_file():
+            try:
+                (base / expanded).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise
             raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
         guard.note_input(target)
-    except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, name too long, NUL byte
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
-        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {one_line(reason)}", where.line, where.field) from None
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
     return target
 
 

@@ -12,24 +12,23 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import __version__, streams
-from . import scale as scaling
-from .art import MAX_DPI
-from .art import MAX_TOTAL_PIXELS as MAX_ART_PIXELS
-from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf, describe
-from .catalogue import load_catalogue
-from .duplex import backs_path as duplex_backs_path
+from .completion import complete_page, complete_profile
 from .duplex_cli import align, backs_options, echo_build_report
 from .errors import CheckFailed, ExportError, TokengenError, UsageError
-from .export import MAX_PNG_PIXELS
-from .export import MAX_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
-from .imposition import SheetSpec
+from .limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from .limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from .units import parse_length, parse_page
-from .yamlsrc import one_line
+
+if TYPE_CHECKING:
+    from .imposition import SheetSpec
+
+# Each command imports what it needs when it runs (ReportLab, jsonschema, pypdf, pdfplumber,
+# pypdfium2, the rules engine), so `tokengen --version` and `--help` start fast.
 
 DEFAULT_CATALOGUE = "token_defs.yaml"
 #: Longest ``--adventurer``/``--monster``/``--deployed`` value (a full Adventurer is about 40).
@@ -53,11 +52,26 @@ class LengthType(click.ParamType):
 LENGTH = LengthType()
 
 
+class CatalogueType(click.ParamType):
+    """A click parameter: a catalogue file, or the name of a bundled one (``meatshields``) → Path.
+    A missing file is reported when it is loaded, naming ``tokengen init`` and the bundled names."""
+
+    name = "CATALOGUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        from .bundled import resolve
+
+        return resolve(value)
+
+
+CATALOGUE = CatalogueType()
+
+
 def _sheet_options(f: Any) -> Any:
     """The page and imposition options shared by every command that lays out sheets."""
     options = [
-        click.option("--page", default="letter", show_default=True, metavar="NAME|WxH",
-                     help="letter, a4, legal, a3, tabloid, or WIDTHxHEIGHT such as 210mmx297mm."),
+        click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+                     help="letter, a4, legal, a3, tabloid, a ReportLab name (a5, b5, …), or WIDTHxHEIGHT such as 210mmx297mm."),
         click.option("--landscape", is_flag=True, help="Turn the page sideways."),
         click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side."),
         click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges)."),
@@ -83,6 +97,8 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    from .imposition import SheetSpec
+
     return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
                      cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
 
@@ -138,6 +154,7 @@ def _preview_options(*, watch: bool = False) -> Any:
             import contextlib
             import io
 
+            from .duplex import backs_path as duplex_backs_path
             from .watch import catalogue_inputs, watch_build
 
             allow = kwargs.get("allow_outside_art", False)
@@ -186,9 +203,10 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(path_type=str), default="meatshields.pdf", show_default=True,
-              help="PDF to write; an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None,
+              help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf); "
+                   "an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
@@ -209,10 +227,12 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> Any:
-    """Build the token sheets of CATALOGUE (default token_defs.yaml) as one PDF.
+    """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
+    name: meatshields) as one PDF.
 
     \b
     Examples:
+      tokengen build meatshields
       tokengen build -o meatshields.pdf
       tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
@@ -224,12 +244,20 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
+    from . import scale as scaling
+    from .build import BuildOptions, build_pdf, describe
+    from .catalogue import load_catalogue
+
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
-    target = output_file(output, catalogue.stem)
+    target = output_file(output, catalogue.stem) if output is not None else None
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
+    if target is None:
+        from .bundled import default_output
+
+        target = default_output(catalogue, cat.title)
     if punch:
         if cat.shape is None or cat.shape.kind != "circle":
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
@@ -244,9 +272,26 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
 cli.add_command(align)
 
 
+@cli.command("init")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+def init_command(folder: Path) -> None:
+    """Write an editable token_defs.yaml (the Meatshields set) and a short guide to its fields
+    into FOLDER (default: the current folder). Never overwrites a file.
+
+    \b
+    Examples:
+      tokengen init
+      tokengen init my-tokens && cd my-tokens && tokengen build
+    """
+    from .bundled import init
+
+    for path in init(folder):
+        click.echo(f"wrote {path}")
+
+
 def _rules_options(f: Any) -> Any:
     """Variant overrides and interpretation choices shared by ``check`` and ``target``."""
-    from .rules import INTERPRETATIONS
+    from .interpretations import INTERPRETATIONS
 
     options = [
         click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
@@ -272,9 +317,10 @@ def _echo_json(data: dict[str, Any]) -> None:
 
 
 @cli.command(short_help="Check that a token set can be played (Meatshield rules).")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @_rules_options
-@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="Sheet to check the token size against.")
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+              help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
               help="Check printing at this token size (default: the catalogue's size).")
@@ -310,7 +356,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
 
 @cli.command(short_help="Resolve who each monster attacks this round.")
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-c", "--catalogue", default=DEFAULT_CATALOGUE, show_default=True, type=CATALOGUE,
               help="Catalogue giving the attributes, priorities, tokens and variants.")
 @click.option("-a", "--adventurer", "adventurers", multiple=True, metavar="NAME:STR=9,AGI=8,...",
               help="An Adventurer and all six scores (repeatable; added to the scenario's).")
@@ -349,8 +395,8 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 
 
 @cli.command("export")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--profile", "profile_name", required=True, metavar="NAME",
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
               help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write into (created if missing).")
@@ -391,6 +437,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
     """
+    from . import scale as scaling
+    from .catalogue import load_catalogue
     from .export import export
     from .preflight import preflight
     from .profiles import get_profile
@@ -436,7 +484,8 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 
 @cli.command("preflight")
 @click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", help="The profile to check against.")
+@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", shell_complete=complete_profile,
+              help="The profile to check against.")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
@@ -483,11 +532,11 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 
 
 @cli.command()
-@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=CATALOGUE)
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
 @click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
 @click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
-@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
+@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", shell_complete=complete_page, help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
 @click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
 @click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges).")
@@ -495,7 +544,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
 @click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
-@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
@@ -608,7 +657,8 @@ def main(argv: list[str] | None = None) -> int:
     one-line message on stderr and an exit code (never a traceback). With no arguments at all
     it prints the help and exits 0. Standard output that cannot be written (closed pipe, full
     disk, an encoding without the text) is one line and exit code 2 too (:mod:`tokengen.streams`)."""
-    if not (sys.argv[1:] if argv is None else argv):
+    completing = "_TOKENGEN_COMPLETE" in os.environ  # shell completion passes its words in the environment
+    if not (sys.argv[1:] if argv is None else argv) and not completing:
         with click.Context(cli, info_name="tokengen") as ctx:
             click.echo(cli.get_help(ctx))
         return streams.finish_stdout(0)
@@ -646,6 +696,7 @@ def _main(argv: list[str] | None) -> int:
             return 2
         if os.environ.get("TOKENGEN_DEBUG"):
             raise
+        from .yamlsrc import one_line
         click.echo(f"tokengen: internal error: {type(exc).__name__}: {one_line(str(exc))} "
                    "(please report it; TOKENGEN_DEBUG=1 shows the traceback)", err=True)
         return 70
@@ -662,4 +713,7 @@ def run() -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, lambda signum, frame: sys.exit(128 + signum))
+    from .console import make_safe
+
+    make_safe()  # a cp1252 or ASCII console prints ↓ as v instead of failing
     sys.exit(main())

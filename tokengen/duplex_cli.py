@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .duplex import parse_offset, parse_scale, write_alignment_test
+from .completion import complete_page
 from .errors import UsageError
 from .units import parse_page
 
@@ -33,8 +33,12 @@ def backs_options(f: Any) -> Any:
             raise UsageError("--flip and --back-offset apply to back sheets: add --backs")
         options: dict[str, Any] = {"backs": backs, "flip": flip or "long", "rules": rules}
         if back_offset:
+            from .duplex import parse_offset
+
             options["back_offset"] = parse_offset(back_offset)
         if printer_scale:
+            from .duplex import parse_scale
+
             options["printer_scale"] = parse_scale(printer_scale)
         return f(*args, backs=options, **kwargs)
 
@@ -57,7 +61,8 @@ def backs_options(f: Any) -> Any:
 
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="align.pdf", show_default=True, help="PDF to write.")
-@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", help="letter, a4, legal, a3, tabloid, or WIDTHxHEIGHT.")
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+              help="letter, a4, legal, a3, tabloid, a ReportLab name (a5, b5, …), or WIDTHxHEIGHT.")
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge the sheet turns over.")
 @click.option("--back-offset", metavar="X,Y", default=None, help="Print the back with this offset (to check a correction).")
@@ -77,6 +82,8 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
         size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    from .duplex import parse_offset, parse_scale, write_alignment_test
+
     offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
     scale = parse_scale(printer_scale) if printer_scale else None
     warnings: list[str] = []

@@ -48,12 +48,10 @@ SRGB_INTENT = 0
 SRGB_GAMMA = 45455
 
 
-#: Largest PNG written, in pixels (40 MP: a 2.5 in token with 1/8 in bleed at 2400 DPI is
-#: 6,600 px square = 43.6 MP and is refused; 1 in at 2400 DPI, 9 MP, passes). Raise it with
-#: ``--max-pixels``. One image at a time is held in memory: about 7 bytes per pixel at the peak.
-MAX_PNG_PIXELS = 40_000_000
-#: Largest total of PNG pixels per export run (bounds time and disk); ``--max-total-pixels``.
-MAX_TOTAL_PIXELS = 400_000_000
+#: Largest PNG written (``--max-pixels``, 40 MP) and largest total of PNG pixels per export run
+#: (``--max-total-pixels``, 400 MP): defined in :mod:`tokengen.limits` with their reasons.
+from .limits import MAX_PNG_PIXELS  # noqa: E402
+from .limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,

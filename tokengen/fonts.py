@@ -1,15 +1,16 @@
 """The bundled TrueType fonts (DejaVu Sans, Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt).
 
 They carry the arrow glyphs (↓ U+2193, ↑ U+2191) that PDF core fonts such as Helvetica lack.
-ReportLab embeds them as subsets in every PDF. ``TOKENGEN_FONT_DIR`` points elsewhere if the
-``fonts/`` folder beside the package is not there.
+ReportLab embeds them as subsets in every PDF. The package carries them as package data
+(``tokengen/data/fonts``, copies of the repository's ``fonts/``, kept equal by a test and
+``make data``); ``TOKENGEN_FONT_DIR`` points elsewhere.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -23,15 +24,12 @@ BOLD = "DejaVuSans-Bold"
 
 
 def font_dir() -> Path:
-    """Folder holding the bundled TTF files: ``TOKENGEN_FONT_DIR`` if set; else ``fonts/`` beside
-    the package (a checkout or editable install); else ``<prefix>/share/tokengen/fonts``, where
-    ``pip install .`` puts them (pyproject's data-files)."""
+    """Folder holding the bundled TTF files: ``TOKENGEN_FONT_DIR`` if set, else the package data
+    folder ``tokengen/data/fonts`` (read through :mod:`importlib.resources`, so any install
+    finds them: a wheel, ``pip install --user``, pipx, a venv anywhere)."""
     if os.environ.get("TOKENGEN_FONT_DIR"):
         return Path(os.environ["TOKENGEN_FONT_DIR"])
-    beside = Path(__file__).resolve().parent.parent / "fonts"
-    if (beside / f"{REGULAR}.ttf").is_file():
-        return beside
-    return Path(sys.prefix) / "share" / "tokengen" / "fonts"
+    return Path(str(resources.files("tokengen").joinpath("data", "fonts")))
 
 
 @cache

@@ -25,12 +25,13 @@ from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .errors import CatalogueError
 from .yamlsrc import Lines, dotted, one_line
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
 SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields")
@@ -63,6 +64,8 @@ def _same_key(value: Any) -> Any:
 def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict[str, Any]) -> Iterator[jsonschema.ValidationError]:
     """``uniqueItems`` in linear time: jsonschema's own compares every pair when the values
     cannot be sorted (a list of 20,000 mixed values took 60 s)."""
+    import jsonschema
+
     if not unique or not validator.is_type(instance, "array"):
         return
     seen: set[Any] = set()
@@ -83,18 +86,26 @@ def _ecma(pattern: str) -> re.Pattern[str]:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[jsonschema.ValidationError]:
     """``pattern`` with ECMA-262 anchoring (see :func:`_ecma`)."""
+    import jsonschema
+
     if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
         yield jsonschema.ValidationError(f"{_show(instance)} does not match {pattern!r}")
 
 
-# JSON Schema counts 1.0 as an integer; Python's range() does not: whole numbers are ints here.
-# uniqueItems and pattern: linear time and ECMA-262 anchoring (issue 10).
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    validators={"uniqueItems": _unique_items, "pattern": _pattern},
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
-)
+@cache
+def _validator_class() -> Any:
+    """The schema validator class. jsonschema is imported on the first validation, not at
+    start-up (it is the largest import of a build). JSON Schema counts 1.0 as an integer;
+    Python's range() does not: whole numbers are ints here. uniqueItems and pattern: linear
+    time and ECMA-262 anchoring (issue 10)."""
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        validators={"uniqueItems": _unique_items, "pattern": _pattern},
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)),
+    )
 
 
 def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueError]:
@@ -112,7 +123,7 @@ def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueEr
         if data is None:
             return [CatalogueError(path, f"the file holds nothing: it must be {top}", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be {top}, not {_what(data)}", line=lines.get((), 1))]
-    errors = list(_Validator(root).iter_errors(data))
+    errors = list(_validator_class()(root).iter_errors(data))
     rank = {"additionalProperties": 0}  # an unknown key explains a missing one: report it first
     problems = [(explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
     ordered = [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]

@@ -88,18 +88,42 @@ def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
     key = text.strip().lower()
     if key in PAGES:
         width, height = PAGES[key]
+    elif key in reportlab_pages():
+        width, height = reportlab_pages()[key]
     else:
         parts = re.split(r"(?<=[a-z])x", key, maxsplit=1)
         if len(parts) != 2 and re.fullmatch(r"[\d.]+x[\d.]+", key):
             raise ValueError(f"page size {text!r} needs units, e.g. {key.replace('x', 'inx')}in or 210mmx297mm")
         if len(parts) != 2:
             names = ", ".join(PAGES)
-            raise ValueError(f"unknown page {text!r}: use one of {names} or WIDTHxHEIGHT such as 210mmx297mm")
+            raise ValueError(f"unknown page {text!r}: use one of {names}, a ReportLab page name (a5, b5, c4, half_letter, …)"
+                             " or WIDTHxHEIGHT such as 210mmx297mm")
         width = parse_length(parts[0], allow_zero=False)
         height = parse_length(parts[1], allow_zero=False)
     if landscape:
         width, height = max(width, height), min(width, height)
     return width, height
+
+
+def reportlab_pages() -> dict[str, tuple[float, float]]:
+    """ReportLab's own named page sizes (``reportlab.lib.pagesizes``: A0-A10, B0-B10, C0-C10,
+    half_letter, junior_legal, elevenseventeen, ledger, …), lower-case name → (width, height) pt
+    as ReportLab gives them (ledger is landscape there). Plain data; imported on first use."""
+    global _REPORTLAB_PAGES
+    if _REPORTLAB_PAGES is None:
+        from reportlab.lib import pagesizes
+
+        _REPORTLAB_PAGES = {name.lower(): (float(value[0]), float(value[1])) for name, value in vars(pagesizes).items()
+                            if name.isupper() and isinstance(value, tuple) and len(value) == 2}
+    return _REPORTLAB_PAGES
+
+
+_REPORTLAB_PAGES: dict[str, tuple[float, float]] | None = None
+
+
+def page_names() -> list[str]:
+    """Every page name ``--page`` accepts: ours first (letter, legal, tabloid, a4, a3), then ReportLab's."""
+    return [*PAGES, *sorted(set(reportlab_pages()) - set(PAGES), key=lambda n: (n[0], len(n), n))]
 
 
 def format_length(pt: float) -> str:

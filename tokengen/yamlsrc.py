@@ -98,6 +98,8 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
+        if "nesting depth" in str(exc.problem):  # libyaml's own limit (PyYAML >= 6.0.2): the same message as ours
+            raise CatalogueError(path, f"lists and mappings nested more than {MAX_DEPTH} deep", line=line) from None
         problem = exc.problem or exc.context or "YAML syntax error"
         lines = text.split("\n")
         if line is not None and line <= len(lines) and "\t" in lines[line - 1][: (mark.column + 1 if mark else None)]:
@@ -196,7 +198,7 @@ class _Builder:
         if event.tag not in (None, "!", kind):
             raise self.fail(f"unsupported YAML tag {_tag(event.tag)} (only plain YAML is read)", line, where)
         if len(self.stack) >= MAX_DEPTH:
-            raise self.fail(f"lists and mappings nested more than {MAX_DEPTH} deep", line, where)
+            raise self.fail(f"lists and mappings nested more than {MAX_DEPTH} deep", line)
         self.stack.append(_Frame(empty(), where, event.anchor, self.count, line))
         return None
 

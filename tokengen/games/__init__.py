@@ -21,6 +21,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from .. import bundled
 from ..catalogue import line_at, suggest, validate_schema
 from ..errors import CatalogueError, UsageError
 from ..model import Catalogue
@@ -76,6 +77,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields).
     """
     path = Path(path)
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
     if not (isinstance(data, dict) and "fields" in data):
         meatshields = modules().get("meatshields")

@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .. import bundled
 from ..catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ..errors import CatalogueError, LayoutError
 from ..imposition import SheetSpec, grid_for
@@ -98,6 +99,7 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
         CatalogueError: the file cannot be read as YAML at all (missing, not text, syntax).
     """
     path = Path(path)
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
     findings = [_from_error(e, "schema") for e in validate_schema(path, data, lines)]
     if findings:

@@ -1,0 +1,74 @@
+"""The bare-ReportLab sketch that ``make bench`` measures tokengen's start-up against.
+
+The least a script can do to print the same sheet: one Form XObject per face (18 designs, drawn
+with the same DejaVu fonts), placed at every cell of a Letter page (1 in tokens, 0.25 in margin,
+as many columns as fit or 3), cut lines, compressed pages. No catalogue, no validation, no
+checks. Usage: ``python reportlab_sketch.py TOKENS OUT.pdf [COLUMNS]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
+ATTRIBUTES = ["AGI", "CON", "MAG", "MRL", "PER", "STR"]
+PRIORITIES = [("↓", "lowest"), ("↑", "highest"), ("↓↑", "both")]
+
+
+def main(count: int, out: str, columns: int = 0) -> None:
+    pdfmetrics.registerFont(TTFont("DejaVuSans", str(FONTS / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(FONTS / "DejaVuSans-Bold.ttf")))
+    width, height, size, margin = 612.0, 792.0, 72.0, 18.0
+    c = Canvas(out, pagesize=(width, height), pageCompression=1, invariant=1, initialFontName="DejaVuSans")
+    faces = []
+    for attribute in ATTRIBUTES:
+        for glyph, name in PRIORITIES:
+            form = f"{attribute}-{name}"
+            c.beginForm(form, 0, 0, size, size)
+            c.setFillColor(Color(0.94, 0.89, 0.78))
+            c.rect(0, 0, size, size, stroke=0, fill=1)
+            c.setStrokeColor(Color(0.54, 0.11, 0.11))
+            c.setLineWidth(1.3)
+            c.roundRect(5.8, 5.8, size - 11.6, size - 11.6, 5.8, stroke=1, fill=0)
+            c.setFillColor(Color(0.54, 0.11, 0.11))
+            c.setFont("DejaVuSans-Bold", 22)
+            c.drawCentredString(size / 2, 41, glyph)
+            c.setFillColor(Color(0.14, 0.1, 0.08))
+            c.setFont("DejaVuSans-Bold", 16)
+            c.drawCentredString(size / 2, 23, attribute)
+            c.setFont("DejaVuSans", 7)
+            c.drawCentredString(size / 2, 12, f"{name} {attribute}")
+            c.endForm()
+            faces.append(form)
+    cols = columns or int((width - 2 * margin) // size)
+    rows = int((height - 2 * margin - 30) // size)
+    x0 = (width - cols * size) / 2
+    placed = 0
+    while placed < count:
+        for n in range(min(cols * rows, count - placed)):
+            row, col = divmod(n, cols)
+            c.saveState()
+            c.translate(x0 + col * size, height - margin - (row + 1) * size)
+            c.doForm(faces[(placed + n) % len(faces)])
+            c.restoreState()
+        on_page = min(cols * rows, count - placed)
+        used_rows = -(-on_page // cols)
+        c.setLineWidth(0.3)
+        for col in range(cols + 1):
+            c.line(x0 + col * size, margin / 2, x0 + col * size, height - margin / 2)
+        for row in range(used_rows + 1):
+            y = height - margin - row * size
+            c.line(margin / 2, y, width - margin / 2, y)
+        placed += on_page
+        c.showPage()
+    c.save()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)

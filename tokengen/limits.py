@@ -1,0 +1,20 @@
+"""Default limits per run (issue: hostile input), in a module of their own so the command line
+can show them as option defaults without importing the builder, Pillow or the exporter. Each
+can be raised on the command line; :mod:`tokengen.build`, :mod:`tokengen.art` and
+:mod:`tokengen.export` re-export the ones they use under their old names."""
+
+#: Most tokens one build places (``--max-tokens``).
+MAX_TOKENS = 200_000
+#: Most pages one build writes (``--max-pages``).
+MAX_PAGES = 5_000
+#: Resolution (DPI) above which art is resampled down by default (``max_dpi`` in profiles).
+MAX_DPI = 600
+#: Pixels of art held at once for one build, after resampling (``--max-art-pixels``): 100 Mpx is
+#: about 400 MB in CMYK; 600 DPI art on a 1 in token is 0.36 Mpx.
+MAX_ART_PIXELS = 100_000_000
+#: Largest PNG written, in pixels (40 MP: a 2.5 in token with 1/8 in bleed at 2400 DPI is
+#: 6,600 px square = 43.6 MP and is refused; 1 in at 2400 DPI, 9 MP, passes). Raise it with
+#: ``--max-pixels``. One image at a time is held in memory: about 7 bytes per pixel at the peak.
+MAX_PNG_PIXELS = 40_000_000
+#: Largest total of PNG pixels per export run (bounds time and disk); ``--max-total-pixels``.
+MAX_PNG_TOTAL_PIXELS = 400_000_000
