@@ -116,8 +116,8 @@ def test_landscape_of_a_square_page():
 @pytest.mark.parametrize("text,message", [
     ("8.5x11", "page size '8.5x11' needs units, e.g. 8.5inx11in or 210mmx297mm"),
     ("210X297", "page size '210X297' needs units, e.g. 210inx297in or 210mmx297mm"),
-    ("folio", "unknown page 'folio': use one of letter, legal, tabloid, a4, a3 or WIDTHxHEIGHT such as 210mmx297mm"),
-    ("8.5x11in", "unknown page '8.5x11in': use one of letter, legal, tabloid, a4, a3 or WIDTHxHEIGHT such as 210mmx297mm"),
+    ("folio", "unknown page 'folio': use one of letter, legal, tabloid, a4, a3, a ReportLab page name (a5, b5, c4, half_letter, …) or WIDTHxHEIGHT such as 210mmx297mm"),
+    ("8.5x11in", "unknown page '8.5x11in': use one of letter, legal, tabloid, a4, a3, a ReportLab page name (a5, b5, c4, half_letter, …) or WIDTHxHEIGHT such as 210mmx297mm"),
     ("0inx11in", "length must be greater than zero: '0in'"),
     ("8.5inx0mm", "length must be greater than zero: '0mm'"),
     ("1inx2inx3in", "expected a length such as 1in or 25mm, got '2inx3in'"),
