@@ -143,3 +143,21 @@ def test_format_length_tolerates_float_noise_but_not_a_real_fraction():
     assert format_length(25 * MM * (1 + 1e-12)) == "25mm"
     assert format_length(72.01) == "72.01pt"
 
+
+
+def test_reportlab_page_names():
+    from reportlab.lib import pagesizes
+
+    from tokengen.units import page_names, reportlab_pages
+
+    assert parse_page("a5") == pytest.approx((419.5276, 595.2756), abs=1e-4) == pagesizes.A5
+    assert parse_page("Half_Letter") == (396.0, 576.0) == pagesizes.HALF_LETTER
+    assert parse_page("ledger") == (1224.0, 792.0)                 # landscape as ReportLab gives it
+    assert parse_page("a5", landscape=True) == pytest.approx((595.2756, 419.5276), abs=1e-4)
+    assert parse_page("letter") == (612.0, 792.0)                  # ours first
+    pages = reportlab_pages()
+    assert pages["b5"] == pytest.approx(pagesizes.B5) and all(isinstance(v, float) for size in pages.values() for v in size)
+    assert "landscape" not in pages and "portrait" not in pages     # functions, not sizes
+    names = page_names()
+    assert names[:5] == ["letter", "legal", "tabloid", "a4", "a3"]
+    assert names.index("a5") < names.index("a10") < names.index("b0") and "a4" not in names[5:]
