@@ -14,8 +14,9 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from tokengen.duplex import backs_path, mirror_point, parse_offset, parse_scale
+from tokengen.duplex import backs_path, mirror_point
 from tokengen.errors import UsageError
+from tokengen.pagesetup import parse_offset, parse_scale
 from tokengen.units import PT_PER_MM
 
 FACE_BG = (0.937255, 0.894118, 0.784314)  # token_defs.yaml style.background #efe4c8

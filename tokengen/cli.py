@@ -245,8 +245,9 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
     from . import scale as scaling
-    from .build import BuildOptions, build_pdf, describe
+    from .build import build_pdf, describe
     from .catalogue import load_catalogue
+    from .options import BuildOptions
 
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")

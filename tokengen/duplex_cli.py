@@ -20,7 +20,7 @@ from .units import parse_page
 def backs_options(f: Any) -> Any:
     """Add ``--backs [duplex|separate]``, ``--flip``, ``--back-offset``, ``--printer-scale`` and
     ``--rules`` to a command; the command receives them as one ``backs`` dict of
-    :class:`~tokengen.build.BuildOptions` keyword arguments (lengths in pt, scale as factors).
+    :class:`~tokengen.options.BuildOptions` keyword arguments (lengths in pt, scale as factors).
 
     Raises (when the command runs):
         UsageError: a malformed offset or scale, or ``--flip``/``--back-offset`` without ``--backs``.
@@ -33,11 +33,11 @@ def backs_options(f: Any) -> Any:
             raise UsageError("--flip and --back-offset apply to back sheets: add --backs")
         options: dict[str, Any] = {"backs": backs, "flip": flip or "long", "rules": rules}
         if back_offset:
-            from .duplex import parse_offset
+            from .pagesetup import parse_offset
 
             options["back_offset"] = parse_offset(back_offset)
         if printer_scale:
-            from .duplex import parse_scale
+            from .pagesetup import parse_scale
 
             options["printer_scale"] = parse_scale(printer_scale)
         return f(*args, backs=options, **kwargs)
@@ -82,7 +82,8 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
         size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    from .duplex import parse_offset, parse_scale, write_alignment_test
+    from .duplex import write_alignment_test
+    from .pagesetup import parse_offset, parse_scale
 
     offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
     scale = parse_scale(printer_scale) if printer_scale else None
