@@ -6,9 +6,10 @@ import contextlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import __version__, duplex, foldover, furniture, shapes, testhook
+from . import __version__, foldover, furniture, shapes, testhook
 from .art import ArtLibrary
 from .atomic import atomic_path
+from .backs import BackSheets, backs_path
 from .colour import Converter
 from .errors import LayoutError, UsageError
 from .imposition import SheetSpec, grid_for, iter_pages, page_count, plan
@@ -76,7 +77,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     inputs = catalogue.files_read()
-    backs_out = duplex.backs_path(out) if options.backs == "separate" else None
+    backs_out = backs_path(out) if options.backs == "separate" else None
     with atomic_path(out, inputs=inputs) as temp, \
             (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
@@ -89,7 +90,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                             height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
-        backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
+        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))

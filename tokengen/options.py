@@ -1,6 +1,6 @@
 """The options of a build: what ``tokengen build`` (and export, batch, the web page) can ask for.
 
-A plain value object, one floor below :mod:`tokengen.build` and :mod:`tokengen.duplex`, which
+A plain value object, one floor below :mod:`tokengen.build` and :mod:`tokengen.backs`, which
 both read it.
 """
 
@@ -30,7 +30,7 @@ class BuildOptions:
             included) and the BleedBox is that block grown by the bleed: the part a shop must
             print edge to edge. Crop marks lie outside the BleedBox.
         backs: ``None`` (faces only), ``"duplex"`` (a back sheet after each face sheet) or
-            ``"separate"`` (the back sheets in a second file, see :func:`duplex.backs_path`).
+            ``"separate"`` (the back sheets in a second file, see :func:`tokengen.backs.backs_path`).
         flip: ``"long"`` or ``"short"``: the edge the sheet turns over in duplex printing.
         back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
         printer_scale: (sx, sy) factors applied to every page about its centre, or None.

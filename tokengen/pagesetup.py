@@ -9,8 +9,8 @@ page's lower-left corner:
   slightly large or small), and :func:`scale_keywords` to state it in the PDF metadata.
 * :func:`set_page_boxes`: the TrimBox and BleedBox of a print-shop page.
 
-It sits one floor below :mod:`tokengen.build`, :mod:`tokengen.duplex` and
-:mod:`tokengen.rulesheet`, which all use it.
+It sits one floor below :mod:`tokengen.build`, :mod:`tokengen.backs`, :mod:`tokengen.aligntest`
+and :mod:`tokengen.rulesheet`, which all use it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
-from .units import MAX_TEXT, format_length, parse_length
+from .units import MAX_TEXT, PT_PER_MM, format_length, parse_length
 
 if TYPE_CHECKING:  # annotations only: ReportLab loads when a page is drawn
     from reportlab.pdfgen.canvas import Canvas
@@ -93,6 +93,11 @@ def parse_scale(text: str) -> tuple[float, float]:
 def format_scale(scale: tuple[float, float]) -> str:
     """``(1.004, 0.997)`` → ``"100.4%,99.7%"``."""
     return ",".join(f"{100 * f:.6g}%" for f in scale)
+
+
+def format_offset(offset: tuple[float, float]) -> str:
+    """``(1.417, -2.835)`` pt → ``"+0.50mm,-1.00mm"``: a back offset as captions and the alignment test show it."""
+    return ",".join(f"{v / PT_PER_MM:+.2f}mm" for v in offset)
 
 
 def scale_keywords(scale: tuple[float, float] | None) -> str:
