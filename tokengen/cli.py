@@ -135,7 +135,11 @@ def _preview_options(*, watch: bool = False) -> Any:
             given = [o for o in ("preview_dpi", "preview_page") if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
             if preview is None and given:
                 raise click.UsageError(f"{', '.join('--' + o.replace('_', '-') for o in given)}: add --preview")
-            target = Path(preview) if preview else None
+            target = None
+            if preview:  # checked before anything is built; an optional value can swallow the catalogue's name
+                from .preview import check_target
+
+                target = check_target(preview, "--preview", " (give the catalogue before --preview, or write --preview=NAME.png)")
 
             def once() -> Any:
                 written = f(*args, **kwargs)
@@ -697,9 +701,9 @@ def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) 
       tokengen preview meatshields.pdf                    # meatshields-1.png … at 100 DPI
       tokengen preview meatshields.pdf --page 2 --dpi 200 -o page2.png
     """
-    from .preview import write_previews
+    from .preview import check_target, write_previews
 
-    pngs = write_previews(pdf, output, dpi, page)
+    pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
     click.echo(f"wrote {len(pngs)} PNG(s) at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
 
 
