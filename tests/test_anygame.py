@@ -129,12 +129,16 @@ def test_xlsx_rows_become_tokens(tmp_path):
 
 @pytest.mark.parametrize("ext, rows, message", [
     ("csv", "name,strength\nAlpha,3\nBeta,x\n", "tokens.csv:3: strength (column B): expected a whole number, got 'x'"),
-    ("csv", "name,strenght\nAlpha,3\n", "tokens.csv:2: strenght (column B): unknown field; did you mean 'strength'?"),
+    ("csv", "name,strenght\nAlpha,3\n", "tokens.csv:1: strenght (column B): unknown field; did you mean 'strength'?"),
     ("csv", "name,strength\nAlpha,3,9\n", "tokens.csv:2: row has a value in column C, past the header's 2 columns"),
     ("csv", "name,name\n", "tokens.csv:1: header names 'name' twice (columns A and B)"),
     ("csv", "", "tokens.csv: is empty: the first row must name the fields (id, copies, …)"),
     ("xlsx", [["name", "strength"], ["Alpha", 3], ["Beta", "lots"]], "tokens.xlsx:3: strength (column B): expected a whole number, got 'lots'"),
     ("xlsx", [["name", "strength", "copies"], ["Alpha", 3, 0]], "tokens.xlsx:2: copies (column C): must be 1 to 10000, got 0"),
+    ("xlsx", [[None], [None], ["name", "strenght"], ["Alpha", 3]], "tokens.xlsx:3: strenght (column B): unknown field; did you mean 'strength'?"),
+    ("xlsx", [["name", "strength"], ["Alpha", 1e300]], "tokens.xlsx:2: strength (column B): expected a number of at most 18 digits, got 1e+300"),
+    ("csv", "name,strength\nAlpha,12345678901234567890123\n",
+     "tokens.csv:2: strength (column B): expected a number of at most 18 digits, got '12345678901234567890123'"),
 ])
 def test_spreadsheet_errors_name_file_row_and_column(tmp_path, ext, rows, message):
     if ext == "csv":
@@ -441,3 +445,18 @@ tokens:
     before = (tmp_path / "logo.png").read_bytes()
     result = run("build", str(path), "-o", str(tmp_path / "logo.png"))
     assert result.exit_code == 2 and "logo.png" in result.stderr and (tmp_path / "logo.png").read_bytes() == before
+
+
+@pytest.mark.parametrize("row", ["k,Knight,\n", "k,Knight\n"])
+def test_an_empty_colour_cell_is_an_error_not_a_blank_token(tmp_path, row):
+    """A colour field with no value and no default would draw nothing (white text on no fill)."""
+    (tmp_path / "tokens.csv").write_text("id,name,colour\n" + row, "utf-8")
+    path = write(tmp_path, """\
+title: Colours
+fields: {name: text, colour: colour}
+tokens: tokens.csv
+template:
+  - {rect: full, fill: "{colour}"}
+  - {text: "{name}", at: [0.5, 0.5], colour: "#ffffff"}
+""")
+    assert error(path).endswith("tokens.csv:2: colour (column C): field 'colour' is empty")

@@ -118,7 +118,9 @@ def test_preview_never_overwrites_the_pdf(run, cat: Path, tmp_path: Path):
     out = tmp_path / "s.pdf"
     assert run("build", str(cat), "-o", str(out)).exit_code == 0
     before = out.read_bytes()
-    result = run("preview", str(out), "--page", "1", "-o", str(out))
+    link = tmp_path / "s.png"  # a PNG name that reaches the PDF itself
+    link.symlink_to(out)
+    result = run("preview", str(out), "--page", "1", "-o", str(link))
     assert result.exit_code == 2
     assert "output would overwrite an input file" in result.stderr
     assert out.read_bytes() == before
@@ -130,3 +132,18 @@ def test_preview_pixel_limit(run, cat: Path, tmp_path: Path):
     result = run("preview", str(out), "--dpi", "1200")
     assert result.exit_code == 2
     assert result.stderr.endswith(" px, more than the 100,000,000 px limit; lower --dpi\n")
+
+
+def test_a_preview_name_must_end_in_png(run, cat: Path, tmp_path: Path):
+    """The optional value of --preview can swallow the catalogue's name; a .pdf or .jpg name would
+    hold PNG bytes. Both are refused before anything is built."""
+    before = cat.read_bytes()
+    result = run("build", "-o", str(tmp_path / "o.pdf"), "--preview", str(cat))
+    assert result.exit_code == 2 and not (tmp_path / "o.pdf").exists() and cat.read_bytes() == before
+    assert (f"--preview takes a file name ending in .png, got '{cat}' (give the catalogue before --preview, "
+            "or write --preview=NAME.png)") in result.stderr
+    assert run("build", str(cat), "-o", str(tmp_path / "o.pdf")).exit_code == 0
+    result = run("preview", str(tmp_path / "o.pdf"), "-o", str(tmp_path / "o.jpg"))
+    assert result.exit_code == 2 and "-o/--output takes a file name ending in .png, got" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".yaml") == ["o.pdf"]
+    assert run("preview", str(tmp_path / "o.pdf"), "-o", str(tmp_path / "O.PNG"), "--page", "1").exit_code == 0

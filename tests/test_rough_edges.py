@@ -180,3 +180,16 @@ def test_makefile_names_the_python_it_needs(tmp_path: Path):
     assert done.returncode != 0
     assert f"tokengen needs Python 3.11 or newer; {fake} is Python 3.9.2." in done.stderr
     assert not (tmp_path / ".venv").exists()
+
+
+def test_a_page_over_200_inches_is_refused_at_once(run, tmp_path: Path):
+    """A long string of digits as a page size used to lay out a page of 10^14 in (minutes, GBs)."""
+    from tokengen.units import MAX_PAGE, parse_page
+
+    assert parse_page("200inx200in") == (MAX_PAGE, MAX_PAGE) == (14_400.0, 14_400.0)
+    result = run("build", "meatshields", "--page", "99999999999999inx9in", "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2 and not (tmp_path / "x.pdf").exists()
+    assert ("Invalid value for '--page': page '99999999999999inx9in' is 1e+14in wide, more than 200in (14,400 pt), "
+            "the largest page a PDF viewer opens (PDF 1.7 reference, appendix C)") in result.stderr
+    result = run("build", "meatshields", "--page", "8inx201in", "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2 and "is 201in high, more than 200in" in result.stderr

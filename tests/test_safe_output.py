@@ -207,7 +207,7 @@ def test_full_disk_keeps_the_previous_file(run, tmp_path: Path, monkeypatch: pyt
     out = tmp_path / "x.pdf"
     out.write_bytes(OLD)
     if where == "save":
-        monkeypatch.setattr("tokengen.build.Canvas.save", _full_disk)
+        monkeypatch.setattr("reportlab.pdfgen.canvas.Canvas.save", _full_disk)
     else:
         monkeypatch.setattr(atomic.os, "replace", _full_disk)
     result = run("build", str(MINIMAL), "-o", str(out))

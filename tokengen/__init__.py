@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 #: public name → the module that defines it
 _EXPORTS = {
-    "BuildOptions": "build", "BuildResult": "build", "build_pdf": "build",
+    "BuildOptions": "options", "BuildResult": "build", "build_pdf": "build",
     "load_catalogue": "catalogue",
     "CatalogueError": "errors", "ExportError": "errors", "LayoutError": "errors", "RenderError": "errors",
     "TokengenError": "errors", "UsageError": "errors",
@@ -52,11 +52,12 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see (py.typed)
-    from .build import BuildOptions, BuildResult, build_pdf
+    from .build import BuildResult, build_pdf
     from .catalogue import load_catalogue
     from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError
     from .imposition import SheetSpec, impose
     from .model import Catalogue, Token
+    from .options import BuildOptions
     from .preflight import Check
     from .profiles import Profile, get_profile, load_profiles
     from .rules import Finding, Report, check_catalogue, resolve_targets

@@ -1,5 +1,5 @@
 """Where the pieces of the duplex alignment test go on a page of any size. Pure geometry (text
-widths come from ``measure`` callables); :mod:`tokengen.duplex` draws what this computes.
+widths come from ``measure`` callables); :mod:`tokengen.aligntest` draws what this computes.
 
 All lengths in pt, origin at the page's lower-left corner. A target (crosshair with two mm
 scales and their labels) covers a square of :data:`TARGET_REACH` pt around its centre. On a

@@ -44,10 +44,11 @@ from typing import Any
 
 from . import __version__, bundled, fonts, guard, schemas
 from . import workers as workers_module
-from .build import BuildOptions, build_pdf
+from .build import build_pdf
 from .catalogue import line_at, load_catalogue, suggest
 from .errors import CatalogueError, TokengenError, UsageError
 from .imposition import HOME_BLEED, SheetSpec
+from .options import BuildOptions
 from .scale import token_size
 from .units import format_length, parse_length, parse_page
 from .yamlsrc import dotted, read_yaml

@@ -3,77 +3,23 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
-from . import __version__, duplex, foldover, furniture, shapes, testhook
-from .art import MAX_DPI, MAX_TOTAL_PIXELS, ArtLibrary
+from . import __version__, foldover, furniture, shapes, testhook
+from .art import ArtLibrary
 from .atomic import atomic_path
-from .colour import ColourOptions, Converter
+from .backs import BackSheets, backs_path
+from .colour import Converter
 from .errors import LayoutError, UsageError
-from .imposition import Rect, SheetSpec, grid_for, iter_pages, page_count, plan
+from .imposition import SheetSpec, grid_for, iter_pages, page_count, plan
 from .limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from .model import Catalogue
+from .options import BuildOptions
+from .pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .scale import small_text_warnings
 from .units import format_length
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """Everything ``tokengen build`` can be asked, lengths in pt.
-
-    Attributes:
-        sheet: page, token size, margin, gutter, bleed, marks (see :class:`SheetSpec`).
-        copies: this many whole sets of the catalogue, one after another.
-        colour_model: ``"rgb"`` or ``"cmyk"``.
-        max_tokens, max_pages: refuse runs larger than these.
-        safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
-        keywords: extra PDF Keywords (batch records its job fingerprint there).
-        boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
-            is the block of token trims (the union of every cut edge on the page, gutters
-            included) and the BleedBox is that block grown by the bleed: the part a shop must
-            print edge to edge. Crop marks lie outside the BleedBox.
-        backs: ``None`` (faces only), ``"duplex"`` (a back sheet after each face sheet) or
-            ``"separate"`` (the back sheets in a second file, see :func:`duplex.backs_path`).
-        flip: ``"long"`` or ``"short"``: the edge the sheet turns over in duplex printing.
-        back_offset: (dx, dy) pt added to every back sheet, as seen on the back side.
-        printer_scale: (sx, sy) factors applied to every page about its centre, or None.
-        rules: append the rules sheet (:mod:`tokengen.rulesheet`).
-        colour: output profile, rendering intent, conversion and ink limit (see
-            :class:`tokengen.colour.ColourOptions`).
-        max_dpi: art above this resolution at its printed size is resampled to it (None:
-            ``--keep-resolution``, every pixel kept).
-        max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
-        fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
-            needed (see :func:`tokengen.imposition.plan`).
-        registration: draw the cut SVG's registration marks on every face sheet.
-        fold: ``"long"`` or ``"short"``: fold-over sheets (:mod:`tokengen.foldover`), each back on
-            the other half of the face's sheet, mirrored across a dashed fold line.
-    """
-
-    sheet: SheetSpec
-    copies: int = 1
-    colour_model: str = "rgb"
-    max_tokens: int = MAX_TOKENS
-    max_pages: int = MAX_PAGES
-    subject: str = field(default="")
-    boxes: bool = False
-    safe: float | None = None
-    keywords: str = ""
-    backs: str | None = None
-    flip: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    printer_scale: tuple[float, float] | None = None
-    rules: bool = False
-    colour: ColourOptions = field(default_factory=ColourOptions)
-    max_dpi: float | None = MAX_DPI
-    max_art_pixels: int = MAX_TOTAL_PIXELS
-    fill: bool = False
-    registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.cutsvg)
-    fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.foldover)
 
 
 @dataclass(frozen=True)
@@ -131,10 +77,10 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     inputs = catalogue.files_read()
-    backs_out = duplex.backs_path(out) if options.backs == "separate" else None
+    backs_out = backs_path(out) if options.backs == "separate" else None
     with atomic_path(out, inputs=inputs) as temp, \
             (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
-        keywords = " ".join(k for k in (duplex.scale_keywords(options.printer_scale), options.keywords) if k)
+        keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
                              subject=(options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)")
@@ -144,7 +90,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
                             height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
-        backs = duplex.BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
+        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
@@ -153,7 +99,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
         for page in pager(len(tokens), spec):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
-            duplex.apply_printer_scale(canvas, spec.page, options.printer_scale)
+            apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
             sheet.place(placed, page)
             if options.fold:  # the backs on the other half, and the dashed fold line
@@ -218,13 +164,6 @@ def art_library(options: BuildOptions) -> ArtLibrary:
     """
     return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
                       max_total_pixels=options.max_art_pixels)
-
-
-def set_page_boxes(canvas: Canvas, trim: Rect, bleed: float) -> None:
-    """Set the TrimBox (``trim``) and BleedBox (``trim`` grown by ``bleed`` pt) of the page being drawn."""
-    grown = trim.grow(bleed)
-    canvas.setTrimBox([trim.x, trim.y, trim.x1, trim.y1])
-    canvas.setBleedBox([grown.x, grown.y, grown.x1, grown.y1])
 
 
 def describe(result: BuildResult) -> str:

@@ -34,11 +34,12 @@ from PIL import Image, PngImagePlugin
 
 from .art import ArtLibrary
 from .atomic import atomic_files, atomic_path
-from .build import MAX_PAGES, MAX_TOKENS, BuildOptions, build_pdf
+from .build import MAX_PAGES, MAX_TOKENS, build_pdf
 from .colour import Converter
 from .errors import ExportError, LayoutError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
+from .options import BuildOptions
 from .profiles import Profile
 from .render import SheetCanvas, binary_streams, open_canvas
 from .units import format_length

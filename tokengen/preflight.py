@@ -40,7 +40,7 @@ page by page, within the work budget of :class:`~tokengen.pdfwalk.Limits`; a for
 times is measured once.
 
 On a sheet of many tokens the TrimBox is the block of trims (see
-:class:`tokengen.build.BuildOptions`); the trims of single tokens are not in the PDF, so
+:class:`tokengen.options.BuildOptions`); the trims of single tokens are not in the PDF, so
 ``safe-area`` finds them as Form XObjects placed on the page whose BBox is trim + bleed (how
 tokengen draws tokens); a sheet drawn otherwise is checked against the block's outer edges only.
 """

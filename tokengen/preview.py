@@ -129,6 +129,19 @@ def preview_paths(target: str | Path, count: int, page: int | None = None) -> li
     return [target.with_name(f"{target.stem}-{n:0{width}d}{suffix}") for n in range(1, count + 1)]
 
 
+def check_target(target: str | Path, flag: str, hint: str = "") -> Path:
+    """``target`` as a path when it names a PNG file (``NAME.png``, any case).
+
+    Raises:
+        UsageError: any other name (a ``.pdf`` or ``.jpg`` would get PNG bytes under the wrong
+            name); the message names ``flag`` and adds ``hint``.
+    """
+    target = Path(target)
+    if target.suffix.lower() != ".png":
+        raise UsageError(f"{flag} takes a file name ending in .png, got '{target}'{hint}")
+    return target
+
+
 def default_target(pdf: str | Path) -> Path:
     """The preview name beside ``pdf``: ``sheet.pdf`` → ``sheet.png`` (numbered per page)."""
     return Path(pdf).with_suffix(".png")

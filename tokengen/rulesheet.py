@@ -26,9 +26,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer
 
 from . import fonts
-from .duplex import apply_printer_scale
 from .errors import RenderError
 from .model import Catalogue, Game
+from .pagesetup import apply_printer_scale
 from .rules.bag import EQUIPMENT_EFFECTS, TARGET_ALL_HITS, TOWN_DRAWS
 from .rules.bag import costs as game_costs
 from .rules.targeting import Interpretations, meaning

@@ -75,13 +75,18 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
     return value
 
 
+#: Largest page side, pt: 200 in, the implementation limit of PDF viewers (Adobe, PDF 1.7
+#: reference, appendix C: 14,400 units of 1/72 in, without UserUnit). Larger pages are refused.
+MAX_PAGE = 14_400.0
+
+
 def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
     """Parse a page name (``letter``, ``a4``, …) or ``WIDTHxHEIGHT`` (``210mmx297mm``) into pt.
 
     Returns:
         (width, height) in pt; swapped so width > height when ``landscape`` is set.
     Raises:
-        ValueError: unknown name or malformed size.
+        ValueError: unknown name, malformed size, or a side over :data:`MAX_PAGE` (200 in).
     """
     if len(text) > 2 * MAX_TEXT + 1:
         raise ValueError(f"unknown page: {len(text)} characters is too long for a page name or WIDTHxHEIGHT")
@@ -100,6 +105,10 @@ def parse_page(text: str, *, landscape: bool = False) -> tuple[float, float]:
                              " or WIDTHxHEIGHT such as 210mmx297mm")
         width = parse_length(parts[0], allow_zero=False)
         height = parse_length(parts[1], allow_zero=False)
+    for side, value in (("wide", width), ("high", height)):
+        if value > MAX_PAGE:
+            raise ValueError(f"page {text!r} is {format_length(value)} {side}, more than {format_length(MAX_PAGE)} (14,400 pt), the largest "
+                             "page a PDF viewer opens (PDF 1.7 reference, appendix C)")
     if landscape:
         width, height = max(width, height), min(width, height)
     return width, height

@@ -41,6 +41,8 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _SIZE = re.compile(r"^\s*(.+?[a-zA-Z]+)\s*[x×]\s*(.+?)\s*$")
 WHITE = Colour("rgb", (1.0, 1.0, 1.0))
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+#: Numbers from a spreadsheet or YAML field stay below this (18 digits), as YAML's whole numbers do.
+MAX_NUMBER = 10**18
 #: Largest catalogue font file read, bytes (a full CJK font is about 20 MiB).
 MAX_FONT_BYTES = 32 * 1024 * 1024
 #: Corner radius of a ``rounded`` shape that gives none: 3 mm, as on poker-size cards.
@@ -97,7 +99,13 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
         sources.append(table_path)
-        rows = [(r.values, _row_locator(table_path, r), r.line, f"{table_path.name} row {r.line}") for r in read_table(table_path)]
+        table = read_table(table_path)
+        known = list(TOKEN_KEYS) + list(fields)
+        for name in table[0].columns:  # a column the catalogue does not know: named at the header, not at a row
+            if name not in known:
+                raise CatalogueError(table_path, f"unknown field{suggest(name, known)} (fields: {', '.join(known)})",
+                                     line=table[0].header_line, field=table[0].where(name))
+        rows = [(r.values, _row_locator(table_path, r), r.line, f"{table_path.name} row {r.line}") for r in table]
     else:
         if not spec:
             raise fail(("tokens",), "must not be empty")
@@ -298,8 +306,8 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
         if value is None:
             if name in defaults:
                 value = defaults[name]
-            elif kind in ("image", "colour") and name in raw:
-                values[name] = None  # an empty cell: no art, no colour
+            elif kind == "image" and name in raw:
+                values[name] = None  # an empty cell: no picture
                 continue
             else:
                 raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
@@ -312,6 +320,7 @@ def _blank(value: Any) -> Any:
 
 
 def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError]) -> int | float:
+    given = value
     if isinstance(value, bool):
         raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}")
     if isinstance(value, str):
@@ -321,6 +330,8 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError]) -> int
             raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}") from None
     if not isinstance(value, (int, float)) or not math.isfinite(value):
         raise fail(f"expected a finite number, got {_show(value)}")
+    if abs(value) >= MAX_NUMBER:  # as YAML's whole numbers: at most 18 digits before the point
+        raise fail(f"expected a number of at most 18 digits, got {_show(given)}")
     if kind == "integer":
         if not float(value).is_integer():
             raise fail(f"expected a whole number, got {_show(value)}")

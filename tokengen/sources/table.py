@@ -32,11 +32,12 @@ MAX_UNPACKED = 64 * 1024 * 1024
 class Row:
     """One token row: ``values`` maps each header name to its cell (text for CSV; text, number
     or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX); ``columns`` maps
-    each header name to its column letter (``C``)."""
+    each header name to its column letter (``C``); ``header_line`` is the header's line or row."""
 
     values: dict[str, Any]
     line: int
     columns: dict[str, str]
+    header_line: int = 1
 
     def where(self, name: str) -> str:
         """The field label for messages: ``strength (column C)``."""
@@ -76,12 +77,13 @@ def read_table(path: Path) -> list[Row]:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
     raw_rows = _csv_rows(path) if suffix == ".csv" else _xlsx_rows(path)
     header: list[str] | None = None
+    header_line = 1
     rows: list[Row] = []
     for line, cells in raw_rows:
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
             continue
         if header is None:
-            header = _header(path, line, cells)
+            header, header_line = _header(path, line, cells), line
             continue
         extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
         if extra:
@@ -89,7 +91,7 @@ def read_table(path: Path) -> list[Row]:
         if len(rows) >= MAX_ROWS:
             raise CatalogueError(path, f"has more than {MAX_ROWS} token rows", line=line)
         values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
-        rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}))
+        rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line))
     if header is None:
         raise CatalogueError(path, "is empty: the first row must name the fields (id, copies, …)")
     if not rows:

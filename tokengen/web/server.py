@@ -294,7 +294,7 @@ class State:
             if outcome.error is not None:
                 rendered.error = outcome.error
             else:
-                from ..duplex import backs_path
+                from ..backs import backs_path
                 from ..preview import page_count, png_bytes, render_pages
 
                 rendered.pdf = out.read_bytes()

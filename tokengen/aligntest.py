@@ -1,14 +1,11 @@
-"""Duplex printing: back sheets, the printer corrections, and the alignment test page.
+"""The duplex alignment test page (``tokengen align``): where its marks go on each side, and drawing it.
 
-All lengths are in pt (1 in = 72 pt), origin at the page's lower-left corner. The geometry of a
-back sheet is :func:`tokengen.imposition.mirror`; this module adds what is needed around it:
+All lengths are in pt (1 in = 72 pt), origin at the page's lower-left corner. The page's geometry
+(targets, rulers, text region) is :mod:`tokengen.alignlayout`; the printer corrections it prints
+with are :mod:`tokengen.pagesetup`.
 
-* :func:`parse_offset` / :func:`parse_scale`: the ``--back-offset X,Y`` and
-  ``--printer-scale SX[,SY]`` values.
-* :func:`apply_printer_scale`: scale a page about its centre (to undo a printer that prints
-  slightly large or small), and :func:`scale_keywords` to state it in the PDF metadata.
 * :func:`mirror_point` and :func:`align_targets`: where the alignment marks go on each side.
-* :func:`write_alignment_test`: the two-page duplex alignment test (``tokengen align``).
+* :func:`write_alignment_test`: the two-page duplex alignment test.
 
 Reading the alignment test: hold the printed sheet against a light with the *back* (page 2)
 facing you. The crosshair printed on the front shows through; where its vertical line crosses
@@ -20,28 +17,17 @@ are labelled so that reading them from the front gives the same numbers.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
 from . import fonts
 from .atomic import atomic_path
 from .errors import UsageError
-from .units import MAX_TEXT, PT_PER_MM, format_length, parse_length
+from .pagesetup import apply_printer_scale, format_offset, scale_keywords
+from .units import PT_PER_MM
 
-if TYPE_CHECKING:  # imported for annotations only: build and render import this module
-    from .build import BuildOptions
-    from .imposition import PageLayout
-    from .model import Catalogue, Token
-    from .render import SheetCanvas
-
-#: Accepted printer scale, as a factor: a printer more than 10 % off is not a printer problem.
-SCALE_RANGE = (0.9, 1.1)
-#: Largest accepted back offset per axis (pt): 1 in.
-MAX_OFFSET = 72.0
 #: Alignment test: half-length of a crosshair arm, scale half-range (mm), distance of the corner
 #: targets from the page edges.
 CROSS_ARM = 30.0
@@ -49,90 +35,6 @@ SCALE_MM = 6
 #: Distance (pt) of each scale from the crosshair centre, along the other arm.
 SCALE_GAP = 18.0
 CORNER_INSET = 90.0  # the largest; small pages bring the corners in (alignlayout.corner_inset)
-
-
-def _signed_length(text: str) -> float:
-    text = text.strip()
-    sign = -1.0 if text.startswith("-") else 1.0
-    return sign * parse_length(text.lstrip("+-"))
-
-
-def parse_offset(text: str) -> tuple[float, float]:
-    """Parse ``--back-offset X,Y`` (lengths with units, either sign: ``-0.5mm,1mm``) into pt.
-
-    X moves the back sheet right and Y moves it up, as seen looking at the back side. A single
-    value is refused: X and Y are read separately on the alignment test.
-
-    Raises:
-        UsageError: not two lengths, a length without a unit, or more than 1 in on an axis.
-    """
-    if len(text) > 2 * MAX_TEXT + 1:
-        raise UsageError(f"--back-offset: expected X,Y such as 0.5mm,-1mm, got {len(text)} characters")
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise UsageError(f"--back-offset: expected X,Y such as 0.5mm,-1mm, got {text!r}")
-    try:
-        dx, dy = (_signed_length(p) for p in parts)
-    except ValueError as exc:
-        raise UsageError(f"--back-offset: {exc}") from None
-    for value in (dx, dy):
-        if abs(value) > MAX_OFFSET:
-            raise UsageError(f"--back-offset: {format_length(abs(value))} is more than {format_length(MAX_OFFSET)}; "
-                             "print the alignment test (tokengen align) and read the offset from it")
-    return dx, dy
-
-
-_FACTOR = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(%?)\s*$")
-
-
-def parse_scale(text: str) -> tuple[float, float]:
-    """Parse ``--printer-scale SX[,SY]`` into factors: ``100.4%,99.7%`` → (1.004, 0.997);
-    ``1.002`` or ``100.2%`` alone scales both axes.
-
-    Raises:
-        UsageError: malformed, or outside 90 %..110 %.
-    """
-    if len(text) > 2 * MAX_TEXT + 1:
-        raise UsageError(f"--printer-scale: expected SX or SX,SY such as 100.4%,99.7%, got {len(text)} characters")
-    parts = text.split(",")
-    if len(parts) not in (1, 2):
-        raise UsageError(f"--printer-scale: expected SX or SX,SY such as 100.4%,99.7%, got {text!r}")
-    factors = []
-    for part in parts:
-        match = _FACTOR.match(part)
-        if not match:
-            raise UsageError(f"--printer-scale: expected a percentage such as 100.4% or a factor such as 1.004, got {part.strip()!r}")
-        value = float(match.group(1)) / (100.0 if match.group(2) else 1.0)
-        if not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
-            raise UsageError(f"--printer-scale: {part.strip()} is outside {SCALE_RANGE[0]:.0%}..{SCALE_RANGE[1]:.0%}")
-        factors.append(value)
-    return (factors[0], factors[-1])
-
-
-def format_scale(scale: tuple[float, float]) -> str:
-    """``(1.004, 0.997)`` → ``"100.4%,99.7%"``."""
-    return ",".join(f"{100 * f:.6g}%" for f in scale)
-
-
-def scale_keywords(scale: tuple[float, float] | None) -> str:
-    """The PDF Keywords entry stating a printer correction (empty when there is none)."""
-    if scale is None or scale == (1.0, 1.0):
-        return ""
-    return f"printer-scale={format_scale(scale)} (pages scaled about their centre to correct the printer)"
-
-
-def apply_printer_scale(canvas: Canvas, page: tuple[float, float], scale: tuple[float, float] | None) -> None:
-    """Scale everything drawn next on the current page by (sx, sy) about the page centre.
-
-    A point (x, y) pt lands at (W/2 + sx (x - W/2), H/2 + sy (y - H/2)). Call it first on each
-    page (ReportLab resets the transform at ``showPage``). No-op for ``None`` or (1, 1).
-    """
-    if scale is None or scale == (1.0, 1.0):
-        return
-    w, h = page
-    canvas.translate(w / 2, h / 2)
-    canvas.scale(*scale)
-    canvas.translate(-w / 2, -h / 2)
 
 
 def mirror_point(point: tuple[float, float], page: tuple[float, float], flip: str = "long",
@@ -208,7 +110,7 @@ def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str =
         from .render import open_canvas
 
         c = open_canvas(temp, page, title="tokengen duplex alignment test", author="tokengen",
-                        subject=f"duplex alignment test, {flip}-edge flip, back offset {_show_offset(offset)}",
+                        subject=f"duplex alignment test, {flip}-edge flip, back offset {format_offset(offset)}",
                         keywords=scale_keywords(scale))
         # front: labels chosen so a reading from the front equals the offset to use
         fx, fy = scale_signs(page, flip, front=True)
@@ -228,10 +130,6 @@ def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str =
     if warnings is not None:
         warnings.extend(dict.fromkeys(notes))
     return out
-
-
-def _show_offset(offset: tuple[float, float]) -> str:
-    return ",".join(f"{v / PT_PER_MM:+.2f}mm" for v in offset)
 
 
 def _target(c: Canvas, point: tuple[float, float], font: str, *, x_sign: int, y_sign: int) -> None:
@@ -312,7 +210,7 @@ def _instructions(c: Canvas, plan: Any, flip: str, offset: tuple[float, float], 
 
     side = "FRONT (page 1)" if front else "BACK (page 2)"
     rulers = sorted({r[2] for r in (plan.hruler, plan.vruler) if r})
-    this = f"This test: {flip}-edge flip, back offset {_show_offset(offset)}."
+    this = f"This test: {flip}-edge flip, back offset {format_offset(offset)}."
     paragraphs = [
         ("how to print", f"Print both pages as ONE duplex sheet, flip on the {flip} edge, at 100% / Actual size."),
         ("how to read", "Hold the sheet against a light, back side towards you. The front's crosshairs show through: "
@@ -340,100 +238,3 @@ def _instructions(c: Canvas, plan: Any, flip: str, offset: tuple[float, float], 
         c.setFont(bold if line.bold else regular, line.size)
         c.drawString(line.x, line.y, line.text)
     c.restoreState()
-
-
-def backs_path(out: str | Path) -> Path:
-    """Where ``--backs separate`` writes the back sheets: ``NAME-backs.pdf`` beside ``NAME.pdf``."""
-    out = Path(out)
-    return out.with_name(f"{out.stem}-backs{out.suffix or '.pdf'}")
-
-
-class BackSheets:
-    """Draws the back sheet of every face sheet, mirrored so each back lands behind its face.
-
-    In ``duplex`` mode each back sheet goes into the face canvas right after its face sheet; in
-    ``separate`` mode into a canvas of its own at ``temp`` (same page size, same metadata).
-    Every cell shows its token's back (one shared Form XObject per back design).
-
-    Args:
-        options: the build options (``backs``, ``flip``, ``back_offset``, ``printer_scale``).
-        catalogue: for the title in captions and metadata.
-        tokens: every physical token in placement order.
-        sheet: the face sheet's canvas wrapper; its art library is shared.
-        temp: the file for separate backs (None in duplex mode).
-        pages: number of face sheets (for captions).
-    Raises:
-        UsageError: unknown ``backs`` or ``flip`` value.
-    """
-
-    def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
-                 temp: Path | None, pages: int):
-        from .render import SheetCanvas, open_canvas
-
-        if options.backs not in ("duplex", "separate"):
-            raise UsageError(f"unknown backs mode {options.backs!r}: use duplex or separate")
-        mirror_point((0.0, 0.0), options.sheet.page, options.flip)  # validates the flip
-        self.options = options
-        self.pages = pages
-        self.count = 0
-        self.catalogue = catalogue
-        spec = options.sheet
-        if options.backs == "separate":
-            assert temp is not None
-            canvas = open_canvas(temp, spec.page, title=f"{catalogue.title} (backs)", author=catalogue.author or "tokengen",
-                                 subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
-                                 keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
-            self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe,
-                                     page=spec.page, height=spec.height, shape=spec.shape)
-        else:
-            self.sheet = sheet
-        self.forms = [self.sheet.back_form(t.back) for t in tokens]
-        self.tokens = tokens
-        self.warnings: list[str] = []  # furniture left out, once each
-
-    def add(self, face: PageLayout) -> None:
-        """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
-        from .imposition import mirror
-
-        c, o = self.sheet.canvas, self.options
-        apply_printer_scale(c, o.sheet.page, o.printer_scale)
-        back = mirror(face, o.flip, o.back_offset)
-        if o.boxes:
-            from .build import set_page_boxes
-
-            set_page_boxes(c, back.block, o.sheet.bleed)
-        self.sheet.fill_rects([(r, self.tokens[i].back.background) for i, r in back.outer_bleed])
-        self.sheet.place(self.forms, back)
-        if back.crop_marks:  # a shop cuts the back sheet by its own marks, mirrored with the cells
-            from .render import CROP_STROKE, CUT_COLOUR, REGISTRATION
-
-            self.sheet.lines(back.crop_marks, CROP_STROKE, REGISTRATION if o.colour_model == "cmyk" else CUT_COLOUR)
-        if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
-            self._caption(face, back)
-        c.showPage()
-        self.count += 1
-
-    def _caption(self, face: PageLayout, back: PageLayout) -> None:
-        """A one-line note in the margin of a home back sheet (sheet number, flip, offset), placed
-        by :func:`tokengen.furniture.back_caption`: shortened or left out (with a warning in
-        :attr:`warnings`) when the page has no room for it."""
-        from . import furniture
-
-        c, o = self.sheet.canvas, self.options
-        where = f"back of sheet {face.number + 1} of {self.pages}"
-        how = f"duplex, {o.flip}-edge flip · back offset {_show_offset(o.back_offset)}"
-        captions = (f"{self.catalogue.title} · {where} · {how}", f"{where} · {how}", where)
-        text, warning = furniture.back_caption(o.sheet.page, o.sheet.margin, back.block.grow(max(o.sheet.bleed, o.sheet.home_bleed)), captions,
-                                               lambda t, size: c.stringWidth(t, self.sheet.regular, size))
-        if warning and warning not in self.warnings:
-            self.warnings.append(warning)
-        if text:
-            c.saveState()
-            c.setFont(self.sheet.regular, text.size)
-            c.drawString(text.x, text.y, text.text)
-            c.restoreState()
-
-    def finish(self) -> None:
-        """Save the separate backs file (nothing to do in duplex mode)."""
-        if self.options.backs == "separate":
-            self.sheet.canvas.save()
