@@ -304,12 +304,13 @@ def test_hairlines_warn_with_their_width(tmp_path: Path, literal: str, width: st
     assert hair.message.startswith(f"page 1: a stroke {width} pt wide on the page, thinner than 0.25 pt")
 
 
-def test_total_ink_over_the_limit_fails_with_the_highest_and_where(tmp_path: Path):
-    pdf = make_pdf(tmp_path / "ink.pdf", literal="q 1 1 1 0.9 k 20 20 10 10 re f Q")
+@pytest.mark.parametrize(("fill", "total"), [("1 1 1 0.9", 390), ("0.8 0.8 0.8 0.8", 320)])  # 320 %: a rich black a shop refuses
+def test_total_ink_over_the_limit_fails_with_the_highest_and_where(tmp_path: Path, fill: str, total: int):
+    pdf = make_pdf(tmp_path / "ink.pdf", literal=f"q {fill} k 20 20 10 10 re f Q")
     checks = preflight(pdf, SINGLE, size=72.0)
     assert failing(checks) == {"ink"}
     ink = next(c for c in checks if c.name == "ink")
-    assert ink.message == "page 1: total ink 390 % (fill 390 % in page) is over the profile's limit of 300 % (and 1 more)"
+    assert ink.message == f"page 1: total ink {total} % (fill {total} % in page) is over the profile's limit of 300 % (and 1 more)"
 
 
 def test_ink_outside_the_bleed_does_not_count(tmp_path: Path):
