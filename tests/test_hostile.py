@@ -373,6 +373,12 @@ HOOK = textwrap.dedent("""
 """)
 
 
+def _default_sigint() -> None:
+    """In the child: Ctrl-C as in a terminal. A test run started in the background by a shell
+    (CI, a load test) inherits SIGINT ignored, and Python then installs no handler for it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_paused(tmp_path: Path, args: list[str], drawing: int) -> tuple[subprocess.Popen, int]:
     """Start ``tokengen ARGS`` with a hook that stops every drawing process in the middle of its
     job; return once ``drawing`` processes are there (read from a pipe: an event, not a sleep)."""
@@ -380,7 +386,7 @@ def _start_paused(tmp_path: Path, args: list[str], drawing: int) -> tuple[subpro
     block_r, block_w = os.pipe()
     proc = subprocess.Popen([sys.executable, "-c", HOOK, str(ready_w), str(block_r), *args], cwd=tmp_path,
                             pass_fds=(ready_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # its own process group, as a terminal gives a command
+                            start_new_session=True, preexec_fn=_default_sigint)  # its own process group, as a terminal gives a command
     os.close(ready_w)
     os.close(block_r)
     got = b""
@@ -429,11 +435,12 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path: Path):
             "from tokengen import _startup; _startup.quiet_start(); "
             "assert signal.getsignal(signal.SIGINT) is _startup._interrupted; "
             "os.kill(os.getpid(), signal.SIGINT); import tokengen.cli")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, preexec_fn=_default_sigint)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "tokengen: interrupted\n", "")
     # importing tokengen as a library leaves SIGINT alone
     lib = subprocess.run([sys.executable, "-c", "import signal, tokengen; "
-                          "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler"], capture_output=True)
+                          "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler"], capture_output=True,
+                         preexec_fn=_default_sigint)
     assert lib.returncode == 0, lib.stderr
 
 
@@ -441,7 +448,7 @@ def test_the_console_script_installs_it_first(tmp_path: Path):
     script = tmp_path / "tokengen"
     script.write_text("import signal, tokengen._startup as s\n"
                       "print(signal.getsignal(signal.SIGINT) is s._interrupted)\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, preexec_fn=_default_sigint)
     assert proc.stdout == "True\n", proc.stderr
 
 
