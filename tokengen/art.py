@@ -2,7 +2,7 @@
 
 Lengths are in pt (1 in = 72 pt); image sizes in pixels; resolution in DPI (pixels per inch
 at the printed size). The catalogue loader has already resolved every art path to an absolute
-file inside the catalogue's folder (:func:`tokengen.catalogue.resolve_art`); this module reads
+file inside the catalogue's folder (:func:`tokengen.artpath.resolve_art`); this module reads
 the pixels (with Pillow), and :mod:`tokengen.render` draws them.
 
 The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):

@@ -7,25 +7,19 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
-import errno
-import itertools
 import math
-import os
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import bundled, gamedata, guard, schemas, scripts
+from . import bundled, gamedata, schemas, scripts
+from .artpath import resolve_art
 from .errors import CatalogueError
+from .limits import MIN_SIZE
 from .model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
-from .schemas import _foreign, _show, _what, line_at, suggest
+from .schemas import _foreign, _numbers, _show, _what, line_at, suggest
 from .units import parse_length
 from .yamlsrc import Lines, dotted, one_line, read_yaml
-
-#: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
-#: or read). There is no largest: a size that does not fit the page is a layout error.
-MIN_SIZE = 9.0
 
 DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
@@ -66,18 +60,6 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     if problems:
         raise problems[0]
     return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
-
-
-def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
-    """Every float in ``data`` with its path (validated data is shallow: no deep recursion)."""
-    if isinstance(data, float):
-        yield where, data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield from _numbers(value, where + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _numbers(value, where + (i,))
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
@@ -237,63 +219,6 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
     )
-
-
-def _path_problem(exc: Exception) -> str:
-    """Why a path cannot be used, in our words (the platform's exception text differs between
-    Python versions: 3.13 says ``lstat`` where 3.11 said ``embedded null byte``)."""
-    if isinstance(exc, ValueError):
-        return "it contains a NUL byte"
-    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
-        return "a symlink loop"
-    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
-        return "the name is too long"
-    return one_line(getattr(exc, "strerror", None) or "unreadable")
-
-
-def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: CatalogueError) -> Path:
-    """Resolve an art path relative to the catalogue's folder.
-
-    Raises:
-        CatalogueError: (at ``where``'s file, line and field) when the file does not exist, or when
-            it resolves outside the catalogue's folder (``../``, absolute paths, symlinks out) and
-            ``allow_outside`` is False.
-    """
-    shown = one_line(art)
-    try:
-        if "\x00" in art:
-            raise ValueError("it contains a NUL byte")
-        base = catalogue.resolve().parent
-        expanded = os.path.expanduser(art) if art.startswith("~") else art  # ~ is the user's home folder, as in a shell
-        named = f"'{shown}'" + (f" (= '{one_line(expanded)}')" if expanded != art else "")
-        target = (base / expanded).resolve()
-        if not allow_outside and not target.is_relative_to(base):
-            raise CatalogueError(where.path, f"art path {named} leaves the catalogue's folder (use --allow-outside-art to permit it)", where.line, where.field)
-        refused = guard.not_regular(target)
-        if refused:  # a FIFO or device is refused by type: reading it may never end
-            raise CatalogueError(where.path, f"art file {named} {refused.split(' (')[0]}", where.line, where.field)
-        if not target.is_file():
-            try:
-                (base / expanded).stat()  # a symlink loop raises here (Python 3.13's resolve() no longer does)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    raise
-            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
-        guard.note_input(target)
-    except (OSError, RuntimeError, ValueError) as exc:
-        raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
-    return target
-
-
-def _case_hint(target: Path, limit: int = 10_000) -> str:
-    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
-    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
-    try:
-        names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
-    except OSError:
-        return ""
-    same = [n for n in names if n.lower() == target.name.lower()]
-    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:

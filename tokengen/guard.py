@@ -86,12 +86,11 @@ def _identity(path: str | Path) -> tuple[int, int] | None:
 
 
 def _bundled_files() -> list[Path]:
-    """tokengen's own files, inputs of every run: the fonts, and the package with its data
-    (profiles, schemas, ICC profiles): writing over one would break every later run."""
-    from . import fonts
-
-    folder = fonts.font_dir()
-    found = [folder / f"{name}.ttf" for name in (fonts.REGULAR, fonts.BOLD)]
+    """tokengen's own files, inputs of every run: the package with its data (fonts, profiles,
+    schemas, ICC profiles) and the fonts of a ``TOKENGEN_FONT_DIR`` override (see
+    :func:`tokengen.fonts.font_dir`): writing over one would break every later run."""
+    override = os.environ.get("TOKENGEN_FONT_DIR")
+    found = sorted(Path(override).glob("*.ttf")) if override else []
     return found + list(_package_files())
 
 

@@ -18,3 +18,6 @@ MAX_ART_PIXELS = 100_000_000
 MAX_PNG_PIXELS = 40_000_000
 #: Largest total of PNG pixels per export run (bounds time and disk); ``--max-total-pixels``.
 MAX_PNG_TOTAL_PIXELS = 400_000_000
+#: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
+#: or read). There is no largest: a size that does not fit the page is a layout error.
+MIN_SIZE = 9.0

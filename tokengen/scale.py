@@ -30,13 +30,13 @@ def token_size(base: float, size: float | None = None, scale: float | None = Non
         scale: a factor applied to ``base`` (``--scale``), or None.
     Returns:
         ``size`` if given, else ``base * scale`` if given, else ``base``; never below the
-        smallest token size the catalogue accepts (:data:`tokengen.catalogue.MIN_SIZE`, 0.125 in),
+        smallest token size the catalogue accepts (:data:`tokengen.limits.MIN_SIZE`, 0.125 in),
         so every route (catalogue, ``--size``, ``--scale``, batch, export) has the same minimum.
     Raises:
         UsageError: both ``size`` and ``scale`` given, a size/factor that is not a positive
             finite number, or a size below the minimum.
     """
-    from .catalogue import MIN_SIZE
+    from .limits import MIN_SIZE
 
     if size is not None and scale is not None:
         raise UsageError("--size and --scale are exclusive: give one or the other")

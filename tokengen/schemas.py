@@ -264,3 +264,15 @@ def _foreign(text: str) -> str:
     if not odd or not any(ch.isascii() and ch.isalpha() for ch in text):
         return ""
     return " (holds " + ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:2]) + ")"
+
+
+def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
+    """Every float in ``data`` with its path (validated data is shallow: no deep recursion)."""
+    if isinstance(data, float):
+        yield where, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from _numbers(value, where + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _numbers(value, where + (i,))

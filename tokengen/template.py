@@ -269,7 +269,7 @@ class _Parser:
                 if kind == "image" and self.fields[name] != "image":
                     raise self.fail(where + (kind,), f"field '{name}' is {self.fields[name]}, not image")
             if kind == "image" and not names and content:  # a literal picture, inside the catalogue's folder
-                from .catalogue import resolve_art
+                from .artpath import resolve_art
 
                 content = str(resolve_art(self.path, content, False, self.fail(where + (kind,), "")))
         args["content"] = content

@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import fonts
-from ..catalogue import MIN_SIZE, _numbers, _show, line_at, resolve_art, suggest
+from ..artpath import resolve_art
 from ..errors import CatalogueError
+from ..limits import MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
+from ..schemas import _numbers, _show, line_at, suggest
 from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, placeholders, substitute
 from ..units import parse_length
