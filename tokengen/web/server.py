@@ -127,7 +127,7 @@ class Rendered:
 
 # --- options → the CLI's own commands ---------------------------------------------------------
 
-_RUN_LOCK = threading.Lock()  # one command at a time: their printed lines are captured process-wide
+_RUN_LOCK = threading.Lock()  # one command (or pdfium render) at a time: printed lines are captured process-wide, and pdfium is not thread-safe
 
 
 def run_command(name: str, args: list[str]) -> Outcome:
@@ -301,8 +301,9 @@ class State:
                 backs = backs_path(out)
                 rendered.backs = backs.read_bytes() if backs.exists() else None
                 try:
-                    rendered.page_count = page_count(rendered.pdf)
-                    rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
+                    with _RUN_LOCK:  # pdfium is not thread-safe: one thread in it at a time (commands use it too)
+                        rendered.page_count = page_count(rendered.pdf)
+                        rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
                 except TokengenError as exc:
                     rendered.error = str(exc)
             check = run_command("check", [self.given, "--format=json", *check_args(values)])
