@@ -14,6 +14,7 @@ hair off, or a duplex back printed 1–2 mm off, shows token colour rather than 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -270,12 +271,22 @@ def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None):
         LayoutError: see :func:`grid_for`; more than ``max_pages`` pages.
     """
     grid = grid_for(spec)
-    pages = page_count(count, spec)
+    for number, indices in page_slices(count, grid.per_page, max_pages):
+        yield layout_page(number, indices, spec, grid)
+
+
+def page_slices(count: int, per_page: int, max_pages: int | None = None) -> Iterator[tuple[int, range]]:
+    """(page number, token indices) for ``count`` tokens at ``per_page`` a sheet, at least one page.
+
+    Raises:
+        LayoutError: more than ``max_pages`` pages (checked before the first is yielded).
+    """
+    pages = max(1, math.ceil(count / per_page))
     if max_pages is not None and pages > max_pages:
         raise LayoutError(f"{count} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
     for number in range(pages):
-        first = number * grid.per_page
-        yield layout_page(number, range(first, min(count, first + grid.per_page)), spec, grid)
+        first = number * per_page
+        yield number, range(first, min(count, first + per_page))
 
 
 def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> PageLayout:

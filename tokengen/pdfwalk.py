@@ -783,13 +783,17 @@ class _Reader(pikepdf.StreamParser):
             image = ins.iimage
             self.inline = {str(k): v for k, v in image.obj.items()}
             op = "EI"
+        self._dispatch(op, ins.operands)
+
+    def _dispatch(self, op: str, operands: Any) -> None:
+        """Run ``op``'s handler, if it has one; one malformed operator is skipped, as viewers do."""
         handler = _OPS.get(op)
         if handler is not None:
             try:
-                handler(self, ins.operands)
+                handler(self, operands)
             except (PreflightError, KeyboardInterrupt):
                 raise
-            except Exception:  # noqa: BLE001 - one malformed operator is skipped, as viewers do
+            except Exception:  # noqa: BLE001
                 pass
 
     # qpdf's ParserCallbacks
@@ -799,14 +803,7 @@ class _Reader(pikepdf.StreamParser):
             if self.ops % 4096 == 0:
                 self.w.budget.charge_operators(4096)
             op = str(obj)
-            handler = _OPS.get(op)
-            if handler is not None:
-                try:
-                    handler(self, self.operands)
-                except (PreflightError, KeyboardInterrupt):
-                    raise
-                except Exception:  # noqa: BLE001 - one malformed operator is skipped, as viewers do
-                    pass
+            self._dispatch(op, self.operands)
             self.operands = [] if op != "ID" else self.operands
             if op == "EI":
                 self.operands = []

@@ -38,6 +38,7 @@ from .imposition import (
     Rect,
     SheetSpec,
     edges,
+    page_slices,
 )
 from .units import format_length
 
@@ -234,12 +235,8 @@ def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> 
         LayoutError: see :func:`packing_for`; more than ``max_pages`` pages.
     """
     packing = packing_for(spec)
-    pages = page_count(count, spec)
-    if max_pages is not None and pages > max_pages:
-        raise LayoutError(f"{count} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
-    for number in range(pages):
-        first = number * packing.per_page
-        yield layout_page(number, range(first, min(count, first + packing.per_page)), spec, packing)
+    for number, indices in page_slices(count, packing.per_page, max_pages):
+        yield layout_page(number, indices, spec, packing)
 
 
 def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) -> PageLayout:
