@@ -15,6 +15,7 @@ not a dependency of tokengen. If it cannot be installed the comparison is skippe
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime
 import os
 import platform
@@ -29,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TOKENGEN = Path(sys.executable).parent / "tokengen"
 CATALOGUE = ROOT / "token_defs.yaml"
+TOKENGEN_PACKAGE = ROOT / "tokengen"
 BENCH_VENV = ROOT / ".venv-bench"
 PROTOGRAF = "protograf==0.5.2"
 PROTOGRAF_SCRIPT = Path(__file__).resolve().parent / "protograf_sheet.py"
@@ -102,6 +104,10 @@ def startup(work: Path, repeat: int) -> None:
     against the bare-ReportLab sketch (:mod:`reportlab_sketch`) at 18 tokens; 10,008 tokens with
     ``--columns 0`` against the sketch at 10,008."""
     py = sys.executable
+    # byte-compile the package first, as pip does when it installs a wheel: a run with
+    # PYTHONDONTWRITEBYTECODE set (or a read-only checkout) would otherwise compile every module
+    # from source on every start, which no installed copy does
+    compileall.compile_dir(str(TOKENGEN_PACKAGE), quiet=1)
     cases = [
         ("tokengen --version / python -c 'import click'", [str(TOKENGEN), "--version"], [py, "-c", "import click"], 1.5),
         ("18-token sheet / bare-ReportLab sketch (18)", [str(TOKENGEN), "build", str(CATALOGUE), "-o", str(work / "s18.pdf")],

@@ -127,7 +127,7 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
-        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) → the form drawing them
+        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
@@ -389,15 +389,23 @@ class SheetCanvas:
         c.restoreState()
 
     def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
-        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut."""
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut.
+
+        As with :meth:`lines`, the rectangles are drawn once as a page-sized Form XObject, which
+        every page with the same rectangles and colours places."""
         if not rects:
             return
         c = self.canvas
-        c.saveState()
-        for rect, colour in rects:
-            c.setFillColor(self.paint(colour))
-            c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
-        c.restoreState()
+        key = ("fill", tuple(rects))
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"fill-{len(self._line_forms)}"
+            self._page_form(name)
+            for rect, colour in rects:
+                c.setFillColor(self.paint(colour))
+                c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+            c.endForm()
+        c.doForm(name)
 
     def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
         """The calibration strip laid out by :func:`tokengen.furniture.calibration`: a bar exactly

@@ -108,6 +108,141 @@ def _validator_class() -> Any:
     )
 
 
+#: Keywords :func:`surely_valid` knows; annotations it may ignore. Any other keyword makes it give up.
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "default", "examples", "x-message", "x-top"})
+_JSON_TYPES: dict[str, Any] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),  # strict: 1.0 is not whole here
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+#: Keywords checked by kind of value after the others (strings, mappings, lists, numbers).
+_GROUPED = frozenset({"minLength", "maxLength", "pattern", "properties", "additionalProperties", "propertyNames",
+                      "minProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems", "minimum", "maximum",
+                      "exclusiveMinimum"})
+
+
+class _Unsure(Exception):
+    """Raised inside :func:`surely_valid` when the answer needs the full validator."""
+
+
+def surely_valid(data: Any, root: dict[str, Any]) -> bool:
+    """True only when ``data`` certainly meets the JSON Schema ``root`` as :func:`validate` reads
+    it (strict integers, ECMA-262 ``$``, linear ``uniqueItems``); False when it does not, or when
+    the question needs more than the plain keywords tokengen's schemas use.
+
+    This is a pre-check, not a second validator: a False sends the data to jsonschema, which
+    finds and words every problem. A True skips importing jsonschema, half the start-up of a
+    small build (issue 11). It knows ``type``, ``enum``, ``pattern``, ``minLength``/``maxLength``,
+    ``minimum``/``maximum``/``exclusiveMinimum``, ``properties``, ``required``, ``additionalProperties``,
+    ``propertyNames``, ``minProperties``/``maxProperties``, ``items``, ``minItems``/``maxItems``,
+    ``uniqueItems``, ``allOf``, ``oneOf``, ``unevaluatedProperties: false`` and local ``$ref``;
+    any other keyword, a key that is not text, an unhashable value (a YAML set) or nesting deeper
+    than Python's recursion limit gives False. ``tests/test_schemas_fast.py``
+    holds it to jsonschema's verdict.
+    """
+    try:
+        return _meets(data, root, root)
+    except (_Unsure, RecursionError, KeyError, TypeError):
+        return False
+
+
+def _meets(value: Any, node: Any, root: dict[str, Any]) -> bool:
+    if node is True or node == {}:
+        return True
+    if not isinstance(node, dict) or isinstance(value, dict) and not all(isinstance(k, str) for k in value):
+        raise _Unsure
+    for key, want in node.items():
+        if key in _ANNOTATIONS or key in _GROUPED:
+            continue
+        if key == "type":
+            if not any(_JSON_TYPES[t](value) for t in ([want] if isinstance(want, str) else want)):
+                return False
+        elif key == "enum":
+            if _same_key(value) not in {_same_key(v) for v in want}:
+                return False
+        elif key == "$ref":
+            if not _meets(value, _target(want, root), root):
+                return False
+        elif key == "allOf":
+            if not all(_meets(value, sub, root) for sub in want):
+                return False
+        elif key == "oneOf":
+            if sum(_meets(value, sub, root) for sub in want) != 1:
+                return False
+        elif key == "unevaluatedProperties" and want is False:
+            if isinstance(value, dict) and not set(value) <= _evaluated(value, node, root):
+                return False
+        elif key == "required":
+            if isinstance(value, dict) and any(k not in value for k in want):
+                return False
+        else:
+            raise _Unsure
+    if isinstance(value, str):
+        return _string_ok(value, node)
+    if isinstance(value, dict):
+        return _mapping_ok(value, node, root)
+    if isinstance(value, list):
+        return _list_ok(value, node, root)
+    if _JSON_TYPES["number"](value):
+        low = node.get("exclusiveMinimum")
+        return node.get("minimum", value) <= value <= node.get("maximum", value) and (low is None or value > low)
+    return True
+
+
+def _target(ref: Any, root: dict[str, Any]) -> Any:
+    """The subschema a local ``$ref`` ("#/$defs/name") points at."""
+    if not isinstance(ref, str) or not ref.startswith("#/") or "~" in ref:
+        raise _Unsure
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target[part]
+    return target
+
+
+def _string_ok(value: str, node: dict[str, Any]) -> bool:
+    if not node.get("minLength", 0) <= len(value) <= node.get("maxLength", len(value)):
+        return False
+    return "pattern" not in node or bool(_ecma(node["pattern"]).search(value))
+
+
+def _mapping_ok(value: dict[str, Any], node: dict[str, Any], root: dict[str, Any]) -> bool:
+    if not node.get("minProperties", 0) <= len(value) <= node.get("maxProperties", len(value)):
+        return False
+    known, extra = node.get("properties", {}), node.get("additionalProperties", True)
+    return all(_meets(k, node.get("propertyNames", True), root) and _meets(v, known[k] if k in known else extra, root)
+               for k, v in value.items())
+
+
+def _list_ok(value: list[Any], node: dict[str, Any], root: dict[str, Any]) -> bool:
+    if not node.get("minItems", 0) <= len(value) <= node.get("maxItems", len(value)):
+        return False
+    if node.get("uniqueItems") and len({_same_key(v) for v in value}) != len(value):
+        return False
+    return all(_meets(v, node.get("items", True), root) for v in value)
+
+
+def _evaluated(value: dict[str, Any], node: dict[str, Any], root: dict[str, Any]) -> set[str]:
+    """The keys of ``value`` that ``node`` (already met) or its allOf, $ref and matching oneOf
+    subschemas name in ``properties``, or all of them under ``additionalProperties``."""
+    if not isinstance(node, dict):
+        return set()
+    if "additionalProperties" in node:
+        return set(value)
+    found = set(node.get("properties", {})) & set(value)
+    subs = list(node.get("allOf", ())) + [sub for sub in node.get("oneOf", ()) if _meets(value, sub, root)]
+    if "$ref" in node:
+        subs.append(_target(node["$ref"], root))
+    for sub in subs:
+        found |= _evaluated(value, sub, root)
+    return found
+
+
 def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueError]:
     """Check ``data`` (as read by :func:`~tokengen.yamlsrc.read_yaml` from ``path``) against the
     schema ``name``.
@@ -123,6 +258,8 @@ def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueEr
         if data is None:
             return [CatalogueError(path, f"the file holds nothing: it must be {top}", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be {top}, not {_what(data)}", line=lines.get((), 1))]
+    if surely_valid(data, root):  # the common case, without importing jsonschema (issue 11)
+        return []
     errors = list(_validator_class()(root).iter_errors(data))
     rank = {"additionalProperties": 0}  # an unknown key explains a missing one: report it first
     problems = [(explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
