@@ -261,8 +261,9 @@ def draw_table(catalogue: Catalogue, settings: Settings) -> dict[str, Any]:
     rows = []
     for t in targetings(catalogue):
         k = absorbers(catalogue, t, readings)
-        cells = [p_at_least_one(catalogue.count, k, n, readings.small_bag) if n <= catalogue.count or readings.small_bag != "error"
-                 else None for n in sizes]
+        # a draw larger than the bag: None under small-bag=error; p_at_least_one takes the rest of the bag otherwise
+        cells = [None if n > catalogue.count and readings.small_bag == "error" else p_at_least_one(catalogue.count, k, n)
+                 for n in sizes]
         rows.append({"targeting": t.label, "absorbers": k, "p": cells})
     return {"bag": catalogue.count, "draw_sizes": sizes, "rows": rows}
 
@@ -362,12 +363,12 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         chosen = settings.interpretations or Interpretations.chosen(readings)
         return Report(Path(path), tuple(settings.variants or ()), chosen, tuple(findings))
     add, remove = tuple(add), tuple(remove)
-    if add or remove or settings.variants is None:
-        settings = replace(settings, variants=variants_in_play(catalogue, add, remove))
+    variants = variants_in_play(catalogue, add, remove) if add or remove or settings.variants is None else settings.variants
+    settings = replace(settings, variants=variants)
     if readings is not None:
         settings = replace(settings, interpretations=Interpretations.chosen(catalogue.interpretations, readings))
     chosen = settings.readings(catalogue)
-    return Report(Path(path), settings.in_play(catalogue), chosen, tuple(run_checks(catalogue, settings)), catalogue.game.wounds)
+    return Report(Path(path), variants, chosen, tuple(run_checks(catalogue, settings)), catalogue.game.wounds)
 
 
 def format_report(report: Report) -> str:

@@ -126,45 +126,34 @@ def load_scenario(path: str | Path, catalogue: Catalogue) -> Scenario:
     schemas.check(path, data, lines, "scenario")  # shapes and strict types (data/scenario.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
-        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
 
+    # the schema has checked every shape and type; what is left is checked against the catalogue
     game = catalogue.game
-    party = tuple(_adventurer(item, ("adventurers", i), game, fail) for i, item in enumerate(_list(data, "adventurers", fail)))
-    monsters = tuple(_monster(item, ("monsters", i), game, fail) for i, item in enumerate(_list(data, "monsters", fail)))
+    party = tuple(_adventurer(item, ("adventurers", i), game, fail) for i, item in enumerate(data.get("adventurers") or []))
+    monsters = tuple(_monster(item, i, game, fail) for i, item in enumerate(data.get("monsters") or []))
     deployed = None
     if data.get("deployed") is not None:
         try:
-            deployed = parse_deployed(str(data["deployed"]), catalogue)
+            deployed = parse_deployed(data["deployed"], catalogue)
         except UsageError as exc:
             raise fail(("deployed",), str(exc)) from None
     variants = catalogue.variants
     if "variants" in data:
-        names = _list(data, "variants", fail)
         try:
-            variants = variants_in_play(catalogue, base=[str(n) for n in names])
+            variants = variants_in_play(catalogue, base=data["variants"] or [])
         except UsageError as exc:
             raise fail(("variants",), str(exc)) from None
     return Scenario(party, monsters, deployed, variants)
 
 
-def _list(data: dict[str, Any], key: str, fail: Any) -> list[Any]:
-    value = data.get(key) or []
-    if not isinstance(value, list):
-        raise fail((key,), "expected a list")
-    return value
-
-
-def _adventurer(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Adventurer:
-    if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not isinstance(item.get("scores"), dict):
-        raise fail(where, "an Adventurer needs a name and scores: {name: Ann, scores: {STR: 6, ...}}")
+def _adventurer(item: dict[str, Any], where: tuple[Any, ...], game: Game, fail: Any) -> Adventurer:
     codes = {a.code.upper(): a.code for a in game.attributes}
     scores: dict[str, int] = {}
     for key, value in item["scores"].items():
         code = codes.get(str(key).upper())
         if code is None:
             raise fail(where + ("scores", key), f"unknown attribute{suggest(str(key), list(codes.values()))}")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise fail(where + ("scores", key), f"expected a whole number, got {value!r}")
         scores[code] = value
     try:
         return Adventurer(item["name"], _complete(scores, game))
@@ -172,16 +161,14 @@ def _adventurer(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Adv
         raise fail(where + ("scores",), str(exc)) from None
 
 
-def _monster(item: Any, where: tuple[Any, ...], game: Game, fail: Any) -> Monster:
+def _monster(item: str | dict[str, Any], index: int, game: Game, fail: Any) -> Monster:
     if isinstance(item, str):
         item = {"targeting": item}
-    if not isinstance(item, dict) or not isinstance(item.get("targeting"), str):
-        raise fail(where, "a monster needs a targeting: {name: Rat King, targeting: ↓STR}")
     try:
         targeting = parse_targeting(item["targeting"], game)
     except UsageError as exc:
-        raise fail(where + ("targeting",), str(exc)) from None
-    return Monster(str(item.get("name") or f"monster {where[-1] + 1}"), targeting, item.get("steals_gold", False))
+        raise fail(("monsters", index, "targeting"), str(exc)) from None
+    return Monster(item.get("name") or f"monster {index + 1}", targeting, item.get("steals_gold", False))
 
 
 def build_scenario(catalogue: Catalogue, scenario: str | Path | None = None, adventurers: Iterable[str] = (),
