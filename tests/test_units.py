@@ -161,3 +161,52 @@ def test_reportlab_page_names():
     names = page_names()
     assert names[:5] == ["letter", "legal", "tabloid", "a4", "a3"]
     assert names.index("a5") < names.index("a10") < names.index("b0") and "a4" not in names[5:]
+
+
+def test_reportlab_page_table_read_afresh(monkeypatch):
+    # reportlab_pages() keeps its table after the first call: start from an empty cache so the
+    # table is built here, then check it against ReportLab's own sizes (pt, portrait but ledger)
+    from reportlab.lib import pagesizes
+
+    from tokengen import units
+
+    monkeypatch.setattr(units, "_REPORTLAB_PAGES", None)
+    pages = units.reportlab_pages()
+    assert pages is units.reportlab_pages()  # built once, then reused
+    assert pages["a5"] == (419.52755905511816, 595.2755905511812) == pagesizes.A5
+    assert pages["b5"] == (498.8976377952756, 708.6614173228347) == pagesizes.B5
+    assert pages["c10"] == pagesizes.C10 and pages["a0"] == pagesizes.A0
+    assert pages["half_letter"] == (396.0, 576.0) and pages["ledger"] == (1224.0, 792.0)
+    assert pages["junior_legal"] == (360.0, 576.0) and pages["elevenseventeen"] == (792.0, 1224.0)
+    assert all(type(v) is float for size in pages.values() for v in size)
+    expected = {f"{series}{n}" for series in "abc" for n in range(11)} | {
+        "letter", "legal", "elevenseventeen", "junior_legal", "half_letter", "gov_letter", "gov_legal", "tabloid", "ledger"}
+    assert set(pages) == expected
+
+
+def test_only_reportlab_upper_case_sizes_are_page_names(monkeypatch):
+    # a lower-case pair in ReportLab's module (a helper, not a named size) is not a page name
+    from reportlab.lib import pagesizes
+
+    from tokengen import units
+
+    monkeypatch.setattr(pagesizes, "margin_pair", (1.0, 2.0), raising=False)
+    monkeypatch.setattr(units, "_REPORTLAB_PAGES", None)
+    assert "margin_pair" not in units.reportlab_pages() and units.reportlab_pages()["a6"] == pagesizes.A6
+
+
+@pytest.mark.parametrize("text,message", [
+    ("201inx11in", "page '201inx11in' is 201in wide, more than 200in (14,400 pt), the largest page a PDF viewer opens "
+                   "(PDF 1.7 reference, appendix C)"),
+    ("8.5inx5081mm", "page '8.5inx5081mm' is 5081mm high, more than 200in (14,400 pt), the largest page a PDF viewer opens "
+                     "(PDF 1.7 reference, appendix C)"),
+])
+def test_pages_larger_than_a_viewer_opens_are_refused(text: str, message: str):
+    with pytest.raises(ValueError) as err:
+        parse_page(text)
+    assert str(err.value) == message
+
+
+def test_the_largest_page_is_accepted():
+    assert parse_page("200inx200in") == (14_400.0, 14_400.0)
+    assert parse_page("200inx1in", landscape=True) == (14_400.0, 72.0)

@@ -217,7 +217,7 @@ def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False) ->
         grid = grid_for(spec)
         fixed = spec
     else:
-        widest = grid_for(replace(spec, columns=None))
+        widest = grid_for(spec)  # columns is None here: as many as fit
         group = spec.group
         choices = [replace(spec, columns=min(widest.columns, k * group)) for k in range(1, max(1, widest.columns // group) + 1)]
         fixed = choices[-1]
@@ -243,9 +243,7 @@ def _largest(pt: float) -> str:
 
 def _fit(space: float, size: float, pitch: float) -> int:
     """Cells of ``size`` at ``pitch`` that fit in ``space`` (with a 1e-6 pt tolerance)."""
-    if space + 1e-6 < size:
-        return 0
-    return 1 + int((space - size + 1e-6) // pitch)
+    return max(0, 1 + math.floor((space + 1e-6 - size) / pitch))
 
 
 def impose(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> list[PageLayout]:
@@ -327,7 +325,7 @@ def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> Pag
     cut = _cut_lines(block, cells, spec, strip) if spec.cut_lines else ()
     crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
     home = ()
-    if spec.home_bleed > 0 and spec.bleed == 0 and spec.gutter == 0:
+    if spec.bleed == 0 and spec.gutter == 0:  # (no home bleed when it is 0: see outer_bleed)
         limit = Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0) if strip else Rect(0.0, 0.0, width, height)
         home = outer_bleed(cells, spec.home_bleed, limit)
     return PageLayout(number, (width, height), cells, block, cut, crop, strip, home)
@@ -337,9 +335,10 @@ def outer_bleed(cells: tuple[Cell, ...], d: float, limit: Rect) -> tuple[tuple[i
     """The home-bleed rectangles of a shared-edge block: for every side of a cell that has no
     neighbour (no other cell's trim shares that edge), a strip ``d`` pt wide along that side,
     and a ``d`` × ``d`` square at each corner where both sides are open; each clipped to
-    ``limit`` (the page, less the calibration strip). Returns (token index, rect) pairs, in pt.
-    Works on any cell arrangement (faces and their mirrored backs alike)."""
-    if not cells or d <= 0:
+    ``limit`` (the page, less the calibration strip). Returns (token index, rect) pairs, in pt;
+    none when ``d <= 0`` (every strip is then empty). Works on any cell arrangement (faces and
+    their mirrored backs alike)."""
+    if not cells:
         return ()
     size = cells[0].trim.w
     at = {(round(c.trim.x, 3), round(c.trim.y, 3)) for c in cells}
@@ -395,33 +394,36 @@ def edges(start: float, count: int, size: float, gutter: float) -> list[float]:
 def _cut_lines(block: Rect, cells: tuple[Cell, ...], spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
     """Cut lines on every trim edge, only where there are tokens: each line covers the cells
     that have that edge, and runs on past the block as a guide only where it reaches the block's
-    outer edge (so on a partly filled last row the guides stop at the last token)."""
+    outer edge (so on a partly filled last row the guides stop at the last token). Every row starts
+    in the first column and the top row holds every column used, so each horizontal line reaches
+    the block's left edge and each vertical line its top edge. Cells of one row (or column) get the
+    very same coordinates, so "reaches the bottom row (last column)" is an exact comparison."""
+    if not cells:
+        return ()
     width, height = spec.page
     edge = spec.margin / 2  # guides reach half-way into the margin, or GUIDE_LENGTH past the block
     left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
     bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
     top = min(height - edge, block.y1 + GUIDE_LENGTH)
-    vertical: dict[float, list[float]] = {}
-    horizontal: dict[float, list[float]] = {}
+    lows: dict[float, list[float]] = {}    # vertical line at x -> the bottoms of the cells with that edge
+    rights: dict[float, list[float]] = {}  # horizontal line at y -> the right sides of the cells with that edge
     for c in cells:
         t = c.trim
         for x in (t.x, t.x1):
-            vertical.setdefault(round(x, 6), []).extend((t.y, t.y1))
+            lows.setdefault(round(x, 6), []).append(t.y)
         for y in (t.y, t.y1):
-            horizontal.setdefault(round(y, 6), []).extend((t.x, t.x1))
-    tol = 1e-6
+            rights.setdefault(round(y, 6), []).append(t.x1)
+    foot, end = min(c.trim.y for c in cells), max(c.trim.x1 for c in cells)  # the bottom row's and last column's
     out = []
-    for x, span in sorted(vertical.items()):
-        lo, hi = min(span), max(span)
-        out.append(Line(x, min(bottom, lo) if lo <= block.y + tol else lo, x, max(top, hi) if hi >= block.y1 - tol else hi))
-    for y, span in sorted(horizontal.items()):
-        lo, hi = min(span), max(span)
-        out.append(Line(min(left, lo) if lo <= block.x + tol else lo, y, max(right, hi) if hi >= block.x1 - tol else hi, y))
+    for x, ys in sorted(lows.items()):
+        out.append(Line(x, bottom if min(ys) == foot else min(ys), x, top))
+    for y, xs in sorted(rights.items()):
+        out.append(Line(left, y, right if max(xs) == end else max(xs), y))
     return tuple(out)
 
 
 def _crop_marks(block: Rect, cols: int, rows: int, spec: SheetSpec) -> tuple[Line, ...]:
-    offset = max(CROP_OFFSET, spec.bleed + 1.5) if spec.bleed else CROP_OFFSET
+    offset = max(CROP_OFFSET, spec.bleed + 1.5)  # clear of the bleed by 1.5 pt at least
     xs = edges(block.x, cols, spec.size, spec.gutter)
     ys = edges(block.y, rows, spec.size, spec.gutter)
     lo_y, hi_y = block.y - spec.bleed - offset, block.y1 + spec.bleed + offset
