@@ -273,7 +273,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tokengen-bench-") as tmp:
         work = Path(tmp)
         # -- start-up ------------------------------------------------------------------------
-        startup(work, max(args.repeat, 5))
+        startup(work, max(args.repeat, 9))
         print()
         if args.startup_only:
             return 0
