@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tokengen import imposition
 from tokengen.imposition import SheetSpec, grid_for, iter_pages, layout_page, page_slices, renumbered
 
 LETTER = (612.0, 792.0)
@@ -38,5 +39,20 @@ def test_renumbered_moves_cells_and_home_bleed_together() -> None:
     assert [c.trim for c in moved.cells] == [c.trim for c in first.cells]
     assert [(i - 100, r) for i, r in moved.outer_bleed] == list(first.outer_bleed)
     assert moved.cut_lines == first.cut_lines and moved.calibration == first.calibration
-    assert renumbered(first, 0, 0) is first
     assert renumbered(first, 2, 0).number == 2
+    assert renumbered(first, 2, 0).cells == first.cells
+
+
+def test_each_page_size_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def counted(number, indices, spec, grid):
+        calls.append(len(indices))
+        return layout_page(number, indices, spec, grid)
+
+    monkeypatch.setattr(imposition, "layout_page", counted)
+    spec = SheetSpec(LETTER, home_bleed=4.5)
+    per_page = grid_for(spec).per_page
+    pages = list(imposition.iter_pages(3 * per_page + 5, spec))
+    assert calls == [per_page, 5]  # two layouts for four pages: one full, one partial
+    assert [p.number for p in pages] == [0, 1, 2, 3]

@@ -271,18 +271,17 @@ def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None):
     grid = grid_for(spec)
     laid: dict[int, PageLayout] = {}  # pages with as many tokens are laid out alike: once each
     for number, indices in page_slices(count, grid.per_page, max_pages):
-        first = laid.get(len(indices))
-        if first is None:
-            first = laid[len(indices)] = layout_page(number, indices, spec, grid)
-        yield renumbered(first, number, indices.start)
+        if len(indices) in laid:
+            yield renumbered(laid[len(indices)], number, indices.start)
+        else:
+            laid[len(indices)] = layout_page(number, indices, spec, grid)
+            yield laid[len(indices)]
 
 
 def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
     """``page`` as page ``number`` (0-based) holding the tokens from index ``start`` on, in the
     same cells: the indices of its cells and home-bleed rectangles move by the same amount."""
     shift = start - page.cells[0].index if page.cells else 0
-    if not shift and number == page.number:
-        return page
     cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
     home = tuple((i + shift, r) for i, r in page.outer_bleed)
     return replace(page, number=number, cells=cells, outer_bleed=home)
