@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tokengen import imposition
-from tokengen.imposition import SheetSpec, grid_for, iter_pages, layout_page, page_slices, renumbered
+from tokengen.imposition import PageLayout, SheetSpec, grid_for, iter_pages, layout_page, page_slices, renumbered
 
 LETTER = (612.0, 792.0)
 
@@ -40,6 +40,11 @@ def test_renumbered_moves_cells_and_home_bleed_together() -> None:
     assert [(i - 100, r) for i, r in moved.outer_bleed] == list(first.outer_bleed)
     assert moved.cut_lines == first.cut_lines and moved.calibration == first.calibration
     assert renumbered(first, 2, 0).number == 2
+    later = layout_page(1, range(10, 15), spec, grid_for(spec))  # a page whose tokens start at 10
+    assert [c.index for c in renumbered(later, 4, 100).cells] == [100, 101, 102, 103, 104]
+    empty = layout_page(0, range(0), spec, grid_for(spec))
+    assert renumbered(empty, 2, 7) == PageLayout(2, empty.size, (), empty.block, empty.cut_lines, empty.crop_marks,
+                                                 empty.calibration, ())
     assert renumbered(first, 2, 0).cells == first.cells
 
 
