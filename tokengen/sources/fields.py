@@ -35,12 +35,16 @@ from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, placeholders, substitute
 from ..units import parse_length
 from ..yamlsrc import Lines, dotted, one_line
-from .table import Row, read_table
+from .table import DateCell, Row, read_table
 
 #: Keys a token has besides its declared fields.
 TOKEN_KEYS = ("id", "copies")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _SIZE = re.compile(r"^\s*(.+?[a-zA-Z]+)\s*[x×]\s*(.+?)\s*$")
+#: In a semicolon-separated CSV: a number with one decimal comma (``2,5``, ``-0,25``), and one
+#: with thousands separators (``1.234,5``, ``1 234``), which is refused with a hint.
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+")
+_GROUPED = re.compile(r"[-+]?\d{1,3}(?:[. \u00a0\u202f']\d{3})+(?:,\d+)?")
 WHITE = Colour("rgb", (1.0, 1.0, 1.0))
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
 #: Numbers from a spreadsheet or YAML field stay below this (18 digits), as YAML's whole numbers do.
@@ -98,11 +102,13 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     spec = data["tokens"]
     sources = [Path(p) for p in font_files.values()]
+    decimal_comma = False
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
         sources.append(table_path)
-        table = read_table(table_path)
         known = list(TOKEN_KEYS) + list(fields)
+        table = read_table(table_path, known)
+        decimal_comma = table[0].decimal_comma
         for name in table[0].columns:  # a column the catalogue does not know: named at the header, not at a row
             if name not in known:
                 raise CatalogueError(table_path, f"unknown field{suggest(name, known)} (fields: {', '.join(known)})",
@@ -120,7 +126,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     tokens: list[Token] = []
     first: dict[str, str] = {}
     for n, (raw, locate, line, origin) in enumerate(rows):
-        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n)
+        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma)
         if token_id in first:
             raise locate("id")._replace_message(f"duplicate id {_show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
@@ -281,7 +287,7 @@ class _Error(CatalogueError):
 
 
 def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], defaults: dict[str, Any],
-                  path: Path, allow_outside_art: bool, n: int) -> tuple[dict[str, Any], str, int]:
+                  path: Path, allow_outside_art: bool, n: int, decimal_comma: bool = False) -> tuple[dict[str, Any], str, int]:
     def fail(key: str | None, message: str) -> CatalogueError:
         return locate(key)._replace_message(message)  # type: ignore[attr-defined]
 
@@ -299,7 +305,7 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     if copies is None:
         copies = 1
     else:
-        copies = _number(copies, "integer", lambda m: fail("copies", m))
+        copies = _number(copies, "integer", lambda m: fail("copies", m), decimal_comma)
         if not 1 <= copies <= 10_000:
             raise fail("copies", f"must be 1 to 10000, got {copies}")
     values: dict[str, Any] = {}
@@ -313,7 +319,7 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                 continue
             else:
                 raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
-        values[name] = _convert(value, kind, lambda m, name=name: fail(name, m), path, allow_outside_art, locate(name))
+        values[name] = _convert(value, kind, lambda m, name=name: fail(name, m), path, allow_outside_art, locate(name), decimal_comma)
     return values, token_id, int(copies)
 
 
@@ -321,29 +327,43 @@ def _blank(value: Any) -> Any:
     return None if value is None or (isinstance(value, str) and not value.strip()) else value
 
 
-def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError]) -> int | float:
+def _got(value: Any) -> str:
+    """A value for messages: ``the date 2026-01-01`` for a spreadsheet's date, else its repr."""
+    return f"the {value.kind} {value.text}" if isinstance(value, DateCell) else _show(value)
+
+
+def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decimal_comma: bool = False) -> int | float:
+    """A cell or YAML value as an int (a whole number) or a float; ``decimal_comma`` (a
+    semicolon-separated CSV) also reads ``2,5`` as 2.5. Errors go through ``fail``."""
     given = value
-    if isinstance(value, bool):
-        raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}")
+    wanted = "a whole number" if kind == "integer" else "a number"
+    if isinstance(value, (bool, DateCell)):
+        raise fail(f"expected {wanted}, got {_got(value)}")
     if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-")
+        if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
+            text = text.replace(",", ".")
         try:
-            value = float(value.strip().replace("\u2212", "-"))
+            value = float(text)
         except ValueError:
-            raise fail(f"expected {'a whole number' if kind == 'integer' else 'a number'}, got {_show(value)}") from None
+            hint = ""
+            if decimal_comma and _GROUPED.fullmatch(text):
+                hint = f" (write it without thousands separators: {re.sub(r'[^-+0-9,]', '', text)})"
+            raise fail(f"expected {wanted}, got {_show(value)}{hint}") from None
     if not isinstance(value, (int, float)) or not math.isfinite(value):
         raise fail(f"expected a finite number, got {_show(value)}")
     if abs(value) >= MAX_NUMBER:  # as YAML's whole numbers: at most 18 digits before the point
         raise fail(f"expected a number of at most 18 digits, got {_show(given)}")
     if kind == "integer":
         if not float(value).is_integer():
-            raise fail(f"expected a whole number, got {_show(value)}")
+            raise fail(f"expected a whole number, got {_show(given)}")
         return int(value)
     return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else value
 
 
 def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path: Path, allow_outside_art: bool,
-             where: CatalogueError) -> Any:
-    if kind == "text":
+             where: CatalogueError, decimal_comma: bool = False) -> Any:
+    if kind == "text":  # a spreadsheet's date is its ISO text (DateCell)
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {_show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
@@ -351,17 +371,17 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
             raise fail(f"text is longer than 400 characters ({len(text)})")
         return text
     if kind in ("number", "integer"):
-        return _number(value, kind, fail)
+        return _number(value, kind, fail, decimal_comma)
     if kind == "image":
         if not isinstance(value, str):
-            raise fail(f"expected an image path, got {_show(value)}")
+            raise fail(f"expected an image path, got {_got(value)}")
         return resolve_art(path, value.strip(), allow_outside_art, where)
     # colour
     if isinstance(value, str) and re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", value):
         return Colour.parse(value.strip())
     if isinstance(value, list) and len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in value):
         return Colour.parse(value)
-    raise fail(f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(value)}')
+    raise fail(f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_got(value)}')
 
 
 def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:

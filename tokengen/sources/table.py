@@ -1,16 +1,19 @@
 """Spreadsheets as token lists: ``.csv`` (UTF-8, with or without a byte-order mark, comma,
 semicolon or tab separated as Excel writes them) and ``.xlsx`` (read with openpyxl).
 
-The first non-empty row is the header: one field name per column. Every later non-empty row
-is one token. Each cell keeps where it came from, so an error names the file, the row and the
-column: ``tokens.csv:5: strength (column C): expected a number, got 'x'``.
+The first non-empty row is the header: one field name per column, matched to the catalogue's
+names exactly or else ignoring case (``Name`` is ``name``). Every later non-empty row is one
+token. Each cell keeps where it came from, so an error names the file, the row and the column:
+``tokens.csv:5: strength (column C): expected a number, got 'x'``.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,15 +32,31 @@ MAX_UNPACKED = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
+class DateCell:
+    """A date, time or duration cell of an .xlsx, as a spreadsheet shows it in ISO form:
+    ``text`` is ``2026-11-29``, ``2026-11-29 14:30``, ``14:30`` or ``14:30:15``; ``kind`` is
+    ``date``, ``date and time`` or ``time`` (for messages: ``got the date 2026-11-29``)."""
+
+    text: str
+    kind: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Row:
-    """One token row: ``values`` maps each header name to its cell (text for CSV; text, number
-    or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX); ``columns`` maps
-    each header name to its column letter (``C``); ``header_line`` is the header's line or row."""
+    """One token row: ``values`` maps each header name to its cell (text for CSV; text, number,
+    :class:`DateCell` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
+    ``columns`` maps each header name to its column letter (``C``); ``header_line`` is the
+    header's line or row; ``decimal_comma`` is true for a semicolon-separated CSV, where a number
+    may be written ``2,5`` (European Excel)."""
 
     values: dict[str, Any]
     line: int
     columns: dict[str, str]
     header_line: int = 1
+    decimal_comma: bool = False
 
     def where(self, name: str) -> str:
         """The field label for messages: ``strength (column C)``."""
@@ -55,14 +74,17 @@ def column_letter(index: int) -> str:
     return out
 
 
-def read_table(path: Path) -> list[Row]:
-    """Read the token rows of a ``.csv`` or ``.xlsx`` file.
+def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
+    """Read the token rows of a ``.csv`` or ``.xlsx`` file. A header cell that is not one of
+    ``names`` but matches exactly one of them ignoring case is taken as that name (``ID`` →
+    ``id``); any other header is kept as written.
 
     Raises:
         CatalogueError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8
-            (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`, no header, an empty or repeated header name, a row
-            with more cells than the header, more than :data:`MAX_ROWS` rows — each naming the
-            file and, where there is one, the row and column.
+            (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`,
+            no header, an empty or repeated header name (``name`` and ``Name`` both naming
+            ``name``), a row with more cells than the header, more than :data:`MAX_ROWS` rows —
+            each naming the file and, where there is one, the row and column.
     """
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
@@ -75,7 +97,7 @@ def read_table(path: Path) -> list[Row]:
         raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
     if size > MAX_BYTES:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    raw_rows = _csv_rows(path) if suffix == ".csv" else _xlsx_rows(path)
+    raw_rows, decimal_comma = _csv_rows(path) if suffix == ".csv" else (_xlsx_rows(path), False)
     header: list[str] | None = None
     header_line = 1
     rows: list[Row] = []
@@ -83,7 +105,7 @@ def read_table(path: Path) -> list[Row]:
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
             continue
         if header is None:
-            header, header_line = _header(path, line, cells), line
+            header, header_line = _header(path, line, cells, names), line
             continue
         extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
         if extra:
@@ -91,7 +113,7 @@ def read_table(path: Path) -> list[Row]:
         if len(rows) >= MAX_ROWS:
             raise CatalogueError(path, f"has more than {MAX_ROWS} token rows", line=line)
         values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
-        rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line))
+        rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line, decimal_comma))
     if header is None:
         raise CatalogueError(path, "is empty: the first row must name the fields (id, copies, …)")
     if not rows:
@@ -99,23 +121,35 @@ def read_table(path: Path) -> list[Row]:
     return rows
 
 
-def _header(path: Path, line: int, cells: list[Any]) -> list[str]:
+def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> list[str]:
     if len(cells) > MAX_COLUMNS:
         raise CatalogueError(path, f"header has {len(cells)} columns, more than {MAX_COLUMNS}", line=line)
-    names = ["" if c is None else str(c).strip() for c in cells]
-    while names and not names[-1]:
-        names.pop()
-    seen: dict[str, str] = {}
-    for i, name in enumerate(names):
-        if not name:
+    written = ["" if c is None else str(c).strip() for c in cells]
+    while written and not written[-1]:
+        written.pop()
+    folded: dict[str, list[str]] = {}
+    for name in known:
+        folded.setdefault(name.casefold(), []).append(name)
+    names = []
+    seen: dict[str, int] = {}
+    for i, text in enumerate(written):
+        if not text:
             raise CatalogueError(path, f"header cell in column {column_letter(i)} is empty: name the field", line=line)
+        matches = folded.get(text.casefold(), [])
+        name = matches[0] if text not in known and len(matches) == 1 else text
         if name in seen:
-            raise CatalogueError(path, f"header names '{one_line(name)}' twice (columns {seen[name]} and {column_letter(i)})", line=line)
-        seen[name] = column_letter(i)
+            first = seen[name]
+            if written[first] == text:
+                raise CatalogueError(path, f"header names '{one_line(text)}' twice (columns {column_letter(first)} and {column_letter(i)})", line=line)
+            raise CatalogueError(path, f"header names the field '{one_line(name)}' twice: '{one_line(written[first])}' "
+                                       f"(column {column_letter(first)}) and '{one_line(text)}' (column {column_letter(i)})", line=line)
+        seen[name] = i
+        names.append(name)
     return names
 
 
-def _csv_rows(path: Path) -> list[tuple[int, list[Any]]]:
+def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
+    """The rows of a CSV with their line numbers, and whether it is semicolon-separated."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -140,7 +174,7 @@ def _csv_rows(path: Path) -> list[tuple[int, list[Any]]]:
                 break
     except csv.Error as exc:
         raise CatalogueError(path, f"not readable as CSV: {one_line(str(exc))}", line=reader.line_num) from None
-    return out
+    return out, dialect.delimiter == ";"
 
 
 def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
@@ -162,7 +196,7 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
         sheet = book.worksheets[0]
         out = []
         for number, cells in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), start=1):
-            row = [c.strip() if isinstance(c, str) else c for c in cells]
+            row = [c.strip() if isinstance(c, str) else _date_cell(c) for c in cells]
             while row and row[-1] is None:  # openpyxl pads every row to the widest
                 row.pop()
             out.append((number, row))
@@ -171,3 +205,27 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
         return out
     finally:
         book.close()
+
+
+def _date_cell(value: Any) -> Any:
+    """An openpyxl date, time or duration as a :class:`DateCell`; any other value as it is.
+    A date at midnight is the date alone; seconds show only when there are some."""
+    if isinstance(value, datetime.timedelta):  # a duration format such as [h]:mm
+        seconds = round(value.total_seconds())
+        minutes, second = divmod(abs(seconds), 60)
+        clock = f"{minutes // 60}:{minutes % 60:02d}" + (f":{second:02d}" if second else "")
+        return DateCell(("-" if seconds < 0 else "") + clock, "time")
+    if isinstance(value, datetime.datetime):
+        if value.time() == datetime.time():
+            return DateCell(value.date().isoformat(), "date")
+        return DateCell(f"{value.date().isoformat()} {_clock(value.time())}", "date and time")
+    if isinstance(value, datetime.date):
+        return DateCell(value.isoformat(), "date")
+    if isinstance(value, datetime.time):
+        return DateCell(_clock(value), "time")
+    return value
+
+
+def _clock(time: datetime.time) -> str:
+    """``14:30``, or ``14:30:15`` when there are seconds (milliseconds are dropped)."""
+    return time.isoformat("seconds" if time.second else "minutes")

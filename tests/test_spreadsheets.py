@@ -1,0 +1,169 @@
+"""Token lists as spreadsheet programs write them: date and time cells in an .xlsx, capitalised
+headers, decimal commas in a semicolon-separated CSV. Workbooks are written with openpyxl into
+tmp_path; values are checked on the loaded tokens and in the built PDF's text."""
+
+from __future__ import annotations
+
+import datetime
+import textwrap
+from pathlib import Path
+
+import openpyxl
+import pdfplumber
+import pytest
+
+from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
+from tokengen.errors import CatalogueError
+from tokengen.units import parse_page
+
+CATALOGUE = """\
+title: From a sheet
+fields: {name: text, note: text, strength: integer, cost: number}
+template:
+  - {text: "{name}", at: [0.5, 0.3], size: 0.12}
+  - {text: "{note}", at: [0.5, 0.55], size: 0.12}
+  - {text: "{strength}/{cost}", at: [0.5, 0.85], size: 0.12}
+tokens: tokens.{ext}
+"""
+HEADER = ["id", "name", "note", "strength", "cost"]
+
+
+def catalogue(folder: Path, rows: list[list] | str, ext: str = "xlsx") -> Path:
+    """Write ``tokens.csv`` (``rows`` is its text) or ``tokens.xlsx`` (``rows`` are its rows)
+    and the catalogue reading it; returns the catalogue's path."""
+    if ext == "csv":
+        (folder / "tokens.csv").write_text(rows, "utf-8")
+    else:
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append(row)
+        book.save(folder / "tokens.xlsx")
+    path = folder / "cat.yaml"
+    path.write_text(textwrap.dedent(CATALOGUE.replace("{ext}", ext)), "utf-8")
+    return path
+
+
+def error(path: Path) -> str:
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(path)
+    return str(info.value)
+
+
+def values(path: Path) -> list[tuple]:
+    return [(t.id, t.value("name"), t.value("note"), t.value("strength"), t.value("cost"), t.copies)
+            for t in load_catalogue(path).tokens]
+
+
+def pdf_words(path: Path, out: Path) -> list[str]:
+    cat = load_catalogue(path)
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=cat.size)), out)
+    with pdfplumber.open(out) as pdf:
+        return [w["text"] for w in pdf.pages[0].extract_words()]
+
+
+# -- dates and times in an .xlsx -----------------------------------------------------------------
+def test_date_and_time_cells_in_a_text_field_read_as_iso_text(tmp_path):
+    notes = [datetime.datetime(2026, 11, 29), datetime.datetime(2026, 11, 29, 14, 30), datetime.time(14, 30),
+             datetime.time(9, 5, 7), datetime.date(2026, 1, 2), datetime.timedelta(hours=36, minutes=30)]
+    rows = [HEADER] + [[f"t{i}", f"N{i}", note, 1, 2] for i, note in enumerate(notes)]
+    path = catalogue(tmp_path, rows)
+    assert [v[2] for v in values(path)] == ["2026-11-29", "2026-11-29 14:30", "14:30", "09:05:07", "2026-01-02", "36:30"]
+    words = pdf_words(path, tmp_path / "out.pdf")
+    for word in ("2026-11-29", "14:30", "09:05:07", "2026-01-02", "36:30"):
+        assert word in words, words
+    assert "00:00:00" not in words and words.count("14:30") == 2
+
+
+def test_a_date_cell_as_the_id_is_its_iso_text(tmp_path):
+    path = catalogue(tmp_path, [HEADER, [datetime.datetime(2026, 11, 29), "A", "x", 1, 2]])
+    assert values(path) == [("2026-11-29", "A", "x", 1, 2, 1)]
+
+
+@pytest.mark.parametrize("row, message", [
+    (["a", "A", "x", datetime.datetime(2026, 1, 1), 2],
+     "tokens.xlsx:2: strength (column D): expected a whole number, got the date 2026-01-01"),
+    (["a", "A", "x", 1, datetime.datetime(2026, 1, 1, 14, 30)],
+     "tokens.xlsx:2: cost (column E): expected a number, got the date and time 2026-01-01 14:30"),
+    (["a", "A", "x", 1, 2, datetime.time(14, 30)],
+     "tokens.xlsx:2: copies (column F): expected a whole number, got the time 14:30"),
+])
+def test_a_date_in_a_number_field_is_named_in_words(tmp_path, row, message):
+    path = catalogue(tmp_path, [HEADER + ["copies"], row])
+    assert error(path).endswith(message), error(path)
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("colour", 'tokens.xlsx:2: note (column C): expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got the date 2026-01-01'),
+    ("image", "tokens.xlsx:2: note (column C): expected an image path, got the date 2026-01-01"),
+])
+def test_a_date_in_a_colour_or_image_field_is_named_in_words(tmp_path, kind, message):
+    path = catalogue(tmp_path, [HEADER, ["a", "A", datetime.datetime(2026, 1, 1), 1, 2]])
+    path.write_text(path.read_text("utf-8").replace("note: text", f"note: {kind}")
+                    .replace('{text: "{note}", at: [0.5, 0.55], size: 0.12}', '{rect: fill}'), "utf-8")
+    assert error(path).endswith(message), error(path)
+
+
+def test_a_date_in_a_number_field_is_one_line_from_the_cli(tmp_path, run):
+    path = catalogue(tmp_path, [HEADER, ["a", "A", "x", datetime.datetime(2026, 1, 1), 2]])
+    result = run("build", str(path), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.endswith("tokens.xlsx:2: strength (column D): expected a whole number, got the date 2026-01-01\n")
+
+
+# -- headers as spreadsheets write them ------------------------------------------------------------
+def test_capitalised_and_padded_headers_are_the_declared_fields(tmp_path):
+    path = catalogue(tmp_path, [["ID", " Name ", "NOTE", "Strength", "cost", "Copies"], ["k", "Knight", "x", 6, 2.5, 2]])
+    assert values(path) == [("k", "Knight", "x", 6, 2.5, 2)]
+
+
+def test_a_capitalised_header_keeps_its_column_in_messages(tmp_path):
+    path = catalogue(tmp_path, [["ID", "Name", "Note", "Strength", "Cost"], ["k", "Knight", "x", "lots", 2]])
+    assert error(path).endswith("tokens.xlsx:2: strength (column D): expected a whole number, got 'lots'")
+
+
+@pytest.mark.parametrize("header, message", [
+    ("name,Name,note,strength,cost", "tokens.csv:1: header names the field 'name' twice: 'name' (column A) and 'Name' (column B)"),
+    ("NAME,note,name,strength,cost", "tokens.csv:1: header names the field 'name' twice: 'NAME' (column A) and 'name' (column C)"),
+    ("Name,NAME,note,strength,cost", "tokens.csv:1: header names the field 'name' twice: 'Name' (column A) and 'NAME' (column B)"),
+    ("Name,note,Name,strength,cost", "tokens.csv:1: header names 'Name' twice (columns A and C)"),
+    ("Name,note,Strenght,cost",
+     "tokens.csv:1: Strenght (column C): unknown field; did you mean 'strength'? (fields: id, copies, name, note, strength, cost)"),
+])
+def test_headers_that_collide_or_miss_name_both_columns(tmp_path, header, message):
+    got = error(catalogue(tmp_path, header + "\n" + ",".join("1" for _ in header.split(",")) + "\n", "csv"))
+    assert got.endswith(message), got
+
+
+def test_exact_case_wins_over_a_case_insensitive_match(tmp_path):
+    path = catalogue(tmp_path, "name,note,strength,cost\nA,x,1,2\n", "csv")
+    path.write_text(path.read_text("utf-8").replace("{name: text,", "{name: text, Name: text,")
+                    .replace('"{name}"', '"{name}{Name}"'), "utf-8")
+    (tmp_path / "tokens.csv").write_text("Name,name,note,strength,cost\nB,A,x,1,2\n", "utf-8")
+    cat = load_catalogue(path)
+    assert (cat.tokens[0].value("name"), cat.tokens[0].value("Name")) == ("A", "B")
+    (tmp_path / "tokens.csv").write_text("NAME,note,strength,cost\nA,x,1,2\n", "utf-8")  # two fields match: neither is taken
+    assert error(path).endswith("tokens.csv:1: NAME (column A): unknown field; did you mean 'Name'? (fields: id, copies, name, Name, note, strength, cost)")
+
+
+# -- decimal commas in a semicolon-separated CSV ----------------------------------------------------
+def test_semicolon_csv_reads_decimal_commas(tmp_path):
+    text = "\ufeffid;name;note;strength;cost;copies\nk;Chevalier;2,5;6;2,5;2\nm;Mage;x;3,0;-0,25;1\nr;Rôdeur;y;4;\u22120,5;1\n"
+    path = catalogue(tmp_path, text, "csv")
+    assert values(path) == [("k", "Chevalier", "2,5", 6, 2.5, 2), ("m", "Mage", "x", 3, -0.25, 1), ("r", "Rôdeur", "y", 4, -0.5, 1)]
+    words = pdf_words(path, tmp_path / "out.pdf")
+    assert words.count("6/2.5") == 2 and "3/-0.25" in words and words.count("2,5") == 2
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name;note;strength;cost\nA;x;2,5;1\n", "tokens.csv:2: strength (column C): expected a whole number, got '2,5'"),
+    ("name;note;strength;cost\nA;x;1;1.234,5\n",
+     "tokens.csv:2: cost (column D): expected a number, got '1.234,5' (write it without thousands separators: 1234,5)"),
+    ("name;note;strength;cost\nA;x;1 234;1\n",
+     "tokens.csv:2: strength (column C): expected a whole number, got '1 234' (write it without thousands separators: 1234)"),
+    ("name;note;strength;cost\nA;x;1;1,234,5\n", "tokens.csv:2: cost (column D): expected a number, got '1,234,5'"),
+    ('name,note,strength,cost\nA,x,1,"2,5"\n', "tokens.csv:2: cost (column D): expected a number, got '2,5'"),
+    ('name,note,strength,cost\nA,x,1,"1.234,5"\n', "tokens.csv:2: cost (column D): expected a number, got '1.234,5'"),
+])
+def test_decimal_comma_errors(tmp_path, text, message):
+    got = error(catalogue(tmp_path, text, "csv"))
+    assert got.endswith(message), got
