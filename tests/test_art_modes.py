@@ -326,7 +326,7 @@ def test_art_far_above_max_dpi_is_resampled_once_with_a_warning(run, tmp_path: P
     out = tmp_path / "out.pdf"
     result = run("build", str(cat), "-o", str(out))
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == f"tokengen: warning: {big}: 2400 DPI at its printed size, resampled to 600 DPI\n"
+    assert result.stderr == "tokengen: warning: 1 picture resampled to 600 DPI (cover.jpg); --keep-resolution keeps it\n"
     [image] = images(out)
     assert (image["width"], image["height"]) == (525, 525)  # 0.875 in × 600 DPI
     assert image["filter"] == ["/DCTDecode"]
@@ -383,7 +383,7 @@ def test_export_resamples_to_the_profiles_max_dpi_and_says_so(run, tmp_path: Pat
     user.write_text("shop-300:\n  extends: single-pages\n  max_dpi: 300\n", "utf-8")
     result = run("export", str(cat), "--profile", "shop-300", "--profiles", str(user), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == f"tokengen: warning: {big}: 1200 DPI at its printed size, resampled to 300 DPI\n"
+    assert result.stderr == "tokengen: warning: 1 picture resampled to 300 DPI (cover.png); --keep-resolution keeps it\n"
     [image] = images(tmp_path / "out" / "meatshields-shop-300.pdf")
     assert (image["width"], image["height"]) == (375, 375)  # 1.25 in × 300 DPI
     result = run("export", str(cat), "--profile", "shop-300", "--profiles", str(user), "-o", str(tmp_path / "kept"), "--keep-resolution")

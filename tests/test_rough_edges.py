@@ -16,21 +16,31 @@ from tokengen.scale import token_size
 
 
 # -- -o DIR/ ------------------------------------------------------------------------------------
-def test_output_into_an_existing_folder_is_named_after_the_catalogue(run, tmp_path: Path):
+def test_output_into_an_existing_folder_is_named_as_without_o(run, tmp_path: Path, monkeypatch):
     folder = tmp_path / "sheets"
     folder.mkdir()
     for arg in (f"{folder}/", str(folder)):
         result = run("build", str(CATALOGUE), "-o", arg)
         assert result.exit_code == 0, result.stderr
-        assert result.stdout.startswith(f"wrote {folder / 'token_defs.pdf'}: ")
-    assert [p.name for p in folder.iterdir()] == ["token_defs.pdf"]
+        assert result.stdout.startswith(f"wrote {folder / 'meatshields.pdf'}: ")
+    assert [p.name for p in folder.iterdir()] == ["meatshields.pdf"]
+    monkeypatch.chdir(tmp_path)
+    result = run("build", str(CATALOGUE))  # no -o: the same name, in the current folder
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("wrote meatshields.pdf: ")
+    cats = tmp_path / "cats.yaml"
+    shutil.copy(CATALOGUE, cats)
+    for args in ((), ("-o", "sheets/")):
+        result = run("build", str(cats), *args)
+        assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "cats.pdf").is_file() and (folder / "cats.pdf").is_file()
 
 
 def test_output_into_a_missing_folder_is_refused(run, tmp_path: Path):
     missing = tmp_path / "newdir"
     result = run("build", str(CATALOGUE), "-o", f"{missing}/")
     assert (result.exit_code, result.stderr) == (
-        2, f"tokengen: error: -o {missing}/: no such folder (create it first, or name the file, e.g. -o {missing}/token_defs.pdf)\n")
+        2, f"tokengen: error: -o {missing}/: no such folder (create it first, or name the file, e.g. -o {missing}/meatshields.pdf)\n")
     assert not missing.exists()
 
 

@@ -18,7 +18,8 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
    (with its tRNS transparency), 16-bit RGB(A) and grey+alpha as Pillow reads them, CMYK JPEG
    (Adobe's inverted ones included) as CMYK.
 4. **Resampling once** (Lanczos) to ``max_dpi`` at the printed size when the art is above it,
-   with a warning (``art/cover.jpg: 2400 DPI at its printed size, resampled to 600 DPI``);
+   with one warning for all such files (``2 pictures resampled to 600 DPI (art/cover.jpg,
+   art/orc.png); --keep-resolution keeps them``);
    ``max_dpi=None`` (``--keep-resolution``) keeps every pixel.
 5. **EXIF orientation** (``ImageOps.exif_transpose``): the placed size follows the displayed
    orientation (:meth:`ArtLibrary.size` reads it from the header).
@@ -227,16 +228,28 @@ class ArtLibrary:
             self._warnings[image.path] = min(dpi, self._warnings.get(image.path, dpi))
         return dpi
 
-    @property
-    def warnings(self) -> list[str]:
+    def warnings(self, folder: Path | None = None) -> list[str]:
         """One message per low-resolution file, e.g. ``art/knight.png: 150 DPI at its printed
-        size, below 300 DPI; it may print blurred``, and per resampled file, e.g.
-        ``art/cover.jpg: 2400 DPI at its printed size, resampled to 600 DPI``."""
+        size, below 300 DPI; it may print blurred``, then one line for all the resampled ones,
+        naming the first two relative to ``folder`` (the catalogue's), e.g. ``3 pictures
+        resampled to 600 DPI (art/orc.png, art/elf.png, …); --keep-resolution keeps them``."""
         low = [f"{path}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
                for path, dpi in self._warnings.items()]
-        high = [f"{path}: {dpi:.0f} DPI at its printed size, resampled to {to:.0f} DPI"
-                for path, (dpi, to) in self._resampled.items()]
-        return low + high
+        return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
+
+
+def resampled_warning(paths: list[Path], dpi: float, folder: Path | None = None) -> str:
+    """``2 pictures resampled to 600 DPI (art/orc.png, art/elf.png); --keep-resolution keeps
+    them``: the first two ``paths`` named relative to ``folder`` when inside it, ``…`` for more."""
+    def shown(path: Path) -> str:
+        if folder is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder)):
+            return os.path.relpath(path, folder)
+        return str(path)
+
+    names = ", ".join([shown(p) for p in paths[:2]] + (["…"] if len(paths) > 2 else []))
+    one = len(paths) == 1
+    return (f"{len(paths)} picture{'' if one else 's'} resampled to {dpi:.0f} DPI ({names}); "
+            f"--keep-resolution keeps {'it' if one else 'them'}")
 
 
 def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:

@@ -142,7 +142,7 @@ def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> I
     Raises:
         ExportError: as :func:`atomic_path`, naming the target, never its temporary file.
     """
-    reals = [guard.check_output(t, inputs) for t in targets]
+    reals = guard.check_outputs(targets, inputs)
     for real in reals:
         folder = real.parent if str(real.parent) else Path(".")
         if not folder.is_dir():

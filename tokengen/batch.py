@@ -4,7 +4,8 @@ A :class:`Job` is one ``tokengen build``: a catalogue, a token size (or a scale 
 the cut-line options and an output file. :func:`matrix_jobs` makes every combination of sizes
 and pages for one catalogue; :func:`load_jobs` reads a job file. :func:`run_jobs` builds them
 on all cores (drawing is CPU-bound, so processes, not threads); a failing job is reported in its
-:class:`JobResult` and does not stop the others. Jobs whose output is newer than every input are
+:class:`JobResult` and does not stop the others, but every output is checked first (an output
+that would overwrite an input stops the whole batch before anything is written). Jobs whose output is newer than every input are
 skipped unless forced.
 
 Job file (YAML; paths relative to the job file, outputs relative to the output folder)::
@@ -347,16 +348,16 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
     Returns:
         One :class:`JobResult` per job, in the order of ``jobs``. A job that failed, even with an
         unexpected exception in its worker, has ``error`` set; the others are still run.
+    Raises:
+        ExportError: an output would overwrite an input, or cannot be a file (a FIFO, a folder):
+            every job's output is checked before any job runs, so nothing is written.
     """
+    runnable = [job for job in jobs if job.problem is None]
+    guard.check_outputs([job.output for job in runnable], tuple(p for job in runnable for p in (job.catalogue, *job.inputs)))
     results: dict[int, JobResult] = {}
     todo: list[int] = []
     for i, job in enumerate(jobs):
-        clash = guard.input_of(job.output, (job.catalogue, *job.inputs))
-        if clash is not None:  # checked for every job before any is built
-            results[i] = JobResult(job, error=f"{job.output}: output would overwrite an input file")
-            if on_result:
-                on_result(results[i])
-        elif job.problem is not None:
+        if job.problem is not None:
             results[i] = JobResult(job, error=job.problem)
             if on_result:
                 on_result(results[i])

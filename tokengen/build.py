@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import __version__, foldover, furniture, shapes, testhook
+from . import __version__, foldover, furniture, guard, shapes, testhook
 from .art import ArtLibrary
-from .atomic import atomic_path
+from .atomic import atomic_files
 from .backs import BackSheets, backs_path
 from .colour import Converter
 from .errors import LayoutError, UsageError
@@ -38,48 +38,36 @@ class BuildResult:
     rules_pages: int = 0
 
 
-def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> BuildResult:
+#: What a caller will write from a build's PDF besides it (previews): given the PDF and its page
+#: count, the files; checked with the build's own outputs before anything is written.
+Also = Callable[[Path, int], Sequence[Path]]
+
+
+def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, also: Also | None = None) -> BuildResult:
     """Impose every token of ``catalogue`` (× ``options.copies``) and write the sheets to ``out``.
 
     The PDF is deterministic (ReportLab invariant mode: same input, same bytes), embeds subsets
     of the bundled fonts only, asks viewers to print at actual size
-    (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author and Subject.
+    (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author and Subject. Every
+    output (the PDF, separate backs, and what ``also`` names) is checked before any is written.
 
     Raises:
         LayoutError: the tokens do not fit the page, or the run exceeds the limits.
         RenderError: a glyph is missing from the font.
-        ExportError: the output cannot be written (nothing is left behind).
+        ExportError: an output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    if options.fold and options.backs:
-        raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
-    if options.rules and catalogue.fields:
-        raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
-    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    options, copies, pages = settle(catalogue, options)
+    spec = options.sheet
     layout = shapes if shapes.shaped(spec) else None
-    try:
-        if layout or options.fold:  # shaped tokens, fold-over halves: as many columns as fit
-            copies = _whole_sets(catalogue.count, spec, options)
-        else:
-            settled = plan(catalogue.count, spec, options.copies, options.fill)
-            copies, spec = settled.copies, settled.spec
-    except LayoutError as exc:
-        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
-            raise
-        raise LayoutError(f"{catalogue.path}: {exc}") from None
-    options = replace(options, sheet=spec)
-    total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
-    if total > options.max_tokens:
-        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
-    pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
-    if pages > options.max_pages:
-        raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
-    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
-    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     inputs = catalogue.files_read()
     backs_out = backs_path(out) if options.backs == "separate" else None
-    with atomic_path(out, inputs=inputs) as temp, \
-            (atomic_path(backs_out, inputs=(*inputs, out)) if backs_out else contextlib.nullcontext()) as backs_temp:
+    extra = also(out, pdf_pages(catalogue, options, pages)) if also else ()
+    guard.check_outputs([out, *([backs_out] if backs_out else []), *extra], inputs)  # all of them before the first byte
+    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
+    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
+    with atomic_files([out, *([backs_out] if backs_out else [])], inputs=inputs) as temps:  # face and backs: both or neither
+        temp, backs_temp = temps[0], (temps[1] if backs_out else None)
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
@@ -140,7 +128,52 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+
+
+def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:
+    """How a build of ``catalogue`` with ``options`` is laid out, before anything is drawn:
+    the options with the settled sheet (shape, columns), the number of sets and of face pages.
+
+    Raises:
+        UsageError: --fold with --backs, or --rules with a catalogue of its own fields.
+        LayoutError: the tokens do not fit the page, or the run exceeds the limits.
+    """
+    if options.fold and options.backs:
+        raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
+    if options.rules and catalogue.fields:
+        raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
+    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    layout = shapes if shapes.shaped(spec) else None
+    try:
+        if layout or options.fold:  # shaped tokens, fold-over halves: as many columns as fit
+            copies = _whole_sets(catalogue.count, spec, options)
+        else:
+            settled = plan(catalogue.count, spec, options.copies, options.fill)
+            copies, spec = settled.copies, settled.spec
+    except LayoutError as exc:
+        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
+            raise
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
+    options = replace(options, sheet=spec)
+    total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
+    if total > options.max_tokens:
+        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+    pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
+    if pages > options.max_pages:
+        raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+    return options, copies, pages
+
+
+def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
+    """Pages of the PDF a build with ``pages`` face sheets writes: with a back sheet after each
+    in duplex, and the rules sheet (laid out once more here to count it)."""
+    rules = 0
+    if options.rules:
+        from . import rulesheet
+
+        rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
+    return pages * (2 if options.backs == "duplex" else 1) + rules
 
 
 def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:

@@ -102,9 +102,10 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
                      cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
 
 
-def output_file(text: str, stem: str) -> Path:
-    """Where ``-o TEXT`` writes: TEXT itself, or ``TEXT/<stem>.pdf`` when TEXT is an existing
-    folder or ends with a slash (meaning a folder).
+def output_file(text: str, name: str) -> Path:
+    """Where ``-o TEXT`` writes: TEXT itself, or ``TEXT/NAME`` when TEXT is an existing folder
+    or ends with a slash (meaning a folder); ``name`` is what a build without ``-o`` writes
+    (:func:`tokengen.bundled.default_output`), so both name the PDF alike.
 
     Raises:
         UsageError: TEXT ends with a slash and is not an existing folder.
@@ -113,8 +114,8 @@ def output_file(text: str, stem: str) -> Path:
     folder = os.path.isdir(text)  # False (not an error) for a name too long or a symlink loop: the write says why
     if text.endswith(("/", os.sep)) or folder:
         if not folder:
-            raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{stem}.pdf)")
-        return path / f"{stem}.pdf"
+            raise UsageError(f"-o {text}: no such folder (create it first, or name the file, e.g. -o {text.rstrip('/' + os.sep)}/{name})")
+        return path / name
     return path
 
 
@@ -123,9 +124,11 @@ def output_file(text: str, stem: str) -> Path:
 def _preview_options(*, watch: bool = False) -> Any:
     """Add ``--preview [FILE.png]``, ``--preview-dpi`` and ``--preview-page`` (and ``--watch``
     when ``watch``) to a command whose callback returns what it wrote (a ``BuildResult`` or the
-    list of exported paths, the PDF first). The command runs as before, then the PDF it wrote is
-    rendered to PNG (:func:`tokengen.preview.write_previews`); with ``--watch`` it runs again on
-    every change of its inputs (:func:`tokengen.watch.watch_build`), one line per run."""
+    list of exported paths, the PDF first). The callback gets ``previews``: None, or the PNG
+    paths for its PDF and page count, to check with its own outputs before it writes any. The
+    command runs as before, then the PDF it wrote is rendered to PNG
+    (:func:`tokengen.preview.write_previews`); with ``--watch`` it runs again on every change of
+    its inputs (:func:`tokengen.watch.watch_build`), one line per run."""
 
     def decorate(f: Any) -> Any:
         @functools.wraps(f)
@@ -141,14 +144,19 @@ def _preview_options(*, watch: bool = False) -> Any:
 
                 target = check_target(preview, "--preview", " (give the catalogue before --preview, or write --preview=NAME.png)")
 
+            def previews(pdf: Path, pages: int) -> list[Path]:
+                """The PNGs a preview of ``pdf`` (``pages`` long) writes: checked with the command's other outputs."""
+                from .preview import default_target, preview_paths
+
+                return preview_paths(target or default_target(pdf), pages, preview_page)
+
             def once() -> Any:
-                written = f(*args, **kwargs)
+                written = f(*args, previews=previews if preview is not None else None, **kwargs)
                 if preview is not None:
                     from .preview import write_previews
 
                     pdf = written[0] if isinstance(written, list) else written.path
-                    pngs = write_previews(pdf, target or (kwargs["out_dir"] / f"{pdf.stem}.png" if "out_dir" in kwargs else None),
-                                          preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
+                    pngs = write_previews(pdf, target, preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
                     click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
                 return written
 
@@ -297,7 +305,7 @@ def cli() -> None:
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @click.option("-o", "--output", type=click.Path(path_type=str), default=None,
               help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf); "
-                   "an existing folder (DIR/) gets DIR/<catalogue name>.pdf.")
+                   "an existing folder (DIR/) gets the same name in DIR.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
@@ -317,7 +325,7 @@ def cli() -> None:
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
-          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS) -> Any:
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, previews: Any = None) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -337,25 +345,24 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     """
     from . import scale as scaling
     from .build import build_pdf, describe
+    from .bundled import default_output
     from .catalogue import load_catalogue
     from .options import BuildOptions
 
     if token_size is not None and scale is not None:
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
-    target = output_file(output, catalogue.stem) if output is not None else None
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
-    if target is None:
-        from .bundled import default_output
-
-        target = default_output(catalogue, cat.title)
+    default = default_output(catalogue, cat.title)
+    target = default if output is None else output_file(output, default.name)
     if punch:
         if cat.shape is None or cat.shape.kind != "circle":
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
         spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target)
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target,
+                       also=previews)
     click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
     return result
@@ -514,7 +521,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False) -> list[Path]:
+                   keep_resolution: bool = False, previews: Any = None) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -541,7 +548,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     size = scaling.token_size(cat.size, token_size, None)
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
-                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes)
+                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
+                     also=previews)
     click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones

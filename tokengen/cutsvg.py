@@ -100,6 +100,11 @@ def svg_page(page: PageLayout, spec: SheetSpec, ids: Iterable[str], registration
     return "\n".join(lines) + "\n"
 
 
+def svg_path(out_stem: Path, number: int) -> Path:
+    """The cut file of sheet ``number`` (1-based): ``<out_stem>-cut-<number>.svg``."""
+    return out_stem.with_name(f"{out_stem.name}-cut-{number}.svg")
+
+
 def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1) -> list[Path]:
     """Write ``<out_stem>-cut-<n>.svg`` for every sheet ``copies`` sets of the catalogue need
     under ``spec`` (laid out as :func:`tokengen.build.build_pdf` lays them out).
@@ -124,7 +129,7 @@ def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
             raise LayoutError(f"{catalogue.path}: the registration marks need {_num(REG_INSET + REG_SIZE + 1 / MM_PER_PT)} mm "
                               "clear at the sheet edges: use a larger margin")
         ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
-        target = out_stem.with_name(f"{out_stem.name}-cut-{page.number + 1}.svg")
+        target = svg_path(out_stem, page.number + 1)
         with atomic_path(target, inputs=catalogue.files_read()) as temp:
             temp.write_text(svg_page(page, spec, ids, registration), "utf-8")
         written.append(target)

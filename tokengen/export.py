@@ -32,10 +32,12 @@ from pathlib import Path
 
 from PIL import Image, PngImagePlugin
 
+from . import guard
 from .art import ArtLibrary
 from .atomic import atomic_files, atomic_path
-from .build import MAX_PAGES, MAX_TOKENS, build_pdf
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
 from .colour import Converter
+from .cutsvg import svg_path
 from .errors import ExportError, LayoutError, RenderError
 from .imposition import SheetSpec
 from .model import Back, Catalogue, Token
@@ -58,7 +60,7 @@ from .limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
-           warnings: list[str] | None = None) -> list[Path]:
+           warnings: list[str] | None = None, also: Also | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -74,29 +76,37 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         keep_resolution: embed art at its own resolution instead of resampling it down to the
             profile's ``max_dpi``.
         warnings: when given, the art warnings are appended to it (low resolution, resampled),
-            e.g. ``art/cover.jpg: 2400 DPI at its printed size, resampled to 300 DPI``.
+            e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
+        also: what the caller will write from the PDF (previews), given the PDF and its page
+            count: checked with the export's own files before the first is written.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
         A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
         renamed into place only when all are complete.
     Raises:
         ExportError: the folder cannot be created, a file cannot be written, or a target is an
-            input (checked for every target before any is written).
+            input (checked for every target, ``also``'s too, before any is written or the
+            folder created).
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
     """
     out_dir = Path(out_dir)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"{out_dir}: cannot create the output folder: {exc.strerror or exc}") from None
-    if not out_dir.is_dir():
-        raise ExportError(f"{out_dir}: not a folder")
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
     if size is not None and size != catalogue.size:
         catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
     inputs = catalogue.files_read()
+
+    def ready(targets: list[Path], pages: int) -> None:
+        """Check every file of the run (``targets`` and ``also``'s for a PDF of ``pages``), then make the folder."""
+        guard.check_outputs([*targets, *(also(pdf, pages) if also else ())], inputs)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ExportError(f"{out_dir}: cannot create the output folder: {exc.strerror or exc}") from None
+        if not out_dir.is_dir():
+            raise ExportError(f"{out_dir}: not a folder")
+
     if profile.output in ("sheets", "cut-svg"):
         spec = SheetSpec(
             page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
@@ -106,10 +116,14 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         )
         backs = "duplex" if profile.backs == "duplex" else None
         registration = "registration" in profile.marks
-        built = build_pdf(catalogue, BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
-                                                  backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
-                                                  colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
-                                                  max_tokens=max_tokens, max_pages=max_pages), pdf)
+        options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+                               backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
+                               colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
+                               max_tokens=max_tokens, max_pages=max_pages)
+        settled, _, pages = settle(catalogue, options)
+        svgs = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cut-svg" else []
+        ready([pdf, *svgs], pdf_pages(catalogue, settled, pages))
+        built = build_pdf(catalogue, options, pdf)
         if warnings is not None:
             warnings.extend(built.warnings)
         _finish(pdf, catalogue, profile)
@@ -126,6 +140,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if pages > max_pages:
             raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
+        ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
             write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
         return _finish(pdf, catalogue, profile)
@@ -143,6 +158,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
     targets = [pdf] + [out_dir / name for name in names]
+    ready(targets, len(sides))
     with atomic_files(targets, inputs=inputs) as temps:
         try:
             write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
@@ -231,7 +247,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.restoreState()
         canvas.showPage()
     if warnings is not None:
-        warnings.extend(library.warnings)
+        warnings.extend(library.warnings(catalogue.path.parent))
     with binary_streams():
         canvas.save()
 

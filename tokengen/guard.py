@@ -7,7 +7,9 @@
   and inode of the file the output path finally reaches (through symlinks and hard links), so
   neither ``-o art.png``, a symlink ``out/x.pdf -> ../art.png`` nor a hard link can destroy an
   input. Every output goes through it (:func:`tokengen.atomic.atomic_path`), before anything is
-  written.
+  written; a command with several outputs (a PDF and its backs, SVGs or previews; a batch)
+  passes all of them to :func:`check_outputs` before it writes the first, so a refusal leaves
+  nothing new on disk.
 * :func:`not_regular` (for inputs) and :func:`check_output` refuse what is not a regular file by its type
   (a FIFO, a pipe such as ``/dev/stdin`` or ``<(cat x)``, a device such as ``/dev/zero``, a
   socket) before any read or write: reading one may never end, writing one is not a file.
@@ -24,6 +26,7 @@ import errno
 import functools
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import ExportError
@@ -162,3 +165,15 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Pat
         raise ExportError(f"{target}: path too long (at most {PATH_MAX - 1} bytes)")
     return real
 
+
+
+def check_outputs(targets: Iterable[str | Path], inputs: tuple[str | Path, ...] = ()) -> list[Path]:
+    """:func:`check_output` for every output a command will write, before it writes any: the one
+    check of a run's whole set of outputs (the first refused one is named).
+
+    Returns:
+        The files to write, in the order of ``targets``.
+    Raises:
+        ExportError: as :func:`check_output`.
+    """
+    return [check_output(target, inputs) for target in targets]

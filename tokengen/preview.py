@@ -8,7 +8,8 @@ pdfium's (the CropBox, which is the MediaBox in every tokengen PDF).
 
 Where the files go (:func:`preview_paths`): for ``FILE.png`` and one page asked for, exactly
 ``FILE.png``; otherwise one file per page, ``FILE-1.png`` … ``FILE-N.png`` (numbers padded to
-the same width, so a folder listing is in page order). Every PNG is written atomically.
+the same width, so a folder listing is in page order). The PNGs are written atomically, all or
+none, every one checked (:func:`tokengen.guard.check_outputs`) before the first is written.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from .atomic import atomic_path
+from .atomic import atomic_files
 from .errors import RenderError, UsageError
 
 #: Default preview resolution (px per in).
@@ -175,7 +176,7 @@ def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int =
     pdf = Path(pdf)
     images = render_pages(pdf, dpi, page, flags)
     paths = preview_paths(target if target is not None else default_target(pdf), len(images), page)
-    for image, path in zip(images, paths, strict=True):
-        with atomic_path(path, inputs=(pdf, *inputs)) as temp:
+    with atomic_files(paths, inputs=(pdf, *inputs)) as temps:  # every PNG checked before the first is written; all or none
+        for image, temp in zip(images, temps, strict=True):
             temp.write_bytes(png_bytes(image, dpi))
     return paths

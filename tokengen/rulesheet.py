@@ -181,6 +181,18 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
+def page_count(catalogue: Catalogue, page: tuple[float, float], scale: tuple[float, float] | None = None) -> int:
+    """How many pages :func:`draw_rules` adds for ``catalogue`` on ``page``: laid out on a canvas
+    that is never saved (a build counts its pages before it writes anything).
+
+    Raises:
+        RenderError: as :func:`draw_rules`.
+    """
+    import io
+
+    return draw_rules(Canvas(io.BytesIO(), pagesize=page), catalogue, page, scale)
+
+
 def draw_rules(canvas: Canvas, catalogue: Catalogue, page: tuple[float, float],
                scale: tuple[float, float] | None = None, interpretations: Interpretations | None = None) -> int:
     """Append the rules sheet to ``canvas`` on pages of ``page`` (width, height) pt.
