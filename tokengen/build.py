@@ -140,7 +140,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> B
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings) + tuple(warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+                       tuple(sheet.art.warnings) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
 
 
 def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:
