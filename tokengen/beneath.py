@@ -81,33 +81,33 @@ def _shape(element: Element, width: float, height: float, bleed: float) -> Any:
     return (lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2 <= r * r + EPS), Rect(cx - r, cy - r, 2 * r, 2 * r)
 
 
-def _reach(element: Element, width: float, height: float, bleed: float) -> Rect | None:
-    """The box (pt) an element other than a filled shape may paint, or None when it paints
-    nothing there (used only to ask whether it overlaps the picture)."""
+def _touches(element: Element, visible: Rect, values: dict[str, Any], width: float, height: float, bleed: float) -> bool:
+    """Whether ``element`` (other than a fill covering all of ``visible``) may paint inside
+    ``visible``: judged by the box it may paint (pt); a frame by its stroke's ring."""
     side = min(width, height)
+    stroke = element.width.resolve(side) if element.width else 0.0
     if element.kind in ("rect", "circle"):
-        return _shape(element, width, height, bleed)[1].grow((element.width.resolve(side) if element.width else 0.0) / 2)
+        painted = colour_of(element.fill, values) is not None or (colour_of(element.stroke, values) is not None and stroke > 0)
+        return painted and _overlaps(_shape(element, width, height, bleed)[1].grow(stroke / 2), visible)
     if element.kind == "frame":
-        return Rect(0, 0, width, height).grow(-element.inset.resolve(side) + (element.width.resolve(side) if element.width else 0.0) / 2)
+        if colour_of(element.colour, values) is None or stroke <= 0:
+            return False
+        inset = element.inset.resolve(side)
+        inner = Rect(0, 0, width, height).grow(-inset - stroke / 2)
+        radius = max(0.0, element.radius.resolve(side) - stroke / 2)
+        return _overlaps(Rect(0, 0, width, height).grow(-inset + stroke / 2), visible) and not all(
+            _in_rect(p, inner, radius) for p in _corners(visible))
     if element.kind == "image":
-        return box_pt(width, height, element.box)
-    size = element.size.resolve(side)  # text and glyph: its fit width around the anchor, one line high
+        return _overlaps(box_pt(width, height, element.box), visible)
+    size = element.size.resolve(side)  # text and glyph: its fit width about the anchor, one line high
     w = element.width.pt if element.width and element.width.pt is not None else (element.width.frac if element.width else 0.8) * width
     x, y = element.at[0] * width, height * (1 - element.at[1])
     left = {"left": x, "right": x - w}.get(element.align, x - w / 2)
-    return Rect(left, y - 0.3 * size, w, 1.3 * size)
+    return _overlaps(Rect(left, y - 0.3 * size, w, 1.3 * size), visible)
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:
     return a.x < b.x1 - EPS and b.x < a.x1 - EPS and a.y < b.y1 - EPS and b.y < a.y1 - EPS
-
-
-def _frame_misses(element: Element, box: Rect, width: float, height: float) -> bool:
-    """Whether a frame's stroke stays clear of ``box`` (the box inside its inner edge)."""
-    side = min(width, height)
-    inner = Rect(0, 0, width, height).grow(-element.inset.resolve(side) - (element.width.resolve(side) if element.width else 0.0) / 2)
-    return all(_in_rect(p, inner, max(0.0, element.radius.resolve(side) - (element.width.resolve(side) if element.width else 0.0) / 2))
-               for p in _corners(box))
 
 
 def visible_box(drawn: Rect, clip: Rect) -> Rect:
@@ -132,14 +132,8 @@ def underlay(template: Template, index: int, values: dict[str, Any], width: floa
         if fill is not None:
             inside, _ = _shape(element, width, height, bleed)
             if all(inside(p) for p in _corners(visible)):
-                return Underlay(at_centre if mixed and centre_found else fill, not mixed)
+                return Underlay(at_centre if centre_found else fill, not mixed)
             if not centre_found and inside(centre):
                 at_centre, centre_found = fill, True
-        reach = _reach(element, width, height, bleed)
-        if fill is None and element.kind in ("rect", "circle") and not (element.stroke and element.width and element.width.resolve(min(width, height)) > 0):
-            continue  # draws nothing
-        if element.kind == "frame" and (colour_of(element.colour, values) is None or _frame_misses(element, visible, width, height)):
-            continue
-        if reach is not None and _overlaps(reach, visible):
-            mixed = True
+        mixed = mixed or _touches(element, visible, values, width, height, bleed)
     return Underlay(at_centre, not mixed)
