@@ -26,8 +26,8 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
 6. **Colour** through :class:`tokengen.colour.Converter`: the embedded ICC profile honoured (to
    sRGB for RGB outputs, to the output profile's CMYK for CMYK outputs, ink-limited).
 7. **Transparency**: RGB outputs keep it as a soft mask; CMYK outputs flatten it onto the
-   token's own background colour (its CMYK as the vector background gets it), so print-shop
-   PDFs never rely on transparency and the bleed never shows paper white.
+   colour beneath the picture (:mod:`tokengen.beneath`; its CMYK as the vector fill gets it),
+   so print-shop PDFs never rely on transparency and the bleed never shows paper white.
 8. **Embedding**: a JPEG that needs none of the above for an RGB output is embedded as its own
    DCT bytes; other JPEG art is re-encoded as JPEG (quality 95, no chroma subsampling); PNG art
    is Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.render`).

@@ -248,6 +248,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.showPage()
     if warnings is not None:
         warnings.extend(library.warnings(catalogue.path.parent))
+        warnings.extend(sheet.warnings)
     with binary_streams():
         canvas.save()
 

@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from . import emblem, fonts
+from . import beneath, emblem, fonts, textfit
 from .art import ArtImage, ArtLibrary, fit
 from .imposition import Rect
 from .model import Colour
 from .template import Element, Template, colour_of, substitute
+from .units import format_length
 
 #: Plate padding around text and plate corner radius, fractions of the token's smaller side
 #: (the Meatshields face's values, see :mod:`tokengen.emblem`).
@@ -33,8 +35,10 @@ PLATE_PAD, PLATE_RADIUS = emblem.PAD, 0.04
 @dataclass
 class FaceCanvas:
     """What drawing a template needs from the sheet: the canvas, the token box (pt), the bleed
-    (pt), the colour conversion, the text shrink factor, the art library and the art forms
-    already defined (path → (form name, pixel width, pixel height, the embedded image))."""
+    (pt), the colour conversion, the text shrink factor, the art library, the safe area text is
+    fitted into (in the coordinates before the text shrink) and the art forms
+    already defined ((path, image element) → (form name, pixel width, pixel height, the embedded
+    image))."""
 
     canvas: Canvas
     width: float
@@ -43,7 +47,8 @@ class FaceCanvas:
     paint: Callable[..., Color]  # (colour, *, area=False): area for large fills, else text and lines
     text_scale: float
     art: ArtLibrary
-    art_forms: dict[Path, tuple[str, float, float, ArtImage]]
+    art_forms: dict[tuple[Path, Element], tuple[str, float, float, ArtImage]]
+    area: textfit.SafeArea | None = None  # the safe area text is fitted into (see set_text)
 
 
 def font_name(template: Template, font: str) -> str:
@@ -76,8 +81,7 @@ def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
     """A template box (fractions, from the top-left) in PDF points (from the bottom-left)."""
-    x, y, w, h = box
-    return Rect(x * face.width, face.height * (1 - (y + h)), w * face.width, h * face.height)
+    return beneath.box_pt(face.width, face.height, box)
 
 
 def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) -> None:
@@ -134,14 +138,7 @@ def _set_colours(face: FaceCanvas, element: Element, values: dict[str, Any], sid
 
 
 def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
-    box = _pdf_box(face, element.box)
-    if element.bleed:  # edges on the trim run out to the bleed edge
-        b = face.bleed
-        x0 = box.x - b if box.x <= 1e-9 else box.x
-        y0 = box.y - b if box.y <= 1e-9 else box.y
-        x1 = box.x1 + b if box.x1 >= face.width - 1e-9 else box.x1
-        y1 = box.y1 + b if box.y1 >= face.height - 1e-9 else box.y1
-        box = Rect(x0, y0, x1 - x0, y1 - y0)
+    box = beneath.rect_area(element, face.width, face.height, face.bleed)  # bleed: edges on the trim run out
     stroke, fill = _set_colours(face, element, values, side)
     if not (stroke or fill):
         return
@@ -182,11 +179,20 @@ def image_box(face: FaceCanvas, element: Element) -> tuple[Rect, str]:
     return _pdf_box(face, element.box), str(element.fit)
 
 
+def image_visible(face: FaceCanvas, element: Element, pixels: tuple[float, float]) -> Rect:
+    """Where an image ``element`` of ``pixels`` (width, height) shows on the face (pt): its
+    fitted rectangle within its clip (the bleed box, ``clip`` or ``box``)."""
+    box, how = image_box(face, element)
+    full = element.bleed and face.bleed > 0
+    clip = box if full or element.clip is None else _pdf_box(face, element.clip)
+    return beneath.visible_box(fit(pixels[0], pixels[1], box, how), clip)
+
+
 def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
     path = _image_source(element, values)
     if path is None:
         return
-    name, px_w, px_h, image = face.art_forms[path]
+    name, px_w, px_h, image = face.art_forms[(path, element)]
     c = face.canvas
     box, how = image_box(face, element)
     full = element.bleed and face.bleed > 0
@@ -215,7 +221,8 @@ def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: flo
 
 @dataclass(frozen=True)
 class SetText:
-    """A text element as it will be set: the text, font, size (pt), anchor (pt) and spacing."""
+    """A text element as it will be set: the text, font, size (pt), anchor (pt) and spacing;
+    ``fits``: False when it cannot be shrunk into the safe area it was set for."""
 
     text: str
     font: str
@@ -224,11 +231,11 @@ class SetText:
     baseline: float
     align: str
     char_space: float
+    fits: bool = True
 
     def box(self) -> Rect:
         """The text's box (pt): advance width × ascent..descent."""
-        cx = {"left": self.x, "right": self.x}.get(self.align, self.x)
-        box = emblem.text_box(self.text, self.font, self.size, cx, self.baseline, self.char_space)
+        box = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space)
         if self.align == "left":
             return Rect(self.x, box.y, box.w, box.h)
         if self.align == "right":
@@ -236,17 +243,51 @@ class SetText:
         return box
 
 
-def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> SetText:
+def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
+             area: textfit.SafeArea | None = None) -> SetText:
     """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
-    size is the element's size, shrunk (when ``fit``) until the text fits the element's width."""
+    size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
+    with a safe ``area`` (pt, see :func:`tokengen.textfit.safe_area`), shrunk further and moved
+    within its box until it lies inside that area too (:func:`tokengen.textfit.fit_line`)."""
     side = min(face_w, face_h)
     text = substitute(element.content, values)
     font = font_name(template, element.font)
     largest = element.size.resolve(side)
     width = element.width.pt if element.width and element.width.pt is not None else (element.width.frac if element.width else 0.8) * face_w
     size = fonts.fit_size(text, font, width, largest) if element.fit else largest
-    x, y = element.at
-    return SetText(text, font, size, x * face_w, face_h * (1 - y), element.align, element.spacing * size)
+    x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
+    if area is None or not text:
+        return SetText(text, font, size, x, y, element.align, element.spacing * size)
+    ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
+    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    box = None
+    if element.fit:
+        box = {"left": (x, x + width), "right": (x - width, x)}.get(element.align, (x - width / 2, x + width / 2))
+    placed = textfit.fit_line(area, metrics, x, y, element.align, size, box)
+    w = metrics.advance * placed.size
+    anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
+    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+
+
+def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
+                area: textfit.SafeArea) -> list[tuple[Element, SetText]]:
+    """The text elements (and how they are set) that cannot be fitted inside the safe ``area``
+    even at the smallest size (:data:`tokengen.textfit.MIN_SIZE`)."""
+    found = []
+    for element in template.elements:
+        if element.kind in ("text", "glyph"):
+            t = set_text(face_w, face_h, template, element, values, area)
+            if not t.fits:
+                found.append((element, t))
+    return found
+
+
+def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
+    """The warning for a text that does not fit (``what``: ``token knight``, ``back``):
+    ``token knight: '6 / 2.5' does not fit inside the 0.125in safe area even at 4 pt; move it
+    inwards, shorten it or make the token larger``."""
+    return (f"{what}: '{t.text}' does not fit inside the {format_length(area.inset)} safe area even at {t.size:.3g} pt; "
+            "move it inwards, shorten it or make the token larger")
 
 
 def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: float) -> None:
@@ -254,7 +295,7 @@ def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: 
     for element in template.elements:
         if element.kind not in ("text", "glyph") or element.plate is None:
             continue
-        box = set_text(face.width, face.height, template, element, values).box()
+        box = set_text(face.width, face.height, template, element, values, face.area).box()
         colour = colour_of(element.plate_colour, values)
         if element.plate in groups:
             seen, colour_before = groups[element.plate]
@@ -271,7 +312,7 @@ def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: 
 
 
 def _text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
-    t = set_text(face.width, face.height, template, element, values)
+    t = set_text(face.width, face.height, template, element, values, face.area)
     if not t.text:
         return
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))

@@ -19,7 +19,7 @@ from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from . import __version__, emblem, facedraw, fonts, furniture, shapes, template
+from . import __version__, beneath, emblem, facedraw, fonts, furniture, shapes, template, textfit
 from .art import ArtImage, ArtLibrary, fit
 from .errors import LayoutError
 from .imposition import Line, PageLayout, Rect
@@ -87,6 +87,30 @@ def face_text_sizes(token: Token, size: float) -> dict[str, float]:
     return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
+def text_scale(side: float, safe: float) -> float:
+    """The shrink of a face's text about the token centre (at most 1) on a token whose smaller
+    side is ``side`` pt with a ``safe`` pt safe area: face text is designed :data:`TEXT_INSET`
+    inside the trim, and shrinks when the safe area asks for more (0.5 pt of slack keeps glyph
+    outlines off the safe-area line).
+
+    Raises:
+        LayoutError: the shrink would be below 1/4: no room for text.
+    """
+    scale = min(1.0, (side - 2 * (safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
+    if scale < 0.25:
+        raise LayoutError(f"a {format_length(safe)} safe area leaves no room for text on a {format_length(side)} token")
+    return scale
+
+
+def _hex(colour: Colour | None) -> str:
+    """A colour as a user wrote it: ``#8a1c1c``, ``[0, 0.5, 1, 0]``, or ``paper white``."""
+    if colour is None:
+        return "paper white"
+    if colour.space == "rgb":
+        return "#" + "".join(f"{round(v * 255):02x}" for v in colour.values)
+    return "[" + ", ".join(f"{v:g}" for v in colour.values) + "]"
+
+
 class SheetCanvas:
     """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
 
@@ -119,11 +143,7 @@ class SheetCanvas:
         self.bleed = bleed
         side = min(size, self.height)
         self.safe = SAFE * side if safe is None else safe
-        # text is drawn TEXT_INSET inside the trim; shrink it when the safe area asks for more
-        # (0.5 pt of slack keeps glyph outlines off the safe-area line)
-        self.text_scale = min(1.0, (side - 2 * (self.safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
-        if self.text_scale < 0.25:
-            raise LayoutError(f"a {format_length(self.safe)} safe area leaves no room for text on a {format_length(size)} token")
+        self.text_scale = text_scale(side, self.safe)
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
@@ -132,6 +152,9 @@ class SheetCanvas:
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
+        #: Warnings about what was drawn (once each, in order): text that cannot be fitted inside
+        #: the safe area, art flattened onto mixed colours.
+        self.warnings: dict[str, None] = {}
 
     def paint(self, colour: Colour, *, area: bool = False) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
@@ -141,6 +164,12 @@ class SheetCanvas:
         if self.colour_model == "cmyk":
             return CMYKColor(*values)
         return Color(*values)
+
+    def safe_area(self) -> textfit.SafeArea:
+        """The safe area face text is fitted into (:func:`tokengen.textfit.safe_area`): this
+        sheet's shape and safe distance, in the coordinates text is set in before
+        :attr:`text_scale` shrinks it."""
+        return textfit.safe_area(self.shape, self.size, self.height, self.safe, self.text_scale)  # type: ignore[arg-type]
 
     # -- forms -------------------------------------------------------------------------------
     def face_form(self, token: Token) -> str:
@@ -184,15 +213,28 @@ class SheetCanvas:
     def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
         """Draw ``template`` (a :class:`tokengen.template.Template`) with ``values`` as the form
         ``name``: its text checked against its fonts, its art defined first (outside the form),
-        each image resampled for the box it is drawn in and, in CMYK, flattened onto the face's
-        ``background`` field when it has one."""
+        each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
+        template paints beneath it (see :func:`tokengen.beneath.underlay`; a warning in
+        :attr:`warnings` when that is not one colour)."""
         for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
             fonts.require_glyphs(text, font, what)
-        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {})
-        background = values.get("background") if isinstance(values.get("background"), Colour) else None
+        area = self.safe_area()
+        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):  # type: ignore[arg-type]
+            self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None  # type: ignore[attr-defined]
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
+                                   area)
         for element, path in facedraw.image_elements(template, values):  # type: ignore[arg-type]
-            if path not in face.art_forms:
-                face.art_forms[path] = self._art_form(path, background, facedraw.image_box(face, element))
+            background = None
+            if self.colour_model == "cmyk":  # no transparency in print: flatten onto what lies beneath
+                visible = facedraw.image_visible(face, element, self.art.size(path))
+                under = beneath.underlay(template, template.elements.index(element), values,  # type: ignore[attr-defined]
+                                         self.size, self.height, self.bleed, visible)
+                background = under.colour
+                if not under.uniform:
+                    self.warnings[f"{template.place(element)}: {what}: what lies under the picture is not one colour; "  # type: ignore[attr-defined]
+                                  f"its transparent pixels print on {_hex(background)}, the colour under its centre "
+                                  "(print-shop PDFs allow no transparency)"] = None
+            face.art_forms[(path, element)] = self._art_form(path, background, facedraw.image_box(face, element))
         self._begin(name)
         kind = getattr(self.shape, "kind", "square")
         if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour

@@ -115,6 +115,7 @@ class Element:
     clip: tuple[float, float, float, float] | None = None
     bleed: bool = False
     line: int | None = None
+    where: str = ""  # its place in the file, as a field path: template[2]
 
     def fields(self) -> list[str]:
         """The field names this element reads (its text places and its colour fields)."""
@@ -131,6 +132,14 @@ class Template:
     elements: tuple[Element, ...]
     name: str = ""
     fonts: tuple[tuple[str, str], ...] = ()  # catalogue font name → ReportLab font name
+    source: str = ""  # the file it was read from (empty for a built-in template)
+
+    def place(self, element: Element) -> str:
+        """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
+        built-in template: ``template 'meatshield' [3]``)."""
+        if not self.source:
+            return f"template '{self.name}' {element.where.rpartition('.')[2] or element.where}"
+        return f"{self.source}:{element.line}: {element.where}" if element.line else f"{self.source}: {element.where}"
 
     def fields(self) -> tuple[str, ...]:
         """Every field the template reads, in first-use order."""
@@ -254,7 +263,7 @@ class _Parser:
         for key in spec:
             if key != kind and key not in allowed:
                 raise self.fail(where + (key,), f"unknown key for a {kind} element{_suggest(str(key), sorted(allowed))} (known keys: {', '.join(sorted(allowed))})")
-        args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where)}
+        args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where)}
         content = spec[kind]
         if not isinstance(content, str):
             raise self.fail(where + (kind,), f"expected text, got {content!r}")
@@ -323,7 +332,8 @@ class _Parser:
             raise self.fail(where, "expected a list of elements (text, glyph, image, rect, circle, frame) or a built-in template name")
         if len(spec) > 200:
             raise self.fail(where, f"has {len(spec)} elements, more than 200")
-        return Template(tuple(self.element(e, where + (i,)) for i, e in enumerate(spec)), name)
+        source = "" if name else str(self.path)
+        return Template(tuple(self.element(e, where + (i,)) for i, e in enumerate(spec)), name, source=source)
 
 
 def parse_template(path: Path, spec: Any, lines: Lines, where: tuple[Any, ...], fields: dict[str, str],

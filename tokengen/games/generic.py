@@ -3,11 +3,12 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 
 from __future__ import annotations
 
-from .. import shapes
+from .. import shapes, textfit
 from ..errors import LayoutError
-from ..facedraw import set_text
+from ..facedraw import set_text, unfit_message, unfit_texts
 from ..imposition import SheetSpec
 from ..model import Catalogue
+from ..render import SAFE, text_scale
 from ..rules.checks import ERROR, INFO, WARNING, Finding, Settings
 from ..scale import MIN_LEGIBLE_PT
 from ..units import format_length
@@ -31,10 +32,46 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
                     data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
 
 
-def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
-    """Warning ``small-text`` for each text of a face or back (after shrinking to fit) that
-    prints below :data:`tokengen.scale.MIN_LEGIBLE_PT` (5 pt) at the token size in use."""
+def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
+    """The home safe area (1/16 of the token's smaller side) text is fitted into, as ``build``
+    fits it (None: the token is too small for text at all; ``build`` says so)."""
+    width, height = spec.size, spec.height or spec.size
+    safe = SAFE * min(width, height)
+    try:
+        return textfit.safe_area(spec.shape, width, height, safe, text_scale(min(width, height), safe))
+    except LayoutError:
+        return None
+
+
+def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``text-outside-safe-area`` for each text of a face or back that cannot be shrunk
+    into the home safe area (1/16 of the token size, inside the shape's outline) even at
+    :data:`tokengen.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
+    token and template element, at the element's line."""
     spec = _spec(catalogue, settings)
+    area = _safe_area(spec)
+    if area is None:
+        return []
+    width, height = spec.size, spec.height or spec.size
+    found: dict[tuple[str, str], Finding] = {}
+    for token in catalogue.tokens:
+        values = dict(token.values)
+        for side, template in (("face", token.template), ("back", token.back.template)):
+            if template is None:
+                continue
+            for element, t in unfit_texts(width, height, template, values, area):
+                key = (token.id if side == "face" else f"back {values}", element.where)
+                found.setdefault(key, Finding(WARNING, "text-outside-safe-area", unfit_message(f"token {token.id}" + (" (back)" if side == "back" else ""), t, area),
+                                              element.line, element.where, {"token": token.id, "side": side, "pt": round(t.size, 2)}))
+    return list(found.values())
+
+
+def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``small-text`` for each text of a face or back (after shrinking to fit its width
+    and the safe area) that prints below :data:`tokengen.scale.MIN_LEGIBLE_PT` (5 pt) at the
+    token size in use."""
+    spec = _spec(catalogue, settings)
+    area = _safe_area(spec)
     width, height = spec.size, spec.height or spec.size
     found = []
     for token in catalogue.tokens:
@@ -45,8 +82,8 @@ def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding
             for element in template.elements:
                 if element.kind not in ("text", "glyph"):
                     continue
-                t = set_text(width, height, template, element, values)
-                if t.text and t.size < MIN_LEGIBLE_PT - 1e-9:
+                t = set_text(width, height, template, element, values, area)
+                if t.text and t.fits and t.size < MIN_LEGIBLE_PT - 1e-9:  # an unfit text has its own warning
                     found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text '{t.text}' is {t.size:.1f} pt, "
                                          f"below {MIN_LEGIBLE_PT:g} pt", token.line, None,
                                          {"token": token.id, "side": side, "pt": round(t.size, 2)}))
@@ -78,4 +115,4 @@ def check_blind_backs(catalogue: Catalogue, settings: Settings) -> list[Finding]
 
 
 #: The generic checks, in report order.
-CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible)
+CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits)
