@@ -164,6 +164,12 @@ def boxes(plan: Furniture, measure: Measure) -> list[Rect]:
     return out + [text_box(t, measure) for t in plan.texts]
 
 
+def _bounds(rects: Sequence[Rect]) -> Rect:
+    """The smallest rectangle holding every one of ``rects`` (at least one)."""
+    x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+    return Rect(x0, y0, max(r.x1 for r in rects) - x0, max(r.y1 for r in rects) - y0)
+
+
 def in_unprintable(page: PageLayout, furniture: Sequence[Rect] = (), inset: float = UNPRINTABLE) -> list[str]:
     """What of ``page`` lies in the outer ``inset`` pt (4 mm) of the sheet, where most printers
     cannot print: ``"tokens"`` when any token trim does, ``"sheet furniture"`` when any of the
@@ -171,7 +177,7 @@ def in_unprintable(page: PageLayout, furniture: Sequence[Rect] = (), inset: floa
     width, height = page.size
     safe = Rect(inset, inset, width - 2 * inset, height - 2 * inset)
     found = []
-    if any(not safe.contains(c.trim) for c in page.cells):
+    if page.cells and not safe.contains(_bounds([c.trim for c in page.cells])):  # inside a rectangle: all, or not
         found.append("tokens")
     if any(not safe.contains(r) for r in furniture):
         found.append("sheet furniture")

@@ -149,6 +149,7 @@ class SheetCanvas:
         self._forms: set[str] = set()
         self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
+        self._widths: dict[tuple[str, float], float] = {}  # (text, size) → width in pt, for furniture
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -476,8 +477,12 @@ class SheetCanvas:
         return plan
 
     def measure(self, text: str, size: float) -> float:
-        """Width (pt) of ``text`` in the regular font at ``size`` pt."""
-        return self.canvas.stringWidth(text, self.regular, size)
+        """Width (pt) of ``text`` in the regular font at ``size`` pt (remembered: every page's
+        furniture measures the same ruler labels and notes)."""
+        width = self._widths.get((text, size))
+        if width is None:
+            width = self._widths[text, size] = self.canvas.stringWidth(text, self.regular, size)
+        return width
 
     def _text(self, text: furniture.Text) -> None:
         c = self.canvas
