@@ -158,7 +158,7 @@ def test_a_game_module_that_plays_by_the_readings_lists_them(run, tmp_path, monk
                           "and highest X; the other side still attacks an Adventurer (other: exact)"]
     assert "  ties=all: Adventurers tied on the targeted score are all attacked (other: choose)" in lines
     report = json.loads(run("check", str(path), "--format", "json").stdout)
-    assert list(report) == ["catalogue", "playable", "counts", "game", "variants", "interpretations", "interpretations_in_play", "findings"]
+    assert list(report) == ["catalogue", "playable", "counts", "game", "interpretations", "interpretations_in_play", "findings"]
     assert report["game"] == "skirmish" and report["interpretations"]["ties"] == "choose"
     refused = run("check", str(path), "--variant", "solo-start")
     assert refused.exit_code == 2

@@ -149,7 +149,7 @@ def _preview_options(*, watch: bool = False) -> Any:
                     pdf = written[0] if isinstance(written, list) else written.path
                     pngs = write_previews(pdf, target or (kwargs["out_dir"] / f"{pdf.stem}.png" if "out_dir" in kwargs else None),
                                           preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
-                    click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                    click.echo(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
                 return written
 
             if not watch:
@@ -551,7 +551,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes)
-    click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
+    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(f"tokengen: warning: {warning}", err=True)
@@ -713,7 +713,7 @@ def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) 
     from .preview import check_target, write_previews
 
     pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
-    click.echo(f"wrote {len(pngs)} PNG(s) at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+    click.echo(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
 
 
 @cli.command("serve")

@@ -160,13 +160,13 @@ class GameReport(Report):
     readings: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        """As :meth:`Report.as_dict` with ``game`` after ``counts``; without the Meatshield keys
-        (``variants``, ``interpretations``, ``interpretations_in_play``) unless the game takes
-        the readings."""
+        """As :meth:`Report.as_dict` with ``game`` after ``counts`` and no ``variants`` (a
+        catalogue with declared fields has none); ``interpretations`` and
+        ``interpretations_in_play`` only when the game takes the readings."""
         data = super().as_dict()
-        meatshield = ("variants", "interpretations", "interpretations_in_play")
+        left_out = {"variants"} | (set() if self.readings else {"interpretations", "interpretations_in_play"})
         head = {k: data[k] for k in ("catalogue", "playable", "counts")} | {"game": self.game}
-        return head | {k: v for k, v in data.items() if k not in head and (self.readings or k not in meatshield)}
+        return head | {k: v for k, v in data.items() if k not in head and k not in left_out}
 
 
 def format_report(report: Report) -> str:

@@ -141,7 +141,7 @@
       sheet.replaceChildren(...figures);
       status.textContent = data.page_count > data.pages.length
         ? `The first ${data.pages.length} of ${data.page_count} pages, rendered at 100 DPI.`
-        : `${data.page_count} page(s) rendered at 100 DPI.`;
+        : `${count(data.page_count, "page")} rendered at 100 DPI.`;
     }
     sheet.dataset.generation = String(data.generation);
     sheet.dataset.key = data.key || "";
