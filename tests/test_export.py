@@ -238,7 +238,7 @@ def test_dpi_option_overrides_the_profile(tmp_path: Path, run):
     out = tmp_path / "made" / "on" / "demand"
     result = run("export", str(CATALOGUE), "--profile", "tgc-chits", "--dpi", "150", "-o", str(out))
     assert result.exit_code == 0, result.stderr
-    assert "wrote 20 file(s)" in result.stdout
+    assert "wrote 20 files" in result.stdout
     assert "preflight: meatshields-tgc-chits.pdf passes every check of profile tgc-chits" in result.stdout
     with Image.open(out / "meatshields-back.png") as im:
         assert im.size == (188, 188)  # 1.25 in × 150 DPI = 187.5 → 188

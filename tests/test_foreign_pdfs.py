@@ -57,9 +57,9 @@ VERDICTS = {
     "gs-card.pdf": ("single-pages", 90.0, {"boxes", "bleed", "fonts", "pdfx"},
                     ("fonts", "page 1: font /Helvetica-Bold is not embedded (on the page)")),
     "gs-card-embedded.pdf": ("single-pages", 90.0, {"boxes", "bleed", "pdfx"}, ("boxes", "page 1: no TrimBox and no BleedBox (and 1 more)")),
-    "gs-single-pages.pdf": ("single-pages", 72.0, {"pdfx"}, ("pdfx", "page 1: no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X (and 3 more)")),
+    "gs-single-pages.pdf": ("single-pages", 72.0, {"pdfx"}, ("pdfx", "document: no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X (and 3 more)")),
     "qpdf-linearized.pdf": ("print-shop", None, set(), None),
-    "qpdf-object-streams.pdf": ("print-shop", None, {"pdfx"}, ("pdfx", "page 1: PDF version 1.5; PDF/X-1:2001 allows at most 1.3")),
+    "qpdf-object-streams.pdf": ("print-shop", None, {"pdfx"}, ("pdfx", "document: PDF version 1.5; PDF/X-1a:2001 allows at most 1.3")),
     "cairo.pdf": ("single-pages", 72.0, {"boxes", "bleed", "colour", "pdfx"}, ("colour", None)),
     "separated.pdf": ("single-pages", 72.0, {"pages", "boxes", "bleed", "trim-size"},
                       ("trim-size", "page 1: trim 90.00 × 90.00 pt, expected 72.00 × 72.00 pt")),
@@ -97,6 +97,8 @@ def test_foreign_pdf_verdict(foreign: Path, name: str):
     profile, size, fails, first = VERDICTS[name]
     checks = preflight(foreign / name, PROFILES[profile], size=size)
     assert {c.name for c in checks if not c.passed} == fails, [c.message for c in checks if not c.passed]
+    words = [line for c in checks for line in (c.message, *c.problems)]
+    assert not [w for w in words if "(s)" in w or " 0 character" in w]  # counts in words: "1 page", "2 pages"
     if first is not None:
         check, message = first
         got = next(c for c in checks if c.name == check)

@@ -117,3 +117,78 @@ def test_text_report_of_another_game_has_no_meatshields_lines(run, tmp_path):
     assert lines[1] == "checks: generic"
     assert lines[2].startswith(f"{path}:11: error back-differs: back: token 'b' has a back unlike token 'a'")
     assert "interpretations" not in result.stdout and "variants" not in result.stdout
+
+
+# -- the Meatshield rules stay with Meatshields catalogues ---------------------------------------------
+def write(tmp_path, text=BASE):
+    path = tmp_path / "cat.yaml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_json_of_another_game_has_its_game_and_no_meatshield_readings(run, tmp_path):
+    result, report = check(run, tmp_path, BASE)
+    assert list(report) == ["catalogue", "playable", "counts", "game", "findings"]
+    assert report["game"] == "generic"
+    assert "↓" not in result.stdout and "Adventurer" not in result.stdout and "Meatshield" not in result.stdout
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    (["--variant", "solo-start"], "--variant solo-start"),
+    (["--no-variant", "solo-start", "--ties", "all"], "--no-variant solo-start, --ties"),
+    (["--small-bag", "take-rest"], "--small-bag"),
+])
+def test_meatshield_options_are_refused_for_another_game(run, tmp_path, options, named):
+    path = write(tmp_path)
+    result = run("check", str(path), *options)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"tokengen: error: {named}: Meatshields rules; {path} declares its own fields for game "
+                             "'generic', which has no variants or interpretations\n")
+
+
+def test_a_game_module_that_plays_by_the_readings_lists_them(run, tmp_path, monkeypatch):
+    module = games.GameModule("skirmish", "a test game", checks=(lambda catalogue, settings: [],), readings=True)
+    monkeypatch.setattr(games, "modules", lambda: {"skirmish": module})
+    path = write(tmp_path, BASE.replace("drawn_blind: true", "game: skirmish"))
+    result = run("check", str(path), "--ties", "all")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1:4] == ["checks: generic + skirmish", "interpretations:",
+                          "  one-sided=split: a ↓X or ↑X token stands in for that side of a monster that targets both lowest "
+                          "and highest X; the other side still attacks an Adventurer (other: exact)"]
+    assert "  ties=all: Adventurers tied on the targeted score are all attacked (other: choose)" in lines
+    report = json.loads(run("check", str(path), "--format", "json").stdout)
+    assert list(report) == ["catalogue", "playable", "counts", "game", "interpretations", "interpretations_in_play", "findings"]
+    assert report["game"] == "skirmish" and report["interpretations"]["ties"] == "choose"
+    refused = run("check", str(path), "--variant", "solo-start")
+    assert refused.exit_code == 2
+    assert refused.stderr == (f"tokengen: error: --variant solo-start: Meatshields rules; {path} declares its own fields "
+                              "for game 'skirmish', which has no variants\n")
+
+
+def test_a_catalogue_with_fields_cannot_name_the_meatshields_module(run, tmp_path):
+    """It has no attributes, priorities or targeting: an error finding, not an internal error."""
+    result, report = check(run, tmp_path, BASE.replace("drawn_blind: true", "game: meatshields"))
+    assert result.exit_code == 1
+    assert report["findings"] == [{
+        "severity": "error", "code": "game-format", "line": 3, "field": "game", "data": {},
+        "message": "the meatshields game module checks only catalogues in its own format, not one that declares its "
+                   "fields; leave out game: for the generic checks"}]
+    assert list(report) == ["catalogue", "playable", "counts", "game", "findings"]
+
+
+def test_target_is_for_meatshields_catalogues(run, tmp_path):
+    path = write(tmp_path)
+    result = run("target", "-c", str(path), "-a", "Ann:STR=1", "-m", "ALL")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"tokengen: error: {path}: target resolves Meatshields fights, and this catalogue declares "
+                             "its own fields (game 'generic'): it has no attributes, priorities or targeting\n")
+
+
+def test_help_describes_check_for_any_game(run):
+    listing = run("--help").stdout
+    assert "  check      Check that a token set prints and plays (its game's rules).\n" in listing
+    assert "Meatshield rules" not in listing
+    help_text = " ".join(run("check", "--help").stdout.split())
+    assert "every catalogue gets the generic checks" in help_text
+    assert "--one-sided [split|exact] Meatshields only. split: a ↓X or ↑X token" in help_text

@@ -121,14 +121,16 @@ def test_good_image_at_300_dpi_inside_a_form_passes(tmp_path: Path):
     ("no-boxes", {"boxes": False}, {"boxes", "bleed", "pdfx"}, "page 1: no TrimBox and no BleedBox"),
     ("thin-bleed", {"bleed": 2.0}, {"bleed"}, "page 1: bleed 2.00 pt (0.028 in, 0.71 mm) is less than the profile's 0.125in (9.00 pt) (and 1 more)"),
     ("helvetica", {"font": "Helvetica"}, {"fonts"}, "page 1: font /Helvetica is not embedded (on the page) (and 1 more)"),
-    ("rgb", {"rgb": True}, {"colour"}, "page 1: 1 RGB use(s), first: rg operator in page (and 1 more)"),
+    ("rgb", {"rgb": True}, {"colour"}, "page 1: 1 RGB use, first: rg operator in page (and 1 more)"),
     ("rgb-sc", {"literal": "q /DeviceRGB cs 0.9 0.2 0.1 sc 0 0 5 5 re f Q"}, {"colour"}, "first: cs in colour space /DeviceRGB in page"),
     ("72-dpi", {"image": ("L", 72, 72.0)}, {"images"}, "page 1: image /FormXob."),
     ("72-dpi-in-form", {"image": ("L", 300, 72.0), "image_in_form": 2.0}, {"images"}, "is 150 DPI, less than 300"),
     ("rgb-image", {"image": ("RGB", 600, 72.0)}, {"colour"}, "RGB image /FormXob."),
     ("rgb-inline-image", {"image": ("RGB", 72, 72.0), "inline": True}, {"colour", "images"}, "inline RGB image in page"),
-    ("text-at-edge", {"text_at": (45.0, 5.0)}, {"safe-area"}, "page 1: text 'A' at ("),
-    ("odd-pages", {"pages": 3}, {"pages"}, "page 3: 3 pages: an odd count, but every token needs a back and a face"),
+    ("text-at-edge", {"text_at": (45.0, 5.0)}, {"safe-area"},
+     "page 1: 3 characters lie outside the safe area; the worst, 'A' at (37.1, 2.8) pt, is -6.16 pt from the trim "
+     "(needs 0.125in = 9.00 pt) (and 1 more)"),
+    ("odd-pages", {"pages": 3}, {"pages"}, "document: 3 pages, an odd count: every token needs a face and a back"),
 ])
 def test_bad_pdfs_fail_for_their_reason(tmp_path: Path, case: str, kwargs: dict[str, Any], check: set[str], words: str):
     pdf = make_pdf(tmp_path / f"{case}.pdf", **kwargs)
@@ -137,7 +139,7 @@ def test_bad_pdfs_fail_for_their_reason(tmp_path: Path, case: str, kwargs: dict[
     first = next(c for c in checks if not c.passed)
     messages = " | ".join(c.message for c in checks if not c.passed)
     assert words in messages, messages
-    assert first.page == (3 if case == "odd-pages" else 1)
+    assert first.page == (None if case == "odd-pages" else 1)  # the page count is the document's
 
 
 @pytest.mark.parametrize(("text_x", "ok"), [(36.0, True), (70.0, False)])
@@ -168,9 +170,10 @@ def test_sheet_text_is_checked_against_each_tokens_own_trim(tmp_path: Path, text
     assert failing(checks) == (set() if ok else {"safe-area"})
     safe = next(c for c in checks if c.name == "safe-area")
     if ok:
-        assert "each token's own trim for 2 token(s)" in safe.message
+        assert safe.message == "all 2 characters are at least 0.125in inside the trim, each token's own trim for 2 tokens placed as forms"
     else:
-        assert "from the token's trim; the safe area starts 0.125in (9.00 pt) inside" in safe.message
+        assert safe.message == ("page 1: 2 characters lie outside the safe area; the worst, 'X' at (166.9, 133.8) pt, "
+                                "is -1.08 pt from the token's trim (needs 0.125in = 9.00 pt)")
 
 
 def test_wrong_trim_size_fails(tmp_path: Path):
@@ -227,6 +230,34 @@ def test_cli_json(tmp_path: Path, run):
     boxes = next(c for c in report["checks"] if c["name"] == "boxes")
     assert boxes == {"name": "boxes", "passed": False, "page": 1, "message": "page 1: no TrimBox and no BleedBox (and 1 more)",
                      "problems": ["page 1: no TrimBox and no BleedBox", "page 2: no TrimBox and no BleedBox"], "warning": False}
+
+
+def test_cli_labels_problems_of_the_whole_file_as_the_documents(tmp_path: Path, run):
+    """Info keys, output intent and PDF version belong to no page: text and JSON say ``document``."""
+    pdf = make_pdf(tmp_path / "plain.pdf", x1a=False)
+    problems = ["document: no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X",
+                "document: PDF version 1.4; PDF/X-1a:2001 allows at most 1.3",
+                "document: no /GTS_PDFX output intent; PDF/X needs exactly one"]
+    result = run("preflight", str(pdf), "--profile", "single-pages")
+    assert result.exit_code == 1
+    assert f"FAIL  pdfx         {problems[0]} (and 2 more)\n{'':19}{problems[1]}\n{'':19}{problems[2]}\n" in result.stdout
+    report = json.loads(run("preflight", str(pdf), "--profile", "single-pages", "--format", "json").stdout)
+    assert next(c for c in report["checks"] if c["name"] == "pdfx") == {
+        "name": "pdfx", "passed": False, "page": None, "message": f"{problems[0]} (and 2 more)", "problems": problems, "warning": False}
+
+
+def test_counts_are_written_in_words_without_a_plural_s_in_brackets(tmp_path: Path):
+    one = make_pdf(tmp_path / "one.pdf", pages=1)
+    messages = {c.name: c.message for c in preflight(one, SINGLE)}
+    assert messages["pages"] == "document: 1 page, an odd count: every token needs a face and a back"
+    assert next(c for c in preflight(one, PROFILES["home"]) if c.name == "pages").message == "1 page"
+    assert messages["fonts"] == "the only font is embedded"
+    assert messages["safe-area"] == "all 3 characters are at least 0.125in inside the trim"
+    blank = tmp_path / "blank.pdf"
+    Canvas(str(blank), pagesize=(EDGE, EDGE), invariant=1).save()  # one empty page: no text at all
+    messages = {c.name: c.message for c in preflight(blank, PROFILES["home"])}
+    assert messages["safe-area"] == "no visible text to check"
+    assert messages["fonts"] == "no fonts used"
 
 
 @pytest.mark.parametrize(("content", "reason"), [

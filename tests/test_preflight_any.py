@@ -5,6 +5,7 @@ text boxes agree with pdfplumber; PDF/X-1a exports pass Ghostscript and qpdf too
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import zlib
@@ -155,7 +156,7 @@ def test_a_failing_file_fails_the_same_way_when_moved(tmp_path: Path, variant: s
     first = next(c for c in original if c.name == "safe-area").message
     again = next(c for c in moved if c.name == "safe-area").message
     # the same distance from the trim whatever the origin or unit (positions move with the origin)
-    assert first.split(" pt is ")[1] == again.split(" pt is ")[1]
+    assert first.split(" pt, is ")[1] == again.split(" pt, is ")[1]
 
 
 @pytest.mark.parametrize("name", ["print-shop", "single-pages"])
@@ -237,6 +238,36 @@ def test_a_missing_font_anywhere_fails_with_page_and_where(tmp_path: Path, where
 
 
 # -- the new checks, each failing for its reason -------------------------------------------------------
+def test_characters_outside_the_safe_area_are_one_line_per_page_and_trim(ours, tmp_path: Path, run):
+    """A TrimBox edited with pikepdf leaves hundreds of characters outside the safe area: the
+    report has one line per page and kind of trim (a token's, the sheet's), with the count and
+    the character farthest out, not one line per character."""
+    pdf = tmp_path / "trimmed.pdf"
+    with pikepdf.open(ours["print-shop"]) as doc:
+        doc.pages[0].obj.TrimBox = pikepdf.Array([150, 150, 450, 600])
+        doc.save(pdf)
+    lines = ["page 1: 65 characters lie outside the safe area; the worst, '↑' at (160.2, 530.2) pt, is -3.96 pt "
+             "from the token's trim (needs 0.125in = 9.00 pt)",
+             "page 1: 278 characters lie outside the safe area; the worst, 'n' at (549.1, 595.9) pt, is -103.85 pt "
+             "from the trim, outside every token (needs 0.125in = 9.00 pt)"]
+    result = run("preflight", str(pdf))
+    assert result.exit_code == 1
+    assert f"FAIL  safe-area    {lines[0]} (and 1 more)\n{'':19}{lines[1]}\nPASS  annotations" in result.stdout
+    report = json.loads(run("preflight", str(pdf), "--format", "json").stdout)
+    assert next(c for c in report["checks"] if c["name"] == "safe-area") == {
+        "name": "safe-area", "passed": False, "page": 1, "message": f"{lines[0]} (and 1 more)", "problems": lines, "warning": False}
+
+
+def test_one_character_outside_the_safe_area_is_named(tmp_path: Path):
+    pdf = make_pdf(tmp_path / "dot.pdf", pages=1, literal="BT /F1 9 Tf 2 40 Td (.) Tj ET")
+    with pikepdf.open(pdf, allow_overwriting_input=True) as doc:  # the text "AGI" stays well inside
+        font = next(iter(doc.pages[0].obj.Resources.Font.values()))
+        doc.pages[0].obj.Resources.Font.F1 = font
+        doc.save(pdf)
+    safe = next(c for c in preflight(pdf, SINGLE, size=72.0) if c.name == "safe-area")
+    assert safe.message == "page 1: 1 character lies outside the safe area: '.' at (2.0, 37.8) pt is -7.00 pt from the trim (needs 0.125in = 9.00 pt)"
+
+
 def test_transparency_fails_under_pdfx_and_warns_otherwise(tmp_path: Path):
     pdf = make_pdf(tmp_path / "alpha.pdf", literal="q /GSa gs 0 0 0 1 k 20 20 10 10 re f Q")
     with pikepdf.open(pdf, allow_overwriting_input=True) as doc:
@@ -246,7 +277,7 @@ def test_transparency_fails_under_pdfx_and_warns_otherwise(tmp_path: Path):
     checks = preflight(pdf, SINGLE, size=72.0)
     assert failing(checks) == {"transparency"}
     trans = next(c for c in checks if c.name == "transparency")
-    assert trans.message == "page 1: 2 use(s) of transparency, first: fill alpha 0.5 (ExtGState /GSa) in page (and 1 more)"
+    assert trans.message == "page 1: 2 uses of transparency, first: fill alpha 0.5 (ExtGState /GSa) in page (and 1 more)"
     home = {c.name: c for c in preflight(pdf, HOME)}
     assert home["transparency"].passed and home["transparency"].warning
 
@@ -264,10 +295,10 @@ def test_a_soft_masked_image_is_transparency(tmp_path: Path):
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    (lambda d: d.docinfo.__delitem__("/GTS_PDFXVersion"), "page 1: no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X"),
-    (lambda d: d.docinfo.__setitem__("/Trapped", pikepdf.Name.Unknown), "page 1: /Trapped is /Unknown; PDF/X needs /True or /False"),
-    (lambda d: d.Root.__delitem__("/OutputIntents"), "page 1: 0 /GTS_PDFX output intents; PDF/X needs exactly one"),
-    (lambda d: d.docinfo.__delitem__("/Title"), "page 1: no Title in the Info dictionary"),
+    (lambda d: d.docinfo.__delitem__("/GTS_PDFXVersion"), "document: no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X"),
+    (lambda d: d.docinfo.__setitem__("/Trapped", pikepdf.Name.Unknown), "document: /Trapped is /Unknown; PDF/X needs /True or /False"),
+    (lambda d: d.Root.__delitem__("/OutputIntents"), "document: no /GTS_PDFX output intent; PDF/X needs exactly one"),
+    (lambda d: d.docinfo.__delitem__("/Title"), "document: no Title in the Info dictionary"),
     (lambda d: d.pages[1].obj.__delitem__("/TrimBox"), "page 2: no TrimBox (or ArtBox); PDF/X needs one on every page"),
 ])
 def test_pdfx_keys_missing_fail_the_pdfx_check(ours, tmp_path: Path, change: Any, words: str):
@@ -288,7 +319,7 @@ def test_pdf_version_above_1_3_fails_pdfx(ours, tmp_path: Path):
         doc.save(pdf, min_version="1.4")
     checks = preflight(pdf, SINGLE, size=72.0)
     assert failing(checks) == {"pdfx"}
-    assert next(c for c in checks if c.name == "pdfx").message == "page 1: PDF version 1.4; PDF/X-1:2001 allows at most 1.3"
+    assert next(c for c in checks if c.name == "pdfx").message == "document: PDF version 1.4; PDF/X-1a:2001 allows at most 1.3"
     assert failing(preflight(pdf, replace(SINGLE, pdfx="none"), size=72.0)) == set()  # a profile without PDF/X does not ask
 
 

@@ -97,7 +97,7 @@ def test_a_tounicode_range_over_every_code_is_not_expanded(tmp_path: Path):
     assert path.stat().st_size < 1_000
     code, out, err, peak = run_measured("preflight", str(path), "--profile", "home")
     assert code == 1 and "FAIL  fonts        page 1: font /Helvetica is not embedded (on the page)" in out, out + err
-    assert "safe-area    all 3 character(s)" in out
+    assert "safe-area    all 3 characters are at least 4.50pt inside the trim" in out
     assert peak < PEAK_MB
 
 

@@ -35,7 +35,7 @@ def test_build_preview_writes_one_png_per_page_at_100_dpi(run, cat: Path, tmp_pa
     with Image.open(pngs[0]) as image:
         assert image.mode == "RGB"
         assert round(image.info["dpi"][0]) == 100
-    assert "wrote 3 preview PNG(s) at 100 DPI" in result.stdout
+    assert "wrote 3 preview PNGs at 100 DPI" in result.stdout
 
 
 def test_build_preview_one_page_named_file_and_dpi(run, cat: Path, tmp_path: Path):

@@ -311,3 +311,35 @@ def test_sigterm_stops_cleanly_too(folder: Path, tmp_path: Path):
     server.proc.send_signal(signal.SIGTERM)
     assert server.stop() == 143  # as every tokengen command answers a plain kill
     assert list(private.iterdir()) == []
+
+
+GENERIC = """\
+title: Counters
+size: 0.5in
+fields: {name: text}
+template:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.3}
+tokens:
+  - {id: a, name: Alpha}
+"""
+
+
+def test_a_catalogue_of_another_game_gets_no_meatshield_words(tmp_path: Path, monkeypatch):
+    """The page leaves out the rules sheet (Meatshields only) and the check has no readings."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "counters.yaml").write_text(GENERIC, "utf-8")
+    monkeypatch.chdir(folder)
+    work = tmp_path / "work"
+    work.mkdir()
+    app = create_app(Path("counters.yaml"), workdir=work, watch=False, hosts=("testserver",))
+    with TestClient(app) as c:
+        assert '<label class="check" hidden><input type="checkbox" id="rules" name="rules"> Rules sheet</label>' in c.get("/").text
+        data = c.get("/api/render").json()
+    assert data["error"] is None
+    assert list(data["check"]) == ["catalogue", "playable", "counts", "game", "findings"]
+    assert "Meatshield" not in json.dumps(data, ensure_ascii=False)
+
+
+def test_a_meatshields_catalogue_offers_the_rules_sheet(client):
+    assert '<label class="check"><input type="checkbox" id="rules" name="rules"> Rules sheet</label>' in client.get("/").text

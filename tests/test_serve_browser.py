@@ -128,3 +128,30 @@ def test_the_page_in_chromium(tmp_path: Path, run, shots: Path):
     finally:
         assert server.stop() == 0
     assert snapshot(folder).keys() == before.keys()  # the server wrote nothing beside the catalogue
+
+
+def test_the_check_of_another_game_in_chromium(tmp_path: Path):
+    """A catalogue with declared fields: the verdict counts in words and names no Meatshield
+    variants; the rules sheet (Meatshields only) is not offered."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    cat = folder / "counters.yaml"
+    cat.write_text('title: Counters\nsize: 0.5in\nfields: {name: text}\ntemplate:\n  - {text: "{name}", at: [0.5, 0.5], size: 0.3}\n'
+                   "tokens:\n  - {id: a, name: Alpha}\n", "utf-8")
+    server = Server(cat, cwd=folder)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            try:
+                page = browser.new_page(bypass_csp=True)  # the test's own JS only
+                page.set_default_timeout(HANG * 1000)
+                page.goto(server.url + "/")
+                page.wait_for_function(_widths(1, 850))
+                page.wait_for_function("document.getElementById('verdict').textContent !== ''")
+                assert page.inner_text("#verdict") == "Playable (0 errors, 0 warnings, 1 note)"
+                assert page.inner_text("#check-title") == "Check"
+                assert not page.is_visible("#rules")
+            finally:
+                browser.close()
+    finally:
+        assert server.stop() == 0

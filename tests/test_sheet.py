@@ -116,7 +116,7 @@ def test_viewer_prefs_and_metadata(sheet: Path):
     meta = reader.metadata
     assert meta.title == "Meatshields"
     assert meta.author
-    assert meta.subject == "18 tokens, 1in square, 1 page(s)"
+    assert meta.subject == "18 tokens, 1in square, 1 page"
 
 
 def test_every_font_is_an_embedded_subset_of_the_bundled_ttf(sheet: Path):

@@ -26,7 +26,7 @@ pytest.importorskip("watchfiles")
 
 HANG = 120  # s: a failure guard, not a synchronisation
 LINE = re.compile(r"^\d\d:\d\d:\d\d wrote (?P<pdf>\S+): (?P<tokens>\d+) tokens [^;]*?on (?P<pages>\d+) (face )?page"
-                  r"[^;]*; wrote (?P<pngs>\d+) preview PNG\(s\) at 100 DPI: .* \(\d+\.\d\d s\)$")
+                  r"[^;]*; wrote (?P<pngs>\d+) preview PNGs? at 100 DPI: .* \(\d+\.\d\d s\)$")
 
 
 def _replace(path: Path, text: str) -> None:

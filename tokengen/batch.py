@@ -431,13 +431,14 @@ def _guarded(job: Job) -> JobResult:
 
 
 def progress_line(result: JobResult, done: int, total: int) -> str:
-    """One plain progress line: ``[3/12] meatshields_25mm_a4.pdf: 18 tokens, 1 page(s), 0.21 s``."""
+    """One plain progress line: ``[3/12] meatshields_25mm_a4.pdf: 18 tokens, 1 page, 0.21 s``."""
     head = f"[{done}/{total}] {result.job.name}: "
     if result.skipped:
         return head + "up to date, skipped"
     if not result.ok:
         return head + f"FAILED: {result.error}"
-    return head + f"{result.tokens} tokens, {result.pages} page(s), {result.seconds:.2f} s"
+    tokens = f"{result.tokens} token{'s' if result.tokens != 1 else ''}"
+    return head + f"{tokens}, {result.pages} page{'s' if result.pages != 1 else ''}, {result.seconds:.2f} s"
 
 
 def summary_table(results: Iterable[JobResult]) -> str:

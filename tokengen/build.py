@@ -71,7 +71,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=(options.subject or f"{len(tokens)} tokens, {shapes.describe(spec)}, {pages} page(s)")
+                             subject=(options.subject or f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}, {shapes.describe(spec)}, "
+                                                           f"{pages} page{'s' if pages != 1 else ''}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
         sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,

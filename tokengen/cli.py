@@ -157,7 +157,7 @@ def _preview_options(*, watch: bool = False) -> Any:
 
                     pdf = written[0] if isinstance(written, list) else written.path
                     pngs = write_previews(pdf, target, preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
-                    click.echo(f"wrote {len(pngs)} preview PNG(s) at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                    click.echo(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
                 return written
 
             if not watch:
@@ -240,7 +240,7 @@ def backs_options(f: Any) -> Any:
                      help="Shift the back sheets by X,Y (lengths, e.g. 0.5mm,-1mm), as read on 'tokengen align'."),
         click.option("--printer-scale", metavar="SX[,SY]", default=None,
                      help="Scale every page about its centre (e.g. 100.4%,99.7%) to correct a printer; stated in the PDF keywords."),
-        click.option("--rules", is_flag=True, help="Append a rules sheet (Meatshield rules in our words, the catalogue's numbers and variants)."),
+        click.option("--rules", is_flag=True, help="Append the rules sheet of a Meatshields catalogue (the rules in our words, its numbers and variants)."),
     ]
     for option in reversed(options):
         wrapper = option(wrapper)
@@ -388,16 +388,17 @@ def init_command(folder: Path) -> None:
         click.echo(f"wrote {path}")
 
 
-def _rules_options(f: Any) -> Any:
-    """Variant overrides and interpretation choices shared by ``check`` and ``target``."""
+def _rules_options(f: Any, note: str = "") -> Any:
+    """Variant overrides and interpretation choices shared by ``check`` and ``target``; ``note``
+    starts each option's help."""
     from .interpretations import INTERPRETATIONS
 
     options = [
-        click.option("--variant", "add", multiple=True, metavar="NAME", help="Put an optional rule in play (repeatable)."),
-        click.option("--no-variant", "remove", multiple=True, metavar="NAME", help="Take an optional rule out of play (repeatable)."),
+        click.option("--variant", "add", multiple=True, metavar="NAME", help=f"{note}Put an optional rule in play (repeatable)."),
+        click.option("--no-variant", "remove", multiple=True, metavar="NAME", help=f"{note}Take an optional rule out of play (repeatable)."),
     ] + [
         click.option(f"--{name.replace('_', '-')}", name, type=click.Choice(list(choices)), default=None,
-                     help="; ".join(f"{k}: {v}" for k, v in choices.items()).replace("WOUNDS", "game.damage.wounds")
+                     help=note + "; ".join(f"{k}: {v}" for k, v in choices.items()).replace("WOUNDS", "game.damage.wounds")
                      + f". Default: the catalogue's interpretations: entry, else {next(iter(choices))}.")
         for name, choices in INTERPRETATIONS.items()
     ] + [
@@ -409,15 +410,20 @@ def _rules_options(f: Any) -> Any:
     return f
 
 
+def _check_rules_options(f: Any) -> Any:
+    """:func:`_rules_options` for ``check``, which checks any game: each says it is Meatshields'."""
+    return _rules_options(f, note="Meatshields only. ")
+
+
 def _echo_json(data: dict[str, Any]) -> None:
     import json
 
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-@cli.command(short_help="Check that a token set can be played (Meatshield rules).")
+@cli.command(short_help="Check that a token set prints and plays (its game's rules).")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
-@_rules_options
+@_check_rules_options
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
               help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
@@ -425,8 +431,11 @@ def _echo_json(data: dict[str, Any]) -> None:
               help="Check printing at this token size (default: the catalogue's size).")
 def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: str, page: str, margin: float,
           token_size: float | None, **readings: str | None) -> None:
-    """Check that the token set in CATALOGUE (default token_defs.yaml) can be played under the
-    Meatshield rules. Exit status: 0 playable, 1 not playable, 2 bad input.
+    """Check that the token set in CATALOGUE (default token_defs.yaml) can be printed and played:
+    every catalogue gets the generic checks (unique ids, matching backs when drawn blind, the
+    token fits the sheet, legible text), then the checks of its game module, if it names one.
+    A Meatshields catalogue gets the Meatshield rules (bag size, draws, targeting, costs), with
+    the variants and readings below. Exit status: 0 playable, 1 not playable, 2 bad input.
 
     \b
     Examples:
@@ -550,7 +559,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                      also=previews)
-    click.echo(f"wrote {len(written)} file(s) to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
+    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
                + (", ..." if len(written) > 3 else ""))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(f"tokengen: warning: {warning}", err=True)
@@ -712,7 +721,7 @@ def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) 
     from .preview import check_target, write_previews
 
     pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
-    click.echo(f"wrote {len(pngs)} PNG(s) at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+    click.echo(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
 
 
 @cli.command("serve")
@@ -721,7 +730,7 @@ def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) 
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
     """Serve a local page (http://127.0.0.1 only) to choose options, look at the sheet, read
-    the rules check and download the files; it re-renders when CATALOGUE changes on disk.
+    the check report and download the files; it re-renders when CATALOGUE changes on disk.
     Needs the web extra: pip install 'tokengen[web]'.
 
     \b

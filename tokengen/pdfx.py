@@ -32,8 +32,11 @@ from typing import Any
 #: The labels written into the Info dictionary (ISO 15930-1:2001, 6.2.3).
 VERSION = "PDF/X-1:2001"
 CONFORMANCE = "PDF/X-1a:2001"
-#: Highest PDF version each PDF/X-1a edition allows.
+#: Highest PDF version each PDF/X-1a edition allows, by its ``/GTS_PDFXVersion`` label.
 MAX_VERSION = {"PDF/X-1:2001": "1.3", "PDF/X-1a:2003": "1.4"}
+#: The edition each ``/GTS_PDFXVersion`` label stands for, as messages name it (the 2001
+#: edition labels its version ``PDF/X-1:2001`` and its conformance ``PDF/X-1a:2001``).
+EDITION = {"PDF/X-1:2001": CONFORMANCE, "PDF/X-1a:2003": "PDF/X-1a:2003"}
 #: Total ink limit when the profile gives none, % (the default CMYK profile is built for 300 %).
 DEFAULT_INK_LIMIT = 300.0  # as tokengen.colour.INK_LIMIT (not imported: preflight starts without Pillow)
 
@@ -119,7 +122,7 @@ def convert(source: Path, target: Path, profile: Any) -> None:
 
 def problems(pdf: Any, path: Path | None = None) -> list[tuple[int, str]]:
     """What keeps an open pikepdf ``pdf`` from being PDF/X-1a (2001 or 2003): (page, problem)
-    pairs, page 1 for document-level problems. Empty when the file has every key.
+    pairs, page None for problems of the whole document. Empty when the file has every key.
 
     Checked: the PDF version for the edition; ``GTS_PDFXVersion`` (and for 2001
     ``GTS_PDFXConformance``), ``Trapped`` True or False, ``Title``, ``CreationDate``,
@@ -129,7 +132,7 @@ def problems(pdf: Any, path: Path | None = None) -> list[tuple[int, str]]:
     """
     import pikepdf
 
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int | None, str]] = []
     info = pdf.trailer.get("/Info")
     info = info if isinstance(info, pikepdf.Dictionary) else pikepdf.Dictionary()
 
@@ -142,37 +145,38 @@ def problems(pdf: Any, path: Path | None = None) -> list[tuple[int, str]]:
 
     version = text("/GTS_PDFXVersion")
     if not version:
-        found.append((1, "no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X"))
+        found.append((None, "no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X"))
     elif version not in MAX_VERSION:
-        found.append((1, f"/GTS_PDFXVersion is {version!r}, not PDF/X-1a ({', '.join(MAX_VERSION)})"))
+        found.append((None, f"/GTS_PDFXVersion is {version!r}, which labels neither PDF/X-1a:2001 ('PDF/X-1:2001') "
+                            "nor PDF/X-1a:2003 ('PDF/X-1a:2003')"))
     if version == VERSION and text("/GTS_PDFXConformance") != CONFORMANCE:
-        found.append((1, f"/GTS_PDFXConformance is {text('/GTS_PDFXConformance')!r}, expected {CONFORMANCE!r}"))
+        found.append((None, f"/GTS_PDFXConformance is {text('/GTS_PDFXConformance')!r}, expected {CONFORMANCE!r}"))
     limit = MAX_VERSION.get(version, "1.3")
     if tuple(int(x) for x in str(pdf.pdf_version).split(".")[:2]) > tuple(int(x) for x in limit.split(".")):
-        found.append((1, f"PDF version {pdf.pdf_version}; {version or CONFORMANCE} allows at most {limit}"))
+        found.append((None, f"PDF version {pdf.pdf_version}; {EDITION.get(version, CONFORMANCE)} allows at most {limit}"))
     trapped = info.get("/Trapped")
     if trapped is None or str(trapped) not in ("/True", "/False"):
-        found.append((1, f"/Trapped is {str(trapped) if trapped is not None else 'missing'}; PDF/X needs /True or /False"))
+        found.append((None, f"/Trapped is {str(trapped) if trapped is not None else 'missing'}; PDF/X needs /True or /False"))
     for key in ("/Title", "/CreationDate", "/ModDate"):
         if not text(key):
-            found.append((1, f"no {key[1:]} in the Info dictionary"))
+            found.append((None, f"no {key[1:]} in the Info dictionary"))
     if "/ID" not in pdf.trailer:
-        found.append((1, "no document /ID in the trailer"))
+        found.append((None, "no document /ID in the trailer"))
     if pdf.is_encrypted:
-        found.append((1, "the file is encrypted; PDF/X forbids encryption"))
+        found.append((None, "the file is encrypted; PDF/X forbids encryption"))
     intents = [i for i in (pdf.Root.get("/OutputIntents") or []) if isinstance(i, pikepdf.Dictionary) and str(i.get("/S", "")) == "/GTS_PDFX"]
     if len(intents) != 1:
-        found.append((1, f"{len(intents)} /GTS_PDFX output intents; PDF/X needs exactly one"))
+        found.append((None, f"{len(intents) or 'no'} /GTS_PDFX output intent{'s' if intents else ''}; PDF/X needs exactly one"))
     for intent in intents[:1]:
         if not str(intent.get("/OutputConditionIdentifier", "")):
-            found.append((1, "the output intent has no OutputConditionIdentifier"))
+            found.append((None, "the output intent has no OutputConditionIdentifier"))
         dest = intent.get("/DestOutputProfile")
         if dest is None and not str(intent.get("/RegistryName", "")):
-            found.append((1, "the output intent has neither a DestOutputProfile nor a RegistryName"))
+            found.append((None, "the output intent has neither a DestOutputProfile nor a RegistryName"))
         if isinstance(dest, pikepdf.Stream):
             head = _icc_head(dest)
             if head is None or head[12:16] != b"prtr" or head[16:20] != b"CMYK":
-                found.append((1, "the DestOutputProfile is not a CMYK output (prtr) ICC profile"))
+                found.append((None, "the DestOutputProfile is not a CMYK output (prtr) ICC profile"))
     for number, page in enumerate(pdf.pages, 1):
         if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj:
             found.append((number, "no TrimBox (or ArtBox); PDF/X needs one on every page"))

@@ -22,7 +22,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``safe-area``    every visible character's box (advance × font size, see
                  :mod:`tokengen.pdfwalk`) lies at least the profile's ``safe`` inside its trim:
                  the trim of the token it sits on (see :func:`pieces`), else the page's TrimBox
-                 (the MediaBox when there is none).
+                 (the MediaBox when there is none). One problem per page and kind of trim:
+                 how many characters, and the one farthest out.
 ``annotations``  printable annotations and form fields (warn: shops flatten or reject them).
 ``transparency`` soft masks, constant alpha below 1, blend modes other than Normal,
                  transparency groups: fail under PDF/X-1a, else warn.
@@ -33,6 +34,9 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
                  print area (BleedBox, else TrimBox, else CropBox) at most the profile's
                  ``ink_limit`` (:func:`tokengen.pdfx.ink_limit`); the highest total found and
                  where.
+
+A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
+the output intent, the PDF version, an odd page count).
 
 All positions are in each page's default user space, scaled by ``/UserUnit``; a page's
 MediaBox/CropBox origin and ``/Rotate`` cannot change a verdict. The file is read once,
@@ -82,8 +86,11 @@ class Check:
         passed: True when nothing is wrong enough to fail.
         message: one line with the numbers (for a failure or warning: how many problems, and
             the first).
-        page: 1-based page of the first problem, or None.
-        problems: one line per problem (at most :data:`MAX_DETAILS`), each naming its page.
+        page: 1-based page of the first problem; None when it concerns the whole document (the
+            Info dictionary, the ID, the output intent, the PDF version, the page count) or
+            when nothing is wrong.
+        problems: one line per problem (at most :data:`MAX_DETAILS`), each naming its page, or
+            ``document`` for a problem of the whole file.
         warning: passed, but with findings a shop may act on (printable annotations, hairlines,
             transparency outside PDF/X).
     """
@@ -134,16 +141,27 @@ def _first_line(exc: BaseException) -> str:
     return text[:160]
 
 
-def _result(name: str, problems: list[tuple[int, str]], ok: str, *, warn: bool = False) -> Check:
+def _result(name: str, problems: list[tuple[int | None, str]], ok: str, *, warn: bool = False) -> Check:
     if not problems:
         return Check(name, True, ok)
     first_page, first = problems[0]
     total = len(problems) + getattr(problems, "extra", 0)
     more = f" (and {total - 1} more)" if total > 1 else ""
-    lines = tuple(f"page {p}: {text}" for p, text in problems[:MAX_DETAILS])
+    lines = tuple(f"{_where(p)}: {text}" for p, text in problems[:MAX_DETAILS])
     if total > MAX_DETAILS:
         lines += (f"… {total - MAX_DETAILS} more not shown",)
-    return Check(name, warn, f"page {first_page}: {first}{more}", first_page, lines, warning=warn)
+    return Check(name, warn, f"{_where(first_page)}: {first}{more}", first_page, lines, warning=warn)
+
+
+def _where(page: int | None) -> str:
+    """How a problem line starts: ``page 3``, or ``document`` (page None) for the whole file."""
+    return "document" if page is None else f"page {page}"
+
+
+def _count(n: int, noun: str, nouns: str = "") -> str:
+    """``1 page``, ``2 pages``: the number and the noun in the right number (``nouns`` for an
+    irregular plural)."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def _pt(v: float) -> str:
@@ -161,7 +179,7 @@ class _Problems(list):  # type: ignore[type-arg]
         super().__init__()
         self.extra = 0
 
-    def add(self, page: int, text: str) -> None:
+    def add(self, page: int | None, text: str) -> None:
         if len(self) < MAX_DETAILS * 5:
             self.append((page, text))
         else:
@@ -205,6 +223,7 @@ class _Run:
         self.annotations = 0
         self.transparency = 0
         self.rgb = 0
+        self.unsafe: dict[str, _Unsafe] = {}  # this page's characters too close to a trim, by trim kind
         self.piece_cache: dict[tuple[Any, ...], tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]] = {}
 
     def run(self) -> list[Check]:
@@ -293,6 +312,7 @@ class _Run:
             gap = min(b[0] - home[0], b[1] - home[1], home[2] - b[2], home[3] - b[3])
             if gap + TOL / uu < safe:
                 self._unsafe(n, b, text, gap, where, uu)
+        self._report_unsafe(n, uu)
 
     def _piece(self, key: Any, measure: Any, bleed: float, safe: float) -> tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]:
         """Characters of a token form checked against its own trim once (cached): those too
@@ -316,9 +336,27 @@ class _Run:
         return found
 
     def _unsafe(self, n: int, b: Box, text: str, gap: float, where: str, uu: float) -> None:
+        """Count one character too close to ``where`` (a trim) on page ``n``; the closest (or
+        farthest outside) of each trim kind is kept for :meth:`_report_unsafe`."""
+        group = self.unsafe.get(where)
+        if group is None:
+            self.unsafe[where] = _Unsafe(1, gap, text, b)
+        else:
+            group.count += 1
+            if gap < group.gap:
+                group.gap, group.text, group.box = gap, text, b
+
+    def _report_unsafe(self, n: int, uu: float) -> None:
+        """One problem line per trim kind of page ``n``: how many characters, and the worst."""
         safe = self.profile.safe
-        self.found["safe-area"].add(n, f"text {text!r} at ({b[0] * uu:.1f}, {b[1] * uu:.1f}) pt is {gap * uu:.2f} pt from {where}; "
-                                       f"the safe area starts {format_length(safe)} ({safe:.2f} pt) inside")
+        for where, g in self.unsafe.items():
+            char = f"{g.text!r} at ({g.box[0] * uu:.1f}, {g.box[1] * uu:.1f}) pt"
+            gap = f"{g.gap * uu:.2f} pt from {where} (needs {format_length(safe)} = {safe:.2f} pt)"
+            if g.count == 1:
+                self.found["safe-area"].add(n, f"1 character lies outside the safe area: {char} is {gap}")
+            else:
+                self.found["safe-area"].add(n, f"{g.count} characters lie outside the safe area; the worst, {char}, is {gap}")
+        self.unsafe = {}
 
     def _geometry(self, n: int, boxes: dict[str, Box], uu: float) -> None:
         profile = self.profile
@@ -420,12 +458,12 @@ class _Run:
         if rgb:
             self.rgb += count
             label = "RGB or non-PDF/X colour" if count > sum(s.counts.get("rgb", 0) for s in reached) else "RGB"
-            self.found["colour"].add(n, f"{count} {label} use(s), first: {rgb[0]}")
+            self.found["colour"].add(n, f"{_count(count, label + ' use')}, first: {rgb[0]}")
         trans = [t for s in reached for t in s.transparency]
         if trans:
             c = sum(s.counts.get("transparency", 0) for s in reached)
             self.transparency += c
-            self.found["transparency"].add(n, f"{c} use(s) of transparency, first: {trans[0]}")
+            self.found["transparency"].add(n, f"{_count(c, 'use')} of transparency, first: {trans[0]}")
 
     def _dpi(self, n: int, entries: list[tuple[float, str]], uu: float) -> None:
         for dpi, what in entries:
@@ -452,7 +490,7 @@ class _Run:
             self.found["ink"].add(n, f"total ink {total:.0f} % ({what}) is over the profile's limit of {self.ink_limit:.0f} %")
 
     # -- results -----------------------------------------------------------------------------------
-    def _checks(self, count: int, x_problems: list[tuple[int, str]]) -> list[Check]:
+    def _checks(self, count: int, x_problems: list[tuple[int | None, str]]) -> list[Check]:
         p = self.profile
         x1a = self.x1a
         f = self.found
@@ -460,8 +498,8 @@ class _Run:
         if count == 0:
             checks.append(Check("pages", False, "the PDF has no pages"))
         else:
-            odd = [(count, f"{count} pages: an odd count, but every token needs a back and a face")] if p.output == "single-pages" and count % 2 else []
-            checks.append(_result("pages", odd, f"{count} page(s)"))
+            odd = [(None, f"{_count(count, 'page')}, an odd count: every token needs a face and a back")] if p.output == "single-pages" and count % 2 else []
+            checks.append(_result("pages", odd, _count(count, "page")))
         checks.append(Check("boxes", True, f"not required by profile {p.name}") if not p.boxes
                       else _result("boxes", f["boxes"], f"every page ({count}) has a TrimBox and a BleedBox"))
         if not p.boxes and p.bleed <= 0:
@@ -475,16 +513,17 @@ class _Run:
         else:
             shown = f"{self.first_trim[0]:.2f} × {self.first_trim[1]:.2f} pt" if self.first_trim else "none"
             checks.append(_result("trim-size", f["trim-size"], f"every page has the same trim, {shown}"))
-        checks.append(_result("fonts", f["fonts"], f"all {len(self.fonts)} font(s) embedded" if self.fonts else "no fonts used"))
+        checks.append(_result("fonts", f["fonts"], ("the only font is embedded" if len(self.fonts) == 1 else f"all {len(self.fonts)} fonts embedded") if self.fonts else "no fonts used"))
         if p.colour != "cmyk":
             checks.append(Check("colour", True, f"profile {p.name} accepts RGB"))
         else:
             extra = "; no ICCBased, Lab or Cal colour spaces (PDF/X-1a)" if x1a else ""
             checks.append(_result("colour", f["colour"], f"no RGB colour operators, colour spaces or images{extra}"))
         checks.append(Check("images", True, "no images placed") if not self.images
-                      else _result("images", f["images"], f"{self.images} image placement(s), the least {self.least_dpi:.0f} DPI (profile: {p.dpi})"))
-        per = f", each token's own trim for {self.tokens} token(s) placed as forms" if self.tokens else ""
-        checks.append(_result("safe-area", f["safe-area"], f"all {self.chars} character(s) at least {format_length(p.safe)} inside the trim{per}"))
+                      else _result("images", f["images"], f"{_count(self.images, 'image placement')}, the least {self.least_dpi:.0f} DPI (profile: {p.dpi})"))
+        per = f", each token's own trim for {_count(self.tokens, 'token')} placed as forms" if self.tokens else ""
+        every = ("the only character is" if self.chars == 1 else f"all {self.chars} characters are") + f" at least {format_length(p.safe)} inside the trim"
+        checks.append(_result("safe-area", f["safe-area"], f"{every}{per}" if self.chars else "no visible text to check"))
         checks.append(_result("annotations", f["annotations"], "no printable annotations or form fields", warn=True))
         checks.append(_result("transparency", f["transparency"], "no transparency (soft masks, alpha, blend modes)", warn=not x1a))
         if not x1a:
@@ -500,6 +539,17 @@ class _Run:
             high = f"; the highest {self.ink[0]:.0f} % on page {self.ink[1]} ({self.ink[2]})" if self.ink else ""
             checks.append(_result("ink", f["ink"], f"total ink at most {self.ink_limit:.0f} % everywhere{high}"))
         return checks
+
+
+@dataclass
+class _Unsafe:
+    """Characters of one page too close to one kind of trim: how many, and the worst one (its
+    gap to the trim in pt, negative outside it; its text and box)."""
+
+    count: int
+    gap: float
+    text: str
+    box: Box
 
 
 class _Locator:

@@ -153,7 +153,8 @@ def watch_build(build: Callable[[], str], inputs: Callable[[], Inputs], echo: Ca
 
     def ready(current: Inputs) -> None:
         where = ", ".join(str(f) for f in current.folders)
-        echo(f"watching {len(current.files) + 1} input file(s) in {where} (Ctrl-C to stop)")
+        count = len(current.files) + 1
+        echo(f"watching {count} input file{'s' if count != 1 else ''} in {where} (Ctrl-C to stop)")
 
     try:
         for _ in changes(inputs, stop, on_ready=ready):

@@ -11,6 +11,11 @@ point group ``tokengen.games``: a package adds, in its ``pyproject.toml``::
 
 where ``MODULE`` is a :class:`GameModule`. tokengen's own Meatshields module is registered the
 same way (see this project's ``pyproject.toml``), so a game is added without editing tokengen.
+
+The Meatshield readings (the variants in play and the interpretations ``--one-sided``, ``--ties``,
+``--same-target``, ``--damage``, ``--small-bag``) belong to the Meatshields rules: a report lists
+them, and ``check`` accepts their switches, only for a Meatshields catalogue or a game module
+whose ``readings`` says it plays by them. Any other report speaks of its game's checks alone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from .. import bundled
 from ..catalogue import line_at, suggest, validate_schema
@@ -41,12 +47,16 @@ class GameModule:
     ``description``, and ``checks`` run in order after the generic ones, each
     ``(catalogue, settings) -> list[Finding]``. ``check_file`` (optional) replaces the whole
     check for catalogues in the game's own format (the Meatshields YAML), given the path,
-    settings and the variant options ``add``/``remove``, returning a :class:`Report`."""
+    settings and the variant options ``add``/``remove``, returning a :class:`Report`; a module
+    with ``check_file`` and no ``checks`` checks only its own format. ``readings``: the game is
+    played with the Meatshield interpretations (``--one-sided``, ``--ties``, …), which its
+    reports then list and ``check`` then accepts."""
 
     name: str
     description: str
     checks: tuple[Check, ...] = ()
     check_file: Callable[..., Report] | None = None
+    readings: bool = False
 
 
 @cache
@@ -74,7 +84,8 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
 
     Raises:
         CatalogueError: the file cannot be read as YAML.
-        UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields).
+        UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields); a variant or an
+            interpretation for a catalogue with declared fields whose game has no such thing.
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
@@ -86,12 +97,18 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
 
             return rules_check(path, settings, add=add, remove=remove, readings=readings)
         return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
-    if readings and any(v is not None for v in readings.values()):
-        raise UsageError("the --one-sided, --ties, --same-target and --damage readings are Meatshields rules; this catalogue declares its own fields")
-    settings = replace(settings, interpretations=settings.interpretations or Interpretations())
+    name = data.get("game", "generic")
+    module = modules().get(name) if isinstance(name, str) else None
+    takes = module is not None and module.readings
+    _refuse_meatshield_options(path, name, takes, add, remove, readings)
+    settings = replace(settings, interpretations=settings.interpretations or Interpretations.chosen(readings if takes else None))
+
+    def report(*findings: Finding, game: str = "generic", readings: bool = False) -> GameReport:
+        return GameReport(path, (), settings.interpretations, findings, game=game, readings=readings)
+
     findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
     if findings:
-        return GameReport(path, (), settings.interpretations, tuple(findings))
+        return report(*findings)
     from ..catalogue import catalogue_from_data
 
     try:
@@ -100,36 +117,65 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
         where = exc.path if exc.path != str(path) else None
         message = f"{where}:{exc.line}: {exc.message}" if where else exc.message
-        return GameReport(path, (), settings.interpretations, (Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field),))
+        return report(Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field))
     from .generic import CHECKS as GENERIC
 
     checks: list[Check] = list(GENERIC)
     if catalogue.module != "generic":
-        module = modules().get(catalogue.module)
         if module is None:
             known = sorted(modules())
             hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
-            return GameReport(path, (), settings.interpretations, (Finding(
-                ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}", line_at(lines, ("game",)), "game"),))
+            return report(Finding(ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}",
+                                  line_at(lines, ("game",)), "game"))
+        if module.check_file is not None and not module.checks:
+            return report(Finding(ERROR, "game-format", f"the {catalogue.module} game module checks only catalogues in its own "
+                                  "format, not one that declares its fields; leave out game: for the generic checks",
+                                  line_at(lines, ("game",)), "game"))
         checks += list(module.checks)
-    return GameReport(path, (), settings.interpretations, tuple(f for check in checks for f in check(catalogue, settings)),
-                      game=catalogue.module)
+    return report(*(f for check in checks for f in check(catalogue, settings)), game=catalogue.module, readings=takes)
+
+
+def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],
+                               readings: Mapping[str, str | None] | None) -> None:
+    """Refuse the variant and interpretation switches for a catalogue with declared fields: its
+    game has no variants (those live in a Meatshields catalogue's ``game:`` section) and, unless
+    its module takes them (``readings``), no interpretations either."""
+    given = [f"--variant {v}" for v in add] + [f"--no-variant {v}" for v in remove]
+    if not takes:
+        given += [f"--{k.replace('_', '-')}" for k, v in (readings or {}).items() if v is not None]
+    if given:
+        rules = "has no variants" if takes else "has no variants or interpretations"
+        raise UsageError(f"{', '.join(given)}: Meatshields rules; {path} declares its own fields "
+                         f"for game '{game}', which {rules}")
 
 
 @dataclass(frozen=True)
 class GameReport(Report):
     """A :class:`Report` of a catalogue with declared fields: ``game`` names the game module
-    whose checks ran after the generic ones (``generic``: none)."""
+    whose checks ran after the generic ones (``generic``: none); ``readings`` is True when that
+    game plays by the Meatshield interpretations (:attr:`GameModule.readings`), which the report
+    then lists."""
 
     game: str = "generic"
+    readings: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """As :meth:`Report.as_dict` with ``game`` after ``counts`` and no ``variants`` (a
+        catalogue with declared fields has none); ``interpretations`` and
+        ``interpretations_in_play`` only when the game takes the readings."""
+        data = super().as_dict()
+        left_out = {"variants"} | (set() if self.readings else {"interpretations", "interpretations_in_play"})
+        head = {k: data[k] for k in ("catalogue", "playable", "counts")} | {"game": self.game}
+        return head | {k: v for k, v in data.items() if k not in head and k not in left_out}
 
 
 def format_report(report: Report) -> str:
     """The report as text. A Meatshields report is :func:`tokengen.rules.format_report`'s (with
-    variants and interpretations); any other game's is the verdict line, the game, and one line
-    per finding (``file:line: severity code: field: message``)."""
+    variants and interpretations); any other game's is the verdict line, the game, the
+    interpretations when the game takes them, and one line per finding
+    (``file:line: severity code: field: message``)."""
     from ..rules import format_report as rules_format
-    from ..rules.checks import SEVERITIES
+    from ..rules.checks import SEVERITIES, reading_lines
 
     if not isinstance(report, GameReport):
         return rules_format(report)
@@ -137,6 +183,8 @@ def format_report(report: Report) -> str:
     tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
     out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
            f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
+    if report.readings:
+        out += reading_lines(report)[1:]  # no variants: a catalogue with declared fields has none
     for f in report.findings:
         where = f"{report.path}:{f.line}" if f.line else str(report.path)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message

@@ -1,5 +1,7 @@
-"""The Meatshields game module: the rules engine's checks (:mod:`tokengen.rules`), registered
-under the ``tokengen.games`` entry point ``meatshields``."""
+"""The Meatshields game module: the rules engine's checks (:mod:`tokengen.rules`) of a catalogue
+in the Meatshields format, registered under the ``tokengen.games`` entry point ``meatshields``.
+A catalogue with declared fields cannot name it (it has no attributes, priorities or targeting
+to check)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,6 @@ from . import GameModule
 MODULE = GameModule(
     name="meatshields",
     description="Meatshields for Dungeon Degenerates: Hand of Doom (bag size, draws, targeting coverage, costs)",
-    checks=_checks.CHECKS,
-    check_file=_checks.check_catalogue,
+    check_file=_checks.check_catalogue,  # its checks need its own format (attributes, priorities, targeting)
+    readings=True,
 )

@@ -378,12 +378,7 @@ def format_report(report: Report) -> str:
     c = report.counts()
     verdict = "playable" if report.playable else "NOT playable"
     tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
-    out = [f"{report.path}: {verdict} ({tally})",
-           f"variants in play: {', '.join(report.variants) or 'none'}",
-           "interpretations:"]
-    for item in report.interpretations.in_play(report.wounds):
-        others = [o for o in item["options"] if o != item["value"]]
-        out.append(f"  {item['switch'][2:]}={item['value']}: {item['meaning']} (other: {', '.join(others)})")
+    out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
     for f in report.findings:
         where = f"{report.path}:{f.line}" if f.line else str(report.path)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
@@ -391,6 +386,16 @@ def format_report(report: Report) -> str:
         if f.code == "draw-odds":
             out += _odds_lines(f.data)
     return "\n".join(out) + "\n"
+
+
+def reading_lines(report: Report) -> list[str]:
+    """The Meatshield readings of a report as text: the variants in play, then one line per
+    interpretation with its meaning and the other option."""
+    out = [f"variants in play: {', '.join(report.variants) or 'none'}", "interpretations:"]
+    for item in report.interpretations.in_play(report.wounds):
+        others = [o for o in item["options"] if o != item["value"]]
+        out.append(f"  {item['switch'][2:]}={item['value']}: {item['meaning']} (other: {', '.join(others)})")
+    return out
 
 
 def _odds_lines(data: dict[str, Any]) -> list[str]:

@@ -295,9 +295,13 @@ def target(catalogue: str | Path, scenario: str | Path | None = None, *, adventu
         interpretations: an :class:`Interpretations` to use as is, or switches (name → reading,
             None for "not given") laid over the catalogue's ``interpretations:``.
     Raises:
-        CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec.
+        CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec, or a catalogue
+            with declared fields (it has no attributes or targeting to resolve).
     """
     cat = load_catalogue(catalogue)
+    if cat.fields:
+        raise UsageError(f"{catalogue}: target resolves Meatshields fights, and this catalogue declares its own fields "
+                         f"(game '{cat.module}'): it has no attributes, priorities or targeting")
     if not isinstance(interpretations, Interpretations):
         interpretations = Interpretations.chosen(cat.interpretations, interpretations)
     fight = build_scenario(cat, scenario, adventurers, monsters, deployed, add, remove)

@@ -5,7 +5,7 @@ Routes (all GET or HEAD; a request with a body, any other method, a query longer
 
 * ``/``: the page (``static/index.html``); ``/static/…``: its own CSS and script (no CDN).
 * ``/api/render?FIELDS``: build the sheet for the form's fields, render every page to PNG at
-  :data:`PREVIEW_DPI`, run the rules check; JSON with the page URLs, the CLI's output lines, the
+  :data:`PREVIEW_DPI`, run ``check``; JSON with the page URLs, the CLI's output lines, the
   error (one line, as the CLI prints it) and the check report.
 * ``/render/KEY/N.png``: page N of a render (kept in memory, the last :data:`CACHE_SIZE`).
 * ``/api/changes?since=G``: long poll; answers with the catalogue's generation once an input
@@ -387,7 +387,19 @@ async def index(request: Request) -> Response:
     profiles = "".join(f'<option value="{html.escape(name)}"{" selected" if name == "print-shop" else ""}>{html.escape(name)}</option>'
                        for name in load_profiles())
     page = page.replace("{{catalogue}}", html.escape(state.catalogue.name)).replace("{{profiles}}", profiles)
-    return HTMLResponse(page)
+    return HTMLResponse(page.replace("{{rules_hidden}}", "" if _has_rules_sheet(state.catalogue) else " hidden"))
+
+
+def _has_rules_sheet(catalogue: Path) -> bool:
+    """True unless the catalogue declares its own fields: only a Meatshields catalogue has a
+    rules sheet (``build --rules``). An unreadable file counts as one: the build says what is wrong."""
+    from ..yamlsrc import read_yaml
+
+    try:
+        data, _ = read_yaml(catalogue)
+    except TokengenError:
+        return True
+    return not (isinstance(data, dict) and "fields" in data)
 
 
 async def api_render(request: Request) -> Response:

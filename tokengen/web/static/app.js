@@ -21,6 +21,10 @@
     return params.toString();
   }
 
+  function count(n, noun) {
+    return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  }
+
   function text(tag, content, cls) {
     const el = document.createElement(tag);
     el.textContent = content;
@@ -43,8 +47,10 @@
       return;
     }
     const c = check.counts;
+    // variants belong to the Meatshield rules: the report has them only for a game played by those
+    const variants = check.variants ? `; variants in play: ${check.variants.join(", ") || "none"}` : "";
     verdict.textContent = (check.playable ? "Playable" : "NOT playable") +
-      ` (${c.error} error(s), ${c.warning} warning(s), ${c.info} note(s)); variants in play: ${check.variants.join(", ") || "none"}`;
+      ` (${count(c.error, "error")}, ${count(c.warning, "warning")}, ${count(c.info, "note")})${variants}`;
     for (const f of check.findings) {
       if (f.code === "draw-odds") { odds.append(oddsTable(f)); continue; }
       const where = f.line ? `${check.catalogue}:${f.line}: ` : "";
@@ -135,7 +141,7 @@
       sheet.replaceChildren(...figures);
       status.textContent = data.page_count > data.pages.length
         ? `The first ${data.pages.length} of ${data.page_count} pages, rendered at 100 DPI.`
-        : `${data.page_count} page(s) rendered at 100 DPI.`;
+        : `${count(data.page_count, "page")} rendered at 100 DPI.`;
     }
     sheet.dataset.generation = String(data.generation);
     sheet.dataset.key = data.key || "";
