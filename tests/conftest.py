@@ -21,6 +21,33 @@ CATALOGUE = ROOT / "token_defs.yaml"
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def catalogue_with_art(catalogue: Path, art: dict[str, str], out: Path) -> Path:
+    """Copy the YAML catalogue ``catalogue`` to ``out``, giving each token id in ``art`` the
+    picture ``art[id]`` (a path as written in the file, ``style: {art: ...}``); returns ``out``."""
+    text = catalogue.read_text("utf-8")
+    for token, picture in art.items():
+        end = text.index("}", text.index(f"{{id: {token},"))
+        text = text[:end] + f", style: {{art: {picture}}}" + text[end:]
+    out.write_text(text, "utf-8")
+    return out
+
+
+def write_sheet(folder: Path, rows: list[list] | str, ext: str = "xlsx") -> Path:
+    """Write ``tokens.csv`` (``rows`` is its text, UTF-8) or ``tokens.xlsx`` (``rows`` are its rows,
+    written by openpyxl as a spreadsheet program would) into ``folder``; returns its path."""
+    path = folder / f"tokens.{ext}"
+    if ext == "csv":
+        path.write_text(rows, "utf-8")
+    else:
+        import openpyxl
+
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append(row)
+        book.save(path)
+    return path
+
+
 @dataclass
 class Run:
     exit_code: int

@@ -8,9 +8,9 @@ import re
 import textwrap
 from pathlib import Path
 
-import openpyxl
 import pdfplumber
 import pytest
+from conftest import write_sheet
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -118,11 +118,7 @@ def test_csv_with_bom_and_semicolons(tmp_path):
 
 
 def test_xlsx_rows_become_tokens(tmp_path):
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in (["name", "strength"], ["Alpha", 3], [None, None], ["Beta", 4.0]):
-        sheet.append(row)
-    book.save(tmp_path / "tokens.xlsx")
+    write_sheet(tmp_path, [["name", "strength"], ["Alpha", 3], [None, None], ["Beta", 4.0]])
     cat = load_catalogue(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
     assert [(t.id, t.value("name"), t.value("strength")) for t in cat.tokens] == [("1", "Alpha", 3), ("2", "Beta", 4)]
 
@@ -141,13 +137,7 @@ def test_xlsx_rows_become_tokens(tmp_path):
      "tokens.csv:2: strength (column B): expected a number of at most 18 digits, got '12345678901234567890123'"),
 ])
 def test_spreadsheet_errors_name_file_row_and_column(tmp_path, ext, rows, message):
-    if ext == "csv":
-        (tmp_path / "tokens.csv").write_text(rows, "utf-8")
-    else:
-        book = openpyxl.Workbook()
-        for row in rows:
-            book.active.append(row)
-        book.save(tmp_path / "tokens.xlsx")
+    write_sheet(tmp_path, rows, ext)
     got = error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", ext)))
     assert message in got, got
 

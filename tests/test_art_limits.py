@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from conftest import catalogue_with_art
 from PIL import Image, ImageDraw
 
 from tokengen.art import MAX_CHUNK, ArtLibrary
@@ -52,14 +53,7 @@ def test_png_chunks_claiming_gigabytes_are_refused_before_reading(tmp_path: Path
 
 
 def _catalogue(folder: Path, catalogue_path: Path) -> Path:
-    text = catalogue_path.read_text("utf-8")
-    for i, token in enumerate(IDS):
-        start = text.index(f"{{id: {token},")
-        end = text.index("}", start)
-        text = text[:end] + f", style: {{art: big{i}.png}}" + text[end:]
-    out = folder / "cat.yaml"
-    out.write_text(text, "utf-8")
-    return out
+    return catalogue_with_art(catalogue_path, {token: f"big{i}.png" for i, token in enumerate(IDS)}, folder / "cat.yaml")
 
 
 def _six_big_pngs(folder: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import catalogue_with_art
 from PIL import Image
 
 from tokengen.art import resampled_warning
@@ -14,15 +15,9 @@ IDS = ["agi-low", "agi-high", "con-low"]  # in catalogue order
 
 def _catalogue(folder: Path, catalogue_path: Path, count: int) -> Path:
     (folder / "art").mkdir()
-    text = catalogue_path.read_text("utf-8")
-    for i, token in enumerate(IDS[:count]):
+    for i in range(count):
         Image.new("L", (2100, 2100), 60 * i).save(folder / "art" / f"p{i}.png")  # 2400 DPI over the 0.875 in safe area
-        start = text.index(f"{{id: {token},")
-        end = text.index("}", start)
-        text = text[:end] + f", style: {{art: art/p{i}.png}}" + text[end:]
-    out = folder / "cat.yaml"
-    out.write_text(text, "utf-8")
-    return out
+    return catalogue_with_art(catalogue_path, {token: f"art/p{i}.png" for i, token in enumerate(IDS[:count])}, folder / "cat.yaml")
 
 
 def test_three_resampled_pictures_are_one_line_relative_to_the_catalogue(run, tmp_path: Path, catalogue_path: Path):

@@ -8,9 +8,9 @@ import datetime
 import textwrap
 from pathlib import Path
 
-import openpyxl
 import pdfplumber
 import pytest
+from conftest import write_sheet
 
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.errors import CatalogueError
@@ -31,13 +31,7 @@ HEADER = ["id", "name", "note", "strength", "cost"]
 def catalogue(folder: Path, rows: list[list] | str, ext: str = "xlsx") -> Path:
     """Write ``tokens.csv`` (``rows`` is its text) or ``tokens.xlsx`` (``rows`` are its rows)
     and the catalogue reading it; returns the catalogue's path."""
-    if ext == "csv":
-        (folder / "tokens.csv").write_text(rows, "utf-8")
-    else:
-        book = openpyxl.Workbook()
-        for row in rows:
-            book.active.append(row)
-        book.save(folder / "tokens.xlsx")
+    write_sheet(folder, rows, ext)
     path = folder / "cat.yaml"
     path.write_text(textwrap.dedent(CATALOGUE.replace("{ext}", ext)), "utf-8")
     return path
