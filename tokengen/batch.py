@@ -183,7 +183,7 @@ def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[f
     for page in pages:
         _check_page(page)
         for size, scale in variants or [(None, None)]:
-            real = token_size(cat.size, size, scale)
+            real = token_size(cat.size, size, scale, cat.shape)
             out = Path(out_dir) / output_name(cat.title, real, page, landscape)
             jobs.setdefault(out, Job(catalogue, out, size, scale, page, landscape, margin, gutter,
                                      columns, cut_lines, crop_marks, copies))
@@ -245,7 +245,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
         problem = None
         try:
             cat = load_catalogue(catalogue)
-            real = token_size(cat.size, values.get("size"), values.get("scale"))
+            real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
             name = values.pop("output", None) or output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
         except TokengenError as exc:  # this job fails when run; the others are built
             problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
@@ -313,7 +313,7 @@ def run_job(job: Job) -> JobResult:
         return JobResult(job, error=job.problem)
     try:
         cat = load_catalogue(job.catalogue)
-        size = token_size(cat.size, job.size, job.scale)
+        size = token_size(cat.size, job.size, job.scale, cat.shape)
         try:
             page = parse_page(job.page, landscape=job.landscape)
         except ValueError as exc:

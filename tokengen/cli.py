@@ -353,7 +353,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                      scaling.token_size(cat.size, token_size, scale), group=cat.columns, home_bleed=home_bleed)
+                      scaling.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)
     if punch:
@@ -554,7 +554,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = get_profile(profile_name, profiles_file)
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
-    size = scaling.token_size(cat.size, token_size, None)
+    size = scaling.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,

@@ -15,21 +15,24 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .model import Catalogue, Token
 from .render import face_text_sizes
+from .shapes import Shape, box_width
 from .units import format_length
 
 #: Smallest face text (pt) that still reads comfortably on a token held at arm's length.
 MIN_LEGIBLE_PT = 5.0
 
 
-def token_size(base: float, size: float | None = None, scale: float | None = None) -> float:
-    """The token trim size (pt) of a run.
+def token_size(base: float, size: float | None = None, scale: float | None = None, shape: Shape | None = None) -> float:
+    """The token trim size (pt) of a run: the width of the token's box, as the sheet lays it out.
 
     Args:
-        base: the catalogue's size, pt.
-        size: an explicit size, pt (``--size``), or None.
+        base: the catalogue's size, pt (the width of its tokens' box).
+        size: an explicit size, pt (``--size``), or None: measured as the catalogue's ``size:``
+            is, so a hex across its flats (see :func:`tokengen.shapes.box_width`).
         scale: a factor applied to ``base`` (``--scale``), or None.
+        shape: the catalogue's token shape, or None for square.
     Returns:
-        ``size`` if given, else ``base * scale`` if given, else ``base``; never below the
+        the box width of ``size`` if given, else ``base * scale`` if given, else ``base``; never below the
         smallest token size the catalogue accepts (:data:`tokengen.limits.MIN_SIZE`, 0.125 in),
         so every route (catalogue, ``--size``, ``--scale``, batch, export) has the same minimum.
     Raises:
@@ -47,10 +50,10 @@ def token_size(base: float, size: float | None = None, scale: float | None = Non
     elif size is not None:
         if not (math.isfinite(size) and size > 0):
             raise UsageError(f"token size must be greater than zero, got {format_length(size)}")
-        result, given = size, f"token size {_show(size)}"
+        result, given = box_width(size, shape), f"token size {_show(size)}"
     else:
         return base
-    if result < MIN_SIZE - 1e-9:
+    if (size if size is not None else result) < MIN_SIZE - 1e-9:
         raise UsageError(f"{given} is smaller than the smallest token size, 0.125in (3.2mm)")
     return result
 

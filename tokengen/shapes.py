@@ -81,6 +81,14 @@ def hex_box(across_flats: float, orientation: str) -> tuple[float, float]:
     return (across_flats, corners) if orientation == "pointy" else (corners, across_flats)
 
 
+def box_width(size: float, shape: Shape | None) -> float:
+    """The width pt of the box around a token whose size is ``size`` pt as a user gives it (the
+    catalogue's ``size:``, ``--size``): a flat hex is sized across its flats, which run from top
+    to bottom, so its box is as wide as its corners are apart; every other token's box is
+    ``size`` wide (a card's height follows from its proportions)."""
+    return hex_box(size, shape.orientation)[0] if shape is not None and shape.kind == "hex" else size
+
+
 @dataclass(frozen=True)
 class Outline:
     """A closed path, pt: ``ops`` are ``("M", x, y)``, ``("L", x, y)``,

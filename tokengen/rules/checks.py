@@ -21,6 +21,7 @@ from ..catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ..errors import CatalogueError, LayoutError
 from ..imposition import SheetSpec, grid_for
 from ..model import Catalogue
+from ..shapes import box_width
 from ..units import PAGES, format_length
 from ..yamlsrc import dotted, read_yaml
 from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
@@ -70,8 +71,9 @@ class Settings:
     size: float | None = None
 
     def token_size(self, catalogue: Catalogue) -> float:
-        """The token trim size to check, pt."""
-        return catalogue.size if self.size is None else self.size
+        """The token trim size to check, pt: the width of the token's box, as a build lays it out
+        (a flat hex given across its flats is wider, see :func:`tokengen.shapes.box_width`)."""
+        return catalogue.size if self.size is None else box_width(self.size, catalogue.shape)
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
