@@ -23,7 +23,7 @@ class BuildOptions:
         copies: this many whole sets of the catalogue, one after another.
         colour_model: ``"rgb"`` or ``"cmyk"``.
         max_tokens, max_pages: refuse runs larger than these.
-        safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size).
+        safe: safe area in pt that face text keeps inside the trim (None: 1/16 of the token size, at least 1/16 in).
         keywords: extra PDF Keywords (batch records its job fingerprint there).
         boxes: give every page a TrimBox and a BleedBox. On a sheet of many tokens the TrimBox
             is the block of token trims (the union of every cut edge on the page, gutters

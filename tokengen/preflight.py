@@ -351,7 +351,9 @@ class _Run:
         safe = self.profile.safe
         for where, g in self.unsafe.items():
             char = f"{g.text!r} at ({g.box[0] * uu:.1f}, {g.box[1] * uu:.1f}) pt"
-            gap = f"{g.gap * uu:.2f} pt from {where} (needs {format_length(safe)} = {safe:.2f} pt)"
+            needs = format_length(safe)
+            needs += "" if needs.endswith("pt") else f" = {safe:.2f} pt"  # 0.125in = 9.00 pt; 4.50pt once
+            gap = f"{g.gap * uu:.2f} pt from {where} (needs {needs})"
             if g.count == 1:
                 self.found["safe-area"].add(n, f"1 character lies outside the safe area: {char} is {gap}")
             else:

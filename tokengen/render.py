@@ -28,6 +28,8 @@ from .units import format_length
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
 SAFE = 1 / 16
+#: The least safe area (pt) of a home print, 1/16 in: the ``home`` profile's, which preflight checks.
+HOME_SAFE = 4.5
 #: Frame inset and stroke width, fractions of the token size (frame stays inside the safe area).
 FRAME_INSET, FRAME_WIDTH = 0.08, 0.018
 #: Text box inset (fraction of the token size).
@@ -87,6 +89,14 @@ def face_text_sizes(token: Token, size: float) -> dict[str, float]:
     return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
 
+def default_safe(side: float) -> float:
+    """The safe area (pt) face text keeps inside the trim of a token whose smaller side is
+    ``side`` pt, when no profile sets one: the design's 1/16 of the token, but never less than
+    :data:`HOME_SAFE` (1/16 in), so a token built smaller than 1 in still passes ``preflight
+    --profile home``: its text is fitted to the safe area at the size it prints."""
+    return max(SAFE * side, HOME_SAFE)
+
+
 def text_scale(side: float, safe: float) -> float:
     """The shrink of a face's text about the token centre (at most 1) on a token whose smaller
     side is ``side`` pt with a ``safe`` pt safe area: face text is designed :data:`TEXT_INSET`
@@ -124,8 +134,8 @@ class SheetCanvas:
             colour space.
         art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
             Its ``warnings`` list the art printed below 300 DPI and the art resampled down.
-        safe: the safe area in pt (text keeps at least this far inside the trim); None means the
-            design's own 1/16 of the token size. A print-shop profile's larger safe area (1/8 in)
+        safe: the safe area in pt (text keeps at least this far inside the trim); None means
+            :func:`default_safe`: the design's own 1/16 of the token size, at least 1/16 in. A print-shop profile's larger safe area (1/8 in)
             on a small token shrinks the face's text block about the token centre to fit.
         page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
             (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
@@ -142,7 +152,7 @@ class SheetCanvas:
         self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
         side = min(size, self.height)
-        self.safe = SAFE * side if safe is None else safe
+        self.safe = default_safe(side) if safe is None else safe
         self.text_scale = text_scale(side, self.safe)
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()

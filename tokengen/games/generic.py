@@ -8,7 +8,7 @@ from ..errors import LayoutError
 from ..facedraw import set_text, unfit_message, unfit_texts
 from ..imposition import SheetSpec
 from ..model import Catalogue
-from ..render import SAFE, text_scale
+from ..render import default_safe, text_scale
 from ..rules.checks import ERROR, INFO, WARNING, Finding, Settings
 from ..scale import MIN_LEGIBLE_PT
 from ..units import format_length
@@ -33,10 +33,10 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 
 def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
-    """The home safe area (1/16 of the token's smaller side) text is fitted into, as ``build``
-    fits it (None: the token is too small for text at all; ``build`` says so)."""
+    """The home safe area (:func:`tokengen.render.default_safe`: 1/16 of the token's smaller
+    side, at least 1/16 in) text is fitted into, as ``build`` fits it (None: the token is too small for text at all; ``build`` says so)."""
     width, height = spec.size, spec.height or spec.size
-    safe = SAFE * min(width, height)
+    safe = default_safe(min(width, height))
     try:
         return textfit.safe_area(spec.shape, width, height, safe, text_scale(min(width, height), safe))
     except LayoutError:
@@ -45,7 +45,7 @@ def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
 
 def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``text-outside-safe-area`` for each text of a face or back that cannot be shrunk
-    into the home safe area (1/16 of the token size, inside the shape's outline) even at
+    into the home safe area (1/16 of the token size, at least 1/16 in, inside the shape's outline) even at
     :data:`tokengen.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
     token and template element, at the element's line."""
     spec = _spec(catalogue, settings)
