@@ -68,3 +68,10 @@ def test_preflight_says_the_safe_distance_once(tmp_path: Path):
     passed, message = safe_area(pdf)
     assert not passed
     assert message.endswith("from the token's trim (needs 4.50pt)"), message
+
+
+@pytest.mark.parametrize(("side", "safe"), [(144.0, 9.0), (72.0, 4.5), (43.2, 4.5), (9.0, 9.0 / 16)])
+def test_default_safe_is_at_least_a_sixteenth_inch_where_text_has_room(side: float, safe: float):
+    from tokengen.render import default_safe
+
+    assert default_safe(side) == pytest.approx(safe)

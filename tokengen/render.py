@@ -93,8 +93,15 @@ def default_safe(side: float) -> float:
     """The safe area (pt) face text keeps inside the trim of a token whose smaller side is
     ``side`` pt, when no profile sets one: the design's 1/16 of the token, but never less than
     :data:`HOME_SAFE` (1/16 in), so a token built smaller than 1 in still passes ``preflight
-    --profile home``: its text is fitted to the safe area at the size it prints."""
-    return max(SAFE * side, HOME_SAFE)
+    --profile home``: its text is fitted to the safe area at the size it prints. A token too
+    small for text inside 1/16 in (under about 0.17 in, see :func:`text_scale`) keeps 1/16 of
+    its size."""
+    safe = max(SAFE * side, HOME_SAFE)
+    try:
+        text_scale(side, safe)
+    except LayoutError:
+        return SAFE * side
+    return safe
 
 
 def text_scale(side: float, safe: float) -> float:
