@@ -161,3 +161,22 @@ def test_semicolon_csv_reads_decimal_commas(tmp_path):
 def test_decimal_comma_errors(tmp_path, text, message):
     got = error(catalogue(tmp_path, text, "csv"))
     assert got.endswith(message), got
+
+
+# -- CSV quoting (RFC 4180, as Excel writes it) ------------------------------------------------------
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_csv_quoting_doubled_quotes_separators_and_line_breaks(tmp_path, sep):
+    """Only the separator is taken from the header; a quoted field may hold doubled quotes, the
+    separator and a line break, in comma and semicolon files alike (BOM kept working)."""
+    rows = [["id", "name", "note", "strength", "cost"],
+            ["a", '"He said ""hi"" ok"', '"x"""', "1", "2"],
+            ["b", '"""y"""', f'"one{sep} two"', "3", "4"]]
+    text = "\ufeff" + "".join(sep.join(r) + "\r\n" for r in rows)
+    assert values(catalogue(tmp_path, text, "csv")) == [("a", 'He said "hi" ok', 'x"', 1, 2, 1), ("b", '"y"', f"one{sep} two", 3, 4, 1)]
+
+
+def test_csv_quoted_line_break_is_one_cell(tmp_path):
+    """The line break is read inside the cell (then refused: a text field prints on one line)."""
+    text = 'id;name;note;strength;cost\na;"two\nlines";x;1;2\nb;B;x;many;2\n'
+    assert error(catalogue(tmp_path, text, "csv")).endswith(
+        "tokens.csv:2: name (column B): character U+000A (a line break, tab or other control) cannot be printed on one line")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -158,12 +159,8 @@ def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
         raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the sheet as 'CSV UTF-8'", line=line) from None
     if "\x00" in text:
         raise CatalogueError(path, "not a text file (contains NUL bytes)", line=text.count("\n", 0, text.index("\x00")) + 1)
-    first = text.split("\n", 1)[0]
-    try:
-        dialect: Any = csv.Sniffer().sniff(first, delimiters=",;\t") if first.strip() else csv.excel
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    delimiter = _delimiter(text.split("\n", 1)[0])
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)  # RFC 4180 quoting
     out = []
     start = 1
     try:
@@ -174,7 +171,15 @@ def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
                 break
     except csv.Error as exc:
         raise CatalogueError(path, f"not readable as CSV: {one_line(str(exc))}", line=reader.line_num) from None
-    return out, dialect.delimiter == ";"
+    return out, delimiter == ";"
+
+
+def _delimiter(header: str) -> str:
+    """The separator of a CSV: whichever of comma, semicolon or tab its header line holds most
+    often outside quotes (a comma when none). Only the separator is guessed; quoting is always
+    Excel's (RFC 4180: ``"a ""b"" c"``, quoted separators and line breaks)."""
+    bare = re.sub(r'"[^"]*"', "", header)
+    return max(",;\t", key=bare.count)
 
 
 def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
