@@ -44,7 +44,7 @@ from .model import Back, Catalogue, Token
 from .options import BuildOptions
 from .profiles import Profile
 from .render import SheetCanvas, binary_streams, open_canvas
-from .units import format_length
+from .units import counted, format_length
 
 #: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
 SRGB_INTENT = 0
@@ -137,9 +137,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         tokens = catalogue.count * profile.copies
         pages = tokens * len(profile.order)
         if tokens > max_tokens:
-            raise LayoutError(f"{catalogue.path}: {tokens} tokens requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
         if pages > max_pages:
-            raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
@@ -155,7 +155,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
                           f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
     if px * py * count > max_total_pixels:
-        raise LayoutError(f"{catalogue.path}: {count} PNGs of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
+        raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
     sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in backs]
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in backs]
@@ -262,7 +262,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
-                         subject=f"{count} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}

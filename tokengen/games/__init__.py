@@ -33,6 +33,7 @@ from ..errors import CatalogueError, UsageError
 from ..model import Catalogue
 from ..rules.checks import ERROR, Finding, Report, Settings
 from ..rules.targeting import Interpretations
+from ..units import counted
 from ..yamlsrc import read_yaml
 
 #: The entry point group game modules register in.
@@ -180,7 +181,7 @@ def format_report(report: Report) -> str:
     if not isinstance(report, GameReport):
         return rules_format(report)
     c = report.counts()
-    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
     out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
            f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
     if report.readings:

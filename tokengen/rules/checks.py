@@ -21,7 +21,7 @@ from ..catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ..errors import CatalogueError, LayoutError
 from ..imposition import SheetSpec, grid_for
 from ..model import Catalogue
-from ..units import PAGES, format_length
+from ..units import PAGES, counted, format_length
 from ..yamlsrc import dotted, read_yaml
 from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
 from .targeting import PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
@@ -174,11 +174,11 @@ def check_bag_size(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         if catalogue.count >= largest.size:
             return []
         return [Finding(WARNING, "bag-too-small",
-                        f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}; "
+                        f"the bag holds {counted(catalogue.count, 'token')} but the largest draw ({largest.label}) takes {largest.size}; "
                         f"with small-bag=take-rest that draw takes all {catalogue.count}",
                         data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
     return [Finding(ERROR, "bag-too-small",
-                    f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}",
+                    f"the bag holds {counted(catalogue.count, 'token')} but the largest draw ({largest.label}) takes {largest.size}",
                     data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
 
 
@@ -191,9 +191,9 @@ def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin, columns=catalogue.columns))
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{grid.per_page} tokens of {format_length(size)} fit on one "
+    return [Finding(INFO, "sheet", f"{counted(grid.per_page, 'token')} of {format_length(size)} {'fits' if grid.per_page == 1 else 'fit'} on one "
                     f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page "
-                    f"({grid.columns} columns × {grid.rows} rows)",
+                    f"({counted(grid.columns, 'column')} × {counted(grid.rows, 'row')})",
                     data={"per_page": grid.per_page, "columns": grid.columns, "rows": grid.rows})]
 
 
@@ -233,7 +233,7 @@ def check_capacity(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     if room < 0:
         return []  # check_bag_size reports it
     return [Finding(INFO, "party-capacity",
-                    f"the party can employ {room} Meatshields before the bag ({catalogue.count} tokens) "
+                    f"the party can employ {counted(room, 'Meatshield')} before the bag ({counted(catalogue.count, 'token')}) "
                     f"holds fewer than the largest draw ({largest.size}: {largest.label})",
                     data={"capacity": room, "bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label})]
 
@@ -377,7 +377,7 @@ def format_report(report: Report) -> str:
     identical rows (percentages rounded to 0.1; the JSON output holds the exact fractions)."""
     c = report.counts()
     verdict = "playable" if report.playable else "NOT playable"
-    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
     out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
     for f in report.findings:
         where = f"{report.path}:{f.line}" if f.line else str(report.path)
