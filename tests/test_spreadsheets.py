@@ -5,6 +5,7 @@ tmp_path; values are checked on the loaded tokens and in the built PDF's text.""
 from __future__ import annotations
 
 import datetime
+import json
 import textwrap
 from pathlib import Path
 
@@ -180,3 +181,20 @@ def test_csv_quoted_line_break_is_one_cell(tmp_path):
     text = 'id;name;note;strength;cost\na;"two\nlines";x;1;2\nb;B;x;many;2\n'
     assert error(catalogue(tmp_path, text, "csv")).endswith(
         "tokens.csv:2: name (column B): character U+000A (a line break, tab or other control) cannot be printed on one line")
+
+
+def test_check_names_the_spreadsheet_row_and_column_once(tmp_path, run):
+    """check reports a bad cell as build does: the spreadsheet, its row, the column, then the
+    message (not nested inside a catalogue line)."""
+    path = catalogue(tmp_path, "ID,Name,Note,Strength,Cost\nknight,Knight,x,6,1\n,,,,\nÉlan,Élan,y,3,1\n", "csv")
+    sheet = tmp_path / "tokens.csv"
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[2:] == [
+        f"{sheet}:4: error catalogue: id (column A): id 'Élan' must be lowercase letters, digits, '-' or '_'"]
+    result = run("check", str(path), "--format", "json")
+    assert json.loads(result.stdout)["findings"] == [{
+        "severity": "error", "code": "catalogue", "message": "id 'Élan' must be lowercase letters, digits, '-' or '_'",
+        "line": 4, "field": "id (column A)", "data": {}, "file": str(sheet)}]
+    assert run("build", str(path), "-o", str(tmp_path / "x.pdf")).stderr == (
+        f"tokengen: error: {sheet}:4: id (column A): id 'Élan' must be lowercase letters, digits, '-' or '_'\n")

@@ -41,6 +41,8 @@ class Finding:
         line: 1-based line in the catalogue, when the finding has a place.
         field: dotted field path (``tokens[3].back``), when it has one.
         data: JSON-ready details (numbers, names, exact fractions as ``"p/q"`` strings).
+        file: the file ``line`` and ``field`` are in when it is not the catalogue (the tokens'
+            spreadsheet: ``tokens.csv``, line = its row, field = ``id (column A)``).
     """
 
     severity: str
@@ -49,11 +51,14 @@ class Finding:
     line: int | None = None
     field: str | None = None
     data: dict[str, Any] = _field(default_factory=dict, compare=False, hash=False)
+    file: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """Stable JSON keys: severity, code, message, line, field, data."""
-        return {"severity": self.severity, "code": self.code, "message": self.message,
-                "line": self.line, "field": self.field, "data": self.data}
+        """Stable JSON keys: severity, code, message, line, field, data; and ``file`` when the
+        finding is in a file other than the catalogue."""
+        out = {"severity": self.severity, "code": self.code, "message": self.message,
+               "line": self.line, "field": self.field, "data": self.data}
+        return out | ({"file": self.file} if self.file else {})
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,7 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
-    findings = [_from_error(e, "schema") for e in validate_schema(path, data, lines)]
+    findings = [finding_from_error(e, "schema") for e in validate_schema(path, data, lines)]
     if findings:
         return None, findings
 
@@ -139,11 +144,13 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     try:
         return catalogue_from_data(path, data, lines), []
     except CatalogueError as exc:
-        return None, [_from_error(exc, "catalogue")]
+        return None, [finding_from_error(exc, "catalogue", path)]
 
 
-def _from_error(error: CatalogueError, code: str) -> Finding:
-    return Finding(ERROR, code, error.message, error.line, error.field)
+def finding_from_error(error: CatalogueError, code: str, catalogue: Path | None = None) -> Finding:
+    """The finding for ``error``, in its own file when that is not ``catalogue``."""
+    elsewhere = catalogue is not None and error.path != str(catalogue)
+    return Finding(ERROR, code, error.message, error.line, error.field, file=error.path if elsewhere else None)
 
 
 # --- stage 2: the game checks ------------------------------------------------------------------
@@ -380,7 +387,8 @@ def format_report(report: Report) -> str:
     tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
     out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
     for f in report.findings:
-        where = f"{report.path}:{f.line}" if f.line else str(report.path)
+        file = f.file or report.path
+        where = f"{file}:{f.line}" if f.line else str(file)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         out.append(f"{where}: {f.severity} {f.code}: {what}")
         if f.code == "draw-odds":
