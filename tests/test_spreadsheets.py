@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pdfplumber
@@ -106,6 +108,37 @@ def test_a_date_in_a_number_field_is_one_line_from_the_cli(tmp_path, run):
 
 
 # -- headers as spreadsheets write them ------------------------------------------------------------
+# -- formulas in an .xlsx ----------------------------------------------------------------------------
+@pytest.mark.parametrize("row, field, formula", [
+    (["k", "Knight", "x", 6, "=D2*2"], "cost (column E)", "=D2*2"),  # the last cell: not taken for padding
+    (["k", "Knight", "=UPPER(B2)", 6, 1], "note (column C)", "=UPPER(B2)"),
+    (["k", "Knight", "x", 6, 1, "=A1"], "column F", "=A1"),  # past the header: no field name
+])
+def test_a_formula_without_a_saved_value_says_so(tmp_path, row, field, formula):
+    """openpyxl (and other scripts) write formulas without calculating them: the cell has no
+    value until a spreadsheet program saves the file. Said as such, not as an empty field."""
+    path = catalogue(tmp_path, [HEADER, row])
+    assert error(path) == (f"{tmp_path / 'tokens.xlsx'}:2: {field}: a formula without a saved value ({formula}): "
+                           "save the file in a spreadsheet program (which calculates it), or type the value")
+
+
+def test_a_formula_with_its_saved_value_reads_the_value(tmp_path):
+    import openpyxl
+
+    path = catalogue(tmp_path, [HEADER, ["k", "Knight", "x", 6, 2]])
+    sheet = tmp_path / "tokens.xlsx"  # a saved value beside the formula, as a spreadsheet program writes it
+    with zipfile.ZipFile(sheet) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    part = "xl/worksheets/sheet1.xml"
+    parts[part] = re.sub(rb'<c r="E2"([^>]*)><v>2</v></c>', rb'<c r="E2"\1><f>D2/3</f><v>2</v></c>', parts[part])
+    assert b"<f>D2/3</f>" in parts[part]
+    with zipfile.ZipFile(sheet, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert openpyxl.load_workbook(sheet).active["E2"].value == "=D2/3"
+    assert values(path) == [("k", "Knight", "x", 6, 2, 1)]
+
+
 def test_capitalised_and_padded_headers_are_the_declared_fields(tmp_path):
     path = catalogue(tmp_path, [["ID", " Name ", "NOTE", "Strength", "cost", "Copies"], ["k", "Knight", "x", 6, 2.5, 2]])
     assert values(path) == [("k", "Knight", "x", 6, 2.5, 2)]

@@ -15,6 +15,7 @@ import io
 import re
 import zipfile
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,14 @@ class DateCell:
 
     def __str__(self) -> str:
         return self.text
+
+
+@dataclass(frozen=True)
+class Uncalculated:
+    """An .xlsx formula cell with no saved value (the file was written by a program that does not
+    calculate, such as openpyxl or a script): ``formula`` is its text, ``=B2*2``."""
+
+    formula: str
 
 
 @dataclass(frozen=True)
@@ -103,6 +112,13 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
     header_line = 1
     rows: list[Row] = []
     for line, cells in raw_rows:
+        formula = next((i for i, c in enumerate(cells) if isinstance(c, Uncalculated)), None)
+        if formula is not None:
+            name = header[formula] if header is not None and formula < len(header) and header[formula] else None
+            column = f"column {column_letter(formula)}"
+            raise CatalogueError(path, f"a formula without a saved value ({one_line(cells[formula].formula)}): save the file in a "
+                                 "spreadsheet program (which calculates it), or type the value", line=line,
+                                 field=f"{name} ({column})" if name else column)
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
             continue
         if header is None:
@@ -183,9 +199,6 @@ def _delimiter(header: str) -> str:
 
 
 def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
@@ -193,23 +206,41 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
         raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
     if unpacked > MAX_UNPACKED:
         raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
-    try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
-    try:
-        sheet = book.worksheets[0]
+    # the formulas too, to tell a formula never calculated (no saved value) from a blank cell
+    with closing(_open_xlsx(path, data_only=True)) as book, closing(_open_xlsx(path, data_only=False)) as formulas:
         out = []
-        for number, cells in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), start=1):
-            row = [c.strip() if isinstance(c, str) else _date_cell(c) for c in cells]
+        for number, (cells, written) in enumerate(zip(_sheet_rows(book), _sheet_rows(formulas)), start=1):
+            row = [_cell(c, f) for c, f in zip(cells, written)]
             while row and row[-1] is None:  # openpyxl pads every row to the widest
                 row.pop()
             out.append((number, row))
             if len(out) > MAX_ROWS + 1:
                 break
         return out
-    finally:
-        book.close()
+
+
+def _open_xlsx(path: Path, data_only: bool) -> Any:
+    """The workbook, read-only: cell values as last saved (``data_only``) or formulas as written."""
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=data_only)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
+
+
+def _cell(value: Any, written: Any) -> Any:
+    """A cell's value as read: text stripped, a date as a :class:`DateCell`, a formula with no
+    saved value (``value`` None, ``written`` its formula) as :class:`Uncalculated`."""
+    if value is None and written is not None:
+        return Uncalculated(str(getattr(written, "text", written)))  # an array formula keeps its text in .text
+    return value.strip() if isinstance(value, str) else _date_cell(value)
+
+
+def _sheet_rows(book: Any) -> Any:
+    """The first sheet's rows of an openpyxl workbook, as tuples of cell values."""
+    return book.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS + 1)
 
 
 def _date_cell(value: Any) -> Any:
