@@ -198,6 +198,14 @@ def test_target_bad_input(run, args, message):
     assert result.stderr == f"tokengen: error: {message}\n"
 
 
+def test_target_names_a_missing_scenario_before_the_default_catalogue(run, tmp_path, monkeypatch):
+    """In a folder without token_defs.yaml, the missing file named is the scenario the user gave."""
+    monkeypatch.chdir(tmp_path)
+    result = run("target", "hi.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == "tokengen: error: hi.yaml: file not found\n"
+
+
 @pytest.mark.parametrize("command", ["check", "target"])
 def test_help_has_an_example_and_the_readme_documents_it(run, command):
     result = run(command, "--help")

@@ -335,3 +335,51 @@ def test_shop_sheets_carry_a_duplex_back_sheet_with_its_own_boxes(tmp_path: Path
     assert (back[1], back[3]) == pytest.approx((face[1], face[3]), abs=0.01)
     for page in reader.pages:
         assert float(page.bleedbox.left) == pytest.approx(float(page.trimbox.left) - (9.0 if profile == "print-shop" else 3 * 72 / 25.4), abs=0.01)
+
+
+PER_TOKEN_BACKS = """\
+title: Counters
+fields: {name: text, side: colour}
+template:
+  - {rect: fill, fill: "#ffffff", bleed: true}
+back:
+  - {rect: fill, fill: "{side}", bleed: true}
+tokens:
+  - {id: a, name: Alpha, side: "#cc0000"}
+  - {id: b, name: Beta, side: "#0000cc"}
+  - {id: c, name: Gamma, side: "#cc0000", copies: 2}
+  - {id: d, name: Delta, side: "#00cc00"}
+"""
+
+
+def test_tgc_chits_write_one_back_per_distinct_back_named_by_its_faces(tmp_path: Path):
+    """Per-token backs: each distinct back is one PNG named by the numbers of the faces it goes
+    behind (a folder listing puts it beside them), showing its own colour."""
+    yaml = tmp_path / "counters.yaml"
+    yaml.write_text(PER_TOKEN_BACKS, "utf-8")
+    files = export(load_catalogue(yaml), load_profiles()["tgc-chits"], tmp_path / "out", dpi=72)
+    assert [f.name for f in files[1:]] == [
+        "counters-01-a.png", "counters-02-b.png", "counters-03-c-x2.png", "counters-04-d.png",
+        "counters-01-03-back.png", "counters-02-back.png", "counters-04-back.png"]
+    colours = {}
+    for png in files[5:]:
+        with Image.open(png) as im:
+            colours[png.name] = im.getpixel((im.width // 2, im.height // 2))
+    assert colours == {"counters-01-03-back.png": (0xCC, 0, 0), "counters-02-back.png": (0, 0, 0xCC),
+                       "counters-04-back.png": (0, 0xCC, 0)}
+
+
+def test_tgc_chits_one_shared_back_stays_one_file(tmp_path: Path):
+    yaml = tmp_path / "counters.yaml"
+    yaml.write_text(PER_TOKEN_BACKS.replace('"{side}"', '"#0000cc"'), "utf-8")
+    files = export(load_catalogue(yaml), load_profiles()["tgc-chits"], tmp_path / "out", dpi=72)
+    assert [f.name for f in files if "back" in f.name] == ["counters-back.png"]
+    assert len(files) == 6  # the PDF, 4 faces, 1 back
+
+
+def test_back_png_names_shorten_runs():
+    from tokengen.export import _runs
+
+    assert _runs([1]) == "01"
+    assert _runs([2, 5]) == "02-05"
+    assert _runs([1, 2, 4, 5, 6, 7, 9]) == "01-02-04to07-09"

@@ -162,6 +162,37 @@ def test_counts_say_face_back_and_rules_pages(run, tmp_path: Path):
                              f"{rules} rules page{'s' if rules != 1 else ''}\n")
 
 
+
+ONE_TOKEN = """\
+title: One
+size: 7in
+fields: {name: text}
+template:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.1}
+tokens:
+  - {id: a, name: Alpha}
+"""
+
+
+def test_one_of_everything_is_singular(run, tmp_path: Path):
+    """build, export and check say "1 token", "1 set", "1 file", "1 column × 1 row"."""
+    cat = tmp_path / "one.yaml"
+    cat.write_text(ONE_TOKEN, "utf-8")
+    result = run("build", str(cat), "-o", str(tmp_path / "one.pdf"))
+    assert result.stdout == f"wrote {tmp_path / 'one.pdf'}: 1 token (1 set) on 1 face page\n"
+    result = run("export", str(cat), "--profile", "single-pages", "-o", str(tmp_path / "out"))
+    assert result.stdout.startswith("wrote 1 file to "), result.stdout + result.stderr
+    result = run("check", str(cat))
+    assert result.stdout.endswith(f"{cat}: info sheet: 1 token of 7in square fits on one 8.5in × 11in page\n")
+    assert result.stdout.startswith(f"{cat}: playable (0 errors, 0 warnings, 1 info)\n")
+    meatshields = tmp_path / "m.yaml"
+    text = (ROOT / "tests/data/rules/too_few_tokens.yaml").read_text("utf-8")
+    meatshields.write_text(text.replace("  - {id: b, attribute: STR, priority: both}\n", ""), "utf-8")
+    result = run("check", str(meatshields), "--size", "7in")
+    assert "error bag-too-small: the bag holds 1 token but" in result.stdout
+    assert "info sheet: 1 token of 7in fits on one 8.5in × 11in page (1 column × 1 row)\n" in result.stdout
+
+
 # -- single pages order -------------------------------------------------------------------------
 def test_single_pages_face_first_by_default_and_back_first_on_request(run, tmp_path: Path):
     from pypdf import PdfReader

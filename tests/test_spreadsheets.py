@@ -5,7 +5,10 @@ tmp_path; values are checked on the loaded tokens and in the built PDF's text.""
 from __future__ import annotations
 
 import datetime
+import json
+import re
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pdfplumber
@@ -105,6 +108,37 @@ def test_a_date_in_a_number_field_is_one_line_from_the_cli(tmp_path, run):
 
 
 # -- headers as spreadsheets write them ------------------------------------------------------------
+# -- formulas in an .xlsx ----------------------------------------------------------------------------
+@pytest.mark.parametrize("row, field, formula", [
+    (["k", "Knight", "x", 6, "=D2*2"], "cost (column E)", "=D2*2"),  # the last cell: not taken for padding
+    (["k", "Knight", "=UPPER(B2)", 6, 1], "note (column C)", "=UPPER(B2)"),
+    (["k", "Knight", "x", 6, 1, "=A1"], "column F", "=A1"),  # past the header: no field name
+])
+def test_a_formula_without_a_saved_value_says_so(tmp_path, row, field, formula):
+    """openpyxl (and other scripts) write formulas without calculating them: the cell has no
+    value until a spreadsheet program saves the file. Said as such, not as an empty field."""
+    path = catalogue(tmp_path, [HEADER, row])
+    assert error(path) == (f"{tmp_path / 'tokens.xlsx'}:2: {field}: a formula without a saved value ({formula}): "
+                           "save the file in a spreadsheet program (which calculates it), or type the value")
+
+
+def test_a_formula_with_its_saved_value_reads_the_value(tmp_path):
+    import openpyxl
+
+    path = catalogue(tmp_path, [HEADER, ["k", "Knight", "x", 6, 2]])
+    sheet = tmp_path / "tokens.xlsx"  # a saved value beside the formula, as a spreadsheet program writes it
+    with zipfile.ZipFile(sheet) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    part = "xl/worksheets/sheet1.xml"
+    parts[part] = re.sub(rb'<c r="E2"([^>]*)><v>2</v></c>', rb'<c r="E2"\1><f>D2/3</f><v>2</v></c>', parts[part])
+    assert b"<f>D2/3</f>" in parts[part]
+    with zipfile.ZipFile(sheet, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert openpyxl.load_workbook(sheet).active["E2"].value == "=D2/3"
+    assert values(path) == [("k", "Knight", "x", 6, 2, 1)]
+
+
 def test_capitalised_and_padded_headers_are_the_declared_fields(tmp_path):
     path = catalogue(tmp_path, [["ID", " Name ", "NOTE", "Strength", "cost", "Copies"], ["k", "Knight", "x", 6, 2.5, 2]])
     assert values(path) == [("k", "Knight", "x", 6, 2.5, 2)]
@@ -161,3 +195,39 @@ def test_semicolon_csv_reads_decimal_commas(tmp_path):
 def test_decimal_comma_errors(tmp_path, text, message):
     got = error(catalogue(tmp_path, text, "csv"))
     assert got.endswith(message), got
+
+
+# -- CSV quoting (RFC 4180, as Excel writes it) ------------------------------------------------------
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_csv_quoting_doubled_quotes_separators_and_line_breaks(tmp_path, sep):
+    """Only the separator is taken from the header; a quoted field may hold doubled quotes, the
+    separator and a line break, in comma and semicolon files alike (BOM kept working)."""
+    rows = [["id", "name", "note", "strength", "cost"],
+            ["a", '"He said ""hi"" ok"', '"x"""', "1", "2"],
+            ["b", '"""y"""', f'"one{sep} two"', "3", "4"]]
+    text = "\ufeff" + "".join(sep.join(r) + "\r\n" for r in rows)
+    assert values(catalogue(tmp_path, text, "csv")) == [("a", 'He said "hi" ok', 'x"', 1, 2, 1), ("b", '"y"', f"one{sep} two", 3, 4, 1)]
+
+
+def test_csv_quoted_line_break_is_one_cell(tmp_path):
+    """The line break is read inside the cell (then refused: a text field prints on one line)."""
+    text = 'id;name;note;strength;cost\na;"two\nlines";x;1;2\nb;B;x;many;2\n'
+    assert error(catalogue(tmp_path, text, "csv")).endswith(
+        "tokens.csv:2: name (column B): character U+000A (a line break, tab or other control) cannot be printed on one line")
+
+
+def test_check_names_the_spreadsheet_row_and_column_once(tmp_path, run):
+    """check reports a bad cell as build does: the spreadsheet, its row, the column, then the
+    message (not nested inside a catalogue line)."""
+    path = catalogue(tmp_path, "ID,Name,Note,Strength,Cost\nknight,Knight,x,6,1\n,,,,\nÉlan,Élan,y,3,1\n", "csv")
+    sheet = tmp_path / "tokens.csv"
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[2:] == [
+        f"{sheet}:4: error catalogue: id (column A): id 'Élan' must be lowercase letters, digits, '-' or '_'"]
+    result = run("check", str(path), "--format", "json")
+    assert json.loads(result.stdout)["findings"] == [{
+        "severity": "error", "code": "catalogue", "message": "id 'Élan' must be lowercase letters, digits, '-' or '_'",
+        "line": 4, "field": "id (column A)", "data": {}, "file": str(sheet)}]
+    assert run("build", str(path), "-o", str(tmp_path / "x.pdf")).stderr == (
+        f"tokengen: error: {sheet}:4: id (column A): id 'Élan' must be lowercase letters, digits, '-' or '_'\n")

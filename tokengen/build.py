@@ -19,7 +19,7 @@ from .options import BuildOptions
 from .pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from .render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from .scale import small_text_warnings
-from .units import format_length
+from .units import counted, format_length
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=(options.subject or f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}, {shapes.describe(spec)}, "
-                                                           f"{pages} page{'s' if pages != 1 else ''}")
+                             subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
         sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,
@@ -104,7 +103,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
-                what = f"{len(page.cells)} tokens, {shapes.describe(spec)}"
+                what = f"{counted(len(page.cells), 'token')}, {shapes.describe(spec)}"
                 captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
                             f"{catalogue.title} · {where}", where)
                 laid = sheet.calibration(page.calibration, captions)
@@ -159,10 +158,10 @@ def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, i
     options = replace(options, sheet=spec)
     total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
     if total > options.max_tokens:
-        raise LayoutError(f"{catalogue.path}: {total} tokens requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
     pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
     if pages > options.max_pages:
-        raise LayoutError(f"{catalogue.path}: {total} tokens need {pages} pages, more than the limit of {options.max_pages} (raise it with --max-pages)")
+        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} need {counted(pages, 'page')}, more than the limit of {options.max_pages} (raise it with --max-pages)")
     return options, copies, pages
 
 
@@ -203,15 +202,11 @@ def art_library(options: BuildOptions) -> ArtLibrary:
 def describe(result: BuildResult) -> str:
     """One line for the CLI: ``"18 tokens (1 set) on 3 pages: 1 face page, 1 back page, 1 rules page"``.
     Back sheets in a separate file are counted there (``in NAME-backs.pdf``)."""
-    def n(count: int, what: str) -> str:
-        return f"{count} {what} page{'s' if count != 1 else ''}"
-
-    parts = [n(result.pages, "face")]
+    parts = [counted(result.pages, "face page")]
     if result.back_pages:
-        parts.append(n(result.back_pages, "back") + (f" in {result.backs_path.name}" if result.backs_path else ""))
+        parts.append(counted(result.back_pages, "back page") + (f" in {result.backs_path.name}" if result.backs_path else ""))
     if result.rules_pages:
-        parts.append(n(result.rules_pages, "rules"))
+        parts.append(counted(result.rules_pages, "rules page"))
     in_file = result.pages + result.rules_pages + (0 if result.backs_path else result.back_pages)
-    sets = f"{result.sets} set{'s' if result.sets != 1 else ''}"
-    where = ", ".join(parts) if len(parts) == 1 else f"{in_file} page{'s' if in_file != 1 else ''}: " + ", ".join(parts)
-    return f"{result.tokens} tokens ({sets}) on {where}"
+    where = ", ".join(parts) if len(parts) == 1 else f"{counted(in_file, 'page')}: " + ", ".join(parts)
+    return f"{counted(result.tokens, 'token')} ({counted(result.sets, 'set')}) on {where}"

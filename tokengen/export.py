@@ -8,7 +8,7 @@ Three kinds of output, chosen by the profile's ``output``:
 * ``single-pages``: one PDF where each page is one token side: page = trim + 2 × bleed square,
   TrimBox = the trim, BleedBox = the page. For every physical token (copies included) its two
   sides follow each other in the profile's ``order`` (face, then back, by default).
-* ``png``: the same kind of single-token PDF (one page per design plus one back page) is written,
+* ``png``: the same kind of single-token PDF (one page per design plus one per distinct back) is written,
   then each page is rasterised with pdfium into a PNG of exactly
   ``round((trim + 2 × bleed) / 72 × dpi)`` px square, 8-bit sRGB, with the DPI in its pHYs
   chunk: a 1 in chit with 1/8 in bleed at 300 DPI is 375 × 375 px. (The Game Crafter prints at
@@ -44,7 +44,7 @@ from .model import Back, Catalogue, Token
 from .options import BuildOptions
 from .profiles import Profile
 from .render import SheetCanvas, binary_streams, open_canvas
-from .units import format_length
+from .units import counted, format_length
 
 #: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
 SRGB_INTENT = 0
@@ -80,7 +80,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         also: what the caller will write from the PDF (previews), given the PDF and its page
             count: checked with the export's own files before the first is written.
     Returns:
-        The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, back).
+        The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
+        each distinct back in order of first use, named by :func:`png_backs`).
         A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
         renamed into place only when all are complete.
     Raises:
@@ -136,27 +137,28 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         tokens = catalogue.count * profile.copies
         pages = tokens * len(profile.order)
         if tokens > max_tokens:
-            raise LayoutError(f"{catalogue.path}: {tokens} tokens requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
         if pages > max_pages:
-            raise LayoutError(f"{catalogue.path}: {tokens} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
             write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
         return _finish(pdf, catalogue, profile)
-    # png: one page per design, then the back
+    # png: one page per design, then one per distinct back
     dpi = dpi or profile.dpi
     px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
     py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
-    count = len(catalogue.tokens) + 1
+    backs = png_backs(stem, catalogue)
+    count = len(catalogue.tokens) + len(backs)
     if px * py > max_pixels:
         raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
                           f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
     if px * py * count > max_total_pixels:
-        raise LayoutError(f"{catalogue.path}: {count} PNGs of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
+        raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
-    sides = [("face", t) for t in catalogue.tokens] + [("back", catalogue.tokens[0])]
-    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [f"{stem}-back.png"]
+    sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in backs]
+    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in backs]
     targets = [pdf] + [out_dir / name for name in names]
     ready(targets, len(sides))
     with atomic_files(targets, inputs=inputs) as temps:
@@ -196,6 +198,35 @@ def png_name(stem: str, number: int, token: Token) -> str:
     return f"{stem}-{number:02d}-{slug(token.id)}{copies}.png"
 
 
+def png_backs(stem: str, catalogue: Catalogue) -> list[tuple[Token, str]]:
+    """One (token, PNG name) per distinct back, in order of first use: ``meatshields-back.png``
+    when every face has the same back, else the back named by the numbers of the faces it goes
+    behind, runs of three or more shortened: ``hex-counters-01-back.png``,
+    ``hex-counters-02-05-back.png``, ``hex-counters-06to09-back.png``.
+    """
+    users: dict[Back, list[int]] = {}
+    first: dict[Back, Token] = {}
+    for number, token in enumerate(catalogue.tokens, 1):
+        back = _back(catalogue, token)
+        users.setdefault(back, []).append(number)
+        first.setdefault(back, token)
+    if len(users) == 1:
+        return [(catalogue.tokens[0], f"{stem}-back.png")]
+    return [(first[back], f"{stem}-{_runs(numbers)}-back.png") for back, numbers in users.items()]
+
+
+def _runs(numbers: list[int]) -> str:
+    """``[2, 5, 6, 7, 8]`` → ``"02-05to08"``: two-digit numbers, runs of three or more as ``AtoB``."""
+    parts: list[str] = []
+    start = 0
+    for i in range(1, len(numbers) + 1):
+        if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
+            run = numbers[start:i]
+            parts.append(f"{run[0]:02d}to{run[-1]:02d}" if len(run) > 2 else "-".join(f"{n:02d}" for n in run))
+            start = i
+    return "-".join(parts)
+
+
 def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
                      keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
     """A PDF with one token side per page, as bytes.
@@ -231,7 +262,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
-                         subject=f"{count} token sides, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import LayoutError
-from .units import format_length
+from .units import counted, format_length
 
 #: Height (pt) of the calibration strip kept at the foot of the printable area.
 CALIBRATION_HEIGHT = 22.0
@@ -295,7 +295,7 @@ def page_slices(count: int, per_page: int, max_pages: int | None = None) -> Iter
     """
     pages = max(1, math.ceil(count / per_page))
     if max_pages is not None and pages > max_pages:
-        raise LayoutError(f"{count} tokens need {pages} pages, more than the limit of {max_pages} (raise it with --max-pages)")
+        raise LayoutError(f"{counted(count, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
     for number in range(pages):
         first = number * per_page
         yield number, range(first, min(count, first + per_page))

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 from . import pdfx
 from .errors import PreflightError
 from .profiles import Profile
-from .units import format_length
+from .units import counted, format_length
 
 if TYPE_CHECKING:  # pikepdf is imported only when a PDF is read (start-up stays fast)
     from .pdfwalk import Box, Limits
@@ -357,7 +357,7 @@ class _Run:
             if g.count == 1:
                 self.found["safe-area"].add(n, f"1 character lies outside the safe area: {char} is {gap}")
             else:
-                self.found["safe-area"].add(n, f"{g.count} characters lie outside the safe area; the worst, {char}, is {gap}")
+                self.found["safe-area"].add(n, f"{counted(g.count, 'character')} {'lies' if g.count == 1 else 'lie'} outside the safe area; the worst, {char}, is {gap}")
         self.unsafe = {}
 
     def _geometry(self, n: int, boxes: dict[str, Box], uu: float) -> None:

@@ -1,4 +1,4 @@
-"""Lengths and page sizes.
+"""Lengths and page sizes (and :func:`counted`, a count with its noun, for messages).
 
 Everything inside tokengen is in PDF points (1 in = 72 pt, 1 mm = 72/25.4 pt). Strings with
 units (``"25mm"``, ``"1in"``, ``"0.125in"``, ``"72pt"``, ``"2.5cm"``) are parsed only at the
@@ -144,3 +144,9 @@ def format_length(pt: float) -> str:
     if abs(mm * 10 - round(mm * 10)) < 1e-6:
         return f"{round(mm, 1):g}mm"
     return f"{pt:.2f}pt"
+
+
+def counted(count: int, noun: str) -> str:
+    """A count with its noun: ``counted(1, "token")`` → ``"1 token"``, ``counted(18, "token")``
+    → ``"18 tokens"`` (every noun tokengen counts takes an ``s``)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -31,8 +31,9 @@ from .. import bundled
 from ..catalogue import line_at, suggest, validate_schema
 from ..errors import CatalogueError, UsageError
 from ..model import Catalogue
-from ..rules.checks import ERROR, Finding, Report, Settings
+from ..rules.checks import ERROR, Finding, Report, Settings, finding_from_error
 from ..rules.targeting import Interpretations
+from ..units import counted
 from ..yamlsrc import read_yaml
 
 #: The entry point group game modules register in.
@@ -115,9 +116,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         catalogue = catalogue_from_data(path, data, lines)
     except CatalogueError as exc:
         code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
-        where = exc.path if exc.path != str(path) else None
-        message = f"{where}:{exc.line}: {exc.message}" if where else exc.message
-        return report(Finding(ERROR, code, message, exc.line if not where else line_at(lines, ("tokens",)), exc.field))
+        return report(finding_from_error(exc, code, path))
     from .generic import CHECKS as GENERIC
 
     checks: list[Check] = list(GENERIC)
@@ -180,13 +179,14 @@ def format_report(report: Report) -> str:
     if not isinstance(report, GameReport):
         return rules_format(report)
     c = report.counts()
-    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
     out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
            f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
     if report.readings:
         out += reading_lines(report)[1:]  # no variants: a catalogue with declared fields has none
     for f in report.findings:
-        where = f"{report.path}:{f.line}" if f.line else str(report.path)
+        file = f.file or report.path
+        where = f"{file}:{f.line}" if f.line else str(file)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         out.append(f"{where}: {f.severity} {f.code}: {what}")
     return "\n".join(out) + "\n"

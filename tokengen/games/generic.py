@@ -11,7 +11,7 @@ from ..model import Catalogue
 from ..render import default_safe, text_scale
 from ..rules.checks import ERROR, INFO, WARNING, Finding, Settings
 from ..scale import MIN_LEGIBLE_PT
-from ..units import format_length
+from ..units import counted, format_length
 
 
 def _spec(catalogue: Catalogue, settings: Settings) -> SheetSpec:
@@ -27,7 +27,7 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         packing = shapes.packing_for(spec)
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{packing.per_page} tokens of {shapes.describe(spec)} fit on one "
+    return [Finding(INFO, "sheet", f"{counted(packing.per_page, 'token')} of {shapes.describe(spec)} {'fits' if packing.per_page == 1 else 'fit'} on one "
                     f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page",
                     data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
 

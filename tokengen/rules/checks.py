@@ -22,7 +22,7 @@ from ..errors import CatalogueError, LayoutError
 from ..imposition import SheetSpec, grid_for
 from ..model import Catalogue
 from ..shapes import box_width
-from ..units import PAGES, format_length
+from ..units import PAGES, counted, format_length
 from ..yamlsrc import dotted, read_yaml
 from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
 from .targeting import PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
@@ -42,6 +42,8 @@ class Finding:
         line: 1-based line in the catalogue, when the finding has a place.
         field: dotted field path (``tokens[3].back``), when it has one.
         data: JSON-ready details (numbers, names, exact fractions as ``"p/q"`` strings).
+        file: the file ``line`` and ``field`` are in when it is not the catalogue (the tokens'
+            spreadsheet: ``tokens.csv``, line = its row, field = ``id (column A)``).
     """
 
     severity: str
@@ -50,11 +52,14 @@ class Finding:
     line: int | None = None
     field: str | None = None
     data: dict[str, Any] = _field(default_factory=dict, compare=False, hash=False)
+    file: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """Stable JSON keys: severity, code, message, line, field, data."""
-        return {"severity": self.severity, "code": self.code, "message": self.message,
-                "line": self.line, "field": self.field, "data": self.data}
+        """Stable JSON keys: severity, code, message, line, field, data; and ``file`` when the
+        finding is in a file other than the catalogue."""
+        out = {"severity": self.severity, "code": self.code, "message": self.message,
+               "line": self.line, "field": self.field, "data": self.data}
+        return out | ({"file": self.file} if self.file else {})
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,7 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
-    findings = [_from_error(e, "schema") for e in validate_schema(path, data, lines)]
+    findings = [finding_from_error(e, "schema") for e in validate_schema(path, data, lines)]
     if findings:
         return None, findings
 
@@ -141,11 +146,13 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     try:
         return catalogue_from_data(path, data, lines), []
     except CatalogueError as exc:
-        return None, [_from_error(exc, "catalogue")]
+        return None, [finding_from_error(exc, "catalogue", path)]
 
 
-def _from_error(error: CatalogueError, code: str) -> Finding:
-    return Finding(ERROR, code, error.message, error.line, error.field)
+def finding_from_error(error: CatalogueError, code: str, catalogue: Path | None = None) -> Finding:
+    """The finding for ``error``, in its own file when that is not ``catalogue``."""
+    elsewhere = catalogue is not None and error.path != str(catalogue)
+    return Finding(ERROR, code, error.message, error.line, error.field, file=error.path if elsewhere else None)
 
 
 # --- stage 2: the game checks ------------------------------------------------------------------
@@ -176,11 +183,11 @@ def check_bag_size(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         if catalogue.count >= largest.size:
             return []
         return [Finding(WARNING, "bag-too-small",
-                        f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}; "
+                        f"the bag holds {counted(catalogue.count, 'token')} but the largest draw ({largest.label}) takes {largest.size}; "
                         f"with small-bag=take-rest that draw takes all {catalogue.count}",
                         data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
     return [Finding(ERROR, "bag-too-small",
-                    f"the bag holds {catalogue.count} tokens but the largest draw ({largest.label}) takes {largest.size}",
+                    f"the bag holds {counted(catalogue.count, 'token')} but the largest draw ({largest.label}) takes {largest.size}",
                     data={"bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label, "small_bag": reading})]
 
 
@@ -193,9 +200,9 @@ def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin, columns=catalogue.columns))
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{grid.per_page} tokens of {format_length(size)} fit on one "
+    return [Finding(INFO, "sheet", f"{counted(grid.per_page, 'token')} of {format_length(size)} {'fits' if grid.per_page == 1 else 'fit'} on one "
                     f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page "
-                    f"({grid.columns} columns × {grid.rows} rows)",
+                    f"({counted(grid.columns, 'column')} × {counted(grid.rows, 'row')})",
                     data={"per_page": grid.per_page, "columns": grid.columns, "rows": grid.rows})]
 
 
@@ -235,7 +242,7 @@ def check_capacity(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     if room < 0:
         return []  # check_bag_size reports it
     return [Finding(INFO, "party-capacity",
-                    f"the party can employ {room} Meatshields before the bag ({catalogue.count} tokens) "
+                    f"the party can employ {counted(room, 'Meatshield')} before the bag ({counted(catalogue.count, 'token')}) "
                     f"holds fewer than the largest draw ({largest.size}: {largest.label})",
                     data={"capacity": room, "bag": catalogue.count, "largest_draw": largest.size, "draw": largest.label})]
 
@@ -379,10 +386,11 @@ def format_report(report: Report) -> str:
     identical rows (percentages rounded to 0.1; the JSON output holds the exact fractions)."""
     c = report.counts()
     verdict = "playable" if report.playable else "NOT playable"
-    tally = ", ".join(f"{c[s]} {s}{'' if c[s] == 1 else 's'}" for s in SEVERITIES)
+    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
     out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
     for f in report.findings:
-        where = f"{report.path}:{f.line}" if f.line else str(report.path)
+        file = f.file or report.path
+        where = f"{file}:{f.line}" if f.line else str(file)
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         out.append(f"{where}: {f.severity} {f.code}: {what}")
         if f.code == "draw-odds":

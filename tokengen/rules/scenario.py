@@ -298,6 +298,8 @@ def target(catalogue: str | Path, scenario: str | Path | None = None, *, adventu
         CatalogueError: a bad catalogue or scenario file. UsageError: a bad spec, or a catalogue
             with declared fields (it has no attributes or targeting to resolve).
     """
+    if scenario is not None and not Path(scenario).exists():  # the file the user named, before the default catalogue
+        raise CatalogueError(Path(scenario), "file not found")
     cat = load_catalogue(catalogue)
     if cat.fields:
         raise UsageError(f"{catalogue}: target resolves Meatshields fights, and this catalogue declares its own fields "

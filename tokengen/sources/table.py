@@ -12,8 +12,10 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 import zipfile
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,14 @@ class DateCell:
 
     def __str__(self) -> str:
         return self.text
+
+
+@dataclass(frozen=True)
+class Uncalculated:
+    """An .xlsx formula cell with no saved value (the file was written by a program that does not
+    calculate, such as openpyxl or a script): ``formula`` is its text, ``=B2*2``."""
+
+    formula: str
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,13 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
     header_line = 1
     rows: list[Row] = []
     for line, cells in raw_rows:
+        formula = next((i for i, c in enumerate(cells) if isinstance(c, Uncalculated)), None)
+        if formula is not None:
+            name = header[formula] if header is not None and formula < len(header) and header[formula] else None
+            column = f"column {column_letter(formula)}"
+            raise CatalogueError(path, f"a formula without a saved value ({one_line(cells[formula].formula)}): save the file in a "
+                                 "spreadsheet program (which calculates it), or type the value", line=line,
+                                 field=f"{name} ({column})" if name else column)
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
             continue
         if header is None:
@@ -158,12 +175,8 @@ def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
         raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the sheet as 'CSV UTF-8'", line=line) from None
     if "\x00" in text:
         raise CatalogueError(path, "not a text file (contains NUL bytes)", line=text.count("\n", 0, text.index("\x00")) + 1)
-    first = text.split("\n", 1)[0]
-    try:
-        dialect: Any = csv.Sniffer().sniff(first, delimiters=",;\t") if first.strip() else csv.excel
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    delimiter = _delimiter(text.split("\n", 1)[0])
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)  # RFC 4180 quoting
     out = []
     start = 1
     try:
@@ -174,13 +187,18 @@ def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
                 break
     except csv.Error as exc:
         raise CatalogueError(path, f"not readable as CSV: {one_line(str(exc))}", line=reader.line_num) from None
-    return out, dialect.delimiter == ";"
+    return out, delimiter == ";"
+
+
+def _delimiter(header: str) -> str:
+    """The separator of a CSV: whichever of comma, semicolon or tab its header line holds most
+    often outside quotes (a comma when none). Only the separator is guessed; quoting is always
+    Excel's (RFC 4180: ``"a ""b"" c"``, quoted separators and line breaks)."""
+    bare = re.sub(r'"[^"]*"', "", header)
+    return max(",;\t", key=bare.count)
 
 
 def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
     try:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
@@ -188,23 +206,41 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
         raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
     if unpacked > MAX_UNPACKED:
         raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
-    try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
-    try:
-        sheet = book.worksheets[0]
+    # the formulas too, to tell a formula never calculated (no saved value) from a blank cell
+    with closing(_open_xlsx(path, data_only=True)) as book, closing(_open_xlsx(path, data_only=False)) as formulas:
         out = []
-        for number, cells in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), start=1):
-            row = [c.strip() if isinstance(c, str) else _date_cell(c) for c in cells]
+        for number, (cells, written) in enumerate(zip(_sheet_rows(book), _sheet_rows(formulas)), start=1):
+            row = [_cell(c, f) for c, f in zip(cells, written)]
             while row and row[-1] is None:  # openpyxl pads every row to the widest
                 row.pop()
             out.append((number, row))
             if len(out) > MAX_ROWS + 1:
                 break
         return out
-    finally:
-        book.close()
+
+
+def _open_xlsx(path: Path, data_only: bool) -> Any:
+    """The workbook, read-only: cell values as last saved (``data_only``) or formulas as written."""
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=data_only)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
+
+
+def _cell(value: Any, written: Any) -> Any:
+    """A cell's value as read: text stripped, a date as a :class:`DateCell`, a formula with no
+    saved value (``value`` None, ``written`` its formula) as :class:`Uncalculated`."""
+    if value is None and written is not None:
+        return Uncalculated(str(getattr(written, "text", written)))  # an array formula keeps its text in .text
+    return value.strip() if isinstance(value, str) else _date_cell(value)
+
+
+def _sheet_rows(book: Any) -> Any:
+    """The first sheet's rows of an openpyxl workbook, as tuples of cell values."""
+    return book.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS + 1)
 
 
 def _date_cell(value: Any) -> Any:

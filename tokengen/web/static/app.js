@@ -53,7 +53,7 @@
       ` (${count(c.error, "error")}, ${count(c.warning, "warning")}, ${count(c.info, "note")})${variants}`;
     for (const f of check.findings) {
       if (f.code === "draw-odds") { odds.append(oddsTable(f)); continue; }
-      const where = f.line ? `${check.catalogue}:${f.line}: ` : "";
+      const where = f.line ? `${f.file || check.catalogue}:${f.line}: ` : "";
       const field = f.field && f.line ? `${f.field}: ` : "";
       findings.append(text("li", `${where}${f.severity} ${f.code}: ${field}${f.message}`, f.severity));
     }
