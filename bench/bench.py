@@ -93,7 +93,7 @@ def tokengen_build(copies: int, out: Path, repeat: int) -> tuple[Run, int, int]:
     # --columns 0: fill each page (the catalogue's own columns: 3 suit only the 18-token sheet)
     layout = ["--columns", "0"] if copies > 1 else []
     run = timed([str(TOKENGEN), "build", str(CATALOGUE), "--copies", str(copies), *layout, "-o", str(out)], repeat)
-    match = re.search(r"(\d+) tokens on (\d+) page", run.stdout)
+    match = re.search(r"(\d+) tokens? .*?on (\d+) (?:face )?pages?", run.stdout)
     tokens, pages = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
     return run, tokens, pages
 
