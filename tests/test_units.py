@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokengen.units import PAGES, PT_PER_IN, PT_PER_MM, UNITS, format_length, parse_length, parse_page
+from tokengen.units import PAGES, PT_PER_IN, PT_PER_MM, UNITS, counted, format_length, parse_length, parse_page
 
 MM = 72 / 25.4
 
@@ -210,3 +210,10 @@ def test_pages_larger_than_a_viewer_opens_are_refused(text: str, message: str):
 def test_the_largest_page_is_accepted():
     assert parse_page("200inx200in") == (14_400.0, 14_400.0)
     assert parse_page("200inx1in", landscape=True) == (14_400.0, 72.0)
+
+
+@pytest.mark.parametrize(("count", "noun", "text"), [
+    (0, "token", "0 tokens"), (1, "token", "1 token"), (2, "page", "2 pages"), (18, "set", "18 sets"), (-1, "row", "-1 rows"),
+])
+def test_counted_says_a_count_with_its_noun(count: int, noun: str, text: str) -> None:
+    assert counted(count, noun) == text
