@@ -137,3 +137,51 @@ def test_report_text_shows_variants_readings_and_undrawable_cells():
 def test_every_interpretation_has_exactly_one_other_reading():
     # the report prints "(other: X)"; mutation-equivalents.md relies on there being one X
     assert {name: len(options) for name, options in INTERPRETATIONS.items()} == dict.fromkeys(INTERPRETATIONS, 2)
+
+
+# ---- after the round's fixes: singular counts, spreadsheet findings, --size on flat hexes -----
+def test_a_page_that_holds_one_token_says_so_in_the_singular():
+    cat = load_catalogue(CATALOGUE)
+    sheet = check_printable(cat, Settings(size=parse_length("7in")))
+    assert [f.message for f in sheet] == ["1 token of 7in fits on one 8.5in × 11in page (1 column × 1 row)"]
+    two = check_printable(cat, Settings(size=parse_length("3.5in"), page=(612.0, 396.0)))
+    assert [f.message for f in two] == ["2 tokens of 3.5in fit on one 8.5in × 5.5in page (2 columns × 1 row)"]
+
+
+def _status(tmp_path: Path, csv: str, yaml_change: tuple[str, str] = ("", "")) -> Path:
+    """The status-tokens example in ``tmp_path`` with ``csv`` as its tokens.csv."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "status-tokens"
+    text = (example / "status.yaml").read_text("utf-8")
+    (tmp_path / "status.yaml").write_text(text.replace(*yaml_change, 1) if yaml_change[0] else text, "utf-8")
+    (tmp_path / "tokens.csv").write_text(csv, "utf-8")
+    return tmp_path / "status.yaml"
+
+
+GOOD_CSV = "id,name,symbol,colour,copies\nstunned,Stunned,x,#c9a227,6\n"
+
+
+def test_a_bad_spreadsheet_cell_is_a_finding_in_the_spreadsheet(tmp_path):
+    from tokengen.games import check_catalogue as check_any
+
+    path = _status(tmp_path, GOOD_CSV + "Élan,Élan,y,#4e8a3c,6\n")
+    findings = check_any(path).findings
+    assert [(f.code, f.line, f.field, f.as_dict()["file"]) for f in findings] == [
+        ("catalogue", 3, "id (column A)", str(tmp_path / "tokens.csv"))]
+    assert findings[0].message.startswith("id 'Élan'")
+
+
+def test_a_finding_in_the_catalogue_itself_names_no_other_file(tmp_path):
+    from tokengen.games import check_catalogue as check_any
+
+    path = _status(tmp_path, GOOD_CSV, ("tokens: tokens.csv", "tokens: tokens.csv\nfonts: {Body: missing.ttf}"))
+    findings = check_any(path).findings
+    assert [f.code for f in findings] == ["catalogue"]
+    assert findings[0].file is None and "file" not in findings[0].as_dict()
+
+
+def test_size_on_flat_hexes_is_across_the_flats():
+    counters = Path(__file__).resolve().parent.parent / "examples" / "hex-counters" / "counters.yaml"
+    cat = load_catalogue(counters)  # flat hexes 0.9in across the flats: a box 0.9in × 2/√3 wide
+    assert Settings(size=parse_length("0.9in")).token_size(cat) == cat.size
+    assert round(cat.size, 4) == round(64.8 * 2 / 3 ** 0.5, 4)
+    assert Settings(size=72.0).token_size(load_catalogue(CATALOGUE)) == 72.0

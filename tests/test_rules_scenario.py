@@ -228,3 +228,13 @@ def test_wounds_reading_needs_a_wound_count():
         Damage.of((), "wounds", None)
     assert str(err.value) == "damage=wounds needs the catalogue's game.damage.wounds"
     assert Damage.of((), "dies", None) == Damage("dies", 0, None, False)
+
+
+def test_target_refuses_a_catalogue_with_declared_fields_in_one_exact_line():
+    from tokengen.rules.scenario import target
+
+    status = Path(__file__).resolve().parent.parent / "examples" / "status-tokens" / "status.yaml"
+    with pytest.raises(UsageError) as caught:
+        target(status, adventurers=["Ann:STR=6"], monsters=["↓STR"])
+    assert str(caught.value) == (f"{status}: target resolves Meatshields fights, and this catalogue declares its own fields "
+                                 "(game 'generic'): it has no attributes, priorities or targeting")
