@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -209,7 +210,9 @@ def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
     # the formulas too, to tell a formula never calculated (no saved value) from a blank cell
     with closing(_open_xlsx(path, data_only=True)) as book, closing(_open_xlsx(path, data_only=False)) as formulas:
         out = []
-        for number, (cells, written) in enumerate(zip(_sheet_rows(book), _sheet_rows(formulas)), start=1):
+        # zip_longest runs both readers to their end, so each closes its part of the file (an older openpyxl
+        # keeps a reader stopped early, as plain zip leaves the second, holding the file open)
+        for number, (cells, written) in enumerate(zip_longest(_sheet_rows(book), _sheet_rows(formulas), fillvalue=()), start=1):
             row = [_cell(c, f) for c, f in zip(cells, written)]
             while row and row[-1] is None:  # openpyxl pads every row to the widest
                 row.pop()
