@@ -100,10 +100,9 @@ def _touches(element: Element, visible: Rect, values: dict[str, Any], width: flo
     if element.kind == "image":
         return _overlaps(box_pt(width, height, element.box), visible)
     size = element.size.resolve(side)  # text and glyph: its fit width about the anchor, one line high
-    w = element.width.pt if element.width and element.width.pt is not None else (element.width.frac if element.width else 0.8) * width
-    x, y = element.at[0] * width, height * (1 - element.at[1])
-    left = {"left": x, "right": x - w}.get(element.align, x - w / 2)
-    return _overlaps(Rect(left, y - 0.3 * size, w, 1.3 * size), visible)
+    left, right = element.text_span(width)
+    y = height * (1 - element.at[1])
+    return _overlaps(Rect(left, y - 0.3 * size, right - left, 1.3 * size), visible)
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:

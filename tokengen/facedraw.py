@@ -253,17 +253,13 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     text = substitute(element.content, values)
     font = font_name(template, element.font)
     largest = element.size.resolve(side)
-    width = element.width.pt if element.width and element.width.pt is not None else (element.width.frac if element.width else 0.8) * face_w
-    size = fonts.fit_size(text, font, width, largest) if element.fit else largest
+    size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
     if area is None or not text:
         return SetText(text, font, size, x, y, element.align, element.spacing * size)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
     metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
-    box = None
-    if element.fit:
-        box = {"left": (x, x + width), "right": (x - width, x)}.get(element.align, (x - width / 2, x + width / 2))
-    placed = textfit.fit_line(area, metrics, x, y, element.align, size, box)
+    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
     return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)

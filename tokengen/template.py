@@ -117,6 +117,16 @@ class Element:
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
+    def fit_width(self, face_w: float) -> float:
+        """The width (pt) a text is fitted into on a ``face_w`` pt wide face: ``width``, or 0.8 of the face."""
+        return self.width.pt if self.width and self.width.pt is not None else (self.width.frac if self.width else 0.8) * face_w
+
+    def text_span(self, face_w: float) -> tuple[float, float]:
+        """That width about the text's anchor, placed as ``align`` says: (left, right) in pt from
+        the trim's left edge."""
+        w, x = self.fit_width(face_w), self.at[0] * face_w
+        return {"left": (x, x + w), "right": (x - w, x)}.get(self.align, (x - w / 2, x + w / 2))
+
     def fields(self) -> list[str]:
         """The field names this element reads (its text places and its colour fields)."""
         names = placeholders(self.content) if self.kind in ("text", "glyph", "image") else []
