@@ -313,10 +313,7 @@ class State:
                 rendered.check = {"error": check.error}
         finally:
             shutil.rmtree(out.parent, ignore_errors=True)
-        with self.cache_lock:
-            self.cache[key] = rendered
-            while len(self.cache) > CACHE_SIZE:
-                self.cache.popitem(last=False)
+        self._remember(self.cache, key, rendered)
         return rendered
 
     def _pdf_name(self) -> str:
@@ -346,11 +343,15 @@ class State:
                 answer = (f"{written[0].stem}.zip", zip_bytes(written), "application/zip")
         finally:
             shutil.rmtree(folder.parent, ignore_errors=True)
-        with self.cache_lock:
-            self.downloads[key] = answer
-            while len(self.downloads) > CACHE_SIZE:
-                self.downloads.popitem(last=False)
+        self._remember(self.downloads, key, answer)
         return answer
+
+    def _remember(self, cache: OrderedDict[str, Any], key: str, value: Any) -> None:
+        """Keep ``value`` under ``key`` in ``cache``, dropping the oldest past :data:`CACHE_SIZE`."""
+        with self.cache_lock:
+            cache[key] = value
+            while len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
 
     def align(self, values: dict[str, str]) -> bytes:
         """The duplex alignment test for the form's page, flip, offset and printer scale."""
