@@ -4,11 +4,11 @@ template must draw exactly this, pixel for pixel)."""
 
 from __future__ import annotations
 
-from tokengen import fonts
-from tokengen.emblem import CAPTION_Y, CODE_Y, GLYPH_Y, PAD, text_box
-from tokengen.imposition import Rect
+from tokengen.faces.emblem import CAPTION_Y, CODE_Y, GLYPH_Y, PAD, text_box
+from tokengen.faces.render import SAFE, SheetCanvas
+from tokengen.geometry.imposition import Rect
 from tokengen.model import Token
-from tokengen.render import SAFE, SheetCanvas
+from tokengen.sources import fonts
 
 TEXT_INSET, FRAME_INSET, FRAME_WIDTH = 0.13, 0.08, 0.018
 
@@ -48,7 +48,7 @@ class LegacySheetCanvas(SheetCanvas):
         return name
 
     def _draw_legacy_art(self, art, path):
-        from tokengen.art import fit
+        from tokengen.faces.art import fit
 
         c, s, b = self.canvas, self.size, self.bleed
         name, width, height, _ = art

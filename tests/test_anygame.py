@@ -16,9 +16,9 @@ from pypdf.generic import ContentStream
 
 from tests.pdfmeasure import chars
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.cutsvg import MM_PER_PT
 from tokengen.errors import CatalogueError
-from tokengen.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, outline, sheet_for
+from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, outline, sheet_for
+from tokengen.outputs.cutsvg import MM_PER_PT
 from tokengen.units import parse_page
 
 LETTER = parse_page("letter")
@@ -293,7 +293,7 @@ def test_square_tokens_cut_svg_rectangles_lie_on_the_pdf_cut_lines(tmp_path, run
 
 
 def test_outline_grows_by_the_bleed():
-    from tokengen.imposition import Rect
+    from tokengen.geometry.imposition import Rect
 
     hexagon = outline(Shape("hex"), Rect(0, 0, *hex_box(54.0, "pointy")), grow=9.0)
     xs = [x for x, _ in hexagon.points()]
@@ -320,7 +320,7 @@ tokens:
 def with_font(tmp_path: Path, text: str = FONTED) -> Path:
     import shutil
 
-    from tokengen import fonts
+    from tokengen.sources import fonts
 
     (tmp_path / "fonts").mkdir(exist_ok=True)
     shutil.copy(fonts.font_dir() / "DejaVuSans-Bold.ttf", tmp_path / "fonts" / "Title.ttf")

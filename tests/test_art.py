@@ -16,10 +16,10 @@ import pytest
 from PIL import Image
 
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.art import ArtLibrary, effective_dpi, fit
 from tokengen.errors import RenderError
-from tokengen.imposition import Rect
-from tokengen.render import SAFE
+from tokengen.faces.art import ArtLibrary, effective_dpi, fit
+from tokengen.faces.render import SAFE
+from tokengen.geometry.imposition import Rect
 from tokengen.units import parse_page
 
 LETTER = parse_page("letter")

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from tokengen.art import ArtLibrary
 from tokengen.errors import RenderError
-from tokengen.imposition import Rect
+from tokengen.faces.art import ArtLibrary
+from tokengen.geometry.imposition import Rect
 
 EXAMPLES = int(os.environ.get("FUZZ_SCALE", "1")) * 60
 

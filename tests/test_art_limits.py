@@ -17,8 +17,8 @@ import pytest
 from conftest import catalogue_with_art
 from PIL import Image, ImageDraw
 
-from tokengen.art import MAX_CHUNK, ArtLibrary
 from tokengen.errors import RenderError
+from tokengen.faces.art import MAX_CHUNK, ArtLibrary
 
 GIB = 1 << 30
 IDS = ["str-low", "str-high", "agi-low", "agi-high", "con-low", "con-high"]

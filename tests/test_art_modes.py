@@ -25,9 +25,9 @@ from test_art import catalogue_with_art
 
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.colour import Converter
-from tokengen.export import export
 from tokengen.model import Colour
-from tokengen.profiles import get_profile
+from tokengen.outputs.export import export
+from tokengen.sources.profiles import get_profile
 from tokengen.units import parse_page
 
 LETTER = parse_page("letter")

@@ -13,8 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from tokengen import load_catalogue
-from tokengen.beneath import underlay
-from tokengen.imposition import Rect
+from tokengen.faces.beneath import underlay
+from tokengen.geometry.imposition import Rect
 from tokengen.model import Colour
 
 DATA = Path(__file__).parent / "data" / "anygame-art"

@@ -14,10 +14,10 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from tokengen.aligntest import mirror_point
-from tokengen.backs import backs_path
 from tokengen.errors import UsageError
-from tokengen.pagesetup import parse_offset, parse_scale
+from tokengen.faces.pagesetup import parse_offset, parse_scale
+from tokengen.outputs.aligntest import mirror_point
+from tokengen.outputs.backs import backs_path
 from tokengen.units import PT_PER_MM
 
 FACE_BG = (0.937255, 0.894118, 0.784314)  # token_defs.yaml style.background #efe4c8
@@ -204,7 +204,7 @@ def test_bad_backs_options_are_one_line_errors(run, tmp_path: Path, catalogue_pa
 @pytest.mark.parametrize("flip", ["long", "short"])
 def test_alignment_readings_give_the_offset_that_cancels_the_error(page: tuple[float, float], flip: str):
     """Simulate a printer that puts the back (ex, ey) pt off, read both sides, apply the reading."""
-    from tokengen.aligntest import scale_signs
+    from tokengen.outputs.aligntest import scale_signs
 
     error = (2.5, -1.25)
     target = (150.0, 300.0)  # a front target

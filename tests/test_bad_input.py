@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tokengen import yamlsrc
-from tokengen.bundled import missing_message
-from tokengen.catalogue import load_catalogue
 from tokengen.errors import CatalogueError
+from tokengen.sources import yamlsrc
+from tokengen.sources.bundled import missing_message
+from tokengen.sources.catalogue import load_catalogue
 
 DATA = Path(__file__).resolve().parent / "data"
 BAD = DATA / "bad"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from tokengen.batch import Job, load_jobs, output_name, run_jobs, summary_table
 from tokengen.errors import CatalogueError
+from tokengen.outputs.batch import Job, load_jobs, output_name, run_jobs, summary_table
 from tokengen.units import parse_length
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE, DATA, ROOT
 
-from tokengen.bundled import missing_message
+from tokengen.sources.bundled import missing_message
 
 RULES = DATA / "rules"
 SCENARIOS = DATA / "scenarios"

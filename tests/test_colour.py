@@ -108,8 +108,8 @@ def test_black_art_is_built_on_the_black_plate(tmp_path: Path, catalogue_path: P
     from test_art import catalogue_with_art
 
     from tokengen import load_catalogue
-    from tokengen.export import export
-    from tokengen.profiles import get_profile
+    from tokengen.outputs.export import export
+    from tokengen.sources.profiles import get_profile
 
     art = tmp_path / "black.png"
     im = Image.new("RGB", (300, 300), (0, 0, 0))
@@ -205,7 +205,7 @@ def test_rendering_intent_changes_saturated_colours():
 
 def test_profile_keys_are_checked(run, tmp_path: Path):
     from tokengen.errors import CatalogueError
-    from tokengen.profiles import load_profiles
+    from tokengen.sources.profiles import load_profiles
 
     for text, message in (("x:\n  ink_limit: 500\n", "x.ink_limit: expected a percentage from 100 to 400, got 500"),
                           ("x:\n  rendering_intent: relativ\n", "x.rendering_intent: unknown value 'relativ'; did you mean 'relative'?"),
@@ -250,7 +250,7 @@ def test_a_no_break_space_is_ordinary_text(run, tmp_path: Path, catalogue_path: 
 
 def test_untagged_cmyk_art_is_ink_limited(tmp_path: Path):
     """A CMYK JPEG of C100 M100 Y100 K100 (400 %) keeps its K and comes out at the limit."""
-    from tokengen.art import ArtLibrary
+    from tokengen.faces.art import ArtLibrary
 
     path = tmp_path / "heavy.jpg"
     Image.new("CMYK", (300, 300), (255, 255, 255, 255)).save(path, quality=100)

@@ -31,7 +31,7 @@ def test_page_names_complete_with_reportlabs_own(tmp_path: Path):
 
 
 def test_profile_names_complete_from_an_empty_folder(tmp_path: Path):
-    from tokengen.profiles import load_profiles
+    from tokengen.sources.profiles import load_profiles
 
     assert complete("tokengen export --profile ", tmp_path) == list(load_profiles())
     assert {"home", "print-shop", "tgc-chits"} <= set(load_profiles())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE
 
-from tokengen.console import ascii_form
+from tokengen.cli.console import ascii_form
 
 ANN = "Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3"
 BOB = "Bob:STR=2,AGI=5,CON=5,MAG=4,MRL=3,PER=6"

@@ -33,7 +33,7 @@ def test_readme_shows_the_two_setup_commands():
 
 
 def test_version(run):
-    from tokengen import __version__
+    from tokengen._version import __version__
 
     result = run("--version")
     assert result.exit_code == 0 and result.stdout == f"tokengen, version {__version__}\n"

@@ -15,10 +15,10 @@ from conftest import CATALOGUE
 from PIL import Image
 from pypdf.generic import ContentStream
 
-from tokengen.catalogue import load_catalogue
 from tokengen.errors import ExportError
-from tokengen.export import export
-from tokengen.profiles import load_profiles
+from tokengen.outputs.export import export
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
 
 BLEED = 9.0  # 1/8 in, pt
 BACKGROUND = (0xEF, 0xE4, 0xC8)  # token_defs.yaml style.background
@@ -378,7 +378,7 @@ def test_tgc_chits_one_shared_back_stays_one_file(tmp_path: Path):
 
 
 def test_back_png_names_shorten_runs():
-    from tokengen.export import _runs
+    from tokengen.outputs.export import _runs
 
     assert _runs([1]) == "01"
     assert _runs([2, 5]) == "02-05"

@@ -13,8 +13,8 @@ from conftest import CATALOGUE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokengen.cutcheck import unmarked_cuts
-from tokengen.imposition import HOME_BLEED, SheetSpec, impose, plan
+from tokengen.geometry.imposition import HOME_BLEED, SheetSpec, impose, plan
+from tokengen.preflight.cutcheck import unmarked_cuts
 from tokengen.units import PAGES
 
 FACE_BG = (0.937255, 0.894118, 0.784314)  # #efe4c8
@@ -114,7 +114,7 @@ def test_export_takes_copies_columns_fill_size_page(run, tmp_path: Path):
 
 
 def test_profile_keys_columns_copies_fill(tmp_path: Path):
-    from tokengen.profiles import get_profile
+    from tokengen.sources.profiles import get_profile
 
     user = tmp_path / "p.yaml"
     user.write_text("mine:\n  extends: home\n  columns: 0\n  copies: 2\n  fill: true\n", "utf-8")
@@ -269,7 +269,7 @@ def test_the_example_chit_job_fills_its_12x18_sheet(run, tmp_path: Path):
        width=st.floats(150.0, 1300.0), height=st.floats(150.0, 1300.0), size=st.floats(18.0, 110.0), fill=st.booleans())
 def test_plan_places_whole_sets_on_the_fewest_pages(set_size, copies, group, width, height, size, fill):
     from tokengen.errors import LayoutError
-    from tokengen.imposition import grid_for
+    from tokengen.geometry.imposition import grid_for
 
     spec = SheetSpec(page=(width, height), size=size, group=group)
     try:

@@ -19,10 +19,10 @@ import pytest
 from conftest import CATALOGUE
 from PIL import Image
 
-from tokengen.catalogue import load_catalogue
-from tokengen.export import export
-from tokengen.preflight import preflight
-from tokengen.profiles import load_profiles
+from tokengen.outputs.export import export
+from tokengen.preflight.checks import preflight
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
 
 PROFILES = load_profiles()
 
@@ -128,7 +128,7 @@ def test_cairo_rewrites_colour_as_rgb(foreign: Path):
 
 def our_chars(path: Path, pages: int) -> list[tuple[str, float, float, float, int]]:
     """(text, x0, x1, bottom, page) of every visible character, as preflight measures them."""
-    from tokengen.pdfwalk import Budget, Limits, Walker, open_pdf
+    from tokengen.preflight.pdfwalk import Budget, Limits, Walker, open_pdf
 
     pdf = open_pdf(path, Limits())
     try:

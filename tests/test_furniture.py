@@ -10,8 +10,8 @@ import pdfplumber
 import pytest
 from conftest import CATALOGUE
 
-from tokengen import furniture
-from tokengen.imposition import Rect
+from tokengen.geometry import furniture
+from tokengen.geometry.imposition import Rect
 
 PAGES = ["3inx3in", "3inx5in", "4inx6in", "5inx7in", "letter", "a4", "legal", "tabloid"]
 MARGIN = 18.0  # the default 0.25 in
@@ -158,7 +158,7 @@ def test_alignment_page_scales_and_text_lie_inside_the_page(run, tmp_path: Path,
 
 
 def test_alignment_layout_on_letter_is_the_classic_one():
-    from tokengen import alignlayout
+    from tokengen.geometry import alignlayout
 
     plan = alignlayout.layout((612.0, 792.0))
     assert plan.inset == 90.0 and len(plan.targets) == 5 and plan.warnings == ()
@@ -167,7 +167,7 @@ def test_alignment_layout_on_letter_is_the_classic_one():
 
 
 def test_alignment_layout_on_a_3x3_page_keeps_the_centre_target_and_says_what_went():
-    from tokengen import alignlayout
+    from tokengen.geometry import alignlayout
 
     plan = alignlayout.layout((216.0, 216.0))
     assert plan.targets == ((108.0, 108.0),)

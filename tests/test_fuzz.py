@@ -28,7 +28,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from tokengen.cli import main
-from tokengen.imposition import SheetSpec, grid_for
+from tokengen.geometry.imposition import SheetSpec, grid_for
 from tokengen.units import PAGES, parse_length, parse_page
 
 FUZZ = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tokengen import games
+from tokengen.games import registry as games
 from tokengen.games.meatshields import MODULE as MEATSHIELDS
 
 BASE = """\
@@ -85,8 +85,8 @@ def test_a_game_plug_in_registers_through_the_entry_point_group(run, tmp_path, m
     (site / "fakegame-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: fakegame\nVersion: 1.0\n")
     (site / "fakegame-1.0.dist-info" / "entry_points.txt").write_text("[tokengen.games]\nfakegame = fakegame_checks:MODULE\n")
     (site / "fakegame_checks.py").write_text(textwrap.dedent("""\
-        from tokengen.games import GameModule
-        from tokengen.rules.checks import Finding
+        from tokengen.games.registry import GameModule
+        from tokengen.games.meatshields.rules.checks import Finding
 
         def strength_total(catalogue, settings):
             total = sum(len(t.value("name")) * t.copies for t in catalogue.tokens)

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from tokengen.errors import LayoutError
-from tokengen.imposition import (
+from tokengen.geometry.imposition import (
     CALIBRATION_GAP,
     CALIBRATION_HEIGHT,
     CROP_LENGTH,

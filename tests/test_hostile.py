@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tokengen import atomic, fonts, guard
-from tokengen.batch import Job, read_keywords
-from tokengen.catalogue import validate_schema
+from tokengen.io import atomic, guard
+from tokengen.outputs.batch import Job, read_keywords
+from tokengen.sources import fonts
+from tokengen.sources.catalogue import validate_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = Path(__file__).resolve().parent / "data" / "good" / "minimal.yaml"
@@ -101,7 +102,7 @@ def test_build_never_writes_onto_a_bundled_font(run, tmp_path: Path, monkeypatch
 
 
 def test_build_never_writes_onto_the_package_data(run, tmp_path: Path):
-    from tokengen.profiles import builtin_path
+    from tokengen.sources.profiles import builtin_path
 
     builtin = builtin_path()
     before = builtin.read_bytes()
@@ -257,7 +258,7 @@ def test_a_hex_dpi_of_5000_digits_is_one_line(run, tmp_path: Path):
 
 
 def test_a_hex_dpi_is_read_as_its_value(tmp_path: Path):
-    from tokengen.profiles import get_profile
+    from tokengen.sources.profiles import get_profile
 
     profiles = tmp_path / "p.yaml"
     profiles.write_text("mine:\n  dpi: 0x12c\n", "utf-8")
@@ -357,7 +358,7 @@ def test_up_to_date_check_reads_only_the_fingerprint(run, tmp_path: Path):
 
 HOOK = textwrap.dedent("""
     import os, sys
-    from tokengen import render
+    from tokengen.faces import render
     from tokengen.cli import run
     ready, block = int(sys.argv[1]), int(sys.argv[2])
     real = render.SheetCanvas.place
@@ -484,7 +485,7 @@ def test_long_name_temporary_files_fit_and_are_cleaned_as_leftovers(tmp_path: Pa
 
 
 def test_png_set_is_all_or_nothing(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from tokengen import export
+    from tokengen.outputs import export
 
     # the face PNG is written, then the disk is full for the back
     out = tmp_path / "out"
@@ -585,7 +586,7 @@ def _times_ten_or_die(x: int) -> int:
 
 
 def test_a_dead_worker_fails_its_job_only():
-    from tokengen.workers import run_pool
+    from tokengen.io.workers import run_pool
 
     results: dict[int, object] = {}
     run_pool(_times_ten_or_die, [0, 1, 2, 3, 4], [0, 1, 2, 3, 4], 2, results.__setitem__,

@@ -1,4 +1,4 @@
-"""Imposition (tokengen/imposition.py) in exact points: whole page layouts, backs, plans and the
+"""Imposition (tokengen/geometry/imposition.py) in exact points: whole page layouts, backs, plans and the
 helpers, each figure worked out by hand (in the comment beside it) with lengths that add up
 exactly in binary, so every assertion is an equality.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tokengen.errors import LayoutError
-from tokengen.imposition import (
+from tokengen.geometry.imposition import (
     Cell,
     Grid,
     Line,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tokengen import imposition
-from tokengen.imposition import PageLayout, SheetSpec, grid_for, iter_pages, layout_page, page_slices, renumbered
+from tokengen.geometry import imposition
+from tokengen.geometry.imposition import PageLayout, SheetSpec, grid_for, iter_pages, layout_page, page_slices, renumbered
 
 LETTER = (612.0, 792.0)
 

@@ -1,9 +1,12 @@
-"""The package's floors: every module imports only from its own floor or lower ones.
+"""The package's floors: every module imports only from its own package's floor or lower ones.
 
-The imports are read with ``ast`` from every ``tokengen`` source file, including imports inside
-functions and under ``if TYPE_CHECKING:`` (a lazy import that reaches upward is still an upward
-import). The package's own ``__init__`` is left out: it is the facade, holding ``__version__``
-and loading its public names on first use (PEP 562), so every floor may read ``__version__``.
+The package is laid out by concern, one folder a floor (README, "How the package is layered"):
+the ground floor's modules, ``io/``, ``geometry/``, ``sources/``, ``faces/``, ``preflight/``,
+``games/``, ``outputs/``, then the front ends ``cli/`` and ``web/``, and last the facade
+(``tokengen/__init__.py``), which loads its public names on first use (PEP 562). The imports are
+read with ``ast`` from every ``tokengen`` source file, including imports inside functions and
+under ``if TYPE_CHECKING:`` (a lazy import that reaches upward is still an upward import), and
+the facade is counted like any module: a module that imports ``tokengen`` itself imports the top.
 """
 
 from __future__ import annotations
@@ -15,25 +18,23 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tokengen"
 
-#: The floors, lowest first. A module may import its own floor and any floor below it.
+#: The floors, lowest first: a top-level name (a package, or a module on the ground floor) → its
+#: floor. A module may import its own floor and any floor below it.
 FLOORS: list[tuple[str, set[str]]] = [
-    ("values", {"_startup", "console", "cutcheck", "errors", "interpretations", "limits", "model", "scripts",
-                "streams", "testhook", "units", "sources"}),
-    ("services", {"artpath", "atomic", "bundled", "colour", "fonts", "guard", "pdfwalk", "schemas", "workers", "yamlsrc"}),
-    ("geometry, art and page set-up", {"imposition", "shapes", "foldover", "furniture", "alignlayout", "cutsvg",
-                                       "pagesetup", "art", "emblem", "pdfx", "textfit"}),
-    ("sources and options", {"gamedata", "sources.table", "sources.fields", "catalogue", "template", "beneath", "facedraw",
-                             "profiles", "options"}),
-    ("drawing and checking", {"render", "scale", "rules", "rules.bag", "rules.targeting", "rules.checks",
-                              "rules.scenario", "preflight"}),
-    ("sheet parts", {"backs", "aligntest", "rulesheet", "games", "games.generic", "games.meatshields"}),
-    ("build", {"build"}),
-    ("outputs", {"export", "batch", "preview", "watch"}),
-    ("front ends", {"completion", "cli", "web", "web.server", "__main__"}),
+    ("ground", {"_version", "_startup", "errors", "units", "model", "limits", "colour"}),
+    ("io", {"io"}),
+    ("geometry", {"geometry"}),
+    ("sources", {"sources"}),
+    ("faces", {"faces"}),
+    ("preflight", {"preflight"}),
+    ("games", {"games"}),
+    ("outputs", {"outputs"}),
+    ("front ends", {"cli", "web", "__main__"}),
+    ("facade", {""}),
 ]
 
-#: Circles inside one floor that are known and left for later (each pair imports the other,
-#: one side lazily). Any other circle fails.
+#: Circles that are known and left for later (each pair imports the other, one side lazily).
+#: Any other circle fails.
 KNOWN_CIRCLES = [
     {"cli", "web.server"},
 ]
@@ -56,9 +57,9 @@ def imports() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = _name(path)
-        if not name:
-            continue  # the package facade (see the module docstring)
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        if not name:
+            package = []
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
@@ -73,21 +74,26 @@ def imports() -> dict[str, set[str]]:
                     found.add(candidate if _is_module(candidate) else ".".join(base))
             elif isinstance(node, ast.Import):
                 found.update(".".join(a.name.split(".")[1:]) for a in node.names if a.name.split(".")[0] == "tokengen")
-        found.discard("")  # `from . import __version__`: the facade
         found.discard(name)
         graph[name] = found
     return graph
 
 
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
 def floor_of() -> dict[str, int]:
-    return {module: n for n, (_, modules) in enumerate(FLOORS) for module in modules}
+    """Every module of the package → its floor (the floor of its top-level name)."""
+    tops = {top: n for n, (_, names) in enumerate(FLOORS) for top in names}
+    return {module: tops[_top(module)] for module in imports() if _top(module) in tops}
 
 
 def test_every_module_has_a_floor():
-    floors = floor_of()
-    assert sum(len(m) for _, m in FLOORS) == len(floors), "a module is listed on two floors"
-    assert sorted(set(imports()) - set(floors)) == [], "new module: add it to FLOORS in tests/test_layers.py"
-    assert sorted(set(floors) - set(imports())) == [], "FLOORS names a module that no longer exists"
+    tops = [top for _, names in FLOORS for top in names]
+    assert len(tops) == len(set(tops)), "a name is listed on two floors"
+    assert sorted(set(imports()) - set(floor_of())) == [], "new top-level module or package: add it to FLOORS in tests/test_layers.py"
+    assert sorted(set(tops) - {_top(m) for m in imports()}) == [], "FLOORS names a module that no longer exists"
 
 
 def test_no_module_imports_a_higher_floor():
@@ -95,6 +101,13 @@ def test_no_module_imports_a_higher_floor():
     upward = [f"{m} ({FLOORS[floors[m]][0]}) imports {d} ({FLOORS[floors[d]][0]})"
               for m, deps in sorted(imports().items()) for d in sorted(deps) if floors[d] > floors[m]]
     assert upward == []
+
+
+def test_the_facade_is_counted():
+    """The facade imports the modules that hold its public names; nothing imports the facade."""
+    graph = imports()
+    assert {"outputs.build", "sources.catalogue", "_version", "_startup"} <= graph[""]
+    assert [m for m, deps in graph.items() if "" in deps] == []
 
 
 def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -133,7 +146,8 @@ def test_no_new_import_circles():
     assert sorted(map(sorted, _circles(imports()))) == sorted(map(sorted, KNOWN_CIRCLES))
 
 
-@pytest.mark.parametrize("lower, upper", [("backs", "build"), ("aligntest", "build"), ("rulesheet", "backs"), ("rulesheet", "build")])
+@pytest.mark.parametrize("lower, upper", [("outputs.backs", "outputs.build"), ("outputs.aligntest", "outputs.build"),
+                                          ("games.meatshields.rulesheet", "outputs.backs"), ("games.meatshields.rulesheet", "outputs.build")])
 def test_build_backs_and_rulesheet_do_not_import_upward(lower: str, upper: str):
     """The circle this layout broke (build → duplex → build, rulesheet → duplex; duplex is now backs,
     aligntest and pagesetup) stays broken."""
@@ -142,6 +156,6 @@ def test_build_backs_and_rulesheet_do_not_import_upward(lower: str, upper: str):
 
 def test_the_walker_sees_lazy_and_type_checking_imports():
     graph = imports()
-    assert "rulesheet" in graph["build"]  # imported inside build_pdf
-    assert "render" in graph["backs"]  # inside functions and under TYPE_CHECKING
-    assert "options" in graph["backs"]  # under TYPE_CHECKING only
+    assert "games.meatshields.rulesheet" in graph["outputs.build"]  # imported inside build_pdf
+    assert "faces.render" in graph["outputs.backs"]  # inside functions and under TYPE_CHECKING
+    assert "outputs.options" in graph["outputs.backs"]  # under TYPE_CHECKING only

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tokengen.build import MAX_PAGES, MAX_TOKENS
 from tokengen.model import Catalogue
+from tokengen.outputs.build import MAX_PAGES, MAX_TOKENS
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "token_defs.yaml"

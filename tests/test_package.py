@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 
 import tokengen
-from tokengen import bundled, fonts
+from tokengen.sources import bundled, fonts
 
 PACKAGE = ROOT / "tokengen"  # the source tree
 INSTALLED = Path(tokengen.__file__).parent  # the package in use (the same folder in an editable install)
@@ -180,7 +180,7 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
 
 
 def test_windows_caps_the_worker_pool_at_61(monkeypatch: pytest.MonkeyPatch):
-    from tokengen import batch
+    from tokengen.outputs import batch
 
     assert (batch.max_workers("win32"), batch.max_workers("linux")) == (61, 256)
     monkeypatch.setattr(batch.sys, "platform", "win32")
@@ -192,7 +192,7 @@ def test_liveness_is_psutils(monkeypatch: pytest.MonkeyPatch):
     liveness test on Windows, where it terminates the process)."""
     import psutil
 
-    from tokengen import atomic
+    from tokengen.io import atomic
 
     assert atomic._alive(os.getpid()) and atomic._alive(os.getppid()) and not atomic._alive(2 ** 22 + 12345)
     asked = []
@@ -202,7 +202,7 @@ def test_liveness_is_psutils(monkeypatch: pytest.MonkeyPatch):
 
 # ---- lazy imports: each command loads only what it needs -----------------------------------------
 
-HEAVY = ("reportlab", "jsonschema", "pypdf", "pdfplumber", "pypdfium2", "PIL", "yaml", "tokengen.rules", "reportlab.platypus")
+HEAVY = ("reportlab", "jsonschema", "pypdf", "pdfplumber", "pypdfium2", "PIL", "yaml", "tokengen.games.meatshields.rules", "reportlab.platypus")
 
 
 def _loaded_after(*args: str, cwd: Path) -> set[str]:
@@ -222,4 +222,4 @@ def test_build_loads_no_pdf_reader_and_no_rules_engine(tmp_path: Path):
     loaded = _loaded_after("build", "meatshields", cwd=tmp_path)
     assert {"reportlab", "yaml"} <= loaded
     # jsonschema only for a file the schema pre-check does not pass (tests/test_schemas_fast.py)
-    assert not loaded & {"jsonschema", "pypdf", "pdfplumber", "pypdfium2", "tokengen.rules", "reportlab.platypus"}
+    assert not loaded & {"jsonschema", "pypdf", "pdfplumber", "pypdfium2", "tokengen.games.meatshields.rules", "reportlab.platypus"}

@@ -19,12 +19,13 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from tokengen import fonts, pdfx
-from tokengen.catalogue import load_catalogue
-from tokengen.export import export
-from tokengen.pdfwalk import embedded as _embedded
-from tokengen.preflight import CHECKS, preflight
-from tokengen.profiles import load_profiles
+from tokengen.outputs.export import export
+from tokengen.preflight import pdfx
+from tokengen.preflight.checks import CHECKS, preflight
+from tokengen.preflight.pdfwalk import embedded as _embedded
+from tokengen.sources import fonts
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
 
 PROFILES = load_profiles()
 SINGLE = PROFILES["single-pages"]
@@ -41,7 +42,7 @@ def make_pdf(path: Path, *, boxes: bool = True, bleed: float = 9.0, font: str | 
         image_in_form: draw the image inside a Form XObject placed with this scale.
         inline: draw the image inline (BI … ID … EI) rather than as an XObject.
         literal: raw content-stream operators added to every page.
-        x1a: made PDF/X-1a afterwards, as the export does (:func:`tokengen.pdfx.convert`).
+        x1a: made PDF/X-1a afterwards, as the export does (:func:`tokengen.preflight.pdfx.convert`).
     """
     regular, _ = fonts.register()
     canvas = Canvas(str(path), pagesize=(EDGE, EDGE), invariant=1,

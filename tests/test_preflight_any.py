@@ -18,12 +18,12 @@ import pytest
 from conftest import CATALOGUE
 from test_preflight import SINGLE, failing, make_pdf
 
-from tokengen import pdfx
-from tokengen.catalogue import load_catalogue
-from tokengen.export import export
-from tokengen.pdfwalk import Budget, Limits, Walker, open_pdf
-from tokengen.preflight import preflight
-from tokengen.profiles import load_profiles
+from tokengen.outputs.export import export
+from tokengen.preflight import pdfx
+from tokengen.preflight.checks import preflight
+from tokengen.preflight.pdfwalk import Budget, Limits, Walker, open_pdf
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
 
 PROFILES = load_profiles()
 HOME = PROFILES["home"]

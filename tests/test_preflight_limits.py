@@ -220,9 +220,9 @@ def test_fifos_and_devices_are_refused_by_type(tmp_path: Path, run):
 def test_qpdf_repairs_never_reach_stderr(tmp_path: Path):
     """A file with a broken cross-reference table: qpdf repairs it (and would log each repair);
     preflight says nothing but its report."""
-    from tokengen.build import BuildOptions, build_pdf
-    from tokengen.catalogue import load_catalogue
-    from tokengen.imposition import SheetSpec
+    from tokengen.geometry.imposition import SheetSpec
+    from tokengen.outputs.build import BuildOptions, build_pdf
+    from tokengen.sources.catalogue import load_catalogue
 
     good = tmp_path / "good.pdf"
     build_pdf(load_catalogue(CATALOGUE), BuildOptions(sheet=SheetSpec(page=(612, 792), size=72.0)), good)
@@ -243,9 +243,9 @@ _SMALL: dict[str, bytes] = {}
 def _small_pdf() -> bytes:
     """Our single-pages export of the real catalogue, made once per test session."""
     if "pdf" not in _SMALL:
-        from tokengen.catalogue import load_catalogue
-        from tokengen.export import export
-        from tokengen.profiles import get_profile
+        from tokengen.outputs.export import export
+        from tokengen.sources.catalogue import load_catalogue
+        from tokengen.sources.profiles import get_profile
 
         with tempfile.TemporaryDirectory() as tmp:
             _SMALL["pdf"] = export(load_catalogue(CATALOGUE), get_profile("single-pages"), Path(tmp))[0].read_bytes()

@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import catalogue_with_art
 from PIL import Image
 
-from tokengen.art import resampled_warning
+from tokengen.faces.art import resampled_warning
 
 IDS = ["agi-low", "agi-high", "con-low"]  # in catalogue order
 

@@ -12,7 +12,7 @@ from conftest import CATALOGUE, ROOT
 from PIL import Image
 
 from tokengen.errors import UsageError
-from tokengen.scale import token_size
+from tokengen.faces.scale import token_size
 
 
 # -- -o DIR/ ------------------------------------------------------------------------------------

@@ -13,10 +13,8 @@ from conftest import CATALOGUE, DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokengen.catalogue import load_catalogue
 from tokengen.errors import UsageError
-from tokengen.model import Draws
-from tokengen.rules import (
+from tokengen.games.meatshields.rules import (
     Adventurer,
     BagState,
     Interpretations,
@@ -36,6 +34,8 @@ from tokengen.rules import (
     resolve_targets,
     variants_in_play,
 )
+from tokengen.model import Draws
+from tokengen.sources.catalogue import load_catalogue
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game

@@ -1,6 +1,6 @@
 """``tokengen check``'s findings and report, exactly: the fields, numbers and lines a player reads.
 
-Written from the mutants ``make mutate`` found alive in tokengen/rules/checks.py (issue 18).
+Written from the mutants ``make mutate`` found alive in tokengen/games/meatshields/rules/checks.py (issue 18).
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from pathlib import Path
 
 from conftest import CATALOGUE, DATA
 
-from tokengen.catalogue import load_catalogue
-from tokengen.rules import (
+from tokengen.games.meatshields.rules import (
     INTERPRETATIONS,
     Interpretations,
     Settings,
@@ -22,7 +21,8 @@ from tokengen.rules import (
     inspect_source,
     run_checks,
 )
-from tokengen.rules.checks import check_backs, check_legible, check_printable
+from tokengen.games.meatshields.rules.checks import check_backs, check_legible, check_printable
+from tokengen.sources.catalogue import load_catalogue
 from tokengen.units import parse_length
 
 RULES = DATA / "rules"
@@ -161,7 +161,7 @@ GOOD_CSV = "id,name,symbol,colour,copies\nstunned,Stunned,x,#c9a227,6\n"
 
 
 def test_a_bad_spreadsheet_cell_is_a_finding_in_the_spreadsheet(tmp_path):
-    from tokengen.games import check_catalogue as check_any
+    from tokengen.games.registry import check_catalogue as check_any
 
     path = _status(tmp_path, GOOD_CSV + "Élan,Élan,y,#4e8a3c,6\n")
     findings = check_any(path).findings
@@ -171,7 +171,7 @@ def test_a_bad_spreadsheet_cell_is_a_finding_in_the_spreadsheet(tmp_path):
 
 
 def test_a_finding_in_the_catalogue_itself_names_no_other_file(tmp_path):
-    from tokengen.games import check_catalogue as check_any
+    from tokengen.games.registry import check_catalogue as check_any
 
     path = _status(tmp_path, GOOD_CSV, ("tokens: tokens.csv", "tokens: tokens.csv\nfonts: {Body: missing.ttf}"))
     findings = check_any(path).findings

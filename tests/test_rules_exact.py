@@ -1,6 +1,6 @@
 """The rules engine's answers and refusals, exactly: the values and messages a player reads.
 
-Written from the mutants ``make mutate`` found alive in tokengen/rules/ (issue 18): each test pins a
+Written from the mutants ``make mutate`` found alive in tokengen/games/meatshields/rules/ (issue 18): each test pins a
 value or a message that a wrong engine would change.
 """
 
@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from conftest import CATALOGUE
 
-from tokengen.catalogue import load_catalogue
 from tokengen.errors import UsageError
-from tokengen.rules import BagState, draw_size, variants_in_play
-from tokengen.rules.bag import tokens_drawn
+from tokengen.games.meatshields.rules import BagState, draw_size, variants_in_play
+from tokengen.games.meatshields.rules.bag import tokens_drawn
+from tokengen.sources.catalogue import load_catalogue
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game
@@ -68,7 +68,7 @@ def test_trading_a_meatshield_nobody_employs_is_refused_by_name():
 
 
 def test_readings_are_named_with_hyphens_or_underscores():
-    from tokengen.rules import Interpretations
+    from tokengen.games.meatshields.rules import Interpretations
 
     chosen = Interpretations.chosen({"same-target": "twice"}, [("small_bag", "take-rest")], None, {"ties": None})
     assert chosen.as_dict() == {"one_sided": "split", "ties": "choose", "same_target": "twice", "damage": "dies",
@@ -77,7 +77,7 @@ def test_readings_are_named_with_hyphens_or_underscores():
 
 
 def test_an_unknown_reading_is_named_with_a_near_miss_or_the_list():
-    from tokengen.rules import Interpretations
+    from tokengen.games.meatshields.rules import Interpretations
 
     with pytest.raises(UsageError) as err:
         Interpretations.chosen({"same_targt": "once"})
@@ -94,7 +94,7 @@ def test_an_unknown_reading_is_named_with_a_near_miss_or_the_list():
 
 
 def test_the_wounds_reading_names_the_wound_count_or_where_it_comes_from():
-    from tokengen.rules.targeting import meaning
+    from tokengen.games.meatshields.rules.targeting import meaning
 
     assert meaning("damage", "wounds", 3) == ("each hit on a Meatshield is a wound it keeps; the hit that brings its wounds to 3 kills it "
                                               "and its token goes back to the bag")
@@ -104,7 +104,7 @@ def test_the_wounds_reading_names_the_wound_count_or_where_it_comes_from():
 
 
 def test_an_unknown_effect_kind_lists_the_kinds():
-    from tokengen.rules import meatshield_affected
+    from tokengen.games.meatshields.rules import meatshield_affected
 
     with pytest.raises(UsageError) as err:
         meatshield_affected("magic")
@@ -115,7 +115,7 @@ def test_an_unknown_effect_kind_lists_the_kinds():
 
 
 def _edited(tmp_path, *swaps: tuple[str, str]):
-    from tokengen.rules.checks import inspect_source
+    from tokengen.games.meatshields.rules.checks import inspect_source
 
     text = CATALOGUE.read_text("utf-8")
     for old, new in swaps:
@@ -179,8 +179,8 @@ def test_inspect_source_reports_schema_problems_all_at_once(tmp_path):
 
 
 def test_bag_too_small_finding_carries_its_figures():
-    from tokengen.rules import Interpretations, Settings
-    from tokengen.rules.checks import check_bag_size
+    from tokengen.games.meatshields.rules import Interpretations, Settings
+    from tokengen.games.meatshields.rules.checks import check_bag_size
 
     small = replace(CAT, tokens=CAT.tokens[:3])
     draw = "Settlement Danger Level 5, Explored"
@@ -196,9 +196,9 @@ def test_bag_too_small_finding_carries_its_figures():
 
 
 def test_game_numbers_left_out_are_listed_with_their_values():
-    from tokengen import gamedata
-    from tokengen.rules import Settings
-    from tokengen.rules.checks import check_game_defaults
+    from tokengen.games.meatshields.rules import Settings
+    from tokengen.games.meatshields.rules.checks import check_game_defaults
+    from tokengen.sources import gamedata
 
     assert check_game_defaults(CAT, Settings()) == []
     [one] = check_game_defaults(replace(CAT, game=replace(GAME, defaulted=("damage.wounds",))), Settings())

@@ -15,11 +15,8 @@ from conftest import CATALOGUE, DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokengen import gamedata
-from tokengen.catalogue import load_catalogue, schema
 from tokengen.errors import UsageError
-from tokengen.model import Draws, Game
-from tokengen.rules import (
+from tokengen.games.meatshields.rules import (
     INTERPRETATIONS,
     SMALL_BAG,
     Adventurer,
@@ -36,6 +33,9 @@ from tokengen.rules import (
     resolve_targets,
     tokens_drawn,
 )
+from tokengen.model import Draws, Game
+from tokengen.sources import gamedata
+from tokengen.sources.catalogue import load_catalogue, schema
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game

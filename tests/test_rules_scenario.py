@@ -1,7 +1,7 @@
 """``tokengen target``'s input and output, exactly: scenario files, command-line specs, the text
 and the JSON a player reads.
 
-Written from the mutants ``make mutate`` found alive in tokengen/rules/scenario.py (issue 18).
+Written from the mutants ``make mutate`` found alive in tokengen/games/meatshields/rules/scenario.py (issue 18).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE
 
-from tokengen.catalogue import load_catalogue
 from tokengen.errors import CatalogueError, UsageError
-from tokengen.rules import (
+from tokengen.games.meatshields.rules import (
     Adventurer,
     Damage,
     Interpretations,
@@ -28,7 +27,8 @@ from tokengen.rules import (
     resolve_targets,
     target,
 )
-from tokengen.rules.scenario import parse_adventurer, parse_deployed, parse_monster, parse_scores
+from tokengen.games.meatshields.rules.scenario import parse_adventurer, parse_deployed, parse_monster, parse_scores
+from tokengen.sources.catalogue import load_catalogue
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game
@@ -231,7 +231,7 @@ def test_wounds_reading_needs_a_wound_count():
 
 
 def test_target_refuses_a_catalogue_with_declared_fields_in_one_exact_line():
-    from tokengen.rules.scenario import target
+    from tokengen.games.meatshields.rules.scenario import target
 
     status = Path(__file__).resolve().parent.parent / "examples" / "status-tokens" / "status.yaml"
     with pytest.raises(UsageError) as caught:

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tokengen import atomic, testhook
-from tokengen.build import BuildOptions, build_pdf
-from tokengen.catalogue import load_catalogue
-from tokengen.imposition import SheetSpec
+from tokengen.geometry.imposition import SheetSpec
+from tokengen.io import atomic, testhook
+from tokengen.outputs.build import BuildOptions, build_pdf
+from tokengen.sources.catalogue import load_catalogue
 from tokengen.units import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,7 +243,7 @@ def test_drawing_error_leaves_no_temp(tmp_path: Path, monkeypatch: pytest.Monkey
     def boom(*args, **kwargs):
         raise RuntimeError("drawing failed")
 
-    monkeypatch.setattr("tokengen.build.SheetCanvas.place", boom)
+    monkeypatch.setattr("tokengen.outputs.build.SheetCanvas.place", boom)
     out = tmp_path / "x.pdf"
     out.write_bytes(OLD)
     with pytest.raises(RuntimeError):
@@ -264,7 +264,7 @@ def _default_sigint() -> None:
 def _start_big_build(tmp_path: Path, out: Path) -> subprocess.Popen:
     """Start ``tokengen build --copies 20`` (360 tokens, 20 pages) and return it stopped (SIGSTOP)
     right after its first page, its temporary file open: the build stops itself at the test hook
-    (:mod:`tokengen.testhook`) and this waits for that event, so no timing is guessed."""
+    (:mod:`tokengen.io.testhook`) and this waits for that event, so no timing is guessed."""
     env = {**os.environ, testhook.ENV: "page"}
     proc = subprocess.Popen([*TOKENGEN, "build", str(ROOT / "token_defs.yaml"), "--copies", "20", "-o", str(out)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

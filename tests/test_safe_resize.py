@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tokengen.build import BuildOptions, build_pdf
-from tokengen.catalogue import load_catalogue
-from tokengen.imposition import SheetSpec
-from tokengen.preflight import preflight
-from tokengen.profiles import get_profile
+from tokengen.geometry.imposition import SheetSpec
+from tokengen.outputs.build import BuildOptions, build_pdf
+from tokengen.preflight.checks import preflight
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import get_profile
 from tokengen.units import PAGES
 
 UNFIT = "does not fit inside the 4.50pt safe area"
@@ -72,6 +72,6 @@ def test_preflight_says_the_safe_distance_once(tmp_path: Path):
 
 @pytest.mark.parametrize(("side", "safe"), [(144.0, 9.0), (72.0, 4.5), (43.2, 4.5), (9.0, 9.0 / 16)])
 def test_default_safe_is_at_least_a_sixteenth_inch_where_text_has_room(side: float, safe: float):
-    from tokengen.render import default_safe
+    from tokengen.faces.render import default_safe
 
     assert default_safe(side) == pytest.approx(safe)

@@ -9,8 +9,8 @@ import pytest
 
 from tokengen import load_catalogue
 from tokengen.errors import UsageError
-from tokengen.render import CUT_STROKE
-from tokengen.scale import MIN_LEGIBLE_PT, legible, token_size
+from tokengen.faces.render import CUT_STROKE
+from tokengen.faces.scale import MIN_LEGIBLE_PT, legible, token_size
 from tokengen.units import parse_length
 
 BACKGROUND = (0.937255, 0.894118, 0.784314)  # the catalogue's face background, #efe4c8

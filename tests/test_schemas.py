@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE
 
-from tokengen import profiles
-from tokengen.schemas import SCHEMAS, schema
+from tokengen.sources import profiles
+from tokengen.sources.schemas import SCHEMAS, schema
 
 SCENARIO_HEAD = "adventurers:\n  - {name: Ann, scores: {STR: 6, AGI: 3, CON: 4, MAG: 2, MRL: 5, PER: 3}}\n"
 
@@ -91,5 +91,5 @@ def test_profile_schema_names_the_same_choices_as_the_code():
 
 def test_schema_files_are_package_data():
     for name in SCHEMAS:
-        text = (Path(profiles.__file__).parent / "data" / f"{name}.schema.json").read_text("utf-8")
+        text = (Path(profiles.__file__).parent.parent / "data" / f"{name}.schema.json").read_text("utf-8")
         assert json.loads(text)["title"].startswith("tokengen")

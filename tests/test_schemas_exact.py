@@ -1,7 +1,7 @@
-"""The schema layer's wording, rule by rule (tokengen/schemas.py): every kind of problem gives one exact
+"""The schema layer's wording, rule by rule (tokengen/sources/schemas.py): every kind of problem gives one exact
 ``file:line: field: message``, in line order, once.
 
-Most tests feed :func:`tokengen.schemas.validate` a small schema of their own (through the ``schema``
+Most tests feed :func:`tokengen.sources.schemas.validate` a small schema of their own (through the ``schema``
 look-up it uses), so each wording rule is pinned on its own; the rest use the real input schemas. Written
 from the mutants ``make mutate`` found alive (issue 18).
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tokengen import schemas
-from tokengen.yamlsrc import one_line, read_yaml
+from tokengen.sources import schemas
+from tokengen.sources.yamlsrc import one_line, read_yaml
 
 OBJ = "object"
 

@@ -1,4 +1,4 @@
-"""The schema layer's pre-check (:func:`tokengen.schemas.surely_valid`, issue 11) against
+"""The schema layer's pre-check (:func:`tokengen.sources.schemas.surely_valid`, issue 11) against
 jsonschema itself: on every shipped schema, for documents near the real ones, the pre-check says
 "valid" exactly when jsonschema finds no problem, so skipping jsonschema on a True can never let a
 bad file through; and the shipped files take the fast path (tests/test_package.py checks that a
@@ -17,8 +17,8 @@ from conftest import CATALOGUE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokengen import schemas
-from tokengen.yamlsrc import read_yaml
+from tokengen.sources import schemas
+from tokengen.sources.yamlsrc import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tokengen" / "data"

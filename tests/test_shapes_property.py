@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokengen.errors import LayoutError
-from tokengen.imposition import SheetSpec
-from tokengen.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, packing_for
+from tokengen.geometry.imposition import SheetSpec
+from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, packing_for
 from tokengen.units import PAGES
 
 

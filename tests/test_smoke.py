@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from tokengen.bundled import missing_message
+from tokengen.sources.bundled import missing_message
 
 
 def test_build_default_catalogue(run, tmp_path: Path, catalogue_path: Path):
@@ -19,12 +19,12 @@ def test_missing_file_is_one_line(run, tmp_path: Path):
 
 
 def test_an_internal_error_is_one_line_with_exit_70(run, tmp_path: Path, catalogue_path: Path, monkeypatch):
-    import tokengen.build
+    import tokengen.outputs.build
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(tokengen.build, "build_pdf", broken)  # the CLI imports it when build runs
+    monkeypatch.setattr(tokengen.outputs.build, "build_pdf", broken)  # the CLI imports it when build runs
     monkeypatch.delenv("TOKENGEN_DEBUG", raising=False)
     result = run("build", str(catalogue_path), "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 70

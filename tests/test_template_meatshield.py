@@ -14,7 +14,7 @@ import pytest
 from tests.legacy_face import LegacySheetCanvas
 from tests.test_art import catalogue_with_art, png
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.template import builtin, meatshield_values
+from tokengen.sources.template import builtin, meatshield_values
 from tokengen.units import parse_page
 
 LETTER = parse_page("letter")
@@ -22,10 +22,10 @@ LETTER = parse_page("letter")
 
 def legacy_build(monkeypatch, cat, options, out):
     """Build with the old hand-written face code."""
-    import tokengen.build
+    import tokengen.outputs.build
 
     with monkeypatch.context() as m:
-        m.setattr(tokengen.build, "SheetCanvas", LegacySheetCanvas)
+        m.setattr(tokengen.outputs.build, "SheetCanvas", LegacySheetCanvas)
         build_pdf(cat, options, out)
 
 

@@ -17,11 +17,11 @@ from reportlab.pdfbase import pdfmetrics
 
 from tests.pdfmeasure import chars
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.fonts import register
-from tokengen.preflight import preflight
-from tokengen.profiles import get_profile
-from tokengen.shapes import iter_pages, sheet_for
-from tokengen.textfit import Metrics, SafeArea, fit_line
+from tokengen.geometry.shapes import iter_pages, sheet_for
+from tokengen.geometry.textfit import Metrics, SafeArea, fit_line
+from tokengen.preflight.checks import preflight
+from tokengen.sources.fonts import register
+from tokengen.sources.profiles import get_profile
 from tokengen.units import parse_page
 
 DATA = Path(__file__).parent / "data" / "anygame-art"

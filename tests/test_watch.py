@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOGUE
 
-from tokengen.watch import catalogue_inputs
+from tokengen.outputs.watch import catalogue_inputs
 
 pytest.importorskip("watchfiles")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tokengen import yamlsrc
 from tokengen.errors import CatalogueError
-from tokengen.yamlsrc import dotted, read_yaml
+from tokengen.sources import yamlsrc
+from tokengen.sources.yamlsrc import dotted, read_yaml
 
 
 def read(tmp_path: Path, text: str):
@@ -71,7 +71,7 @@ def test_dotted_is_one_short_line():
 
 def test_a_pdf_given_as_the_catalogue_is_named(tmp_path):
     from tokengen.errors import CatalogueError
-    from tokengen.yamlsrc import read_yaml
+    from tokengen.sources.yamlsrc import read_yaml
 
     pdf = tmp_path / "sheet.pdf"
     pdf.write_bytes(b"%PDF-1.4\n%\x93\x8c\x8b\x9e ReportLab\n")

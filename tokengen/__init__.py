@@ -14,21 +14,21 @@ from . import _startup
 
 _startup.quiet_start()  # first: Ctrl-C while the tokengen command imports is one line, exit 130
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 #: public name → the module that defines it
 _EXPORTS = {
-    "BuildOptions": "options", "BuildResult": "build", "build_pdf": "build",
-    "load_catalogue": "catalogue",
+    "BuildOptions": "outputs.options", "BuildResult": "outputs.build", "build_pdf": "outputs.build",
+    "load_catalogue": "sources.catalogue",
     "CatalogueError": "errors", "ExportError": "errors", "LayoutError": "errors", "RenderError": "errors",
     "TokengenError": "errors", "UsageError": "errors",
-    "SheetSpec": "imposition", "impose": "imposition",
+    "SheetSpec": "geometry.imposition", "impose": "geometry.imposition",
     "Catalogue": "model", "Token": "model",
     # the rules check (issue 3)
-    "Finding": "rules", "Report": "rules", "check_catalogue": "rules", "resolve_targets": "rules",
+    "Finding": "games.meatshields.rules", "Report": "games.meatshields.rules", "check_catalogue": "games.meatshields.rules", "resolve_targets": "games.meatshields.rules",
     # print-shop export and preflight (issue 5). The functions keep their module names
-    # (tokengen.export.export, tokengen.preflight.preflight) so the submodules are not shadowed.
-    "Check": "preflight", "Profile": "profiles", "get_profile": "profiles", "load_profiles": "profiles",
+    # (tokengen.outputs.export.export, tokengen.preflight.checks.preflight) so the submodules are not shadowed.
+    "Check": "preflight.checks", "Profile": "sources.profiles", "get_profile": "sources.profiles", "load_profiles": "sources.profiles",
 }
 
 __all__ = [
@@ -52,12 +52,12 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see (py.typed)
-    from .build import BuildResult, build_pdf
-    from .catalogue import load_catalogue
     from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError
-    from .imposition import SheetSpec, impose
+    from .games.meatshields.rules import Finding, Report, check_catalogue, resolve_targets
+    from .geometry.imposition import SheetSpec, impose
     from .model import Catalogue, Token
-    from .options import BuildOptions
-    from .preflight import Check
-    from .profiles import Profile, get_profile, load_profiles
-    from .rules import Finding, Report, check_catalogue, resolve_targets
+    from .outputs.build import BuildResult, build_pdf
+    from .outputs.options import BuildOptions
+    from .preflight.checks import Check
+    from .sources.catalogue import load_catalogue
+    from .sources.profiles import Profile, get_profile, load_profiles

@@ -94,7 +94,7 @@ class OutputProfile:
 def output_profile(icc: str | Path | None = None) -> OutputProfile:
     """The CMYK output profile at ``icc`` (a print profile's ``icc:`` key), or the bundled one.
 
-    Pass ``profile.icc`` of a :class:`tokengen.profiles.Profile` (None: the default).
+    Pass ``profile.icc`` of a :class:`tokengen.sources.profiles.Profile` (None: the default).
 
     Raises:
         RenderError: ``icc`` cannot be read, is not an ICC profile, or is not a CMYK output

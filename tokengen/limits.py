@@ -1,7 +1,7 @@
 """Default limits per run (issue: hostile input), in a module of their own so the command line
 can show them as option defaults without importing the builder, Pillow or the exporter. Each
-can be raised on the command line; :mod:`tokengen.build`, :mod:`tokengen.art` and
-:mod:`tokengen.export` re-export the ones they use under their old names."""
+can be raised on the command line; :mod:`tokengen.outputs.build`, :mod:`tokengen.faces.art` and
+:mod:`tokengen.outputs.export` re-export the ones they use under their old names."""
 
 #: Most tokens one build places (``--max-tokens``).
 MAX_TOKENS = 200_000

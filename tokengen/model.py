@@ -80,7 +80,7 @@ class Back:
     background: Colour
     ink: Colour
     art: Path | None = None
-    # a catalogue with declared fields draws its backs from a template (tokengen.template) with
+    # a catalogue with declared fields draws its backs from a template (tokengen.sources.template) with
     # the values of the fields it reads: equal values, equal backs (one shared back, or per token)
     template: Any = None
     values: tuple[tuple[str, Any], ...] = ()
@@ -100,7 +100,7 @@ class Token:
     label: str | None = None
     line: int | None = None
     # a catalogue with declared fields: the token's field values (name → text, number, Colour or
-    # art Path) and the face template (tokengen.template.Template) drawing them
+    # art Path) and the face template (tokengen.sources.template.Template) drawing them
     values: tuple[tuple[str, Any], ...] = ()
     template: Any = None
 
@@ -119,7 +119,7 @@ class Draws:
     """Draw sizes from the game rules: a Settlement draws its Danger Level, a Town (variant) its
     level, each ``+ explored_bonus`` when Explored; a solo game starts with ``solo_start``.
     The numbers come from the catalogue, or from ``tokengen/data/game_defaults.yaml`` for those
-    it leaves out (:mod:`tokengen.gamedata`); none is written in the code."""
+    it leaves out (:mod:`tokengen.sources.gamedata`); none is written in the code."""
 
     settlement_danger_levels: tuple[int, ...]
     town_levels: tuple[int, ...]
@@ -177,7 +177,7 @@ class Catalogue:
     interpretations: tuple[tuple[str, str], ...] = ()
     # any game (a catalogue declaring its fields): the declared fields (name → type), the trim
     # height in pt when the token is not square (``size`` is then its width), its shape
-    # (tokengen.shapes.Shape; None is a square), the game module that checks it and whether its
+    # (tokengen.geometry.shapes.Shape; None is a square), the game module that checks it and whether its
     # tokens are drawn blind (every back must then be the same)
     fields: tuple[tuple[str, str], ...] = ()
     height: float | None = None
@@ -189,7 +189,7 @@ class Catalogue:
     def files_read(self) -> tuple[Path, ...]:
         """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces
         and backs, image fields, the tokens' spreadsheet and the catalogue's fonts. An output may be
-        none of these (:func:`tokengen.guard.check_output`)."""
+        none of these (:func:`tokengen.io.guard.check_output`)."""
         found = {path for t in self.tokens for path in (t.style.art, t.back.art) if path is not None}
         found |= {v for t in self.tokens for _, v in t.values if isinstance(v, Path)}
         if self.back is not None and self.back.art is not None:

@@ -3,15 +3,15 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 
 from __future__ import annotations
 
-from .. import shapes, textfit
 from ..errors import LayoutError
-from ..facedraw import set_text, unfit_message, unfit_texts
-from ..imposition import SheetSpec
+from ..faces.facedraw import set_text, unfit_message, unfit_texts
+from ..faces.render import default_safe, text_scale
+from ..faces.scale import MIN_LEGIBLE_PT
+from ..geometry import shapes, textfit
+from ..geometry.imposition import SheetSpec
 from ..model import Catalogue
-from ..render import default_safe, text_scale
-from ..rules.checks import ERROR, INFO, WARNING, Finding, Settings
-from ..scale import MIN_LEGIBLE_PT
 from ..units import counted, format_length
+from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
 
 
 def _spec(catalogue: Catalogue, settings: Settings) -> SheetSpec:
@@ -33,7 +33,7 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 
 def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
-    """The home safe area (:func:`tokengen.render.default_safe`: 1/16 of the token's smaller
+    """The home safe area (:func:`tokengen.faces.render.default_safe`: 1/16 of the token's smaller
     side, at least 1/16 in) text is fitted into, as ``build`` fits it (None: the token is too small for text at all; ``build`` says so)."""
     width, height = spec.size, spec.height or spec.size
     safe = default_safe(min(width, height))
@@ -46,7 +46,7 @@ def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
 def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``text-outside-safe-area`` for each text of a face or back that cannot be shrunk
     into the home safe area (1/16 of the token size, at least 1/16 in, inside the shape's outline) even at
-    :data:`tokengen.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
+    :data:`tokengen.geometry.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
     token and template element, at the element's line."""
     spec = _spec(catalogue, settings)
     area = _safe_area(spec)
@@ -68,7 +68,7 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``small-text`` for each text of a face or back (after shrinking to fit its width
-    and the safe area) that prints below :data:`tokengen.scale.MIN_LEGIBLE_PT` (5 pt) at the
+    and the safe area) that prints below :data:`tokengen.faces.scale.MIN_LEGIBLE_PT` (5 pt) at the
     token size in use."""
     spec = _spec(catalogue, settings)
     area = _safe_area(spec)

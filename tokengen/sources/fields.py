@@ -8,7 +8,7 @@ A catalogue with a ``fields`` key is read here (after the schema check of
     shape: circle                   # square | rounded | circle | hex, or {kind: hex, orientation: flat}
     fields: {name: text, turns: integer, colour: colour}
     fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder
-    template: [...]                 # the face (tokengen.template), or a built-in name
+    template: [...]                 # the face (tokengen.sources.template), or a built-in name
     back: [...]                     # optional: the back, drawn with each token's own fields
     tokens: tokens.csv              # or a list of mappings
 
@@ -25,17 +25,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import fonts
-from ..artpath import resolve_art
 from ..errors import CatalogueError
+from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
-from ..schemas import _numbers, _show, line_at, suggest
-from ..shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..template import FIELD_TYPES, Element, Template, colour_of, parse_template, placeholders, substitute
 from ..units import parse_length
-from ..yamlsrc import Lines, dotted, one_line
+from . import fonts
+from .artpath import resolve_art
+from .schemas import _numbers, _show, line_at, suggest
 from .table import DateCell, Row, read_table
+from .template import FIELD_TYPES, Element, Template, colour_of, font_name, parse_template, placeholders, substitute
+from .yamlsrc import Lines, dotted, one_line
 
 #: Keys a token has besides its declared fields.
 TOKEN_KEYS = ("id", "copies")
@@ -386,8 +386,6 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
 
 def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:
     """Refuse text a template's font cannot draw, naming the token field it came from."""
-    from ..facedraw import font_name
-
     for element in template.elements:
         if element.kind not in ("text", "glyph"):
             continue

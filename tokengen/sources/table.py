@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
-from ..yamlsrc import one_line
+from .yamlsrc import one_line
 
 #: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 tokens).
 MAX_BYTES = 8 * 1024 * 1024

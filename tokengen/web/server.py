@@ -254,9 +254,9 @@ class State:
         self.changed: asyncio.Event | None = None
         self.counter = 0
 
-    # the watcher thread (tokengen.watch, as build --watch) ---------------------------------
+    # the watcher thread (tokengen.outputs.watch, as build --watch) ---------------------------------
     def watch(self) -> None:
-        from ..watch import catalogue_inputs, changes
+        from ..outputs.watch import catalogue_inputs, changes
 
         for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
             if self.loop is not None:
@@ -294,8 +294,8 @@ class State:
             if outcome.error is not None:
                 rendered.error = outcome.error
             else:
-                from ..backs import backs_path
-                from ..preview import page_count, png_bytes, render_pages
+                from ..outputs.backs import backs_path
+                from ..outputs.preview import page_count, png_bytes, render_pages
 
                 rendered.pdf = out.read_bytes()
                 backs = backs_path(out)
@@ -317,8 +317,8 @@ class State:
         return rendered
 
     def _pdf_name(self) -> str:
-        from ..catalogue import load_catalogue
-        from ..export import slug
+        from ..outputs.export import slug
+        from ..sources.catalogue import load_catalogue
 
         try:
             return f"{slug(load_catalogue(self.catalogue).title)}.pdf"
@@ -382,7 +382,7 @@ def _refused(exc: Refused) -> PlainTextResponse:
 async def index(request: Request) -> Response:
     """The page, with the catalogue's name and the print profiles filled in."""
     state = _state(request)
-    from ..profiles import load_profiles
+    from ..sources.profiles import load_profiles
 
     page = (STATIC / "index.html").read_text(encoding="utf-8")
     profiles = "".join(f'<option value="{html.escape(name)}"{" selected" if name == "print-shop" else ""}>{html.escape(name)}</option>'
@@ -394,7 +394,7 @@ async def index(request: Request) -> Response:
 def _has_rules_sheet(catalogue: Path) -> bool:
     """True unless the catalogue declares its own fields: only a Meatshields catalogue has a
     rules sheet (``build --rules``). An unreadable file counts as one: the build says what is wrong."""
-    from ..yamlsrc import read_yaml
+    from ..sources.yamlsrc import read_yaml
 
     try:
         data, _ = read_yaml(catalogue)
@@ -527,7 +527,7 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
         catalogue: the catalogue YAML; its folder is the only one files are served from.
         workdir: private folder for the commands' outputs (default: a new temporary folder,
             removed on shutdown); it must not be the catalogue's folder.
-        watch: re-render when an input changes (:mod:`tokengen.watch`).
+        watch: re-render when an input changes (:mod:`tokengen.outputs.watch`).
         hosts: accepted Host header names.
         on_ready: called (no arguments) once the app is ready and, with ``watch``, the watcher
             sees every later change.

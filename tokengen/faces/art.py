@@ -1,0 +1,442 @@
+"""Token art: PNG/JPEG images read as an image viewer shows them, converted once, sized for the print.
+
+Lengths are in pt (1 in = 72 pt); image sizes in pixels; resolution in DPI (pixels per inch
+at the printed size). The catalogue loader has already resolved every art path to an absolute
+file inside the catalogue's folder (:func:`tokengen.sources.artpath.resolve_art`); this module reads
+the pixels (with Pillow), and :mod:`tokengen.faces.render` draws them.
+
+The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
+
+1. **Checks before decoding**: a regular file; PNG or JPEG; at most ``max_pixels`` (a
+   decompression bomb: a small file that expands into gigabytes); for PNG, every chunk's length
+   fits the file, no ancillary chunk above :data:`MAX_CHUNK` bytes, and the image data no larger
+   than the header's size can need (a header claiming a small image with gigabytes of data).
+2. **Decoding**, with every Pillow warning an error naming the file (a truncated or odd file
+   is never printed as a blank or garbled picture). A JPEG far above the print resolution is
+   decoded at 1/2, 1/4 or 1/8 size (Pillow's ``draft``), so memory follows what the print needs.
+3. **Every mode to 8 bits**: 1-bit and 16-bit grey (``I;16``) to ``L``, palette to RGB or RGBA
+   (with its tRNS transparency), 16-bit RGB(A) and grey+alpha as Pillow reads them, CMYK JPEG
+   (Adobe's inverted ones included) as CMYK.
+4. **Resampling once** (Lanczos) to ``max_dpi`` at the printed size when the art is above it,
+   with one warning for all such files (``2 pictures resampled to 600 DPI (art/cover.jpg,
+   art/orc.png); --keep-resolution keeps them``);
+   ``max_dpi=None`` (``--keep-resolution``) keeps every pixel.
+5. **EXIF orientation** (``ImageOps.exif_transpose``): the placed size follows the displayed
+   orientation (:meth:`ArtLibrary.size` reads it from the header).
+6. **Colour** through :class:`tokengen.colour.Converter`: the embedded ICC profile honoured (to
+   sRGB for RGB outputs, to the output profile's CMYK for CMYK outputs, ink-limited).
+7. **Transparency**: RGB outputs keep it as a soft mask; CMYK outputs flatten it onto the
+   colour beneath the picture (:mod:`tokengen.faces.beneath`; its CMYK as the vector fill gets it),
+   so print-shop PDFs never rely on transparency and the bleed never shows paper white.
+8. **Embedding**: a JPEG that needs none of the above for an RGB output is embedded as its own
+   DCT bytes; other JPEG art is re-encoded as JPEG (quality 95, no chroma subsampling); PNG art
+   is Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.faces.render`).
+
+Memory: one picture is decoded at a time (at most ``max_pixels``, less for a JPEG decoded with
+``draft``) and its pixels are released once embedded (:meth:`ArtLibrary.release`); the pixels of
+every picture after resampling are bounded in total by ``max_total_pixels``
+(``--max-art-pixels``), which bounds the work and the PDF's size with ``--keep-resolution``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import stat
+import struct
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
+from reportlab.lib.utils import ImageReader
+
+from ..colour import Converter, is_srgb
+from ..errors import RenderError
+from ..geometry.imposition import Rect
+from ..model import Colour
+
+#: Resolution (DPI) below which art is reported: the usual print-shop minimum.
+MIN_DPI = 300.0
+#: Resolution (DPI) above which art is resampled down by default (``max_dpi`` in profiles): 600.
+#: Pixels of art held at once for one build (``--max-art-pixels``): MAX_TOTAL_PIXELS, 100 Mpx.
+#: Both live in :mod:`tokengen.limits` (the command line shows them without importing Pillow).
+from ..limits import MAX_ART_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
+from ..limits import MAX_DPI  # noqa: E402
+
+#: Largest image accepted, in pixels (width × height): 50 megapixels is a 7000 × 7000 image,
+#: enough for a 23 in token at 300 DPI. Anything larger is treated as a decompression bomb.
+MAX_PIXELS = 50_000_000
+#: Largest PNG chunk other than image data (``IDAT``), bytes: ICC profiles and text are far smaller.
+MAX_CHUNK = 16 * 1024 * 1024
+#: Formats accepted (Pillow format names).
+FORMATS = ("PNG", "JPEG")
+#: EXIF orientations that swap width and height (transpose, 90°, transverse, 270°).
+_SWAPPED = (5, 6, 7, 8)
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+@dataclass(frozen=True)
+class ArtImage:
+    """A decoded, converted image ready to embed.
+
+    Attributes:
+        path: the source file (absolute).
+        width, height: size in pixels as embedded (after orientation and any resampling).
+        mode: Pillow mode after conversion (``L``, ``LA``, ``RGB``, ``RGBA`` or ``CMYK``).
+        reader: the ReportLab :class:`ImageReader` wrapping the pixels (or the JPEG bytes).
+        passthrough: the file's own JPEG bytes are embedded (DCT, no re-encoding).
+        source: (width, height) of the file as displayed (after EXIF orientation).
+    """
+
+    path: Path
+    width: int
+    height: int
+    mode: str
+    reader: ImageReader | None = field(compare=False, repr=False)
+    passthrough: bool = False
+    source: tuple[int, int] = (0, 0)
+
+    @property
+    def aspect(self) -> float:
+        """Width / height."""
+        return self.width / self.height
+
+
+def fit(width: float, height: float, box: Rect, mode: str = "contain") -> Rect:
+    """Where to draw a ``width`` × ``height`` image (any unit: only the ratio matters) in ``box``.
+
+    Args:
+        width, height: image size (pixels); both > 0.
+        box: the target rectangle, pt.
+        mode: ``"contain"``: the largest rectangle of the image's aspect inside ``box``, centred;
+            ``"cover"``: the smallest one covering ``box``, centred (the caller clips to ``box``).
+    Returns:
+        The drawing rectangle in pt; its aspect ratio equals ``width / height`` (no distortion).
+    Raises:
+        ValueError: unknown ``mode``.
+    """
+    if mode not in ("contain", "cover"):
+        raise ValueError(f"unknown fit mode {mode!r}")
+    scale_x, scale_y = box.w / width, box.h / height
+    scale = min(scale_x, scale_y) if mode == "contain" else max(scale_x, scale_y)
+    w, h = width * scale, height * scale
+    return Rect(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)
+
+
+def effective_dpi(pixels: tuple[int, int], drawn: Rect) -> float:
+    """Resolution (DPI) of an image of ``pixels`` (width, height) drawn at ``drawn`` (pt).
+
+    The smaller of the two axes' pixels per inch (they are equal when drawn undistorted).
+    """
+    return min(pixels[0] / (drawn.w / 72.0), pixels[1] / (drawn.h / 72.0))
+
+
+class ArtLibrary:
+    """Loads each art file once per printed size and output, and remembers warnings.
+
+    Args:
+        colour: ``"rgb"``, ``"cmyk"`` or a :class:`~tokengen.colour.Converter` (which also
+            carries the output profile, rendering intent and ink limit).
+        max_pixels: refuse images with more pixels than this (decompression bombs).
+        min_dpi: warn about art printed below this resolution.
+        max_dpi: resample art printed above this resolution down to it (None: keep every pixel).
+        max_total_pixels: refuse a build whose art holds more pixels than this after resampling.
+    """
+
+    def __init__(self, colour: str | Converter = "rgb", *, max_pixels: int = MAX_PIXELS, min_dpi: float = MIN_DPI,
+                 max_dpi: float | None = MAX_DPI, max_total_pixels: int = MAX_TOTAL_PIXELS):
+        self.colour = colour if isinstance(colour, Converter) else Converter(colour)
+        self.colour_model = self.colour.model
+        self.max_pixels = max_pixels
+        self.min_dpi = min_dpi
+        self.max_dpi = max_dpi
+        self.max_total_pixels = max_total_pixels
+        self._images: dict[tuple, ArtImage] = {}
+        self._sizes: dict[Path, tuple[int, int, str]] = {}
+        self._warnings: dict[Path, float] = {}
+        self._resampled: dict[Path, tuple[float, float]] = {}
+        self._held = 0
+
+    def size(self, path: Path) -> tuple[int, int]:
+        """(width, height) in pixels of the art at ``path`` as displayed (EXIF orientation
+        applied), read from the header after the checks of step 1 (no pixels decoded).
+
+        Raises:
+            RenderError: see :meth:`load`.
+        """
+        path = Path(path)
+        found = self._sizes.get(path)
+        if found is None:
+            found = self._sizes[path] = _header(path, self.max_pixels)
+        return found[0], found[1]
+
+    def load(self, path: Path, drawn: Rect | None = None, background: Colour | None = None) -> ArtImage:
+        """The image at ``path``, decoded and converted the first time it is asked for.
+
+        Args:
+            path: the art file.
+            drawn: where it will be drawn (pt), to resample art above ``max_dpi``; None keeps
+                the file's pixels.
+            background: the colour under the art; transparent pixels are flattened onto it in
+                CMYK outputs (None: white paper).
+        Raises:
+            RenderError: the file is missing, not a regular file, not a PNG/JPEG, larger than
+                ``max_pixels`` (or Pillow flags it as a decompression bomb), has PNG chunks that
+                claim more data than the image can hold, cannot be decoded or decodes with a
+                warning, or the build's art exceeds ``max_total_pixels``. The message is one
+                line naming the file.
+        """
+        path = Path(path)
+        width, height = self.size(path)
+        target = None
+        if drawn is not None and self.max_dpi is not None:
+            dpi = effective_dpi((width, height), drawn)
+            if dpi > self.max_dpi + 0.5:
+                scale = self.max_dpi / dpi
+                target = (max(1, round(width * scale)), max(1, round(height * scale)))
+                self._resampled[path] = (dpi, float(self.max_dpi))
+        flatten = background if self.colour_model == "cmyk" else None
+        key = (path, target, flatten)
+        cached = self._images.get(key)
+        if cached is not None and cached.reader is None:  # released after embedding: asked again by another PDF
+            cached = self._images[key] = _decode(path, self.colour, target, flatten, self.max_pixels)
+        elif cached is None:
+            cached = _decode(path, self.colour, target, flatten, self.max_pixels)
+            self._held += cached.width * cached.height
+            if self._held > self.max_total_pixels:
+                raise RenderError(f"{path}: the art of this build holds {self._held} pixels as embedded, more than the "
+                                  f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
+            self._images[key] = cached
+        return cached
+
+    def release(self, image: ArtImage) -> None:
+        """Forget ``image``'s pixels once they are embedded (the PDF keeps the compressed
+        stream), so a build holds one decoded picture at a time; sizes and warnings stay."""
+        for key, value in self._images.items():
+            if value is image:
+                self._images[key] = replace(image, reader=None)
+                return
+
+    def check_resolution(self, image: ArtImage, drawn: Rect) -> float:
+        """Effective DPI of ``image`` drawn at ``drawn`` (pt); records a warning below ``min_dpi``."""
+        dpi = effective_dpi((image.width, image.height), drawn)
+        if dpi + 1e-6 < self.min_dpi:
+            self._warnings[image.path] = min(dpi, self._warnings.get(image.path, dpi))
+        return dpi
+
+    def warnings(self, folder: Path | None = None) -> list[str]:
+        """One message per low-resolution file, e.g. ``art/knight.png: 150 DPI at its printed
+        size, below 300 DPI; it may print blurred``, then one line for all the resampled ones,
+        naming the first two relative to ``folder`` (the catalogue's), e.g. ``3 pictures
+        resampled to 600 DPI (art/orc.png, art/elf.png, …); --keep-resolution keeps them``."""
+        low = [f"{path}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
+               for path, dpi in self._warnings.items()]
+        return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
+
+
+def resampled_warning(paths: list[Path], dpi: float, folder: Path | None = None) -> str:
+    """``2 pictures resampled to 600 DPI (art/orc.png, art/elf.png); --keep-resolution keeps
+    them``: the first two ``paths`` named relative to ``folder`` when inside it, ``…`` for more."""
+    def shown(path: Path) -> str:
+        if folder is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder)):
+            return os.path.relpath(path, folder)
+        return str(path)
+
+    names = ", ".join([shown(p) for p in paths[:2]] + (["…"] if len(paths) > 2 else []))
+    one = len(paths) == 1
+    return (f"{len(paths)} picture{'' if one else 's'} resampled to {dpi:.0f} DPI ({names}); "
+            f"--keep-resolution keeps {'it' if one else 'them'}")
+
+
+def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
+    """(displayed width, height, format) after the checks that need no decoding."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise RenderError(f"{path}: art file not found") from None
+    except OSError as exc:
+        raise RenderError(f"{path}: cannot read art: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise RenderError(f"{path}: art is not a regular file")
+    with _reading(path, max_pixels):
+        _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
+        with Image.open(path) as im:
+            if im.format not in FORMATS:
+                raise RenderError(f"{path}: art must be PNG or JPEG, not {im.format}")
+            _check_pixels(path, im.width, im.height, max_pixels)
+            orientation = im.getexif().get(0x0112, 1)
+            w, h = im.size
+            return (h, w, im.format) if orientation in _SWAPPED else (w, h, im.format)
+
+
+def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
+    if width * height > max_pixels:
+        raise RenderError(f"{path}: image of {width} × {height} pixels exceeds the limit of "
+                          f"{max_pixels} pixels (possible decompression bomb)")
+
+
+def _check_png_chunks(path: Path, size: int) -> None:
+    """For a PNG (by its signature; other files pass), walk the chunk headers (seeking, never
+    reading data) and refuse lengths that run past the file, ancillary chunks over
+    :data:`MAX_CHUNK`, or image data (``IDAT``) larger than the header's image can need (twice
+    its raw size plus 1 MiB: zlib makes data at most a little larger)."""
+    with open(path, "rb") as f:
+        if f.read(len(_PNG_SIGNATURE)) != _PNG_SIGNATURE:
+            return
+        head = f.read(8 + 13)
+        if len(head) < 21 or head[4:8] != b"IHDR":
+            return  # Pillow reports it as unreadable
+        width, height = struct.unpack(">II", head[8:16])
+        depth, colour_type = head[16], head[17]
+        row = math.ceil(width * _PNG_CHANNELS.get(colour_type, 4) * max(depth, 1) / 8) + 1
+        budget = 2 * row * height + (1 << 20)  # raw size (doubled: interlace passes, zlib overhead) + 1 MiB
+        pos, data = len(_PNG_SIGNATURE), 0
+        for _ in range(1_000_000):
+            f.seek(pos)
+            header = f.read(8)
+            if len(header) < 8:
+                return
+            length, kind = struct.unpack(">I4s", header)
+            if pos + 12 + length > size:
+                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
+            if kind == b"IDAT":
+                data += length
+                if data > budget:
+                    raise RenderError(f"{path}: PNG image data of more than {budget} bytes for a {width} × {height} image "
+                                      "(a damaged or hostile file)")
+            elif length > MAX_CHUNK:
+                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
+            if kind == b"IEND":
+                return
+            pos += 12 + length
+        raise RenderError(f"{path}: PNG with more than 1000000 chunks")
+
+
+class _reading:
+    """Context: Pillow warnings become errors; Pillow's and the OS's exceptions become one-line
+    :class:`RenderError` naming ``path``."""
+
+    def __init__(self, path: Path, max_pixels: int):
+        self.path, self.max_pixels = path, max_pixels
+
+    def __enter__(self) -> None:
+        self._warnings = warnings.catch_warnings()
+        self._warnings.__enter__()
+        warnings.simplefilter("error")
+
+    def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
+        self._warnings.__exit__(kind, exc, tb)
+        path = self.path
+        if exc is None or isinstance(exc, RenderError):
+            return False
+        if isinstance(exc, (Image.DecompressionBombWarning, Image.DecompressionBombError)):
+            # Pillow checks the header size itself (above Image.MAX_IMAGE_PIXELS it warns, above
+            # twice that it raises) before we see the size: report it in our own words.
+            found = re.search(r"\((\d+) pixels\)", str(exc))
+            pixels = int(found.group(1)) if found else 0
+            limit = f"the limit of {self.max_pixels}" if pixels > self.max_pixels else f"Pillow's limit of {Image.MAX_IMAGE_PIXELS}"
+            raise RenderError(f"{path}: image of {pixels} pixels exceeds {limit} pixels (possible decompression bomb)") from None
+        if isinstance(exc, FileNotFoundError):
+            raise RenderError(f"{path}: art file not found") from None
+        if isinstance(exc, UnidentifiedImageError):
+            raise RenderError(f"{path}: not a readable PNG or JPEG image") from None
+        if isinstance(exc, Warning):
+            raise RenderError(f"{path}: the image reads with a warning: {_one_line(exc)}") from None
+        if isinstance(exc, (OSError, SyntaxError, ValueError, struct.error, IndexError, MemoryError)):  # truncated or corrupt
+            raise RenderError(f"{path}: cannot decode image: {_one_line(exc)}") from None
+        return False
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
+def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
+            max_pixels: int) -> ArtImage:
+    with _reading(path, max_pixels):
+        with Image.open(path) as im:
+            orientation = im.getexif().get(0x0112, 1)
+            swapped = orientation in _SWAPPED
+            displayed = (im.height, im.width) if swapped else im.size
+            icc = im.info.get("icc_profile")
+            if (colour.model == "rgb" and im.format == "JPEG" and target is None and orientation == 1
+                    and im.mode in ("L", "RGB") and (not icc or is_srgb(icc))):
+                im.load()  # decodes fully, so a corrupt JPEG is refused here, not in a viewer
+                data = path.read_bytes()
+                return ArtImage(path, im.width, im.height, im.mode, ImageReader(io.BytesIO(data)), True, displayed)
+            jpeg = im.format == "JPEG"
+            if jpeg and target is not None:  # decode at 1/2, 1/4 or 1/8 when that still covers the target
+                stored = (target[1], target[0]) if swapped else target
+                im.draft(None, stored)
+            im.load()
+            pixels = _eight_bit(im)
+    if target is not None:
+        stored = (target[1], target[0]) if swapped else target
+        if pixels.size != stored:
+            # reducing_gap: whole-factor box reduction first while the image is over 3× the
+            # target (Pillow documents the result as indistinguishable from plain Lanczos), ~5× faster
+            pixels = pixels.resize(stored, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    pixels = ImageOps.exif_transpose(pixels) if orientation != 1 else pixels
+    if icc:
+        pixels.info["icc_profile"] = icc
+    converted = _colour(pixels, colour, background)
+    buffer = io.BytesIO()
+    if jpeg:  # lossy already: re-encode as JPEG (DCT) rather than Flate
+        converted.save(buffer, "JPEG", quality=95, subsampling=0)
+        buffer.seek(0)
+        reader = ImageReader(buffer)
+    else:
+        reader = ImageReader(converted)
+    return ArtImage(path, converted.width, converted.height, converted.mode, reader, False, displayed)
+
+
+def _eight_bit(im: Image.Image) -> Image.Image:
+    """``im`` in one of L, LA, RGB, RGBA, CMYK (8 bits per channel), as a viewer shows it."""
+    mode = im.mode
+    if mode in ("1", "L", "RGB") and "transparency" in im.info:  # a tRNS colour key: transparent where it matches
+        return im.convert("RGBA" if mode == "RGB" else "LA")
+    if mode in ("L", "LA", "RGB", "RGBA", "CMYK"):
+        return im
+    if mode == "1":
+        return im.convert("L")
+    if mode.startswith("I"):  # 16-bit grey (I;16, I;16B, I): 0..65535 → 0..255
+        grey = im.convert("I")
+        scaled = grey.point(lambda v: v / 257).convert("L")  # scale first: convert alone clips at 255
+        key = im.info.get("transparency")
+        if isinstance(key, int):  # a 16-bit tRNS grey key: transparent where the grey equals it
+            alpha = ImageMath.lambda_eval(lambda a: a["notequal"](a["g"], key) * 255, g=grey).convert("L")
+            scaled.putalpha(alpha)
+        return scaled
+    if mode in ("P", "PA"):
+        transparent = mode == "PA" or "transparency" in im.info
+        return im.convert("RGBA" if transparent else "RGB")
+    if mode in ("RGBa", "La"):
+        return im.convert(mode[:-1] + "A")
+    return im.convert("RGB")  # YCbCr, RGBX, LAB, HSV, …
+
+
+def _colour(im: Image.Image, colour: Converter, background: Colour | None) -> Image.Image:
+    """Convert ``im`` (8-bit, maybe with alpha, maybe ICC-tagged) for ``colour``'s output."""
+    alpha = im.getchannel("A") if im.mode in ("LA", "RGBA") else None
+    if alpha is not None and alpha.getextrema()[0] == 255:  # fully opaque: no mask needed
+        alpha = None
+    base = im.convert(im.mode[:-1]) if im.mode in ("LA", "RGBA") else im
+    if "icc_profile" in im.info:
+        base.info["icc_profile"] = im.info["icc_profile"]
+    if colour.model == "rgb":
+        out = colour.image_to_srgb(base)
+        if alpha is not None:
+            out = out.copy()
+            out.putalpha(alpha)
+        return out
+    out = colour.image_to_cmyk(base)
+    if alpha is not None:
+        under = colour.paint(background, area=True) if background is not None else (0.0, 0.0, 0.0, 0.0)
+        plate = Image.new("CMYK", out.size, tuple(round(v * 255) for v in under))
+        out = Image.composite(out, plate, alpha)
+    out.info.pop("icc_profile", None)
+    return out

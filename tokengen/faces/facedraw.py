@@ -1,0 +1,315 @@
+"""ReportLab drawing of face templates (:mod:`tokengen.sources.template`), element by element.
+
+Drawing happens inside a token's Form XObject whose origin is the trim's lower-left corner; the
+token is ``width`` × ``height`` pt and the sheet's bleed ``bleed`` pt runs past it. Template
+fractions run from the top-left corner; here they become PDF coordinates (y up). Text elements
+are drawn in runs that share one shrink about the token centre (the safe-area shrink of
+:class:`tokengen.faces.render.SheetCanvas`); when the face shows art, every text with a ``plate``
+group gets an opaque rounded plate under it (one plate per group, around all its texts), drawn
+before the first text so text never sits on a picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from ..geometry import textfit
+from ..geometry.imposition import Rect
+from ..model import Colour
+from ..sources import fonts
+from ..sources.template import Element, Template, colour_of, font_name, substitute
+from ..units import format_length
+from . import beneath, emblem
+from .art import ArtImage, ArtLibrary, fit
+
+#: Plate padding around text and plate corner radius, fractions of the token's smaller side
+#: (the Meatshields face's values, see :mod:`tokengen.faces.emblem`).
+PLATE_PAD, PLATE_RADIUS = emblem.PAD, 0.04
+
+
+@dataclass
+class FaceCanvas:
+    """What drawing a template needs from the sheet: the canvas, the token box (pt), the bleed
+    (pt), the colour conversion, the text shrink factor, the art library, the safe area text is
+    fitted into (in the coordinates before the text shrink) and the art forms
+    already defined ((path, image element) → (form name, pixel width, pixel height, the embedded
+    image))."""
+
+    canvas: Canvas
+    width: float
+    height: float
+    bleed: float
+    paint: Callable[..., Color]  # (colour, *, area=False): area for large fills, else text and lines
+    text_scale: float
+    art: ArtLibrary
+    art_forms: dict[tuple[Path, Element], tuple[str, float, float, ArtImage]]
+    area: textfit.SafeArea | None = None  # the safe area text is fitted into (see set_text)
+
+
+def images(template: Template, values: dict[str, Any]) -> list[Path]:
+    """The art files this template shows with these ``values`` (absolute paths; an empty value
+    shows nothing). Their forms must exist before the face's form is begun."""
+    return [path for _, path in image_elements(template, values)]
+
+
+def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
+    if element.content.startswith("{") and element.content.endswith("}") and element.content.count("{") == 1:
+        value = values.get(element.content[1:-1])
+        return value if isinstance(value, Path) else None
+    text = substitute(element.content, values)
+    return Path(text) if text else None
+
+
+def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
+    """(text, ReportLab font) of every text and glyph element, substituted (for glyph checks)."""
+    return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements if e.kind in ("text", "glyph")]
+
+
+def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
+    """A template box (fractions, from the top-left) in PDF points (from the bottom-left)."""
+    return beneath.box_pt(face.width, face.height, box)
+
+
+def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) -> None:
+    """Draw every element of ``template`` with the field ``values`` into the current form.
+
+    Raises:
+        RenderError: art cannot be read (see :meth:`ArtLibrary.load`).
+    """
+    side = min(face.width, face.height)
+    shows_art = bool(images(template, values))
+    elements = template.elements
+    plates_drawn = False
+    i = 0
+    while i < len(elements):
+        element = elements[i]
+        if element.kind in ("text", "glyph"):
+            j = i
+            while j < len(elements) and elements[j].kind in ("text", "glyph"):
+                j += 1
+            c = face.canvas
+            c.saveState()
+            _shrink(face)
+            if shows_art and not plates_drawn:
+                _plates(face, template, values, side)
+                plates_drawn = True
+            for text_element in elements[i:j]:
+                _text(face, template, text_element, values, side)
+            c.restoreState()
+            i = j
+            continue
+        {"rect": _rect, "circle": _circle, "frame": _frame, "image": _image}[element.kind](face, element, values, side)
+        i += 1
+
+
+def _shrink(face: FaceCanvas) -> None:
+    if face.text_scale < 1.0:
+        cx, cy = face.width / 2, face.height / 2
+        face.canvas.translate(cx, cy)
+        face.canvas.scale(face.text_scale, face.text_scale)
+        face.canvas.translate(-cx, -cy)
+
+
+def _set_colours(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> tuple[bool, bool]:
+    """Set fill and stroke for a shape; returns (stroke, fill) flags."""
+    fill = colour_of(element.fill, values)
+    stroke = colour_of(element.stroke if element.kind != "frame" else element.colour, values)
+    if fill is not None:
+        face.canvas.setFillColor(face.paint(fill, area=True))  # a filled shape: pure black stays rich black
+    width = element.width.resolve(side) if element.width else 0.0
+    if stroke is not None and width > 0:
+        face.canvas.setStrokeColor(face.paint(stroke))
+        face.canvas.setLineWidth(width)
+    return stroke is not None and width > 0, fill is not None
+
+
+def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    box = beneath.rect_area(element, face.width, face.height, face.bleed)  # bleed: edges on the trim run out
+    stroke, fill = _set_colours(face, element, values, side)
+    if not (stroke or fill):
+        return
+    radius = element.radius.resolve(side)
+    if radius > 0:
+        face.canvas.roundRect(box.x, box.y, box.w, box.h, radius, stroke=int(stroke), fill=int(fill))
+    else:
+        face.canvas.rect(box.x, box.y, box.w, box.h, stroke=int(stroke), fill=int(fill))
+
+
+def _circle(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    stroke, fill = _set_colours(face, element, values, side)
+    if stroke or fill:
+        x, y = element.at
+        face.canvas.circle(x * face.width, face.height * (1 - y), element.r.resolve(side), stroke=int(stroke), fill=int(fill))
+
+
+def _frame(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    stroke, _ = _set_colours(face, element, values, side)
+    if stroke:
+        inset = element.inset.resolve(side)
+        face.canvas.roundRect(inset, inset, face.width - 2 * inset, face.height - 2 * inset, element.radius.resolve(side), stroke=1, fill=0)
+
+
+def image_elements(template: Template, values: dict[str, Any]) -> list[tuple[Element, Path]]:
+    """(element, art file) for each image element that shows a file with these ``values``."""
+    found = [(e, _image_source(e, values)) for e in template.elements if e.kind == "image"]
+    return [(e, path) for e, path in found if path is not None]
+
+
+def image_box(face: FaceCanvas, element: Element) -> tuple[Rect, str]:
+    """The box (pt, face coordinates) an image ``element`` fills and how (``contain`` or
+    ``cover``): the whole bleed box, covered, when the element asks for bleed and the sheet has
+    it; else the element's own box and fit."""
+    b = face.bleed
+    if element.bleed and b > 0:
+        return Rect(-b, -b, face.width + 2 * b, face.height + 2 * b), "cover"
+    return _pdf_box(face, element.box), str(element.fit)
+
+
+def image_visible(face: FaceCanvas, element: Element, pixels: tuple[float, float]) -> Rect:
+    """Where an image ``element`` of ``pixels`` (width, height) shows on the face (pt): its
+    fitted rectangle within its clip (the bleed box, ``clip`` or ``box``)."""
+    box, how = image_box(face, element)
+    full = element.bleed and face.bleed > 0
+    clip = box if full or element.clip is None else _pdf_box(face, element.clip)
+    return beneath.visible_box(fit(pixels[0], pixels[1], box, how), clip)
+
+
+def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    path = _image_source(element, values)
+    if path is None:
+        return
+    name, px_w, px_h, image = face.art_forms[(path, element)]
+    c = face.canvas
+    box, how = image_box(face, element)
+    full = element.bleed and face.bleed > 0
+    drawn = fit(px_w, px_h, box, how)
+    face.art.check_resolution(image, drawn)
+    c.saveState()
+    clip = c.beginPath()
+    radius = element.radius.resolve(side)
+    if full or element.clip is None:
+        if radius > 0 and not full:
+            clip.roundRect(box.x, box.y, box.w, box.h, radius)
+        else:
+            clip.rect(box.x, box.y, box.w, box.h)
+    else:
+        area = _pdf_box(face, element.clip)
+        if radius > 0:
+            clip.roundRect(area.x, area.y, area.w, area.h, radius)
+        else:
+            clip.rect(area.x, area.y, area.w, area.h)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.translate(drawn.x, drawn.y)
+    c.scale(drawn.w, drawn.h)
+    c.doForm(name)
+    c.restoreState()
+
+
+@dataclass(frozen=True)
+class SetText:
+    """A text element as it will be set: the text, font, size (pt), anchor (pt) and spacing;
+    ``fits``: False when it cannot be shrunk into the safe area it was set for."""
+
+    text: str
+    font: str
+    size: float
+    x: float
+    baseline: float
+    align: str
+    char_space: float
+    fits: bool = True
+
+    def box(self) -> Rect:
+        """The text's box (pt): advance width × ascent..descent."""
+        box = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space)
+        if self.align == "left":
+            return Rect(self.x, box.y, box.w, box.h)
+        if self.align == "right":
+            return Rect(self.x - box.w, box.y, box.w, box.h)
+        return box
+
+
+def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
+             area: textfit.SafeArea | None = None) -> SetText:
+    """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
+    size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
+    with a safe ``area`` (pt, see :func:`tokengen.geometry.textfit.safe_area`), shrunk further and moved
+    within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`)."""
+    side = min(face_w, face_h)
+    text = substitute(element.content, values)
+    font = font_name(template, element.font)
+    largest = element.size.resolve(side)
+    size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
+    x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
+    if area is None or not text:
+        return SetText(text, font, size, x, y, element.align, element.spacing * size)
+    ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
+    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None)
+    w = metrics.advance * placed.size
+    anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
+    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+
+
+def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
+                area: textfit.SafeArea) -> list[tuple[Element, SetText]]:
+    """The text elements (and how they are set) that cannot be fitted inside the safe ``area``
+    even at the smallest size (:data:`tokengen.geometry.textfit.MIN_SIZE`)."""
+    found = []
+    for element in template.elements:
+        if element.kind in ("text", "glyph"):
+            t = set_text(face_w, face_h, template, element, values, area)
+            if not t.fits:
+                found.append((element, t))
+    return found
+
+
+def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
+    """The warning for a text that does not fit (``what``: ``token knight``, ``back``):
+    ``token knight: '6 / 2.5' does not fit inside the 0.125in safe area even at 4 pt; move it
+    inwards, shorten it or make the token larger``."""
+    return (f"{what}: '{t.text}' does not fit inside the {format_length(area.inset)} safe area even at {t.size:.3g} pt; "
+            "move it inwards, shorten it or make the token larger")
+
+
+def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: float) -> None:
+    groups: dict[str, tuple[Rect, Colour | None]] = {}
+    for element in template.elements:
+        if element.kind not in ("text", "glyph") or element.plate is None:
+            continue
+        box = set_text(face.width, face.height, template, element, values, face.area).box()
+        colour = colour_of(element.plate_colour, values)
+        if element.plate in groups:
+            seen, colour_before = groups[element.plate]
+            x0, y0 = min(seen.x, box.x), min(seen.y, box.y)
+            box = Rect(x0, y0, max(seen.x1, box.x1) - x0, max(seen.y1, box.y1) - y0)
+            colour = colour_before or colour
+        groups[element.plate] = (box, colour)
+    for box, colour in groups.values():
+        if colour is None:
+            continue
+        grown = box.grow(PLATE_PAD * side)
+        face.canvas.setFillColor(face.paint(colour, area=True))
+        face.canvas.roundRect(grown.x, grown.y, grown.w, grown.h, PLATE_RADIUS * side, stroke=0, fill=1)
+
+
+def _text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
+    t = set_text(face.width, face.height, template, element, values, face.area)
+    if not t.text:
+        return
+    colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
+    c = face.canvas
+    c.setFillColor(face.paint(colour))
+    c.setFont(t.font, t.size)
+    draw = {"left": c.drawString, "right": c.drawRightString}.get(t.align, c.drawCentredString)
+    if t.char_space:
+        draw(t.x, t.baseline, t.text, charSpace=t.char_space)
+    else:
+        draw(t.x, t.baseline, t.text)

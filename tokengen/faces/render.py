@@ -1,0 +1,534 @@
+"""ReportLab drawing: paints what :mod:`tokengen.geometry.imposition` computed. No page arithmetic here.
+
+Each distinct token face (and the one back) is drawn once as a PDF Form XObject whose origin is
+the token's trim lower-left corner; placements only reference it, so file size grows with the
+number of designs, not the number of tokens. All face measures are fractions of the token size
+``s`` (pt), so everything on the face scales with it; cut lines and crop marks keep fixed
+printable strokes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from reportlab import rl_config
+from reportlab.lib.colors import CMYKColor, Color
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import Canvas
+
+from .._version import __version__
+from ..errors import LayoutError
+from ..geometry import furniture, shapes, textfit
+from ..geometry.imposition import Line, PageLayout, Rect
+from ..model import Back, Colour, Token
+from ..sources import fonts, template
+from ..units import format_length
+from . import beneath, emblem, facedraw
+from .art import ArtImage, ArtLibrary, fit
+
+#: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
+SAFE = 1 / 16
+#: The least safe area (pt) of a home print, 1/16 in: the ``home`` profile's, which preflight checks.
+HOME_SAFE = 4.5
+#: Frame inset and stroke width, fractions of the token size (frame stays inside the safe area).
+FRAME_INSET, FRAME_WIDTH = 0.08, 0.018
+#: Text box inset (fraction of the token size).
+TEXT_INSET = 0.13
+#: Cut-line and crop-mark strokes, pt (fixed whatever the token size).
+CUT_STROKE = 0.3
+CROP_STROKE = 0.25
+
+CUT_COLOUR = Colour("rgb", (0.25, 0.25, 0.25))
+REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
+BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+
+
+@contextlib.contextmanager
+def binary_streams() -> Iterator[None]:
+    """While saving, write compressed streams as binary Flate only, not also ASCII85-encoded
+    (ReportLab's default, ``rl_config.useA85``): a quarter smaller and faster. Restored after."""
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
+
+
+def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: str, subject: str,
+                keywords: str = "", colour_model: str = "rgb") -> Canvas:
+    """A ReportLab canvas set up as every tokengen PDF is.
+
+    ``target`` is a path or a binary file object; ``page`` is (width, height) in pt. The canvas
+    runs in invariant mode (same input, same bytes) with compressed pages; its initial font is the
+    bundled DejaVu Sans, so no unembedded Helvetica is declared; a ``"cmyk"`` colour model makes
+    ReportLab refuse any other colour. The PDF asks print dialogs for actual size
+    (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author, Subject, Creator and,
+    when given, Keywords.
+    """
+    regular, _ = fonts.register()
+    canvas = Canvas(str(target) if isinstance(target, Path) else target, pagesize=page, invariant=1, pageCompression=1,
+                    initialFontName=regular, initialFontSize=10,
+                    enforceColorSpace="cmyk" if colour_model == "cmyk" else None)
+    canvas.setTitle(title)
+    canvas.setAuthor(author)
+    canvas.setSubject(subject)
+    canvas.setCreator(f"tokengen {__version__}")
+    canvas.setViewerPreference("PrintScaling", "None")
+    if keywords:
+        canvas.setKeywords(keywords)
+    return canvas
+
+
+def face_text_sizes(token: Token, size: float) -> dict[str, float]:
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
+    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
+    fonts.register()
+    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    texts = [e for e in face.elements if e.kind in ("text", "glyph")]
+    return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
+
+
+def default_safe(side: float) -> float:
+    """The safe area (pt) face text keeps inside the trim of a token whose smaller side is
+    ``side`` pt, when no profile sets one: the design's 1/16 of the token, but never less than
+    :data:`HOME_SAFE` (1/16 in), so a token built smaller than 1 in still passes ``preflight
+    --profile home``: its text is fitted to the safe area at the size it prints. A token too
+    small for text inside 1/16 in (under about 0.17 in, see :func:`text_scale`) keeps 1/16 of
+    its size."""
+    safe = max(SAFE * side, HOME_SAFE)
+    try:
+        text_scale(side, safe)
+    except LayoutError:
+        return SAFE * side
+    return safe
+
+
+def text_scale(side: float, safe: float) -> float:
+    """The shrink of a face's text about the token centre (at most 1) on a token whose smaller
+    side is ``side`` pt with a ``safe`` pt safe area: face text is designed :data:`TEXT_INSET`
+    inside the trim, and shrinks when the safe area asks for more (0.5 pt of slack keeps glyph
+    outlines off the safe-area line).
+
+    Raises:
+        LayoutError: the shrink would be below 1/4: no room for text.
+    """
+    scale = min(1.0, (side - 2 * (safe + 0.5)) / (side * (1 - 2 * TEXT_INSET)))
+    if scale < 0.25:
+        raise LayoutError(f"a {format_length(safe)} safe area leaves no room for text on a {format_length(side)} token")
+    return scale
+
+
+def _hex(colour: Colour | None) -> str:
+    """A colour as a user wrote it: ``#8a1c1c``, ``[0, 0.5, 1, 0]``, or ``paper white``."""
+    if colour is None:
+        return "paper white"
+    if colour.space == "rgb":
+        return "#" + "".join(f"{round(v * 255):02x}" for v in colour.values)
+    return "[" + ", ".join(f"{v:g}" for v in colour.values) + "]"
+
+
+class SheetCanvas:
+    """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
+
+    Args:
+        canvas: the target canvas (created with the bundled font as its initial font).
+        size: token trim size, pt.
+        bleed: art extent past the trim, pt.
+        colour_model: ``"rgb"`` or ``"cmyk"``; every colour and image is converted by the art
+            library's :class:`~tokengen.colour.Converter` (ICC output profile, rendering intent,
+            black-only pure black text and lines, ink limit) and in CMYK ReportLab enforces the
+            colour space.
+        art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
+            Its ``warnings`` list the art printed below 300 DPI and the art resampled down.
+        safe: the safe area in pt (text keeps at least this far inside the trim); None means
+            :func:`default_safe`: the design's own 1/16 of the token size, at least 1/16 in. A print-shop profile's larger safe area (1/8 in)
+            on a small token shrinks the face's text block about the token centre to fit.
+        page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
+            (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
+            :meth:`calibration`.
+    """
+
+    def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
+                 art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
+                 height: float | None = None, shape: object = None):
+        self.canvas = canvas
+        self.page = page
+        self.shape = shape  # tokengen.geometry.shapes.Shape: circles and hexes clip their faces to the outline
+        self.size = size
+        self.height = size if height is None else height  # trim height, pt (cards: not square)
+        self.bleed = bleed
+        side = min(size, self.height)
+        self.safe = default_safe(side) if safe is None else safe
+        self.text_scale = text_scale(side, self.safe)
+        self.colour_model = colour_model
+        self.regular, self.bold = fonts.register()
+        self._forms: set[str] = set()
+        self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
+        self._rulers: dict[tuple, str] = {}  # calibration strip → its form
+        self._widths: dict[tuple[str, float], float] = {}  # (text, size) → width in pt, for furniture
+        self.art = art or ArtLibrary(colour_model)
+        self._art_forms: dict[object, str] = {}
+        self._back_forms: dict[Back, str] = {}
+        #: Warnings about what was drawn (once each, in order): text that cannot be fitted inside
+        #: the safe area, art flattened onto mixed colours.
+        self.warnings: dict[str, None] = {}
+
+    def paint(self, colour: Colour, *, area: bool = False) -> Color:
+        """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
+        :meth:`tokengen.colour.Converter.paint` (``area``: a large fill, where pure black stays
+        rich black; otherwise text and lines, where pure black is 100 % K only)."""
+        values = self.art.colour.paint(colour, area=area)
+        if self.colour_model == "cmyk":
+            return CMYKColor(*values)
+        return Color(*values)
+
+    def safe_area(self) -> textfit.SafeArea:
+        """The safe area face text is fitted into (:func:`tokengen.geometry.textfit.safe_area`): this
+        sheet's shape and safe distance, in the coordinates text is set in before
+        :attr:`text_scale` shrinks it."""
+        return textfit.safe_area(self.shape, self.size, self.height, self.safe, self.text_scale)  # type: ignore[arg-type]
+
+    # -- forms -------------------------------------------------------------------------------
+    def face_form(self, token: Token) -> str:
+        """Name of the Form XObject for ``token``'s face, drawing it the first time.
+
+        Raises:
+            RenderError: a character of the token's text is not in the bundled font.
+        """
+        name = f"face-{token.id}"
+        if name not in self._forms:
+            if token.template is not None:  # a catalogue with declared fields
+                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
+            else:  # a Meatshields token: the built-in template
+                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
+        return name
+
+    def back_form(self, back: Back) -> str:
+        """Name of the Form XObject for ``back`` (``"back"`` for the first design, ``"back-2"``, …
+        for others), drawing it the first time.
+
+        Raises:
+            RenderError: a character of the back text is not in the bundled font; the art
+                cannot be read (see :meth:`ArtLibrary.load`).
+        """
+        name = self._back_forms.get(back)
+        if name is None and back.template is not None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            self._template_form(name, back.template, dict(back.values), "back")
+            self._back_forms[back] = name
+        if name is None:
+            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            fonts.require_glyphs(back.text, self.bold, "back")
+            art = self._art_form(back.art, back.background) if back.art else None
+            self._begin(name)
+            self._draw_back(back, art)
+            self.canvas.endForm()
+            self._forms.add(name)
+            self._back_forms[back] = name
+        return name
+
+    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+        """Draw ``template`` (a :class:`tokengen.sources.template.Template`) with ``values`` as the form
+        ``name``: its text checked against its fonts, its art defined first (outside the form),
+        each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
+        template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
+        :attr:`warnings` when that is not one colour)."""
+        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+            fonts.require_glyphs(text, font, what)
+        area = self.safe_area()
+        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):  # type: ignore[arg-type]
+            self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None  # type: ignore[attr-defined]
+        face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
+                                   area)
+        for element, path in facedraw.image_elements(template, values):  # type: ignore[arg-type]
+            background = None
+            if self.colour_model == "cmyk":  # no transparency in print: flatten onto what lies beneath
+                visible = facedraw.image_visible(face, element, self.art.size(path))
+                under = beneath.underlay(template, template.elements.index(element), values,  # type: ignore[attr-defined]
+                                         self.size, self.height, self.bleed, visible)
+                background = under.colour
+                if not under.uniform:
+                    self.warnings[f"{template.place(element)}: {what}: what lies under the picture is not one colour; "  # type: ignore[attr-defined]
+                                  f"its transparent pixels print on {_hex(background)}, the colour under its centre "
+                                  "(print-shop PDFs allow no transparency)"] = None
+            face.art_forms[(path, element)] = self._art_form(path, background, facedraw.image_box(face, element))
+        self._begin(name)
+        kind = getattr(self.shape, "kind", "square")
+        if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
+            self.canvas.saveState()
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+                                 stroke=0, fill=0)
+        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        if kind in ("circle", "hex"):
+            self.canvas.restoreState()
+        self.canvas.endForm()
+        self._forms.add(name)
+
+    def _art_box(self) -> tuple[Rect, str]:
+        """The box a back's art fills (pt) and how: the bleed box (cover) when the sheet has
+        bleed, else the safe area (contain)."""
+        s, b = self.size, self.bleed
+        if b > 0:
+            return Rect(-b, -b, s + 2 * b, s + 2 * b), "cover"
+        return Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE)), "contain"
+
+    def _art_form(self, path: object, background: Colour | None,
+                  placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage]:
+        """(form name, pixel width, pixel height, image) of the art at ``path`` as displayed: a Form
+        XObject drawing the image on the unit square, defined once per file (and, in CMYK, per
+        background its transparency is flattened onto), so every face or back using it
+        references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
+        ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). Must be called
+        outside any other form."""
+        width, height = self.art.size(path)  # type: ignore[arg-type]
+        box, how = placed or self._art_box()
+        image = self.art.load(path, fit(width, height, box, how), background)  # type: ignore[arg-type]
+        key = (image.path, background if self.colour_model == "cmyk" else None)
+        name = self._art_forms.get(key)
+        if name is None:
+            name = self._art_forms[key] = f"art-{len(self._art_forms) + 1}"
+            self.canvas.beginForm(name, 0, 0, 1, 1)
+            with binary_streams():  # ReportLab encodes the image here, not at save
+                self.canvas.drawImage(image.reader, 0, 0, 1, 1, mask="auto")
+            self.canvas.endForm()
+            self.art.release(image)
+        return name, width, height, image
+
+    def _draw_art(self, art: tuple[str, float, float, ArtImage], path: object) -> Rect:
+        """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
+        the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
+        sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
+        c, s, b = self.canvas, self.size, self.bleed
+        name, width, height, image = art
+        box, how = self._art_box()
+        drawn = fit(width, height, box, how)
+        self.art.check_resolution(image, drawn)
+        c.saveState()
+        clip = c.beginPath()
+        if b > 0:
+            clip.rect(box.x, box.y, box.w, box.h)
+        else:  # inside the safe area, rounded like the frame drawn over its edge
+            inset = FRAME_INSET * s
+            clip.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(drawn.x, drawn.y)
+        c.scale(drawn.w, drawn.h)
+        c.doForm(name)
+        c.restoreState()
+        return drawn
+
+    def _plate(self, x: float, y: float, w: float, h: float, colour: Colour) -> None:
+        """An opaque rounded plate (``colour``) behind text printed over art, so text never sits on art."""
+        self.canvas.setFillColor(self.paint(colour, area=True))
+        self.canvas.roundRect(x, y, w, h, 0.04 * self.size, stroke=0, fill=1)
+
+    def _begin(self, name: str) -> None:
+        b, s = self.bleed, self.size
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
+
+    def _shrink_text(self) -> None:
+        """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""
+        if self.text_scale < 1.0:
+            half = self.size / 2
+            self.canvas.translate(half, half)
+            self.canvas.scale(self.text_scale, self.text_scale)
+            self.canvas.translate(-half, -half)
+
+    def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage] | None = None) -> None:
+        c, s, b = self.canvas, self.size, self.bleed
+        c.setFillColor(self.paint(back.background, area=True))
+        c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)
+        c.setStrokeColor(self.paint(back.ink))
+        c.setLineWidth(FRAME_WIDTH * s)
+        inset = FRAME_INSET * s
+        if art:
+            self._draw_art(art, back.art)
+        c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
+        c.saveState()
+        self._shrink_text()
+        if not art:
+            emblem.back_emblem(c, s, self.paint(back.ink), self.paint(back.background, area=True), bool(back.text))
+        if back.text:
+            if art:
+                box = emblem.back_text_box(back.text, self.bold, s)
+                self._plate(box.x, box.y, box.w, box.h, back.background)
+            c.setFillColor(self.paint(back.ink))
+            c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
+            c.drawCentredString(s / 2, 0.2 * s, back.text)
+        c.restoreState()
+
+    # -- pages -------------------------------------------------------------------------------
+    def _page_form(self, name: str) -> None:
+        """Begin a form as large as the page, content in page coordinates (placed without a
+        transform): sheet furniture, never taken for a token (see :func:`preflight.pieces`)."""
+        if self.page is None:
+            raise ValueError("SheetCanvas needs page=(width, height) to draw sheet furniture")
+        self.canvas.beginForm(name, 0, 0, *self.page)
+
+    def place(self, forms: Sequence[str], page: PageLayout) -> None:
+        """Place ``forms[cell.index]`` at every cell of ``page`` (the form origin on the trim corner).
+
+        The page gets one ``q … Q`` block in which each cell is ``1 0 0 1 dx dy cm`` and the
+        form's ``Do`` (ReportLab's ``addLiteral`` and ``doForm``): ``dx, dy`` move from the
+        previous cell's origin (``Do`` leaves the CTM as it found it), so a row of tokens repeats
+        the same lines and the compressed page stays small. Each move is taken from the position
+        already written, so rounding never accumulates: each cell is off by at most one rounding of
+        ReportLab's 7-significant-digit numbers (< 1e-4 pt on any page). (A saveState/translate/
+        restoreState per cell costs several times as much at 100,000 tokens.)
+        """
+        c = self.canvas
+        x = y = 0.0
+        c.addLiteral("q")
+        for cell in page.cells:
+            dx, dy = fp_str(cell.trim.x - x), fp_str(cell.trim.y - y)
+            x, y = x + float(dx), y + float(dy)
+            c.addLiteral(f"1 0 0 1 {dx} {dy} cm")
+            c.doForm(forms[cell.index])
+        c.addLiteral("Q")
+
+    def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
+        """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks).
+
+        The lines are drawn once as a page-sized Form XObject and every page with the same lines
+        (every full page) places that form."""
+        if not lines:
+            return
+        c = self.canvas
+        key = (tuple(lines), stroke, colour)
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"lines-{len(self._line_forms)}"
+            self._page_form(name)
+            c.setLineWidth(stroke)
+            c.setStrokeColor(self.paint(colour))
+            p = c.beginPath()
+            for line in lines:
+                p.moveTo(line.x0, line.y0)
+                p.lineTo(line.x1, line.y1)
+            c.drawPath(p, stroke=1, fill=0)
+            c.endForm()
+        c.doForm(name)
+
+    def _outline_path(self, outline: shapes.Outline) -> Any:
+        """A ReportLab path of a :class:`tokengen.geometry.shapes.Outline` (pt)."""
+        p = self.canvas.beginPath()
+        for op in outline.ops:
+            if op[0] == "M":
+                p.moveTo(*op[1:])
+            elif op[0] == "L":
+                p.lineTo(*op[1:])
+            elif op[0] == "C":
+                p.curveTo(*op[1:])
+            else:
+                p.close()
+        return p
+
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+        """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
+        (``fill``: fill it instead, as a registration square)."""
+        if not outlines:
+            return
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setFillColor(self.paint(colour))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
+        c.restoreState()
+
+    def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
+        """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(stroke)
+        c.setStrokeColor(self.paint(colour))
+        c.setDash(*dash)
+        c.line(line.x0, line.y0, line.x1, line.y1)
+        c.restoreState()
+
+    def fill_rects(self, rects: Sequence[tuple[Rect, Colour]]) -> None:
+        """Fill each (rectangle, colour) pair, in pt: the home bleed past a block's outer cut.
+
+        As with :meth:`lines`, the rectangles are drawn once as a page-sized Form XObject, which
+        every page with the same rectangles and colours places."""
+        if not rects:
+            return
+        c = self.canvas
+        key = ("fill", tuple(rects))
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"fill-{len(self._line_forms)}"
+            self._page_form(name)
+            for rect, colour in rects:
+                c.setFillColor(self.paint(colour))
+                c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+            c.endForm()
+        c.doForm(name)
+
+    def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
+        """The calibration strip laid out by :func:`tokengen.geometry.furniture.calibration`: a bar exactly
+        1 in (72 pt = 25.4 mm) long with 1/4 in ticks above and mm ticks below, labelled 0 and
+        1 in, 0, 10 and 20 mm, and the instruction to print at actual size; then the page's
+        caption (``captions``: fullest wording first). It never scales with the tokens. The ruler
+        and its note are drawn once, as a page-sized Form XObject, and placed on every page.
+        Returns the layout used (its ``warnings`` name anything left out for lack of room)."""
+        c = self.canvas
+        plan = furniture.calibration(strip, captions, self.measure)
+        key = ("calibration", strip)
+        name = self._rulers.get(key)
+        if name is None:
+            # BBox = the whole page, content in page coordinates, placed without a transform: a
+            # form as large as the page is sheet furniture, not a token (see preflight.pieces)
+            name = self._rulers[key] = f"calibration-{len(self._rulers)}"
+            self._page_form(name)
+            if plan.ruler:
+                self._draw_ruler(*plan.ruler)
+            for text in plan.labels + ((plan.note,) if plan.note else ()):
+                self._text(text)
+            c.endForm()
+        c.doForm(name)
+        if plan.caption:
+            self._text(plan.caption)
+        return plan
+
+    def measure(self, text: str, size: float) -> float:
+        """Width (pt) of ``text`` in the regular font at ``size`` pt (remembered: every page's
+        furniture measures the same ruler labels and notes)."""
+        width = self._widths.get((text, size))
+        if width is None:
+            width = self._widths[text, size] = self.canvas.stringWidth(text, self.regular, size)
+        return width
+
+    def _text(self, text: furniture.Text) -> None:
+        c = self.canvas
+        c.saveState()
+        c.setFillColor(self.paint(BLACK))
+        c.setFont(self.regular, text.size)
+        c.drawString(text.x, text.y, text.text)
+        c.restoreState()
+
+    def _draw_ruler(self, x: float, y: float) -> None:
+        """The ruler's bar and ticks with the bar's lower-left corner at (x, y) pt."""
+        c = self.canvas
+        ink = self.paint(BLACK)
+        c.setStrokeColor(ink)
+        c.setFillColor(ink)
+        c.setLineWidth(0.4)
+        c.rect(x, y, 72, 5, stroke=1, fill=0)
+        p = c.beginPath()
+        for i in range(5):  # quarter inches, above the bar
+            p.moveTo(x + 18 * i, y + 5)
+            p.lineTo(x + 18 * i, y + (8 if i in (0, 4) else 7))
+        for mm in range(26):  # millimetres, below the bar
+            xm = x + mm * 72 / 25.4
+            p.moveTo(xm, y)
+            p.lineTo(xm, y - (3.5 if mm % 5 == 0 else 2))
+        p.moveTo(x + 72, y)
+        p.lineTo(x + 72, y - 3.5)
+        c.setLineWidth(0.25)
+        c.drawPath(p, stroke=1, fill=0)

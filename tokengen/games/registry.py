@@ -1,0 +1,192 @@
+"""Game modules: the checks ``tokengen check`` runs on a catalogue, per game.
+
+Every catalogue gets the generic checks (:mod:`.generic`: the token fits the sheet, face text
+is legible, ids are unique, and every back is the same when ``drawn_blind: true``). A catalogue
+naming a game (``game: meatshields``; the Meatshields catalogue's ``game:`` mapping names it
+implicitly) also gets that game's checks. Games register themselves through the Python entry
+point group ``tokengen.games``: a package adds, in its ``pyproject.toml``::
+
+    [project.entry-points."tokengen.games"]
+    mygame = "mygame.tokengen_checks:MODULE"
+
+where ``MODULE`` is a :class:`GameModule`. tokengen's own Meatshields module is registered the
+same way (see this project's ``pyproject.toml``), so a game is added without editing tokengen.
+
+The Meatshield readings (the variants in play and the interpretations ``--one-sided``, ``--ties``,
+``--same-target``, ``--damage``, ``--small-bag``) belong to the Meatshields rules: a report lists
+them, and ``check`` accepts their switches, only for a Meatshields catalogue or a game module
+whose ``readings`` says it plays by them. Any other report speaks of its game's checks alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from ..errors import CatalogueError, UsageError
+from ..model import Catalogue
+from ..sources import bundled
+from ..sources.catalogue import line_at, suggest, validate_schema
+from ..sources.yamlsrc import read_yaml
+from ..units import counted
+from .meatshields.rules.checks import ERROR, Finding, Report, Settings, finding_from_error
+from .meatshields.rules.targeting import Interpretations
+
+#: The entry point group game modules register in.
+GROUP = "tokengen.games"
+
+Check = Callable[[Catalogue, Settings], list[Finding]]
+
+
+@dataclass(frozen=True)
+class GameModule:
+    """A game's checks: ``name`` as catalogues write it after ``game:``, a one-line
+    ``description``, and ``checks`` run in order after the generic ones, each
+    ``(catalogue, settings) -> list[Finding]``. ``check_file`` (optional) replaces the whole
+    check for catalogues in the game's own format (the Meatshields YAML), given the path,
+    settings and the variant options ``add``/``remove``, returning a :class:`Report`; a module
+    with ``check_file`` and no ``checks`` checks only its own format. ``readings``: the game is
+    played with the Meatshield interpretations (``--one-sided``, ``--ties``, …), which its
+    reports then list and ``check`` then accepts."""
+
+    name: str
+    description: str
+    checks: tuple[Check, ...] = ()
+    check_file: Callable[..., Report] | None = None
+    readings: bool = False
+
+
+@cache
+def modules() -> dict[str, GameModule]:
+    """The registered game modules by name (entry point group :data:`GROUP`), loaded once.
+
+    A module that fails to load is left out (its name maps to nothing), so one broken plug-in
+    does not stop tokengen.
+    """
+    found: dict[str, GameModule] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            module = point.load()
+        except Exception:  # a broken plug-in: skipped, reported as an unknown game when named
+            continue
+        if isinstance(module, GameModule):
+            found[point.name] = module
+    return found
+
+
+def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
+                    remove: Iterable[str] = (), readings: Mapping[str, str | None] | None = None) -> Report:
+    """Check any catalogue: the Meatshields format through its game module's own check; a
+    catalogue with declared fields through the generic checks, then its game's checks.
+
+    Raises:
+        CatalogueError: the file cannot be read as YAML.
+        UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields); a variant or an
+            interpretation for a catalogue with declared fields whose game has no such thing.
+    """
+    path = Path(path)
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
+    data, lines = read_yaml(path)
+    if not (isinstance(data, dict) and "fields" in data):
+        meatshields = modules().get("meatshields")
+        if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
+            from .meatshields.rules import check_catalogue as rules_check
+
+            return rules_check(path, settings, add=add, remove=remove, readings=readings)
+        return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
+    name = data.get("game", "generic")
+    module = modules().get(name) if isinstance(name, str) else None
+    takes = module is not None and module.readings
+    _refuse_meatshield_options(path, name, takes, add, remove, readings)
+    settings = replace(settings, interpretations=settings.interpretations or Interpretations.chosen(readings if takes else None))
+
+    def report(*findings: Finding, game: str = "generic", readings: bool = False) -> GameReport:
+        return GameReport(path, (), settings.interpretations, findings, game=game, readings=readings)
+
+    findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
+    if findings:
+        return report(*findings)
+    from ..sources.catalogue import catalogue_from_data
+
+    try:
+        catalogue = catalogue_from_data(path, data, lines)
+    except CatalogueError as exc:
+        code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
+        return report(finding_from_error(exc, code, path))
+    from .generic import CHECKS as GENERIC
+
+    checks: list[Check] = list(GENERIC)
+    if catalogue.module != "generic":
+        if module is None:
+            known = sorted(modules())
+            hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
+            return report(Finding(ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}",
+                                  line_at(lines, ("game",)), "game"))
+        if module.check_file is not None and not module.checks:
+            return report(Finding(ERROR, "game-format", f"the {catalogue.module} game module checks only catalogues in its own "
+                                  "format, not one that declares its fields; leave out game: for the generic checks",
+                                  line_at(lines, ("game",)), "game"))
+        checks += list(module.checks)
+    return report(*(f for check in checks for f in check(catalogue, settings)), game=catalogue.module, readings=takes)
+
+
+def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],
+                               readings: Mapping[str, str | None] | None) -> None:
+    """Refuse the variant and interpretation switches for a catalogue with declared fields: its
+    game has no variants (those live in a Meatshields catalogue's ``game:`` section) and, unless
+    its module takes them (``readings``), no interpretations either."""
+    given = [f"--variant {v}" for v in add] + [f"--no-variant {v}" for v in remove]
+    if not takes:
+        given += [f"--{k.replace('_', '-')}" for k, v in (readings or {}).items() if v is not None]
+    if given:
+        rules = "has no variants" if takes else "has no variants or interpretations"
+        raise UsageError(f"{', '.join(given)}: Meatshields rules; {path} declares its own fields "
+                         f"for game '{game}', which {rules}")
+
+
+@dataclass(frozen=True)
+class GameReport(Report):
+    """A :class:`Report` of a catalogue with declared fields: ``game`` names the game module
+    whose checks ran after the generic ones (``generic``: none); ``readings`` is True when that
+    game plays by the Meatshield interpretations (:attr:`GameModule.readings`), which the report
+    then lists."""
+
+    game: str = "generic"
+    readings: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """As :meth:`Report.as_dict` with ``game`` after ``counts`` and no ``variants`` (a
+        catalogue with declared fields has none); ``interpretations`` and
+        ``interpretations_in_play`` only when the game takes the readings."""
+        data = super().as_dict()
+        left_out = {"variants"} | (set() if self.readings else {"interpretations", "interpretations_in_play"})
+        head = {k: data[k] for k in ("catalogue", "playable", "counts")} | {"game": self.game}
+        return head | {k: v for k, v in data.items() if k not in head and k not in left_out}
+
+
+def format_report(report: Report) -> str:
+    """The report as text. A Meatshields report is :func:`tokengen.games.meatshields.rules.format_report`'s (with
+    variants and interpretations); any other game's is the verdict line, the game, the
+    interpretations when the game takes them, and one line per finding
+    (``file:line: severity code: field: message``)."""
+    from .meatshields.rules import format_report as rules_format
+    from .meatshields.rules.checks import SEVERITIES, reading_lines
+
+    if not isinstance(report, GameReport):
+        return rules_format(report)
+    c = report.counts()
+    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
+    out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
+           f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
+    if report.readings:
+        out += reading_lines(report)[1:]  # no variants: a catalogue with declared fields has none
+    for f in report.findings:
+        file = f.file or report.path
+        where = f"{file}:{f.line}" if f.line else str(file)
+        what = f"{f.field}: {f.message}" if f.field and f.line else f.message
+        out.append(f"{where}: {f.severity} {f.code}: {what}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,465 @@
+"""Imposition: pure geometry that places square tokens on sheets. No drawing happens here.
+
+All lengths are in pt (1 in = 72 pt) with the PDF origin at the lower-left corner of the page.
+A *cell* is one token's trim square; its bleed box is the trim grown by ``bleed`` on every side.
+Cells are laid in rows from the top-left, ``pitch = size + gutter`` apart; with ``gutter = 0``
+neighbours share an edge so one cut separates two tokens. Each page reserves a strip at the
+bottom of the printable area for the calibration ruler (see :data:`CALIBRATION_HEIGHT`).
+
+A home sheet (no bleed, shared edges) can get a *home bleed*: the background of the outer
+tokens runs ``home_bleed`` pt past the outer cut (:attr:`PageLayout.outer_bleed`), so a cut a
+hair off, or a duplex back printed 1–2 mm off, shows token colour rather than paper.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..errors import LayoutError
+from ..units import counted, format_length
+
+#: Height (pt) of the calibration strip kept at the foot of the printable area.
+CALIBRATION_HEIGHT = 22.0
+#: Least clear space (pt) between the grid and the calibration strip, for cut-line guides.
+CALIBRATION_GAP = 6.0
+#: Crop marks: gap from the trim (or bleed) edge and length, in pt (about 6 mm long).
+CROP_OFFSET = 4.5
+CROP_LENGTH = 17.0
+#: Longest run (pt) of a cut-line guide past the block of cells.
+GUIDE_LENGTH = 27.0
+#: Default home bleed (pt): 1/16 in past the outer cut of a shared-edge sheet.
+HOME_BLEED = 4.5
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle: lower-left (x, y), width w, height h, in pt."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.h
+
+    def grow(self, d: float) -> Rect:
+        """The rectangle grown by ``d`` pt on every side."""
+        return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def contains(self, other: Rect, tol: float = 1e-6) -> bool:
+        """True when ``other`` lies inside this rectangle (within ``tol`` pt)."""
+        return (other.x >= self.x - tol and other.y >= self.y - tol
+                and other.x1 <= self.x1 + tol and other.y1 <= self.y1 + tol)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight line segment from (x0, y0) to (x1, y1), in pt."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One placed token: ``index`` into the token list; ``trim`` its trim square; ``bleed`` pt."""
+
+    index: int
+    row: int
+    col: int
+    trim: Rect
+    bleed: float = 0.0
+
+    @property
+    def bleed_box(self) -> Rect:
+        return self.trim.grow(self.bleed)
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """What the user asked for. Lengths in pt.
+
+    Attributes:
+        page: (width, height) of the sheet.
+        size: token trim size (square).
+        margin: border kept clear on every side (printers cannot print there).
+        gutter: space between neighbouring trims; must be at least ``2 * bleed``.
+        bleed: how far each face's art runs past its trim.
+        columns: at most this many columns (None: as many as fit).
+        cut_lines: draw full-length cut lines on every trim edge, extended into the margin.
+        crop_marks: draw short crop marks outside the grid instead of (or as well as) cut lines.
+        calibration: keep a strip for the 1 in calibration ruler.
+        group: the catalogue's preferred columns (its grouping, e.g. one attribute per row), used
+            when ``columns`` is None: :func:`plan` widens it to a multiple that fits when that
+            saves pages or fills a sheet.
+        home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
+            how far the outer tokens' background runs past the outer cut (0: none).
+    """
+
+    page: tuple[float, float]
+    size: float = 72.0
+    margin: float = 18.0
+    gutter: float = 0.0
+    bleed: float = 0.0
+    columns: int | None = None
+    cut_lines: bool = True
+    crop_marks: bool = False
+    calibration: bool = True
+    group: int | None = None
+    home_bleed: float = 0.0
+    # tokens that are not 1 × 1 squares (tokengen.geometry.shapes lays these out): the trim height in pt
+    # (None: ``size``, a square) and the shape (a tokengen.geometry.shapes.Shape; None: square)
+    height: float | None = None
+    shape: Any = None
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The capacity of one sheet: ``columns`` × ``rows`` cells inside ``area``."""
+
+    columns: int
+    rows: int
+    area: Rect
+    pitch: float
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """One imposed page: its cells, its cut lines and crop marks, the calibration strip, and the
+    home-bleed rectangles ``outer_bleed`` as (token index, rectangle) pairs: each rectangle is to
+    be filled with that token's background colour (see :func:`outer_bleed`)."""
+
+    number: int
+    size: tuple[float, float]
+    cells: tuple[Cell, ...]
+    block: Rect
+    cut_lines: tuple[Line, ...] = ()
+    crop_marks: tuple[Line, ...] = ()
+    calibration: Rect | None = None
+    outer_bleed: tuple[tuple[int, Rect], ...] = ()
+    cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.geometry.shapes.Outline)
+
+
+def grid_for(spec: SheetSpec) -> Grid:
+    """How many tokens fit on one sheet.
+
+    Raises:
+        LayoutError: the gutter is narrower than twice the bleed, or not even one token fits;
+            the message names the largest token size that would fit.
+    """
+    width, height = spec.page
+    for name, value in (("page width", width), ("page height", height), ("token size", spec.size)):
+        if not (math.isfinite(value) and value > 0):
+            raise LayoutError(f"{name} must be a positive length, got {value!r} pt")
+    if spec.gutter + 1e-9 < 2 * spec.bleed:
+        raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
+    reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
+    area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
+    # the outermost cells also need room for their bleed inside the area
+    usable_w, usable_h = area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
+    pitch = spec.size + spec.gutter
+    columns = _fit(usable_w, spec.size, pitch)
+    rows = _fit(usable_h, spec.size, pitch)
+    if spec.columns is not None:
+        columns = min(columns, spec.columns)
+    if columns < 1 or rows < 1:
+        largest = min(usable_w, usable_h)
+        hint = f"; the largest token that fits is {_largest(largest)}" if largest > 0 else ""
+        raise LayoutError(f"a {format_length(spec.size)} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
+    return Grid(columns, rows, area, pitch)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`plan` settled: ``copies`` whole sets on ``pages`` sheets laid out by ``spec``
+    (whose ``columns`` is now fixed), ``per_page`` tokens per full sheet."""
+
+    copies: int
+    spec: SheetSpec
+    pages: int
+    per_page: int
+
+
+def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False) -> Plan:
+    """Choose the columns, and with ``fill`` the number of whole sets, for ``copies`` sets of
+    ``set_size`` tokens.
+
+    Columns: an explicit ``spec.columns`` is kept. Otherwise, with a ``spec.group`` (the
+    catalogue's ``columns``), the sheet uses the narrowest multiple of ``group`` (no wider than
+    what fits) that needs the fewest pages, so rows still hold whole groups: the 18-token set
+    stays at 3 columns on Letter, while 3 sets go 6 wide and fit one page. Without either, as
+    many columns as fit.
+
+    Fill: the sets are repeated until no further whole set fits on the pages that ``copies``
+    sets need; at least ``copies`` sets are placed.
+
+    Raises:
+        LayoutError: see :func:`grid_for`.
+    """
+    if set_size < 1:
+        raise LayoutError("nothing to lay out: the set has no tokens")
+    if spec.columns is not None or not spec.group:
+        grid = grid_for(spec)
+        fixed = spec
+    else:
+        widest = grid_for(spec)  # columns is None here: as many as fit
+        group = spec.group
+        choices = [replace(spec, columns=min(widest.columns, k * group)) for k in range(1, max(1, widest.columns // group) + 1)]
+        fixed = choices[-1]
+        grid = grid_for(fixed)
+    pages = max(1, math.ceil(set_size * copies / grid.per_page))
+    if fill:
+        copies = max(copies, pages * grid.per_page // set_size)
+    if spec.columns is None and spec.group:
+        for choice in choices:  # the narrowest multiple that needs no more pages
+            if math.ceil(set_size * copies / grid_for(choice).per_page) <= pages:
+                fixed = choice
+                break
+        grid = grid_for(fixed)
+    return Plan(copies, fixed, max(1, math.ceil(set_size * copies / grid.per_page)), grid.per_page)
+
+
+def _largest(pt: float) -> str:
+    """``pt`` rounded down to 0.01 in and to 0.1 mm, for messages: ``"7.76in (197.3mm)"``."""
+    inches = math.floor(pt / 72 * 100 + 1e-9) / 100
+    mm = math.floor(pt / 72 * 254 + 1e-9) / 10
+    return f"{inches:g}in ({mm:g}mm)"
+
+
+def _fit(space: float, size: float, pitch: float) -> int:
+    """Cells of ``size`` at ``pitch`` that fit in ``space`` (with a 1e-6 pt tolerance)."""
+    return max(0, 1 + math.floor((space + 1e-6 - size) / pitch))
+
+
+def impose(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> list[PageLayout]:
+    """Place ``count`` tokens on as many sheets as needed (eagerly; see :func:`iter_pages`)."""
+    return list(iter_pages(count, spec, max_pages=max_pages))
+
+
+def page_count(count: int, spec: SheetSpec) -> int:
+    """Number of sheets ``count`` tokens need."""
+    return max(1, math.ceil(count / grid_for(spec).per_page))
+
+
+def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None):
+    """Yield one :class:`PageLayout` per sheet for ``count`` tokens, in token order.
+
+    Each page's block of cells is centred horizontally on the page, and vertically on the page
+    when the calibration strip leaves room (otherwise just above it). Cut lines cover the
+    block's rows and columns and run past it as guides, up to :data:`GUIDE_LENGTH` and at most
+    half-way into the margin (the bottom ones stop at the calibration strip), so they are still
+    there after the first cuts.
+
+    Raises:
+        LayoutError: see :func:`grid_for`; more than ``max_pages`` pages.
+    """
+    grid = grid_for(spec)
+    laid: dict[int, PageLayout] = {}  # pages with as many tokens are laid out alike: once each
+    for number, indices in page_slices(count, grid.per_page, max_pages):
+        if len(indices) in laid:
+            yield renumbered(laid[len(indices)], number, indices.start)
+        else:
+            laid[len(indices)] = layout_page(number, indices, spec, grid)
+            yield laid[len(indices)]
+
+
+def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
+    """``page`` as page ``number`` (0-based) holding the tokens from index ``start`` on, in the
+    same cells: the indices of its cells and home-bleed rectangles move by the same amount."""
+    shift = start - page.cells[0].index if page.cells else 0
+    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
+    home = tuple((i + shift, r) for i, r in page.outer_bleed)
+    return replace(page, number=number, cells=cells, outer_bleed=home)
+
+
+def page_slices(count: int, per_page: int, max_pages: int | None = None) -> Iterator[tuple[int, range]]:
+    """(page number, token indices) for ``count`` tokens at ``per_page`` a sheet, at least one page.
+
+    Raises:
+        LayoutError: more than ``max_pages`` pages (checked before the first is yielded).
+    """
+    pages = max(1, math.ceil(count / per_page))
+    if max_pages is not None and pages > max_pages:
+        raise LayoutError(f"{counted(count, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
+    for number in range(pages):
+        first = number * per_page
+        yield number, range(first, min(count, first + per_page))
+
+
+def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> PageLayout:
+    """Lay the tokens ``indices`` on page ``number`` (0-based) of ``grid``."""
+    width, height = spec.page
+    n = len(indices)
+    cols = min(grid.columns, n)
+    rows = math.ceil(n / grid.columns)
+    block_w = cols * spec.size + (cols - 1) * spec.gutter
+    block_h = rows * spec.size + (rows - 1) * spec.gutter
+    x0 = (width - block_w) / 2
+    y_low = grid.area.y + spec.bleed
+    y0 = max((height - block_h) / 2, y_low)  # centred, unless that would cover the strip
+    block = Rect(x0, y0, block_w, block_h)
+    top = y0 + block_h
+    cells = tuple(
+        Cell(index, k // grid.columns, k % grid.columns,
+             Rect(x0 + (k % grid.columns) * grid.pitch, top - spec.size - (k // grid.columns) * grid.pitch, spec.size, spec.size),
+             spec.bleed)
+        for k, index in enumerate(indices)
+    )
+    strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
+    cut = _cut_lines(block, cells, spec, strip) if spec.cut_lines else ()
+    crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
+    home = ()
+    if spec.bleed == 0 and spec.gutter == 0:  # (no home bleed when it is 0: see outer_bleed)
+        limit = Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0) if strip else Rect(0.0, 0.0, width, height)
+        home = outer_bleed(cells, spec.home_bleed, limit)
+    return PageLayout(number, (width, height), cells, block, cut, crop, strip, home)
+
+
+def outer_bleed(cells: tuple[Cell, ...], d: float, limit: Rect) -> tuple[tuple[int, Rect], ...]:
+    """The home-bleed rectangles of a shared-edge block: for every side of a cell that has no
+    neighbour (no other cell's trim shares that edge), a strip ``d`` pt wide along that side,
+    and a ``d`` × ``d`` square at each corner where both sides are open; each clipped to
+    ``limit`` (the page, less the calibration strip). Returns (token index, rect) pairs, in pt;
+    none when ``d <= 0`` (every strip is then empty). Works on any cell arrangement (faces and
+    their mirrored backs alike)."""
+    if not cells:
+        return ()
+    size = cells[0].trim.w
+    at = {(round(c.trim.x, 3), round(c.trim.y, 3)) for c in cells}
+
+    def taken(x: float, y: float) -> bool:
+        return (round(x, 3), round(y, 3)) in at
+
+    out: list[tuple[int, Rect]] = []
+    for c in cells:
+        t = c.trim
+        left, right = not taken(t.x - size, t.y), not taken(t.x + size, t.y)
+        below, above = not taken(t.x, t.y - size), not taken(t.x, t.y + size)
+        pieces = []
+        if left:
+            pieces.append(Rect(t.x - d, t.y, d, t.h))
+        if right:
+            pieces.append(Rect(t.x1, t.y, d, t.h))
+        if below:
+            pieces.append(Rect(t.x, t.y - d, t.w, d))
+        if above:
+            pieces.append(Rect(t.x, t.y1, t.w, d))
+        for open_x, open_y, x, y in ((left, below, t.x - d, t.y - d), (right, below, t.x1, t.y - d),
+                                     (left, above, t.x - d, t.y1), (right, above, t.x1, t.y1)):
+            if open_x and open_y:
+                pieces.append(Rect(x, y, d, d))
+        for r in pieces:
+            clipped = _clip(r, limit)
+            if clipped is not None:
+                out.append((c.index, clipped))
+    return tuple(out)
+
+
+def _clip(r: Rect, limit: Rect) -> Rect | None:
+    """``r`` cut to ``limit``, or None when nothing is left."""
+    x0, y0 = max(r.x, limit.x), max(r.y, limit.y)
+    x1, y1 = min(r.x1, limit.x1), min(r.y1, limit.y1)
+    if x1 - x0 <= 1e-9 or y1 - y0 <= 1e-9:
+        return None
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def edges(start: float, count: int, size: float, gutter: float) -> list[float]:
+    """Trim-edge coordinates along one axis for ``count`` cells from ``start`` (shared edges once)."""
+    out: list[float] = []
+    for i in range(count):
+        a = start + i * (size + gutter)
+        for v in (a, a + size):
+            if not out or abs(out[-1] - v) > 1e-9:
+                out.append(v)
+    return out
+
+
+def _cut_lines(block: Rect, cells: tuple[Cell, ...], spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
+    """Cut lines on every trim edge, only where there are tokens: each line covers the cells
+    that have that edge, and runs on past the block as a guide only where it reaches the block's
+    outer edge (so on a partly filled last row the guides stop at the last token). Every row starts
+    in the first column and the top row holds every column used, so each horizontal line reaches
+    the block's left edge and each vertical line its top edge. Cells of one row (or column) get the
+    very same coordinates, so "reaches the bottom row (last column)" is an exact comparison."""
+    if not cells:
+        return ()
+    width, height = spec.page
+    edge = spec.margin / 2  # guides reach half-way into the margin, or GUIDE_LENGTH past the block
+    left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
+    bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
+    top = min(height - edge, block.y1 + GUIDE_LENGTH)
+    lows: dict[float, list[float]] = {}    # vertical line at x -> the bottoms of the cells with that edge
+    rights: dict[float, list[float]] = {}  # horizontal line at y -> the right sides of the cells with that edge
+    for c in cells:
+        t = c.trim
+        for x in (t.x, t.x1):
+            lows.setdefault(round(x, 6), []).append(t.y)
+        for y in (t.y, t.y1):
+            rights.setdefault(round(y, 6), []).append(t.x1)
+    foot, end = min(c.trim.y for c in cells), max(c.trim.x1 for c in cells)  # the bottom row's and last column's
+    out = []
+    for x, ys in sorted(lows.items()):
+        out.append(Line(x, bottom if min(ys) == foot else min(ys), x, top))
+    for y, xs in sorted(rights.items()):
+        out.append(Line(left, y, right if max(xs) == end else max(xs), y))
+    return tuple(out)
+
+
+def _crop_marks(block: Rect, cols: int, rows: int, spec: SheetSpec) -> tuple[Line, ...]:
+    offset = max(CROP_OFFSET, spec.bleed + 1.5)  # clear of the bleed by 1.5 pt at least
+    xs = edges(block.x, cols, spec.size, spec.gutter)
+    ys = edges(block.y, rows, spec.size, spec.gutter)
+    lo_y, hi_y = block.y - spec.bleed - offset, block.y1 + spec.bleed + offset
+    lo_x, hi_x = block.x - spec.bleed - offset, block.x1 + spec.bleed + offset
+    marks = [Line(x, lo_y, x, lo_y - CROP_LENGTH) for x in xs] + [Line(x, hi_y, x, hi_y + CROP_LENGTH) for x in xs]
+    marks += [Line(lo_x, y, lo_x - CROP_LENGTH, y) for y in ys] + [Line(hi_x, y, hi_x + CROP_LENGTH, y) for y in ys]
+    return tuple(marks)
+
+
+def mirror(page: PageLayout, flip: str = "long", offset: tuple[float, float] = (0.0, 0.0)) -> PageLayout:
+    """The back sheet for a face sheet, so that duplex printing puts each back behind its face.
+
+    ``flip="long"``: the sheet turns over its long edge (portrait: left↔right, x → W - x);
+    ``flip="short"``: over its short edge (portrait: top↔bottom, y → H - y). For a landscape
+    page the axes swap. ``offset`` (dx, dy) pt then shifts every back cell to correct a
+    printer's duplex misalignment. Crop marks and home-bleed rectangles are mirrored with the
+    cells (a shop cuts a back sheet by its own marks); cut lines are not repeated on backs, since a
+    line printed on a back that lands a little off would show on the back of a token.
+    """
+    width, height = page.size
+    portrait = height >= width
+    mirror_x = (flip == "long") == portrait
+    if flip not in ("long", "short"):
+        raise LayoutError(f"unknown flip {flip!r}: use long or short")
+    dx, dy = offset
+
+    def move(r: Rect) -> Rect:
+        x = width - r.x - r.w if mirror_x else r.x
+        y = r.y if mirror_x else height - r.y - r.h
+        return Rect(x + dx, y + dy, r.w, r.h)
+
+    def move_line(line: Line) -> Line:
+        x0, x1 = (width - line.x0, width - line.x1) if mirror_x else (line.x0, line.x1)
+        y0, y1 = (line.y0, line.y1) if mirror_x else (height - line.y0, height - line.y1)
+        return Line(x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+
+    cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed) for c in page.cells)
+    crop = tuple(move_line(line) for line in page.crop_marks)
+    home = tuple((index, move(r)) for index, r in page.outer_bleed)
+    return PageLayout(page.number, page.size, cells, move(page.block), (), crop, None, home)

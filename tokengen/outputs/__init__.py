@@ -1,0 +1,1 @@
+"""What tokengen writes: build options, sheets, backs, exports, cut files, previews, batches, watch."""

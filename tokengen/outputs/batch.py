@@ -1,0 +1,462 @@
+"""Batch rescaling: many builds (sizes × pages, or a job file) run in parallel processes.
+
+A :class:`Job` is one ``tokengen build``: a catalogue, a token size (or a scale factor), a page,
+the cut-line options and an output file. :func:`matrix_jobs` makes every combination of sizes
+and pages for one catalogue; :func:`load_jobs` reads a job file. :func:`run_jobs` builds them
+on all cores (drawing is CPU-bound, so processes, not threads); a failing job is reported in its
+:class:`JobResult` and does not stop the others, but every output is checked first (an output
+that would overwrite an input stops the whole batch before anything is written). Jobs whose output is newer than every input are
+skipped unless forced.
+
+Job file (YAML; paths relative to the job file, outputs relative to the output folder)::
+
+    defaults:                 # optional: applied to every job
+      catalogue: token_defs.yaml
+      page: letter
+    jobs:
+      - size: 25mm            # or scale: 1.25 (default: the catalogue's size)
+        page: a4              # letter, a4, … or WIDTHxHEIGHT
+        landscape: false
+        margin: 0.25in
+        gutter: 0
+        columns: 3
+        cut_lines: true
+        crop_marks: false
+        copies: 1
+        output: meatshields_25mm_a4.pdf   # default: <title>_<size>_<page>.pdf
+
+All lengths inside are pt (1 in = 72 pt).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import stat
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ..errors import CatalogueError, TokengenError, UsageError
+from ..faces.scale import token_size
+from ..geometry.imposition import HOME_BLEED, SheetSpec
+from ..io import guard
+from ..io import workers as workers_module
+from ..sources import bundled, fonts, schemas
+from ..sources.catalogue import line_at, load_catalogue, suggest
+from ..sources.yamlsrc import dotted, read_yaml
+from ..units import format_length, parse_length, parse_page
+from .build import build_pdf
+from .options import BuildOptions
+
+#: Keys a job (or the ``defaults`` of a job file) may have.
+JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
+            "cut_lines", "crop_marks", "copies", "output", "fill")
+
+
+#: Longest catalogue path, output name or page text in a job file (characters).
+MAX_PATH_TEXT = 1024
+
+
+class BatchError(TokengenError):
+    """Some jobs of a batch failed (the others were written)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One build of a batch. Lengths in pt; picklable, so it can cross to a worker process.
+
+    Attributes:
+        catalogue: the catalogue file.
+        output: the PDF to write.
+        size: token trim size, or None for the catalogue's size (times ``scale`` if given).
+        scale: factor on the catalogue's size; exclusive with ``size``.
+        page: page name or ``WIDTHxHEIGHT`` (see :func:`~tokengen.units.parse_page`).
+        inputs: files whose change makes the output stale (the catalogue, the job file).
+    """
+
+    catalogue: Path
+    output: Path
+    size: float | None = None
+    scale: float | None = None
+    page: str = "letter"
+    landscape: bool = False
+    margin: float = 18.0
+    gutter: float = 0.0
+    columns: int | None = None
+    cut_lines: bool = True
+    crop_marks: bool = False
+    copies: int = 1
+    inputs: tuple[Path, ...] = field(default=())
+    fill: bool = False
+    #: Why the job cannot run (its catalogue is missing or invalid): it fails alone, not the batch.
+    problem: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The job's name in progress lines and the summary: its output file name."""
+        return self.output.name
+
+    @property
+    def fingerprint(self) -> str:
+        """``tokengen-job:`` and a hash of every option that shapes the output (and the tokengen
+        version): written into the PDF's Keywords, so a re-run with other options rebuilds."""
+        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs", "problem")}
+        digest = hashlib.sha256(json.dumps([__version__, options], sort_keys=True).encode()).hexdigest()
+        return f"tokengen-job:{digest[:16]}"
+
+    def is_current(self) -> bool:
+        """True when the output exists, is newer than every input and was built with the same
+        options (its Keywords carry this job's :attr:`fingerprint`): the job can be skipped."""
+        try:
+            st = self.output.stat()
+        except OSError:
+            return False
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device is never read (the build refuses it)
+            return False
+        built = st.st_mtime
+        for source in (self.catalogue, *self.inputs):
+            try:
+                if source.stat().st_mtime >= built:
+                    return False
+            except OSError:
+                return False
+        return self.fingerprint in read_keywords(self.output).split()
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What one job did. ``size`` is the token size in pt (0 when the job failed before knowing it);
+    ``error`` the one-line message of a failed job; ``skipped`` when the output was up to date."""
+
+    job: Job
+    pages: int = 0
+    tokens: int = 0
+    size: float = 0.0
+    seconds: float = 0.0
+    error: str | None = None
+    skipped: bool = False
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def slug(text: str) -> str:
+    """A file-name-safe lower-case form of ``text``: ``"Meatshields!"`` → ``"meatshields"``."""
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "tokens"
+
+
+def output_name(title: str, size: float, page: str, landscape: bool = False) -> str:
+    """``<title>_<size>_<page>.pdf``, e.g. ``meatshields_25mm_a4.pdf`` (size in pt, shown with
+    :func:`~tokengen.units.format_length`)."""
+    page_part = slug(page) + ("-landscape" if landscape else "")
+    return f"{slug(title)}_{format_length(size)}_{page_part}.pdf"
+
+
+def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[float] = (),
+                scales: Sequence[float] = (), pages: Sequence[str] = ("letter",), landscape: bool = False,
+                margin: float = 18.0, gutter: float = 0.0, columns: int | None = None, cut_lines: bool = True,
+                crop_marks: bool = False, copies: int = 1) -> list[Job]:
+    """Every combination of (sizes + scales) × pages for one catalogue, in that order.
+
+    Args:
+        catalogue: the catalogue file (read once here for its title and size).
+        out_dir: folder of the outputs.
+        sizes: token sizes, pt. scales: factors on the catalogue size. Neither: the catalogue's size.
+        pages: page names or ``WIDTHxHEIGHT``.
+    Returns:
+        The jobs; two combinations giving the same file name are kept once.
+    Raises:
+        CatalogueError: the catalogue cannot be read. UsageError: a bad page or size.
+    """
+    catalogue = Path(catalogue)
+    cat = load_catalogue(catalogue)
+    variants: list[tuple[float | None, float | None]] = [(s, None) for s in sizes] + [(None, f) for f in scales]
+    jobs: dict[Path, Job] = {}
+    for page in pages:
+        _check_page(page)
+        for size, scale in variants or [(None, None)]:
+            real = token_size(cat.size, size, scale, cat.shape)
+            out = Path(out_dir) / output_name(cat.title, real, page, landscape)
+            jobs.setdefault(out, Job(catalogue, out, size, scale, page, landscape, margin, gutter,
+                                     columns, cut_lines, crop_marks, copies))
+    return list(jobs.values())
+
+
+def _check_page(page: str) -> None:
+    try:
+        parse_page(page)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def is_job_file(path: str | Path) -> bool:
+    """True when ``path`` is a YAML mapping with a ``jobs`` key (a job file, not a catalogue).
+
+    Raises:
+        CatalogueError: the file cannot be read as YAML.
+    """
+    bundled.require(Path(path))  # a missing file: say both ways to get a catalogue
+    data, _ = read_yaml(path)
+    return isinstance(data, dict) and "jobs" in data
+
+
+def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
+    """Read a job file (see the module docstring) into jobs writing into ``out_dir``.
+
+    Raises:
+        CatalogueError: unreadable YAML, an unknown key (with a suggestion), a value of the
+            wrong type or a bad length/page, a missing catalogue, two jobs writing one file; each
+            with the job file's path, line and field.
+    """
+    path = Path(path)
+    data, lines = read_yaml(path)
+    schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
+
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
+
+    if not isinstance(data, dict):
+        raise fail((), "a job file is a mapping with a 'jobs' list")
+    for key in data:
+        if key not in ("jobs", "defaults"):
+            hint = suggest(key, ["jobs", "defaults"])
+            raise fail((key,), f"unknown key{hint}" + ("" if hint else " (known keys: defaults, jobs)"))
+    if not isinstance(data.get("jobs"), list) or not data["jobs"]:
+        raise fail(("jobs",), "must be a non-empty list of jobs")
+    defaults = _job_fields(data.get("defaults", {}), ("defaults",), fail)
+    jobs: list[Job] = []
+    seen: dict[Path, int] = {}
+    for i, entry in enumerate(data["jobs"]):
+        where: tuple[Any, ...] = ("jobs", i)
+        values = {**defaults, **_job_fields(entry, where, fail)}
+        if "size" in values and "scale" in values:
+            raise fail(where, "give size or scale, not both")
+        if "catalogue" not in values:
+            raise fail(where, "missing key 'catalogue' (here or in defaults)")
+        catalogue = (path.parent / values.pop("catalogue")).resolve()
+        problem = None
+        try:
+            cat = load_catalogue(catalogue)
+            real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
+            name = values.pop("output", None) or output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
+        except TokengenError as exc:  # this job fails when run; the others are built
+            problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
+            name = values.pop("output", None) or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
+        out = Path(out_dir) / name
+        if out in seen:
+            raise fail(where, f"writes {name}, as job {seen[out] + 1} does")
+        seen[out] = i
+        jobs.append(Job(catalogue=catalogue, output=out, inputs=(path.resolve(),), problem=problem, **values))
+    return jobs
+
+
+def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., CatalogueError]) -> dict[str, Any]:
+    """Check one job mapping; return its fields converted (lengths in pt)."""
+    if not isinstance(entry, dict):
+        raise fail(where, "must be a mapping of job keys")
+    out: dict[str, Any] = {}
+    for key, value in entry.items():
+        at = where + (key,)
+        if key not in JOB_KEYS:
+            hint = suggest(key, JOB_KEYS)
+            raise fail(at, f"unknown key{hint}" + ("" if hint else f" (known keys: {', '.join(JOB_KEYS)})"))
+        if key in ("catalogue", "output", "page"):
+            if not isinstance(value, str) or not value.strip():
+                raise fail(at, "must be text")
+            if len(value) > MAX_PATH_TEXT:
+                raise fail(at, f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
+            if any(not ch.isprintable() for ch in value):
+                raise fail(at, "must not hold a line break, tab or other control character")
+            if key == "output" and (Path(value).name != value or not value.endswith(".pdf")):
+                raise fail(at, "must be a plain file name ending in .pdf")
+            if key == "page":
+                try:
+                    parse_page(value)
+                except ValueError as exc:
+                    raise fail(at, str(exc)) from None
+            out[key] = value
+        elif key in ("landscape", "cut_lines", "crop_marks", "fill"):
+            if not isinstance(value, bool):
+                raise fail(at, "must be true or false")
+            out[key] = value
+        elif key in ("columns", "copies"):
+            least = 0 if key == "columns" else 1  # columns 0: as many as fit
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise fail(at, f"must be a whole number of at least {least}")
+            out[key] = value
+        elif key == "scale":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value > 0):
+                raise fail(at, "must be a positive number such as 1.25")
+            out[key] = float(value)
+        else:  # size, margin, gutter
+            try:
+                out[key] = parse_length(value, allow_zero=key != "size")
+            except ValueError as exc:
+                raise fail(at, str(exc)) from None
+    return out
+
+
+def run_job(job: Job) -> JobResult:
+    """Build one job (in the current process). Never raises for a :class:`TokengenError`: the
+    message goes into :attr:`JobResult.error`."""
+    start = time.perf_counter()
+    size = 0.0
+    if job.problem is not None:
+        return JobResult(job, error=job.problem)
+    try:
+        cat = load_catalogue(job.catalogue)
+        size = token_size(cat.size, job.size, job.scale, cat.shape)
+        try:
+            page = parse_page(job.page, landscape=job.landscape)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        spec = SheetSpec(page=page, size=size, margin=job.margin, gutter=job.gutter,
+                         columns=job.columns or None, group=cat.columns if job.columns is None else None,
+                         cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint), job.output)
+    except TokengenError as exc:
+        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
+    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
+
+
+#: Windows' process pools wait on at most 63 handles, two of them their own: 61 workers at most
+#: (concurrent.futures.process._MAX_WINDOWS_WORKERS; ProcessPoolExecutor raises ValueError above it).
+MAX_WINDOWS_WORKERS = 61
+
+
+def max_workers(platform: str | None = None) -> int:
+    """The most worker processes the process pool of ``platform`` (default: this one) takes: 61
+    on Windows, else no cap beyond the command line's own (256)."""
+    return MAX_WINDOWS_WORKERS if (platform or sys.platform) == "win32" else 256
+
+
+def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = False,
+             on_result: Callable[[JobResult], None] | None = None) -> list[JobResult]:
+    """Run ``jobs``, skipping those whose output is current unless ``force``.
+
+    Args:
+        workers: processes to use (default: every core); 1 runs in this process.
+        on_result: called in this process as each job finishes (progress display).
+    Returns:
+        One :class:`JobResult` per job, in the order of ``jobs``. A job that failed, even with an
+        unexpected exception in its worker, has ``error`` set; the others are still run.
+    Raises:
+        ExportError: an output would overwrite an input, or cannot be a file (a FIFO, a folder):
+            every job's output is checked before any job runs, so nothing is written.
+    """
+    runnable = [job for job in jobs if job.problem is None]
+    guard.check_outputs([job.output for job in runnable], tuple(p for job in runnable for p in (job.catalogue, *job.inputs)))
+    results: dict[int, JobResult] = {}
+    todo: list[int] = []
+    for i, job in enumerate(jobs):
+        if job.problem is not None:
+            results[i] = JobResult(job, error=job.problem)
+            if on_result:
+                on_result(results[i])
+        elif not force and job.is_current():
+            results[i] = JobResult(job, skipped=True)
+            if on_result:
+                on_result(results[i])
+        else:
+            todo.append(i)
+    workers = max(1, min(workers or os.cpu_count() or 1, len(todo), max_workers()))
+    if todo:
+        fonts.register()  # once here: forked workers inherit the parsed fonts
+    if workers == 1:
+        for i in todo:
+            results[i] = _guarded(jobs[i])
+            if on_result:
+                on_result(results[i])
+    elif todo:
+        def done(i: int, result: JobResult) -> None:
+            results[i] = result
+            if on_result:
+                on_result(result)
+
+        # one job per worker at a time; Ctrl-C/SIGTERM/SIGHUP stop the workers and clean up
+        workers_module.run_pool(_guarded, jobs, todo, workers, done,
+                                lambda i, reason: JobResult(jobs[i], error=reason))
+    return [results[i] for i in range(len(jobs))]
+
+
+#: Bytes read at each step of :func:`read_keywords` (the tail, one xref entry, the Info object).
+KEYWORDS_TAIL = 4096
+
+
+def read_keywords(path: Path) -> str:
+    """The Keywords of a PDF that tokengen wrote, read from at most about 12 KB of it (the
+    trailer's /Info reference, its entry in the cross-reference table, the Info dictionary), so
+    the up-to-date check of a 2 GiB output costs the same as of a small one. Anything else
+    (another producer's layout, a damaged file): ``""``, and the job is rebuilt."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - KEYWORDS_TAIL))
+            tail = handle.read(KEYWORDS_TAIL)
+            info = re.search(rb"/Info (\d+) 0 R", tail)
+            start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", tail)
+            if not info or not start:
+                return ""
+            handle.seek(int(start.group(1)))
+            head = re.match(rb"xref\s+0 (\d+)\s+", handle.read(64))
+            number = int(info.group(1))
+            if not head or number >= int(head.group(1)):
+                return ""
+            handle.seek(int(start.group(1)) + head.end() + 20 * number)
+            entry = re.match(rb"(\d{10}) \d{5} n", handle.read(20))
+            if not entry:
+                return ""
+            handle.seek(int(entry.group(1)))
+            obj = handle.read(KEYWORDS_TAIL)
+    except (OSError, ValueError, OverflowError):
+        return ""
+    body = re.match(rb"\s*%d 0 obj\s*<<(.*?)>>\s*endobj" % number, obj, re.S)
+    words = re.search(rb"/Keywords \(([^()\\]*)\)", body.group(1)) if body else None
+    return words.group(1).decode("latin-1") if words else ""
+
+
+def _guarded(job: Job) -> JobResult:
+    try:
+        return run_job(job)
+    except Exception as exc:  # same contract as a worker crash
+        return JobResult(job, error=f"{type(exc).__name__}: {exc}")
+
+
+def progress_line(result: JobResult, done: int, total: int) -> str:
+    """One plain progress line: ``[3/12] meatshields_25mm_a4.pdf: 18 tokens, 1 page, 0.21 s``."""
+    head = f"[{done}/{total}] {result.job.name}: "
+    if result.skipped:
+        return head + "up to date, skipped"
+    if not result.ok:
+        return head + f"FAILED: {result.error}"
+    tokens = f"{result.tokens} token{'s' if result.tokens != 1 else ''}"
+    return head + f"{tokens}, {result.pages} page{'s' if result.pages != 1 else ''}, {result.seconds:.2f} s"
+
+
+def summary_table(results: Iterable[JobResult]) -> str:
+    """The summary: one row per job with job, pages, tokens, size, seconds, output (or error)."""
+    rows = [("job", "pages", "tokens", "size", "seconds", "output")]
+    for r in results:
+        status = "skipped" if r.skipped else ("FAILED" if not r.ok else f"{r.seconds:.2f}")
+        size = format_length(r.size) if r.size else "-"
+        rows.append((Path(r.job.name).stem, str(r.pages) if r.ok and not r.skipped else "-",
+                     str(r.tokens) if r.ok and not r.skipped else "-", size, status,
+                     str(r.job.output) if r.ok else f"error: {r.error}"))
+    widths = [max(len(row[k]) for row in rows) for k in range(5)]
+    right = (False, True, True, True, True)
+    out = []
+    for row in rows:
+        cells = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)]
+        out.append("  ".join(cells + [row[5]]).rstrip())
+    return "\n".join(out)
+

@@ -1,0 +1,214 @@
+"""Building sheets: catalogue + options → imposed, drawn, atomically written PDF."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .._version import __version__
+from ..colour import Converter
+from ..errors import LayoutError, UsageError
+from ..faces.art import ArtLibrary
+from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
+from ..faces.render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from ..faces.scale import small_text_warnings
+from ..geometry import foldover, furniture, shapes
+from ..geometry.imposition import SheetSpec, grid_for, iter_pages, page_count, plan
+from ..io import guard, testhook
+from ..io.atomic import atomic_files
+from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
+from ..model import Catalogue
+from ..units import counted, format_length
+from .backs import BackSheets, backs_path
+from .options import BuildOptions
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build wrote: the file, its page count and the number of tokens placed; the back
+    sheets (and their file when separate); warnings such as low-resolution art; ``sets``: how
+    many copies of the catalogue were placed; ``rules_pages``: pages of the rules sheet."""
+
+    path: Path
+    pages: int
+    tokens: int
+    back_pages: int = 0
+    backs_path: Path | None = None
+    warnings: tuple[str, ...] = ()
+    sets: int = 1
+    rules_pages: int = 0
+
+
+#: What a caller will write from a build's PDF besides it (previews): given the PDF and its page
+#: count, the files; checked with the build's own outputs before anything is written.
+Also = Callable[[Path, int], Sequence[Path]]
+
+
+def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, also: Also | None = None) -> BuildResult:
+    """Impose every token of ``catalogue`` (× ``options.copies``) and write the sheets to ``out``.
+
+    The PDF is deterministic (ReportLab invariant mode: same input, same bytes), embeds subsets
+    of the bundled fonts only, asks viewers to print at actual size
+    (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author and Subject. Every
+    output (the PDF, separate backs, and what ``also`` names) is checked before any is written.
+
+    Raises:
+        LayoutError: the tokens do not fit the page, or the run exceeds the limits.
+        RenderError: a glyph is missing from the font.
+        ExportError: an output cannot be written (nothing is left behind).
+    """
+    out = Path(out)
+    options, copies, pages = settle(catalogue, options)
+    spec = options.sheet
+    layout = shapes if shapes.shaped(spec) else None
+    inputs = catalogue.files_read()
+    backs_out = backs_path(out) if options.backs == "separate" else None
+    extra = also(out, pdf_pages(catalogue, options, pages)) if also else ()
+    guard.check_outputs([out, *([backs_out] if backs_out else []), *extra], inputs)  # all of them before the first byte
+    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
+    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
+    with atomic_files([out, *([backs_out] if backs_out else [])], inputs=inputs) as temps:  # face and backs: both or neither
+        temp, backs_temp = temps[0], (temps[1] if backs_out else None)
+        keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
+        library = art_library(options)
+        canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
+                             subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
+                             + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
+                             keywords=keywords, colour_model=options.colour_model)
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,
+                            height=spec.height, shape=spec.shape)
+        forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
+        placed = [forms[t.id] for t in tokens]
+        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
+        rules_pages = 0
+        warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
+        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
+        folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
+        pager = (lambda n, s: foldover.iter_fold_pages(n, s, options.fold)) if options.fold else (layout.iter_pages if layout else iter_pages)
+        for page in pager(len(tokens), spec):
+            if options.boxes:
+                set_page_boxes(canvas, page.block, spec.bleed)
+            apply_printer_scale(canvas, spec.page, options.printer_scale)
+            sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
+            sheet.place(placed, page)
+            if options.fold:  # the backs on the other half, and the dashed fold line
+                sheet.place(folded, foldover.backs_of(page, options.fold))
+                sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
+            sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
+            sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
+            if options.registration:
+                from .cutsvg import REG_STROKE, registration_marks
+
+                for mark in registration_marks(spec.page):
+                    sheet.outlines([mark.outline], REG_STROKE, REGISTRATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
+            sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
+            if page.calibration:
+                where = f"page {page.number + 1} of {pages}"
+                what = f"{counted(len(page.cells), 'token')}, {shapes.describe(spec)}"
+                captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
+                            f"{catalogue.title} · {where}", where)
+                laid = sheet.calibration(page.calibration, captions)
+                warnings.update(dict.fromkeys(laid.warnings))
+                extras = furniture.boxes(laid, sheet.measure)
+            else:
+                extras = []
+            edge = furniture.in_unprintable(page, extras)
+            if edge:
+                warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
+                         f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
+            canvas.showPage()
+            if backs:
+                backs.add(page)
+            testhook.checkpoint("page")
+        if options.rules:
+            from ..games.meatshields import rulesheet  # platypus: imported only when a rules sheet is asked for
+
+            rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
+        with binary_streams():
+            canvas.save()
+            if backs:
+                backs.finish()
+    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
+                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+
+
+def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:
+    """How a build of ``catalogue`` with ``options`` is laid out, before anything is drawn:
+    the options with the settled sheet (shape, columns), the number of sets and of face pages.
+
+    Raises:
+        UsageError: --fold with --backs, or --rules with a catalogue of its own fields.
+        LayoutError: the tokens do not fit the page, or the run exceeds the limits.
+    """
+    if options.fold and options.backs:
+        raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
+    if options.rules and catalogue.fields:
+        raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
+    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    layout = shapes if shapes.shaped(spec) else None
+    try:
+        if layout or options.fold:  # shaped tokens, fold-over halves: as many columns as fit
+            copies = _whole_sets(catalogue.count, spec, options)
+        else:
+            settled = plan(catalogue.count, spec, options.copies, options.fill)
+            copies, spec = settled.copies, settled.spec
+    except LayoutError as exc:
+        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
+            raise
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
+    options = replace(options, sheet=spec)
+    total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
+    if total > options.max_tokens:
+        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
+    pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
+    if pages > options.max_pages:
+        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} need {counted(pages, 'page')}, more than the limit of {options.max_pages} (raise it with --max-pages)")
+    return options, copies, pages
+
+
+def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
+    """Pages of the PDF a build with ``pages`` face sheets writes: with a back sheet after each
+    in duplex, and the rules sheet (laid out once more here to count it)."""
+    rules = 0
+    if options.rules:
+        from ..games.meatshields import rulesheet
+
+        rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
+    return pages * (2 if options.backs == "duplex" else 1) + rules
+
+
+def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:
+    """How many sets a shaped or fold-over sheet prints: ``options.copies``, or with ``fill`` as
+    many whole sets as fit on the pages those need (as :func:`tokengen.geometry.imposition.plan` does).
+
+    Raises:
+        LayoutError: not one token fits (half) the sheet.
+    """
+    sheet = foldover.half_spec(spec, options.fold) if options.fold else spec
+    per_page = shapes.packing_for(sheet).per_page if shapes.shaped(sheet) else grid_for(sheet).per_page
+    pages = max(1, -(-set_size * options.copies // per_page))
+    return max(options.copies, pages * per_page // set_size) if options.fill else options.copies
+
+
+def art_library(options: BuildOptions) -> ArtLibrary:
+    """The art library (and its colour converter) for a build with ``options``.
+
+    Raises:
+        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
+    """
+    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
+                      max_total_pixels=options.max_art_pixels)
+
+
+def describe(result: BuildResult) -> str:
+    """One line for the CLI: ``"18 tokens (1 set) on 3 pages: 1 face page, 1 back page, 1 rules page"``.
+    Back sheets in a separate file are counted there (``in NAME-backs.pdf``)."""
+    parts = [counted(result.pages, "face page")]
+    if result.back_pages:
+        parts.append(counted(result.back_pages, "back page") + (f" in {result.backs_path.name}" if result.backs_path else ""))
+    if result.rules_pages:
+        parts.append(counted(result.rules_pages, "rules page"))
+    in_file = result.pages + result.rules_pages + (0 if result.backs_path else result.back_pages)
+    where = ", ".join(parts) if len(parts) == 1 else f"{counted(in_file, 'page')}: " + ", ".join(parts)
+    return f"{counted(result.tokens, 'token')} ({counted(result.sets, 'set')}) on {where}"

@@ -1,0 +1,349 @@
+"""Print-shop export: one catalogue, one :class:`~tokengen.sources.profiles.Profile`, the files a shop takes.
+
+Three kinds of output, chosen by the profile's ``output``:
+
+* ``sheets``: tokens imposed on pages by :func:`tokengen.outputs.build.build_pdf` with the profile's
+  page, margin, gutter, bleed, marks and colour model; with ``boxes`` each page's TrimBox is the
+  block of token trims and its BleedBox that block grown by the bleed.
+* ``single-pages``: one PDF where each page is one token side: page = trim + 2 × bleed square,
+  TrimBox = the trim, BleedBox = the page. For every physical token (copies included) its two
+  sides follow each other in the profile's ``order`` (face, then back, by default).
+* ``png``: the same kind of single-token PDF (one page per design plus one per distinct back) is written,
+  then each page is rasterised with pdfium into a PNG of exactly
+  ``round((trim + 2 × bleed) / 72 × dpi)`` px square, 8-bit sRGB, with the DPI in its pHYs
+  chunk: a 1 in chit with 1/8 in bleed at 300 DPI is 375 × 375 px. (The Game Crafter prints at
+  300 DPI and asks for 1/8 in bleed and a 1/8 in safe zone: help.thegamecrafter.com, "DPI (dots
+  per inch)"; 1/8 in is also the usual US bleed.) PNG stores the DPI as pixels per metre, so
+  300 DPI is written as 11811 px/m and reads back as 299.9994. PNG and PDF come from one
+  drawing, so they cannot disagree.
+
+Bleed is drawn per token (the face and back forms fill their background to trim + bleed);
+ReportLab's ``cropMarks`` option is not used because it scales the page content. Every file is
+written atomically (:func:`tokengen.io.atomic.atomic_path`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image, PngImagePlugin
+
+from ..colour import Converter
+from ..errors import ExportError, LayoutError, RenderError
+from ..faces.art import ArtLibrary
+from ..faces.render import SheetCanvas, binary_streams, open_canvas
+from ..geometry.imposition import SheetSpec
+from ..io import guard
+from ..io.atomic import atomic_files, atomic_path
+from ..model import Back, Catalogue, Token
+from ..sources.profiles import Profile
+from ..units import counted, format_length
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
+from .cutsvg import svg_path
+from .options import BuildOptions
+
+#: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
+SRGB_INTENT = 0
+SRGB_GAMMA = 45455
+
+
+#: Largest PNG written (``--max-pixels``, 40 MP) and largest total of PNG pixels per export run
+#: (``--max-total-pixels``, 400 MP): defined in :mod:`tokengen.limits` with their reasons.
+from ..limits import MAX_PNG_PIXELS  # noqa: E402
+from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
+
+
+def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
+           max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
+           max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
+           warnings: list[str] | None = None, also: Also | None = None) -> list[Path]:
+    """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
+
+    Args:
+        catalogue: the validated catalogue.
+        profile: see :mod:`tokengen.sources.profiles`.
+        out_dir: output folder.
+        dpi: overrides the profile's DPI (PNG resolution, px per in).
+        max_tokens, max_pages: refuse runs with more tokens or pages (``sheets`` and
+            ``single-pages``), counted before anything is built.
+        max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
+            before anything is drawn.
+        size: token trim in pt, overriding the catalogue's (``--size``).
+        keep_resolution: embed art at its own resolution instead of resampling it down to the
+            profile's ``max_dpi``.
+        warnings: when given, the art warnings are appended to it (low resolution, resampled),
+            e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
+        also: what the caller will write from the PDF (previews), given the PDF and its page
+            count: checked with the export's own files before the first is written.
+    Returns:
+        The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
+        each distinct back in order of first use, named by :func:`png_backs`).
+        A PNG set is all or nothing: the PDF and every PNG are written to temporary files and
+        renamed into place only when all are complete.
+    Raises:
+        ExportError: the folder cannot be created, a file cannot be written, or a target is an
+            input (checked for every target, ``also``'s too, before any is written or the
+            folder created).
+        LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
+        RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
+    """
+    out_dir = Path(out_dir)
+    stem = slug(catalogue.title)
+    pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
+    if size is not None and size != catalogue.size:
+        catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    inputs = catalogue.files_read()
+
+    def ready(targets: list[Path], pages: int) -> None:
+        """Check every file of the run (``targets`` and ``also``'s for a PDF of ``pages``), then make the folder."""
+        guard.check_outputs([*targets, *(also(pdf, pages) if also else ())], inputs)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ExportError(f"{out_dir}: cannot create the output folder: {exc.strerror or exc}") from None
+        if not out_dir.is_dir():
+            raise ExportError(f"{out_dir}: not a folder")
+
+    if profile.output in ("sheets", "cut-svg"):
+        spec = SheetSpec(
+            page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
+            columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
+            cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
+            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
+        )
+        backs = "duplex" if profile.backs == "duplex" else None
+        registration = "registration" in profile.marks
+        options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
+                               backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
+                               colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
+                               max_tokens=max_tokens, max_pages=max_pages)
+        settled, _, pages = settle(catalogue, options)
+        svgs = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cut-svg" else []
+        ready([pdf, *svgs], pdf_pages(catalogue, settled, pages))
+        built = build_pdf(catalogue, options, pdf)
+        if warnings is not None:
+            warnings.extend(built.warnings)
+        _finish(pdf, catalogue, profile)
+        if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
+            from .cutsvg import write_cut_svgs
+
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+        return [pdf]
+    if profile.output == "single-pages":
+        tokens = catalogue.count * profile.copies
+        pages = tokens * len(profile.order)
+        if tokens > max_tokens:
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
+        if pages > max_pages:
+            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
+        sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
+        ready([pdf], pages)
+        with atomic_path(pdf, inputs=inputs) as temp:
+            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
+        return _finish(pdf, catalogue, profile)
+    # png: one page per design, then one per distinct back
+    dpi = dpi or profile.dpi
+    px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
+    py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
+    backs = png_backs(stem, catalogue)
+    count = len(catalogue.tokens) + len(backs)
+    if px * py > max_pixels:
+        raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
+                          f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
+    if px * py * count > max_total_pixels:
+        raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
+                          f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
+    sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in backs]
+    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in backs]
+    targets = [pdf] + [out_dir / name for name in names]
+    ready(targets, len(sides))
+    with atomic_files(targets, inputs=inputs) as temps:
+        try:
+            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
+        except OSError as exc:  # named after the output, not its hidden temporary file
+            raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
+        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
+            write_png(image, temp, dpi, shown=target)
+            image.close()
+    return targets
+
+
+def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
+    """Post-processing of a written PDF export: PDF/X-1a when the profile asks (``pdfx: x1a``),
+    rewritten atomically with pikepdf (:func:`tokengen.preflight.pdfx.convert`)."""
+    from ..preflight import pdfx
+
+    if pdfx.wanted(profile):
+        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
+            pdfx.convert(pdf, temp, profile)
+    return [pdf]
+
+
+def slug(text: str) -> str:
+    """``"Meatshields: Hand of Doom"`` → ``"meatshields-hand-of-doom"`` (ASCII letters, digits, ``-``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "tokens"
+
+
+def png_name(stem: str, number: int, token: Token) -> str:
+    """Upload-ready PNG name for a face: ``meatshields-01-agi-low.png`` (``-x3`` when 3 copies).
+
+    Lowercase ASCII, digits and hyphens only, numbered in catalogue order so a folder listing
+    is the set in order; the copy count is in the name so the quantity is set right on upload.
+    """
+    copies = f"-x{token.copies}" if token.copies > 1 else ""
+    return f"{stem}-{number:02d}-{slug(token.id)}{copies}.png"
+
+
+def png_backs(stem: str, catalogue: Catalogue) -> list[tuple[Token, str]]:
+    """One (token, PNG name) per distinct back, in order of first use: ``meatshields-back.png``
+    when every face has the same back, else the back named by the numbers of the faces it goes
+    behind, runs of three or more shortened: ``hex-counters-01-back.png``,
+    ``hex-counters-02-05-back.png``, ``hex-counters-06to09-back.png``.
+    """
+    users: dict[Back, list[int]] = {}
+    first: dict[Back, Token] = {}
+    for number, token in enumerate(catalogue.tokens, 1):
+        back = _back(catalogue, token)
+        users.setdefault(back, []).append(number)
+        first.setdefault(back, token)
+    if len(users) == 1:
+        return [(catalogue.tokens[0], f"{stem}-back.png")]
+    return [(first[back], f"{stem}-{_runs(numbers)}-back.png") for back, numbers in users.items()]
+
+
+def _runs(numbers: list[int]) -> str:
+    """``[2, 5, 6, 7, 8]`` → ``"02-05to08"``: two-digit numbers, runs of three or more as ``AtoB``."""
+    parts: list[str] = []
+    start = 0
+    for i in range(1, len(numbers) + 1):
+        if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
+            run = numbers[start:i]
+            parts.append(f"{run[0]:02d}to{run[-1]:02d}" if len(run) > 2 else "-".join(f"{n:02d}" for n in run))
+            start = i
+    return "-".join(parts)
+
+
+def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
+                     keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
+    """A PDF with one token side per page, as bytes.
+
+    Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
+    card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
+    BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
+    Deterministic (ReportLab invariant mode); only the bundled fonts, embedded as subsets; in a
+    CMYK profile ReportLab refuses any non-CMYK colour.
+
+    Raises:
+        RenderError: a glyph is missing from the font.
+    """
+    buffer = io.BytesIO()
+    write_single_pages(catalogue, profile, iter(sides), buffer, len(sides), keep_resolution, warnings)
+    return buffer.getvalue()
+
+
+def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
+                       target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
+                       warnings: list[str] | None = None) -> None:
+    """Write the single-pages PDF of :func:`single_pages_pdf` to ``target`` (a path or a binary
+    buffer) from ``sides``, an iterator of ``count`` (side, token) pairs taken one page at a time:
+    each page is one form placement, so memory grows by a few hundred bytes per page, never by a
+    list of the pages or their drawings. Art warnings are added to ``warnings``.
+
+    Raises:
+        RenderError: a glyph is missing from the font; the art cannot be read.
+    """
+    size, bleed = catalogue.size, profile.bleed
+    height = catalogue.trim_height  # cards: not square
+    edge = size + 2 * bleed
+    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
+    described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
+    canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
+                         subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
+                         + described, colour_model=profile.colour)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
+    forms: dict[tuple[str, str], str] = {}
+    for side, token in sides:
+        key = (side, token.id)
+        if key not in forms:  # once per design, before the page draws anything (equal backs share one form)
+            forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
+        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + height])
+        canvas.setBleedBox([0, 0, edge, height + 2 * bleed])
+        canvas.saveState()
+        canvas.translate(bleed, bleed)
+        canvas.doForm(forms[key])
+        canvas.restoreState()
+        canvas.showPage()
+    if warnings is not None:
+        warnings.extend(library.warnings(catalogue.path.parent))
+        warnings.extend(sheet.warnings)
+    with binary_streams():
+        canvas.save()
+
+
+def _back(catalogue: Catalogue, token: Token) -> Back:
+    return catalogue.back or token.back
+
+
+def rasterise(pdf: bytes | Path, dpi: int, edge: float) -> list[Image.Image]:
+    """Every page of ``pdf`` rendered as by :func:`rasterise_pages`, as a list (all in memory:
+    for a few pages only; :func:`export` takes them one at a time)."""
+    return list(rasterise_pages(pdf, dpi, edge))
+
+
+def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.Image]:
+    """Render each page of ``pdf`` (bytes or a file) at ``dpi`` into an RGB image of exactly
+    ``round(w / 72 × dpi)`` × ``round(h / 72 × dpi)`` px for a page of w × h pt (pdfium, white
+    paper under the page), one page at a time: only the image being yielded is held. ``edge`` is
+    the token page's width, pt (square tokens: both sides).
+
+    Raises:
+        RenderError: pdfium cannot open or render the PDF.
+    """
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
+    except pdfium.PdfiumError as exc:
+        raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                width, height = page.get_size()
+                px = round(width / 72 * dpi)
+                py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
+                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
+                image = bitmap.to_pil().convert("RGB")
+                bitmap.close()
+            except pdfium.PdfiumError as exc:
+                raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
+            finally:
+                page.close()
+            if image.size != (px, py):  # pdfium rounds the bitmap up
+                fits = image.size[0] >= px and image.size[1] >= py
+                image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
+            yield image
+    finally:
+        document.close()
+
+
+def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = None) -> None:
+    """Save ``image`` as an 8-bit RGB PNG with ``dpi`` in pHYs (px per metre, as PNG stores it)
+    and sRGB + gAMA chunks, so shops read the right physical size and colour space.
+
+    Raises:
+        ExportError: the write failed, naming ``shown`` (the output a temporary ``path`` stands
+            for) or else ``path``.
+    """
+    info = PngImagePlugin.PngInfo()
+    info.add(b"sRGB", bytes([SRGB_INTENT]))
+    info.add(b"gAMA", SRGB_GAMMA.to_bytes(4, "big"))
+    try:
+        image.save(path, format="PNG", dpi=(dpi, dpi), pnginfo=info, optimize=False)
+    except OSError as exc:
+        raise ExportError(f"{shown or path}: cannot write PNG: {exc.strerror or exc}"
+                          + ("; no file of the set was replaced" if shown else "")) from None

@@ -1,0 +1,586 @@
+"""Preflight: read any PDF and say, check by check, why a print shop would reject it.
+
+Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warning`` set):
+
+``pages``        at least one page; an even count for a ``single-pages`` profile (every token
+                 has two sides).
+``boxes``        every page has its own TrimBox and BleedBox (when the profile sets ``boxes``).
+``bleed``        BleedBox minus TrimBox is at least the profile's bleed on all four sides, and
+                 BleedBox lies inside the MediaBox.
+``trim-size``    ``sheets``: the MediaBox is the profile's page (either way round);
+                 single pages: every page has the same trim, equal to ``size`` when given.
+``fonts``        every font reached from a page is embedded (FontFile, FontFile2 or FontFile3 in
+                 its descriptor; Type0 through its descendant; Type3 is drawn by the file):
+                 the page's, its Form XObjects' (nested), tiling patterns', Type 3 glyphs' and
+                 printable annotations' appearance streams; each problem names page and where.
+``colour``       in a CMYK profile: no RGB anywhere (``rg``/``RG``, ``sc``/``scn`` in DeviceRGB,
+                 CalRGB, 3-channel ICCBased or Indexed over those, RGB images, shadings); under
+                 PDF/X-1a also no ICCBased, Lab or Cal colour spaces (ISO 15930-1: CMYK, grey,
+                 spot only).
+``images``       every placed image has at least the profile's DPI at its placed size: pixels /
+                 (placed length / 72 pt), the lesser of both axes, through every transformation.
+``safe-area``    every visible character's box (advance × font size, see
+                 :mod:`tokengen.preflight.pdfwalk`) lies at least the profile's ``safe`` inside its trim:
+                 the trim of the token it sits on (see :func:`pieces`), else the page's TrimBox
+                 (the MediaBox when there is none). One problem per page and kind of trim:
+                 how many characters, and the one farthest out.
+``annotations``  printable annotations and form fields (warn: shops flatten or reject them).
+``transparency`` soft masks, constant alpha below 1, blend modes other than Normal,
+                 transparency groups: fail under PDF/X-1a, else warn.
+``pdfx``         the PDF/X-1a:2001 keys (see :func:`tokengen.preflight.pdfx.problems`): fail when the
+                 profile asks for PDF/X (``pdfx: x1a``).
+``hairlines``    strokes thinner than :data:`HAIRLINE` pt at their placed size (warn).
+``ink``          total ink (C+M+Y+K, %) of fills, strokes, text and CMYK image pixels inside the
+                 print area (BleedBox, else TrimBox, else CropBox) at most the profile's
+                 ``ink_limit`` (:func:`tokengen.preflight.pdfx.ink_limit`); the highest total found and
+                 where.
+
+A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
+the output intent, the PDF version, an odd page count).
+
+All positions are in each page's default user space, scaled by ``/UserUnit``; a page's
+MediaBox/CropBox origin and ``/Rotate`` cannot change a verdict. The file is read once,
+page by page, within the work budget of :class:`~tokengen.preflight.pdfwalk.Limits`; a form placed many
+times is measured once.
+
+On a sheet of many tokens the TrimBox is the block of trims (see
+:class:`tokengen.outputs.options.BuildOptions`); the trims of single tokens are not in the PDF, so
+``safe-area`` finds them as Form XObjects placed on the page whose BBox is trim + bleed (how
+tokengen draws tokens); a sheet drawn otherwise is checked against the block's outer edges only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import PreflightError
+from ..sources.profiles import Profile
+from ..units import counted, format_length
+from . import pdfx
+
+if TYPE_CHECKING:  # pikepdf is imported only when a PDF is read (start-up stays fast)
+    from .pdfwalk import Box, Limits
+
+#: Most pages a sensible token file has (the build limit); the default of ``--max-pages``.
+MAX_PAGES = 5_000
+#: Length tolerance, pt.
+TOL = 0.01
+#: Problems listed per check (the count is always complete).
+MAX_DETAILS = 20
+#: Thinnest stroke that prints reliably, pt (the usual shop minimum; 0.25 pt = 0.09 mm).
+HAIRLINE = 0.25
+#: Every check, in report order.
+CHECKS = ("pages", "boxes", "bleed", "trim-size", "fonts", "colour", "images", "safe-area",
+          "annotations", "transparency", "pdfx", "hairlines", "ink")
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of one check.
+
+    Attributes:
+        name: one of :data:`CHECKS`.
+        passed: True when nothing is wrong enough to fail.
+        message: one line with the numbers (for a failure or warning: how many problems, and
+            the first).
+        page: 1-based page of the first problem; None when it concerns the whole document (the
+            Info dictionary, the ID, the output intent, the PDF version, the page count) or
+            when nothing is wrong.
+        problems: one line per problem (at most :data:`MAX_DETAILS`), each naming its page, or
+            ``document`` for a problem of the whole file.
+        warning: passed, but with findings a shop may act on (printable annotations, hairlines,
+            transparency outside PDF/X).
+    """
+
+    name: str
+    passed: bool
+    message: str
+    page: int | None = None
+    problems: tuple[str, ...] = field(default=())
+    warning: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: name, passed, message, page, problems (a list), warning."""
+        data = asdict(self)
+        data["problems"] = list(self.problems)
+        return data
+
+
+def preflight(pdf_path: str | Path, profile: Profile, *, size: float | None = None, limits: Limits | None = None) -> list[Check]:
+    """Check ``pdf_path`` against ``profile``; ``size`` (pt) is the expected token trim for
+    single-page profiles; ``limits`` bound the work (defaults: :class:`~tokengen.preflight.pdfwalk.Limits`).
+
+    Returns:
+        One :class:`Check` per name in :data:`CHECKS`, in that order.
+    Raises:
+        PreflightError: the file is missing, not a regular file, too large, not a PDF, encrypted
+            with a password, too damaged to read, or over a work limit (one line naming the
+            limit and the ``--max-…`` flag that raises it).
+    """
+    from .pdfwalk import Limits, quiet_qpdf
+
+    path = Path(pdf_path)
+    with quiet_qpdf():
+        try:
+            return _Run(path, profile, size, limits or Limits()).run()
+        except PreflightError as exc:
+            raise PreflightError(f"{path}: {exc}") from None
+        except RecursionError:
+            raise PreflightError(f"{path}: objects nested too deeply to read") from None
+        except MemoryError:
+            raise PreflightError(f"{path}: out of memory while reading (lower the --max-… limits)") from None
+        except Exception as exc:  # noqa: BLE001 - qpdf raises many types for damaged files
+            raise PreflightError(f"{path}: cannot read the page contents ({type(exc).__name__}: {_first_line(exc)})") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:160]
+
+
+def _result(name: str, problems: list[tuple[int | None, str]], ok: str, *, warn: bool = False) -> Check:
+    if not problems:
+        return Check(name, True, ok)
+    first_page, first = problems[0]
+    total = len(problems) + getattr(problems, "extra", 0)
+    more = f" (and {total - 1} more)" if total > 1 else ""
+    lines = tuple(f"{_where(p)}: {text}" for p, text in problems[:MAX_DETAILS])
+    if total > MAX_DETAILS:
+        lines += (f"… {total - MAX_DETAILS} more not shown",)
+    return Check(name, warn, f"{_where(first_page)}: {first}{more}", first_page, lines, warning=warn)
+
+
+def _where(page: int | None) -> str:
+    """How a problem line starts: ``page 3``, or ``document`` (page None) for the whole file."""
+    return "document" if page is None else f"page {page}"
+
+
+def _count(n: int, noun: str, nouns: str = "") -> str:
+    """``1 page``, ``2 pages``: the number and the noun in the right number (``nouns`` for an
+    irregular plural)."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
+def _pt(v: float) -> str:
+    return f"{v:.2f} pt ({v / 72:.3f} in, {v * 25.4 / 72:.2f} mm)"
+
+
+def _grow(box: Box, d: float) -> Box:
+    return (box[0] - d, box[1] - d, box[2] + d, box[3] + d)
+
+
+class _Problems(list):  # type: ignore[type-arg]
+    """A problem list that stops storing past a cap but keeps counting (flat memory)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.extra = 0
+
+    def add(self, page: int | None, text: str) -> None:
+        if len(self) < MAX_DETAILS * 5:
+            self.append((page, text))
+        else:
+            self.extra += 1
+
+
+def pieces(forms: list[Box], trim: Box, bleed: float) -> list[Box]:
+    """The token trims on a sheet: every Form XObject placed on the page whose (page-space)
+    BBox lies inside ``trim`` grown by ``bleed`` and is smaller than it (tokengen draws each
+    token that way, its BBox = trim + bleed), shrunk by ``bleed``. Empty when the page is one
+    piece."""
+    outer = _grow(trim, bleed + TOL)
+    area = (trim[2] - trim[0]) * (trim[3] - trim[1])
+    found = []
+    for x0, y0, x1, y1 in dict.fromkeys(forms):
+        inner = (x0 + bleed, y0 + bleed, x1 - bleed, y1 - bleed)
+        if inner[2] <= inner[0] or inner[3] <= inner[1]:
+            continue
+        if x0 >= outer[0] and y0 >= outer[1] and x1 <= outer[2] and y1 <= outer[3] and (inner[2] - inner[0]) * (inner[3] - inner[1]) < area * 0.99:
+            found.append(inner)
+    return found
+
+
+class _Run:
+    """One preflight: the file read page by page; each check's findings gathered as it goes."""
+
+    def __init__(self, path: Path, profile: Profile, size: float | None, limits: Limits):
+        self.path, self.profile, self.size, self.limits = path, profile, size, limits
+        self.ink_limit = pdfx.ink_limit(profile)
+        self.x1a = pdfx.wanted(profile)
+        self.found: dict[str, _Problems] = {name: _Problems() for name in CHECKS}
+        self.fonts: set[str] = set()
+        self.least_bleed = math.inf
+        self.first_trim: tuple[float, float] | None = None
+        self.images = 0
+        self.least_dpi = math.inf
+        self.chars = 0
+        self.tokens = 0
+        self.thinnest: tuple[float, int, str] | None = None
+        self.ink: tuple[float, int, str] | None = None
+        self.annotations = 0
+        self.transparency = 0
+        self.rgb = 0
+        self.unsafe: dict[str, _Unsafe] = {}  # this page's characters too close to a trim, by trim kind
+        self.piece_cache: dict[tuple[Any, ...], tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]] = {}
+
+    def run(self) -> list[Check]:
+        from .pdfwalk import Budget, Walker, open_pdf
+
+        pdf = open_pdf(self.path, self.limits)
+        try:
+            budget = Budget(self.limits)
+            walker = Walker(pdf, budget, self.ink_limit)
+            count = 0
+            walker.count_placements(pdf.pages)
+            budget.decoded = 0  # the first pass is not counted twice
+            for number, page in enumerate(pdf.pages, 1):
+                if number > self.limits.pages:
+                    raise PreflightError(f"the PDF has more pages than its page count says, more than the limit of {self.limits.pages:,} (raise it with --max-pages)")
+                count = number
+                self._page(walker, page, number)
+            x_problems = pdfx.problems(pdf, self.path) if self.x1a else []
+        finally:
+            pdf.close()
+        return self._checks(count, x_problems)
+
+    # -- one page ----------------------------------------------------------------------------------
+    def _page(self, walker: Any, page: Any, n: int) -> None:
+        from .pdfwalk import MAX_CHARS, overlaps, page_boxes, user_unit
+
+        uu = user_unit(page)
+        boxes = page_boxes(page)
+        self._geometry(n, boxes, uu)
+        trim = boxes.get("trim") or boxes["media"]
+        bleed_box = boxes.get("bleed")
+        bleed = min(trim[0] - bleed_box[0], trim[1] - bleed_box[1], bleed_box[2] - trim[2], bleed_box[3] - trim[3]) if bleed_box else 0.0
+        bleed = max(bleed, 0.0)
+        area = bleed_box or boxes.get("trim") or boxes["crop"]
+        summary = walker.page(page, n, area)
+        annots = self._annotations(walker, page, n)
+        reached = self._reached(walker, [summary, *annots])
+        self._reached_findings(n, reached)
+        safe = self.profile.safe / uu
+        # page-level content
+        from .pdfwalk import image_dpis, thinnest
+
+        self._dpi(n, image_dpis(summary.images, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)), uu)
+        self._stroke(n, thinnest(summary.strokes, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)), uu)
+        for total, what in summary.ink:
+            self._ink(n, total, what)
+        loose: list[tuple[Box, str]] = list(summary.chars)
+        placed: list[tuple[Any, Any, float, float]] = []
+        forms: list[Box] = []
+        for key, m, _label in summary.children:
+            walker.budget.charge_placements(1 + walker.forms[key].count)
+            measure = walker.measure(key, m[:4])
+            placed.append((key, measure, m[4], m[5]))
+            if measure.bbox is not None:
+                forms.append(_shift(measure.bbox, m[4], m[5]))
+        trims = pieces(forms, trim, bleed)
+        self.tokens += len(trims)
+        piece_set = set(trims)
+        for key, measure, dx, dy in placed:
+            self._dpi(n, measure.dpi, uu)
+            self._stroke(n, measure.stroke, uu)
+            box = _shift(measure.bbox, dx, dy) if measure.bbox else None
+            for total, what, places in measure.ink:  # the highest total that reaches the print area
+                if any(overlaps(_shift(b, dx, dy), area) for b in places):
+                    self._ink(n, total, what)
+                    break
+            self.chars += len(measure.chars)
+            inner = (box[0] + bleed, box[1] + bleed, box[2] - bleed, box[3] - bleed) if box else None
+            if inner is not None and inner in piece_set:
+                failing, outside = self._piece(key, measure, bleed, safe)
+                for gap, b, text in failing:
+                    self._unsafe(n, _shift(b, dx, dy), text, gap, "the token's trim", uu)
+                loose.extend((_shift(b, dx, dy), t) for b, t in outside)
+            else:
+                loose.extend((_shift(b, dx, dy), t) for b, t in measure.chars)
+            if len(loose) > MAX_CHARS:
+                raise PreflightError(f"more than {MAX_CHARS:,} characters on page {n} (a fixed limit)")
+        self.chars += len(summary.chars)
+        locate = _Locator(trims)
+        for b, text in loose:
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            home = locate(cx, cy)
+            where = "the token's trim"
+            if home is None:
+                home, where = trim, ("the trim, outside every token" if trims else "the trim")
+            gap = min(b[0] - home[0], b[1] - home[1], home[2] - b[2], home[3] - b[3])
+            if gap + TOL / uu < safe:
+                self._unsafe(n, b, text, gap, where, uu)
+        self._report_unsafe(n, uu)
+
+    def _piece(self, key: Any, measure: Any, bleed: float, safe: float) -> tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]:
+        """Characters of a token form checked against its own trim once (cached): those too
+        close (gap, box, text) and those whose centre lies outside it, relative to the form."""
+        cache = (key, id(measure), round(bleed, 6), round(safe, 6))
+        found = self.piece_cache.get(cache)
+        if found is None:
+            b = measure.bbox
+            home = (b[0] + bleed, b[1] + bleed, b[2] - bleed, b[3] - bleed)
+            failing, outside = [], []
+            for box, text in measure.chars:
+                cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                if not (home[0] <= cx <= home[2] and home[1] <= cy <= home[3]):
+                    outside.append((box, text))
+                    continue
+                gap = min(box[0] - home[0], box[1] - home[1], home[2] - box[2], home[3] - box[3])
+                if gap + TOL < safe:
+                    failing.append((gap, box, text))
+            found = (failing, outside)
+            self.piece_cache[cache] = found
+        return found
+
+    def _unsafe(self, n: int, b: Box, text: str, gap: float, where: str, uu: float) -> None:
+        """Count one character too close to ``where`` (a trim) on page ``n``; the closest (or
+        farthest outside) of each trim kind is kept for :meth:`_report_unsafe`."""
+        group = self.unsafe.get(where)
+        if group is None:
+            self.unsafe[where] = _Unsafe(1, gap, text, b)
+        else:
+            group.count += 1
+            if gap < group.gap:
+                group.gap, group.text, group.box = gap, text, b
+
+    def _report_unsafe(self, n: int, uu: float) -> None:
+        """One problem line per trim kind of page ``n``: how many characters, and the worst."""
+        safe = self.profile.safe
+        for where, g in self.unsafe.items():
+            char = f"{g.text!r} at ({g.box[0] * uu:.1f}, {g.box[1] * uu:.1f}) pt"
+            needs = format_length(safe)
+            needs += "" if needs.endswith("pt") else f" = {safe:.2f} pt"  # 0.125in = 9.00 pt; 4.50pt once
+            gap = f"{g.gap * uu:.2f} pt from {where} (needs {needs})"
+            if g.count == 1:
+                self.found["safe-area"].add(n, f"1 character lies outside the safe area: {char} is {gap}")
+            else:
+                self.found["safe-area"].add(n, f"{counted(g.count, 'character')} {'lies' if g.count == 1 else 'lie'} outside the safe area; the worst, {char}, is {gap}")
+        self.unsafe = {}
+
+    def _geometry(self, n: int, boxes: dict[str, Box], uu: float) -> None:
+        profile = self.profile
+        trim, bleed, media = boxes.get("trim"), boxes.get("bleed"), boxes["media"]
+        s = _scaled
+        if profile.boxes and (trim is None or bleed is None):
+            missing = " and no ".join(k for k, b in (("TrimBox", trim), ("BleedBox", bleed)) if b is None)
+            self.found["boxes"].add(n, f"no {missing}")
+        if profile.boxes or profile.bleed > 0:
+            if trim is None or bleed is None:
+                self.found["bleed"].add(n, "no bleed: TrimBox or BleedBox missing")
+            else:
+                smallest = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]) * uu
+                self.least_bleed = min(self.least_bleed, smallest)
+                if smallest + TOL < profile.bleed:
+                    self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)")
+                if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
+                    self.found["bleed"].add(n, f"BleedBox {s(bleed, uu)} runs off the MediaBox {s(media, uu)}")
+        if profile.output in ("sheets", "cut-svg"):
+            want = sorted(profile.page)
+            got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
+            if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
+                self.found["trim-size"].add(n, f"page is {got[0]:.1f} × {got[1]:.1f} pt, the profile's sheet is {want[0]:.1f} × {want[1]:.1f} pt")
+            if trim and (trim[0] < media[0] - TOL or trim[1] < media[1] - TOL or trim[2] > media[2] + TOL or trim[3] > media[3] + TOL):
+                self.found["trim-size"].add(n, f"TrimBox {s(trim, uu)} runs off the page")
+            return
+        box = trim or (None if profile.boxes else media)
+        if box is None:  # reported by the boxes check
+            return
+        dims = ((box[2] - box[0]) * uu, (box[3] - box[1]) * uu)
+        expected = (self.size, self.size) if self.size is not None else self.first_trim
+        if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
+            self.found["trim-size"].add(n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt")
+        self.first_trim = self.first_trim or dims
+
+    def _annotations(self, walker: Any, page: Any, n: int) -> list[Any]:
+        """Printable annotations and widgets (warned); their normal appearances, summarised."""
+        import pikepdf
+
+        out = []
+        annots = page.obj.get("/Annots")
+        if annots is None:
+            return out
+        for i, annot in enumerate(list(annots)[:10_000], 1):
+            try:
+                flags = int(annot.get("/F", 0))
+                subtype = str(annot.get("/Subtype", "/?"))
+            except (TypeError, ValueError, AttributeError):
+                continue
+            printable = bool(flags & 4) and not flags & 2
+            if subtype == "/Widget" or printable:
+                rect = annot.get("/Rect")
+                at = f" at ({float(rect[0]):.1f}, {float(rect[1]):.1f}) pt" if rect is not None and len(rect) == 4 else ""
+                kind = "form field" if subtype == "/Widget" else "printable annotation"
+                self.annotations += 1
+                self.found["annotations"].add(n, f"{kind} {subtype}{at} (annotation {i})")
+            if not printable:
+                continue
+            ap = annot.get("/AP")
+            normal = ap.get("/N") if ap is not None else None
+            if normal is not None and not isinstance(normal, pikepdf.Stream):
+                state = annot.get("/AS")
+                normal = normal.get(str(state)) if state is not None else None
+            if isinstance(normal, pikepdf.Stream):
+                _, summary = walker.form(normal, f"annotation {i} ({subtype}) appearance", 1)
+                if summary is not None:
+                    out.append(summary)
+        return out
+
+    @staticmethod
+    def _reached(walker: Any, roots: list[Any]) -> list[Any]:
+        seen: dict[int, Any] = {}
+        stack = list(roots)
+        while stack:
+            s = stack.pop()
+            if id(s) in seen:
+                continue
+            seen[id(s)] = s
+            for key, _, _ in s.children:
+                child = walker.forms.get(key)
+                if child is not None and id(child) not in seen:
+                    stack.append(child)
+        return list(seen.values())
+
+    def _reached_findings(self, n: int, reached: list[Any]) -> None:
+        x1a = self.x1a
+        seen: set[tuple[str, str]] = set()
+        for s in reached:
+            for name, ok, where in s.fonts.values():
+                self.fonts.add(name)
+                if not ok and (name, where) not in seen:
+                    seen.add((name, where))
+                    self.found["fonts"].add(n, f"font {name} is not embedded ({'on the page' if where == 'page' else 'in ' + where})")
+        rgb = [t for s in reached for t in s.rgb]
+        count = sum(s.counts.get("rgb", 0) for s in reached)
+        if x1a:
+            rgb += [t for s in reached for t in s.spaces]
+            count += sum(s.counts.get("spaces", 0) for s in reached)
+        if rgb:
+            self.rgb += count
+            label = "RGB or non-PDF/X colour" if count > sum(s.counts.get("rgb", 0) for s in reached) else "RGB"
+            self.found["colour"].add(n, f"{_count(count, label + ' use')}, first: {rgb[0]}")
+        trans = [t for s in reached for t in s.transparency]
+        if trans:
+            c = sum(s.counts.get("transparency", 0) for s in reached)
+            self.transparency += c
+            self.found["transparency"].add(n, f"{_count(c, 'use')} of transparency, first: {trans[0]}")
+
+    def _dpi(self, n: int, entries: list[tuple[float, str]], uu: float) -> None:
+        for dpi, what in entries:
+            dpi /= uu
+            self.images += 1
+            self.least_dpi = min(self.least_dpi, dpi)
+            if dpi + 0.5 < self.profile.dpi:
+                self.found["images"].add(n, f"{what} is {dpi:.0f} DPI, less than {self.profile.dpi}")
+
+    def _stroke(self, n: int, entry: tuple[float, str] | None, uu: float) -> None:
+        if entry is None:
+            return
+        width = entry[0] * uu
+        if self.thinnest is None or width < self.thinnest[0]:
+            self.thinnest = (width, n, entry[1])
+        if width + 1e-6 < HAIRLINE:
+            where = "on the page" if entry[1] == "page" else f"in {entry[1]}"
+            self.found["hairlines"].add(n, f"a stroke {width:.3f} pt wide {where}, thinner than {HAIRLINE} pt")
+
+    def _ink(self, n: int, total: float, what: str) -> None:
+        if self.ink is None or total > self.ink[0]:
+            self.ink = (total, n, what)
+        if total > self.ink_limit + 0.5:
+            self.found["ink"].add(n, f"total ink {total:.0f} % ({what}) is over the profile's limit of {self.ink_limit:.0f} %")
+
+    # -- results -----------------------------------------------------------------------------------
+    def _checks(self, count: int, x_problems: list[tuple[int | None, str]]) -> list[Check]:
+        p = self.profile
+        x1a = self.x1a
+        f = self.found
+        checks: list[Check] = []
+        if count == 0:
+            checks.append(Check("pages", False, "the PDF has no pages"))
+        else:
+            odd = [(None, f"{_count(count, 'page')}, an odd count: every token needs a face and a back")] if p.output == "single-pages" and count % 2 else []
+            checks.append(_result("pages", odd, _count(count, "page")))
+        checks.append(Check("boxes", True, f"not required by profile {p.name}") if not p.boxes
+                      else _result("boxes", f["boxes"], f"every page ({count}) has a TrimBox and a BleedBox"))
+        if not p.boxes and p.bleed <= 0:
+            checks.append(Check("bleed", True, f"no bleed required by profile {p.name}"))
+        else:
+            least = self.least_bleed if self.least_bleed < math.inf else 0.0
+            checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
+        if p.output in ("sheets", "cut-svg"):
+            want = sorted(p.page)
+            checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet"))
+        else:
+            shown = f"{self.first_trim[0]:.2f} × {self.first_trim[1]:.2f} pt" if self.first_trim else "none"
+            checks.append(_result("trim-size", f["trim-size"], f"every page has the same trim, {shown}"))
+        checks.append(_result("fonts", f["fonts"], ("the only font is embedded" if len(self.fonts) == 1 else f"all {len(self.fonts)} fonts embedded") if self.fonts else "no fonts used"))
+        if p.colour != "cmyk":
+            checks.append(Check("colour", True, f"profile {p.name} accepts RGB"))
+        else:
+            extra = "; no ICCBased, Lab or Cal colour spaces (PDF/X-1a)" if x1a else ""
+            checks.append(_result("colour", f["colour"], f"no RGB colour operators, colour spaces or images{extra}"))
+        checks.append(Check("images", True, "no images placed") if not self.images
+                      else _result("images", f["images"], f"{_count(self.images, 'image placement')}, the least {self.least_dpi:.0f} DPI (profile: {p.dpi})"))
+        per = f", each token's own trim for {_count(self.tokens, 'token')} placed as forms" if self.tokens else ""
+        every = ("the only character is" if self.chars == 1 else f"all {self.chars} characters are") + f" at least {format_length(p.safe)} inside the trim"
+        checks.append(_result("safe-area", f["safe-area"], f"{every}{per}" if self.chars else "no visible text to check"))
+        checks.append(_result("annotations", f["annotations"], "no printable annotations or form fields", warn=True))
+        checks.append(_result("transparency", f["transparency"], "no transparency (soft masks, alpha, blend modes)", warn=not x1a))
+        if not x1a:
+            checks.append(Check("pdfx", True, f"not asked by profile {p.name}"))
+        else:
+            checks.append(_result("pdfx", x_problems, f"{pdfx.CONFORMANCE}: version, Info keys, ID, output intent "
+                                  "and a TrimBox on every page"))
+        thin = f", the thinnest {self.thinnest[0]:.2f} pt" if self.thinnest else ""
+        checks.append(_result("hairlines", f["hairlines"], f"no stroke thinner than {HAIRLINE} pt{thin}", warn=True))
+        if p.colour != "cmyk":
+            checks.append(Check("ink", True, f"profile {p.name} is RGB: no ink limit"))
+        else:
+            high = f"; the highest {self.ink[0]:.0f} % on page {self.ink[1]} ({self.ink[2]})" if self.ink else ""
+            checks.append(_result("ink", f["ink"], f"total ink at most {self.ink_limit:.0f} % everywhere{high}"))
+        return checks
+
+
+@dataclass
+class _Unsafe:
+    """Characters of one page too close to one kind of trim: how many, and the worst one (its
+    gap to the trim in pt, negative outside it; its text and box)."""
+
+    count: int
+    gap: float
+    text: str
+    box: Box
+
+
+class _Locator:
+    """Finds the token trim containing a point among many (a grid of cells, one lookup each)."""
+
+    def __init__(self, trims: list[Box]):
+        self.trims = trims
+        self.cell = max(1.0, min((min(t[2] - t[0], t[3] - t[1]) for t in trims), default=1.0))
+        self.grid: dict[tuple[int, int], list[Box]] = {}
+        self.big: list[Box] = [] if len(trims) > 8 else trims  # trims spanning many cells are checked one by one
+        if len(trims) > 8:
+            for t in trims:
+                columns = range(int(t[0] // self.cell), int(t[2] // self.cell) + 1)
+                rows = range(int(t[1] // self.cell), int(t[3] // self.cell) + 1)
+                if len(columns) * len(rows) > 16:
+                    self.big.append(t)
+                    continue
+                for i in columns:
+                    for j in rows:
+                        self.grid.setdefault((i, j), []).append(t)
+
+    def __call__(self, x: float, y: float) -> Box | None:
+        near = self.grid.get((int(x // self.cell), int(y // self.cell)), [])
+        return next((t for t in (*near, *self.big) if t[0] <= x <= t[2] and t[1] <= y <= t[3]), None)
+
+
+def _shift(b: Box, dx: float, dy: float) -> Box:
+    return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+
+def _scaled(b: Box, uu: float) -> list[float]:
+    return [round(v * uu, 2) for v in b]

@@ -1,0 +1,238 @@
+"""Catalogue loading: YAML → schema check → game checks → :class:`~tokengen.model.Catalogue`.
+
+Every error names the file, the line and the field (``token_defs.yaml:54: tokens[3].priority:
+unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
+``tokengen/data/catalogue.schema.json`` (JSON Schema 2020-12) for editors and other tools.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from ..errors import CatalogueError
+from ..limits import MIN_SIZE
+from ..model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
+from ..units import parse_length
+from . import bundled, gamedata, schemas, scripts
+from .artpath import resolve_art
+from .schemas import _foreign, _numbers, _show, _what, line_at, suggest
+from .yamlsrc import Lines, dotted, one_line, read_yaml
+
+DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
+DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
+
+
+def schema() -> dict[str, Any]:
+    """The catalogue JSON Schema as a dict (package data ``data/catalogue.schema.json``)."""
+    return schemas.schema("catalogue")
+
+
+def schema_name(data: Any) -> str:
+    """The schema ``data`` is checked against: ``catalogue-fields`` (a catalogue with declared
+    fields, any game: ``data/catalogue-fields.schema.json``), else ``catalogue``."""
+    return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
+
+
+def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
+    """Load and validate a catalogue file.
+
+    Args:
+        path: the YAML file.
+        allow_outside_art: accept art paths that leave the catalogue's folder.
+    Returns:
+        The validated :class:`Catalogue` (token size in pt, colours parsed, art paths absolute).
+    Raises:
+        CatalogueError: the first problem found, with file, line and field.
+    """
+    path = Path(path)
+    if path.suffix.lower() in (".csv", ".xlsx", ".ods"):
+        raise CatalogueError(path, f"a spreadsheet holds tokens, not a catalogue: name it in a catalogue's tokens: key (tokens: {path.name}) beside its fields and template")
+    bundled.require(path)  # a missing file: say both ways to get a catalogue
+    data, lines = read_yaml(path)
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    limit = schema()["properties"]["tokens"]["maxItems"]
+    if isinstance(tokens, list) and len(tokens) > limit:  # say so at once, not after checking each
+        raise CatalogueError(path, f"has {len(tokens)} entries, more than {limit}", line=lines.get(("tokens",)), field="tokens")
+    problems = validate_schema(path, data, lines)
+    if problems:
+        raise problems[0]
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
+
+
+def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
+    """Check ``data`` against the catalogue schema (through :mod:`tokengen.sources.schemas`, the layer
+    every YAML input shares).
+
+    Returns:
+        One :class:`CatalogueError` per problem, sorted by line (empty when valid).
+    """
+    if not isinstance(data, dict):
+        if data is None:
+            return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
+        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
+    return schemas.validate(path, data, lines, schema_name(data))
+
+
+def _lookalike(value: str, glyphs: dict[str, str]) -> str:
+    """A hint for a value that looks like a priority glyph but is other characters
+    (``⬇`` U+2B07 for ``↓`` U+2193): names both code points, or ``""``."""
+    if value.isascii():
+        return ""
+    codes = " ".join(f"U+{ord(ch):04X}" for ch in value[:4])
+
+    def shape(text: str) -> tuple[str, ...]:
+        out = []
+        for ch in text:
+            name = unicodedata.name(ch, "")
+            out.append("".join(d for d in ("UP", "DOWN", "LEFT", "RIGHT") if f"{d}WARDS" in name or f" {d} " in f" {name} ") if "ARROW" in name else ch)
+        return tuple(out)
+
+    for glyph, code in glyphs.items():
+        if shape(glyph) == shape(value):
+            want = " ".join(f"U+{ord(ch):04X}" for ch in glyph)
+            return f" ({codes}); did you mean '{glyph}' ({want}) or '{code}'?"
+    return f" ({codes})"
+
+
+def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
+
+    def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
+        return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
+
+    def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
+        if "art" not in spec:
+            return None
+        return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+
+    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
+        if not math.isfinite(value):
+            raise fail(where, f"expected a finite number, got {value!r}")
+
+    from . import fonts  # ReportLab's font machinery: imported when a catalogue is built, not at start-up
+
+    regular, bold = fonts.register()
+
+    def drawable(text: str, font: str, where: tuple[Any, ...]) -> None:
+        """Refuse text the bundled font cannot draw (it would print as boxes)."""
+        control = next((ch for ch in text if not ch.isprintable() and unicodedata.category(ch) != "Zs"), None)  # spaces (U+00A0) are text
+        if control is not None:
+            raise fail(where, f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        script = scripts.unsupported(text)
+        if script:
+            raise fail(where, script)
+        missing = fonts.missing_glyphs(text, font)
+        if missing:
+            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            raise fail(where, f"the bundled font {font} has no glyph for {shown}")
+
+    drawable(data["title"], regular, ("title",))
+    for i, a in enumerate(data["game"]["attributes"]):
+        drawable(a["code"], bold, ("game", "attributes", i, "code"))
+        drawable(a["name"], regular, ("game", "attributes", i, "name"))
+    for i, p in enumerate(data["game"]["priorities"]):
+        drawable(p["glyph"], bold, ("game", "priorities", i, "glyph"))
+    drawable(data.get("back", {}).get("text", ""), bold, ("back", "text"))
+    for i, t in enumerate(data["tokens"]):
+        drawable(t.get("label", ""), regular, ("tokens", i, "label"))
+        drawable(t.get("back", {}).get("text", ""), bold, ("tokens", i, "back", "text"))
+
+    size = 72.0
+    if "size" in data:
+        try:
+            size = parse_length(data["size"], allow_zero=False)
+        except ValueError as exc:
+            raise fail(("size",), one_line(str(exc))) from None
+        if size < MIN_SIZE:
+            raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
+
+    g = data["game"]
+    attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
+    priorities = tuple(Priority(p["code"], p["glyph"], p["name"]) for p in g["priorities"])
+    for kind, items in (("attributes", attributes), ("priorities", priorities)):
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if item.code in seen:
+                raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
+            seen.add(item.code)
+    defaulted: list[str] = []
+
+    def number(group: str, name: str) -> Any:
+        """``game.<group>.<name>`` as the catalogue states it, else from the defaults file."""
+        value = g.get(group, {}).get(name)
+        if value is None:
+            defaulted.append(f"{group}.{name}")
+            return gamedata.default(group, name)
+        return tuple(value) if isinstance(value, list) else value
+
+    draws = Draws(*(number("draws", n) for n in ("settlement_danger_levels", "town_levels", "explored_bonus", "solo_start")))
+    variants = tuple(
+        Variant(name, v["description"], v.get("hire_gp"), v.get("trade_gp")) for name, v in g.get("variants", {}).items()
+    )
+    game = Game(attributes, priorities, draws, number("costs", "hire_gp"), number("costs", "trade_gp"), variants,
+                wounds=number("damage", "wounds"), defaulted=tuple(defaulted))
+    in_play = tuple(data.get("variants", ()))
+    for i, name in enumerate(in_play):
+        if game.variant(name) is None:
+            known = [v.name for v in variants]
+            raise fail(("variants", i), f"unknown variant {_show(name)}{_foreign(name)}{suggest(name, known)}")
+
+    base_style = data.get("style", {})
+    base_back_spec = data.get("back", {})
+    base_back = Back(**colours(base_back_spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
+                     text=base_back_spec.get("text", ""), art=art(base_back_spec, ("back",)))
+    by_attr = {a.code: a for a in attributes}
+    by_prio = {p.code: p for p in priorities} | {p.glyph: p for p in priorities}
+    tokens: list[Token] = []
+    first_line: dict[str, int | None] = {}
+    for i, t in enumerate(data["tokens"]):
+        where = ("tokens", i)
+        if t["id"] in first_line:
+            raise fail(where + ("id",), f"duplicate id {_show(t['id'])} (first at line {first_line[t['id']]})")
+        first_line[t["id"]] = line_at(lines, where)
+        attribute = by_attr.get(t["attribute"])
+        if attribute is None:
+            hint = suggest(t["attribute"], list(by_attr))
+            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{_foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+        priority = by_prio.get(t["priority"])
+        if priority is None:
+            codes = [p.code for p in priorities]
+            hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
+            if not hint or not hint.endswith("?"):
+                hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
+            raise fail(where + ("priority",), f"unknown priority {_show(t['priority'])}{hint}")
+        style_spec = {**base_style, **t.get("style", {})}
+        art_at = where + ("style",) if "art" in t.get("style", {}) else ("style",)  # the token's own art, else the default
+        style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, art_at))
+        back = base_back
+        if "back" in t:
+            spec = {**base_back_spec, **t["back"]}
+            back = Back(**colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
+                        text=spec.get("text", ""), art=art(spec, where + ("back",)))
+        tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), line_at(lines, where)))
+    return Catalogue(
+        path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
+        columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
+    )
+
+
+def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:
+    """Build the :class:`Catalogue` from data already read by ``read_yaml`` and passed by
+    :func:`validate_schema` (for callers that report schema problems themselves, such as
+    ``tokengen check``).
+
+    Raises:
+        CatalogueError: the first problem found beyond the schema, with file, line and field.
+    """
+    if "fields" in data:  # any game: declared fields and a face template
+        from .fields import build_fields_catalogue
+
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
+    return _build(Path(path), data, lines, allow_outside_art)
+
+

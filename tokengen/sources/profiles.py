@@ -1,0 +1,260 @@
+"""Print profiles: what ``tokengen export`` writes and what ``tokengen preflight`` expects.
+
+Profiles are data: the built-ins are package data (``tokengen/data/profiles.yaml``, which also
+documents every key); a user file (``--profiles FILE``) of the same shape can add a profile or
+change keys of a built-in one. Lengths are parsed here, at the edge, into pt (1 in = 72 pt).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, output_profile
+from ..errors import CatalogueError, RenderError, UsageError
+from ..units import parse_length, parse_page
+from . import schemas
+from .catalogue import suggest
+from .yamlsrc import Lines, dotted, read_yaml
+
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
+#: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
+COLOURS = ("rgb", "cmyk", "formula")
+MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
+SIDES = ("back", "face")
+
+#: Every key a profile may give, with its default (lengths as the YAML would write them).
+DEFAULTS: dict[str, Any] = {
+    "description": "",
+    "output": "sheets",
+    "page": "letter",
+    "landscape": False,
+    "margin": "0.25in",
+    "gutter": 0,
+    "bleed": 0,
+    "safe": "0.0625in",
+    "dpi": 300,
+    "colour": "rgb",
+    "marks": ["cut-lines", "calibration"],
+    "boxes": False,
+    "order": ["face", "back"],
+    "backs": "none",
+    "icc": None,
+    "rendering_intent": "relative",
+    "ink_limit": INK_LIMIT,
+    "max_dpi": 600,
+    "columns": None,
+    "copies": 1,
+    "fill": False,
+    "home_bleed": 0,
+    "pdfx": "none",
+}
+KEYS = (*DEFAULTS, "extends")
+#: Longest profile description (characters).
+MAX_DESCRIPTION = 400
+#: Accepted DPI range (PNG resolution and least image resolution).
+DPI_RANGE = (72, 2400)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One print profile. Lengths in pt.
+
+    Attributes:
+        name: as given to ``--profile``.
+        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
+        page: (width, height) of a sheet (``output: sheets`` only).
+        margin, gutter: sheet margin and the space between token trims.
+        bleed: background past each trim edge.
+        safe: text keeps at least this far inside the trim.
+        dpi: PNG resolution (px per in) and the least resolution of placed images.
+        colour: ``"rgb"`` or ``"cmyk"``.
+        marks: a subset of ``cut-lines``, ``crop-marks``, ``calibration``, ``registration``.
+        boxes: each page carries a TrimBox and a BleedBox (and preflight requires them).
+        order: the side that comes first for each token on single pages.
+        backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
+            sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
+        conversion: ``"icc"`` (through the output profile) or ``"formula"`` (``colour: formula``:
+            CMYK by the naive formula; ``colour`` is then ``"cmyk"``).
+        icc: the CMYK output profile (a shop's own ICC file, absolute) or None for the bundled
+            FOGRA39 one (:func:`tokengen.colour.output_profile`).
+        rendering_intent: ``relative`` (relative colorimetric with black-point compensation),
+            ``perceptual``, ``saturation`` or ``absolute``.
+        ink_limit: highest total ink C+M+Y+K in percent; preflight checks it.
+        max_dpi: art above this resolution at its printed size is resampled down to it.
+        columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
+        copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
+            (:func:`tokengen.geometry.imposition.plan`).
+        home_bleed: on shared-edge sheets, background past the outer cut (pt).
+        pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.preflight.pdfx`; needs
+            ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
+    """
+
+    name: str
+    description: str
+    output: str
+    page: tuple[float, float]
+    margin: float
+    gutter: float
+    bleed: float
+    safe: float
+    dpi: int
+    colour: str
+    marks: tuple[str, ...]
+    boxes: bool
+    order: tuple[str, ...]
+    backs: str = "none"
+    columns: int | None = None
+    copies: int = 1
+    fill: bool = False
+    home_bleed: float = 0.0
+    conversion: str = "icc"
+    icc: Path | None = None
+    rendering_intent: str = "relative"
+    ink_limit: float = INK_LIMIT
+    max_dpi: int = 600
+    pdfx: str = "none"
+
+    def colour_options(self) -> ColourOptions:
+        """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
+        return ColourOptions(conversion=self.conversion, icc=self.icc, intent=self.rendering_intent, ink_limit=self.ink_limit)
+
+
+def builtin_path() -> Path:
+    """The package's ``data/profiles.yaml``."""
+    return Path(str(resources.files("tokengen").joinpath("data/profiles.yaml")))
+
+
+def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
+    """The built-in profiles, with ``user_file``'s additions and overrides applied.
+
+    Raises:
+        CatalogueError: a profiles file is unreadable or invalid (file:line: field: reason,
+            with a "did you mean" for near-miss keys and values).
+    """
+    raw: dict[str, dict[str, Any]] = {}
+    origin: dict[str, tuple[Path, Lines]] = {}
+    files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
+    for path in files:
+        data, lines = read_yaml(path)
+        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
+        if not isinstance(data, dict):
+            raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
+        for name, spec in data.items():
+            if not isinstance(spec, dict):
+                raise CatalogueError(path, "a profile must be a mapping of keys (bleed, dpi, ...)", line=lines.get((name,)), field=name)
+            for key in spec:
+                if key not in KEYS:
+                    hint = suggest(key, KEYS) or f" (known keys: {', '.join(KEYS)})"
+                    raise CatalogueError(path, f"unknown key{hint}", line=lines.get((name, key)), field=dotted((name, key)))
+            base: dict[str, Any] = dict(raw.get(name, {}))
+            if "extends" in spec:
+                parent = spec["extends"]
+                if parent not in raw:
+                    hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
+                    raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
+                base = dict(raw[parent])
+            raw[name] = {**base, **{k: v for k, v in spec.items() if k != "extends"}}
+            origin[name] = (path, lines)
+    return {name: _profile(name, spec, *origin[name]) for name, spec in raw.items()}
+
+
+def get_profile(name: str, user_file: str | Path | None = None) -> Profile:
+    """The profile called ``name``.
+
+    Raises:
+        UsageError: no such profile (with a "did you mean" and the list of names).
+        CatalogueError: see :func:`load_profiles`.
+    """
+    profiles = load_profiles(user_file)
+    if name not in profiles:
+        hint = suggest(name, list(profiles))
+        raise UsageError(f"unknown profile '{name}'{hint} (profiles: {', '.join(profiles)})")
+    return profiles[name]
+
+
+def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profile:
+    """Check one merged profile and turn it into a :class:`Profile` (errors at the key's line)."""
+    values = {**DEFAULTS, **spec}
+
+    def fail(key: str, message: str) -> CatalogueError:
+        line = lines.get((name, key), lines.get((name,)))
+        return CatalogueError(path, message, line=line, field=dotted((name, key)))
+
+    def length(key: str) -> float:
+        try:
+            return parse_length(values[key])
+        except ValueError as exc:
+            raise fail(key, str(exc)) from None
+
+    def choice(key: str, options: tuple[str, ...], value: Any) -> str:
+        if not isinstance(value, str) or value not in options:
+            hint = suggest(str(value), options) or f" (use one of {', '.join(options)})"
+            raise fail(key, f"unknown value {value!r}{hint}")
+        return value
+
+    def flag(key: str) -> bool:
+        if not isinstance(values[key], bool):
+            raise fail(key, f"expected true or false, got {values[key]!r}")
+        return values[key]
+
+    def names(key: str, options: tuple[str, ...]) -> tuple[str, ...]:
+        if not isinstance(values[key], list):
+            raise fail(key, f"expected a list such as [{', '.join(options[:2])}], got {values[key]!r}")
+        return tuple(choice(key, options, v) for v in values[key])
+
+    if not isinstance(values["description"], str):
+        raise fail("description", "expected text")
+    if len(values["description"]) > MAX_DESCRIPTION:
+        raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
+    output = choice("output", OUTPUTS, values["output"])
+    colour = choice("colour", COLOURS, values["colour"])
+    colour_model = "cmyk" if colour == "formula" else colour
+    try:
+        page = parse_page(str(values["page"]), landscape=flag("landscape"))
+    except ValueError as exc:
+        raise fail("page", str(exc)) from None
+    margin, gutter, bleed, safe = (length(k) for k in ("margin", "gutter", "bleed", "safe"))
+    dpi = values["dpi"]
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
+        raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
+    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
+        at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
+        raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
+    order = names("order", SIDES)
+    if sorted(order) != sorted(SIDES):
+        raise fail("order", f"expected back and face once each, got {list(order)}")
+    def whole(key: str, least: int) -> int:
+        value = values[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 100_000:
+            raise fail(key, f"expected a whole number from {least} to 100000, got {value!r}")
+        return value
+
+    columns = None if values["columns"] is None else whole("columns", 0)
+    intent = choice("rendering_intent", tuple(INTENTS), values["rendering_intent"])
+    ink = values["ink_limit"]
+    if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not INK_LIMIT_RANGE[0] <= ink <= INK_LIMIT_RANGE[1]:
+        raise fail("ink_limit", f"expected a percentage from {INK_LIMIT_RANGE[0]:g} to {INK_LIMIT_RANGE[1]:g}, got {ink!r}")
+    max_dpi = values["max_dpi"]
+    if isinstance(max_dpi, bool) or not isinstance(max_dpi, int) or not DPI_RANGE[0] <= max_dpi <= DPI_RANGE[1]:
+        raise fail("max_dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {max_dpi!r}")
+    icc = None
+    if values["icc"] is not None:
+        if not isinstance(values["icc"], str) or not values["icc"]:
+            raise fail("icc", f"expected the path of a CMYK ICC profile, got {values['icc']!r}")
+        icc = (path.parent / values["icc"]).resolve()
+        try:
+            output_profile(icc)
+        except RenderError as exc:
+            raise fail("icc", str(exc)) from None
+    pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
+    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output == "png"):
+        raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
+    return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
+                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
+                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
+                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
+                   conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
+                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx)

@@ -1,0 +1,272 @@
+"""Safe YAML reading with line numbers: every value's source line, duplicate keys refused,
+alias expansion bounded, nesting bounded, only the plain YAML tags allowed.
+
+PyYAML's own ``safe_load`` silently keeps the last of two equal keys, expands aliases without
+limit (the "billion laughs" shape) and composes nested collections recursively (a few thousand
+``[`` end in a ``RecursionError``). This module reads the parser's *event* stream (libyaml's C
+parser when PyYAML has it, else the pure-Python one) and builds plain Python values itself,
+iteratively, so it does none of that, and it stops as soon as a limit is passed: a hostile
+file of :data:`MAX_BYTES` is refused in about a second instead of being composed first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import CatalogueError
+from ..io import guard
+
+#: Largest input file read, in bytes.
+MAX_BYTES = 8 * 1024 * 1024
+#: Largest number of values (scalars, lists, mappings) after alias expansion.
+MAX_NODES = 200_000
+#: Deepest nesting of lists and mappings.
+MAX_DEPTH = 64
+#: Longest whole number read (digits, or characters of a 0x/0o/0b form): every count in a
+#: tokengen file is far smaller, and Python refuses to convert ints of over 4,300 digits to text.
+MAX_INT_DIGITS = 18
+
+Lines = dict[tuple[Any, ...], int]
+
+_YAML = "tag:yaml.org,2002:"
+_MAP = _YAML + "map"
+_SEQ = _YAML + "seq"
+_STR = _YAML + "str"
+_SCALAR_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null")}
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# YAML 1.1 printable characters (tab, newline and carriage return are the only controls allowed)
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def read_yaml(path: str | Path) -> tuple[Any, Lines]:
+    """Read one YAML document.
+
+    Returns:
+        (data, lines): plain dicts, lists, str, int, float, bool, None; and a map from each
+        value's path (a tuple of keys and list indices; ``()`` is the top) to its 1-based line
+        (for a mapping entry, the line of its key). Values reached through an alias share one
+        object and have a line only for the alias itself.
+    Raises:
+        CatalogueError: missing or unreadable file, not UTF-8, control characters, too large,
+            YAML syntax error, more than one document, duplicate key, merge key, unsupported
+            tag, undefined alias, nested more than :data:`MAX_DEPTH` deep, more than
+            :data:`MAX_NODES` values after alias expansion.
+    """
+    path = Path(path)
+    refused = guard.not_regular(path)  # a FIFO, pipe or device: refused by type, never opened
+    if refused:
+        raise CatalogueError(path, refused)
+    try:
+        # O_NONBLOCK: a FIFO swapped in after the check above opens without waiting for a writer
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+            st = os.fstat(handle.fileno())
+            if not stat.S_ISREG(st.st_mode):  # replaced between the check and the open
+                raise CatalogueError(path, f"is {guard.kind(st.st_mode)}, not a regular file")
+            guard.note_input(path, st)
+            raw = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise CatalogueError(path, "file not found") from None
+    except IsADirectoryError:
+        raise CatalogueError(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    for magic, kind in ((b"%PDF-", "a PDF"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"PK\x03\x04", "a zip archive")):
+        if raw.startswith(magic):
+            raise CatalogueError(path, f"this is {kind}, not a YAML file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", line=line) from None
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        if bad.group() == "\x00":
+            raise CatalogueError(path, "not a text file (contains NUL bytes)", line=line)
+        raise CatalogueError(path, f"control character U+{ord(bad.group()):04X} is not allowed in YAML", line=line)
+    loader = _Loader(text)
+    try:
+        return _Builder(path, loader).document()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        if "nesting depth" in str(exc.problem):  # libyaml's own limit (PyYAML >= 6.0.2): the same message as ours
+            raise CatalogueError(path, f"lists and mappings nested more than {MAX_DEPTH} deep", line=line) from None
+        problem = exc.problem or exc.context or "YAML syntax error"
+        lines = text.split("\n")
+        if line is not None and line <= len(lines) and "\t" in lines[line - 1][: (mark.column + 1 if mark else None)]:
+            problem += " (a tab: YAML is indented with spaces only)"
+        context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
+        if exc.context and context is not None and context != line:
+            problem += f" ({exc.context} started at line {context})"
+        raise CatalogueError(path, f"YAML syntax error: {one_line(problem)}", line=line) from None
+    except yaml.YAMLError as exc:
+        raise CatalogueError(path, f"YAML error: {one_line(str(exc))}") from None
+    finally:
+        loader.dispose()
+
+
+class _Frame:
+    """An open list or mapping while its events are read."""
+
+    __slots__ = ("value", "where", "anchor", "start", "key", "line")
+
+    def __init__(self, value: Any, where: tuple[Any, ...], anchor: str | None, start: int, line: int):
+        self.value = value
+        self.where = where
+        self.anchor = anchor
+        self.start = start  # value count when opened: its size, for aliases, is the difference
+        self.key: str | None = None  # a mapping's key waiting for its value
+        self.line = line
+
+
+class _Builder:
+    """Turns one YAML event stream into plain values and a line map, iteratively."""
+
+    def __init__(self, path: Path, loader: Any):
+        self.path = path
+        self.loader = loader
+        self.lines: Lines = {}
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.count = 0
+        self.stack: list[_Frame] = []
+
+    def fail(self, message: str, line: int | None, where: tuple[Any, ...] | None = None) -> CatalogueError:
+        return CatalogueError(self.path, message, line=line, field=dotted(where) or None if where else None)
+
+    def document(self) -> tuple[Any, Lines]:
+        get = self.loader.get_event
+        event = get()  # StreamStart
+        event = get()
+        if isinstance(event, yaml.StreamEndEvent):
+            raise self.fail("the file is empty", 1)
+        # event is DocumentStart
+        root: list[Any] = []
+        while True:
+            event = get()
+            if isinstance(event, yaml.DocumentEndEvent):
+                break
+            done = self.event(event)
+            if done is not None:
+                root.append(done[0])
+        event = get()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise self.fail("more than one YAML document (a second '---'); a catalogue is one document", event.start_mark.line + 1)
+        return root[0], self.lines
+
+    def where(self) -> tuple[Any, ...]:
+        """The path the next value will have."""
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        return top.where + ((top.key,) if isinstance(top.value, dict) else (len(top.value),))
+
+    def event(self, event: Any) -> tuple[Any] | None:
+        """Handle one event; returns ``(value,)`` when the top-level value is complete."""
+        line = event.start_mark.line + 1
+        top = self.stack[-1] if self.stack else None
+        if top is not None and isinstance(top.value, dict) and top.key is None and not isinstance(event, yaml.MappingEndEvent):
+            return self.key(event, top, line)
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            frame = self.stack.pop()
+            if frame.anchor is not None:
+                self.anchors[frame.anchor] = (frame.value, self.count - frame.start)
+            return self.attach(frame.value)
+        where = self.where()
+        self.lines.setdefault(where, line)
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor not in self.anchors:
+                raise self.fail(f"alias *{one_line(event.anchor)} has no complete anchor before it (recursive or undefined)", line, where)
+            value, size = self.anchors[event.anchor]
+            self.spend(size, line)
+            return self.attach(value)
+        self.spend(1, line)
+        if isinstance(event, yaml.ScalarEvent):
+            value = self.scalar(event, where, line)
+            if event.anchor is not None:
+                self.anchors[event.anchor] = (value, 1)
+            return self.attach(value)
+        kind, empty = (_MAP, dict) if isinstance(event, yaml.MappingStartEvent) else (_SEQ, list)
+        if event.tag not in (None, "!", kind):
+            raise self.fail(f"unsupported YAML tag {_tag(event.tag)} (only plain YAML is read)", line, where)
+        if len(self.stack) >= MAX_DEPTH:
+            raise self.fail(f"lists and mappings nested more than {MAX_DEPTH} deep", line)
+        self.stack.append(_Frame(empty(), where, event.anchor, self.count, line))
+        return None
+
+    def key(self, event: Any, frame: _Frame, line: int) -> None:
+        if not isinstance(event, yaml.ScalarEvent) or event.tag not in (None, "!", _STR):
+            raise self.fail("mapping keys must be plain text", line, frame.where)
+        key = str(event.value)
+        if key == "<<" and event.implicit[0]:
+            raise self.fail("YAML merge keys (<<) are not supported", line, frame.where)
+        if key in frame.value:
+            first = self.lines[frame.where + (key,)]
+            raise self.fail(f"duplicate key (first given at line {first})", line, frame.where + (key,))
+        frame.key = key
+        self.lines[frame.where + (key,)] = line
+        return None
+
+    def attach(self, value: Any) -> tuple[Any] | None:
+        if not self.stack:
+            return (value,)
+        top = self.stack[-1]
+        if isinstance(top.value, dict):
+            assert top.key is not None
+            top.value[top.key] = value
+            top.key = None
+        else:
+            top.value.append(value)
+        return None
+
+    def spend(self, size: int, line: int) -> None:
+        self.count += size
+        if self.count > MAX_NODES:
+            raise self.fail(f"more than {MAX_NODES} values (each use of an alias counts all it repeats)", line)
+
+    def scalar(self, event: yaml.ScalarEvent, where: tuple[Any, ...], line: int) -> Any:
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag not in _SCALAR_TAGS:  # implicit timestamps, '=' …: keep the text
+                tag = _STR
+        elif tag not in _SCALAR_TAGS:
+            raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        if tag == _YAML + "int" and len(event.value) > MAX_INT_DIGITS:  # before int(): no 4,300-digit conversion
+            raise self.fail(f"whole number too long ({len(event.value)} characters; at most {MAX_INT_DIGITS} digits)", line, where)
+        try:
+            value = self.loader.yaml_constructors[tag](self.loader, node)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            raise self.fail(f"bad {_tag(tag)} value: {one_line(str(exc))}", line, where) from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
+            raise self.fail(f"number too large (at most {MAX_INT_DIGITS} digits)", line, where)
+        return value
+
+
+def _tag(tag: str) -> str:
+    """``tag:yaml.org,2002:python/object`` → ``!!python/object`` (as it is written)."""
+    return one_line("!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag)
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """One short printable line: control characters escaped, long text cut."""
+    out = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def dotted(where: tuple[Any, ...]) -> str:
+    """``("tokens", 3, "priority")`` → ``"tokens[3].priority"`` (keys with control characters
+    escaped, so a message stays on one line)."""
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (f".{one_line(part, 60)}" if out else one_line(part, 60))
+    return out if len(out) <= 100 else out[:97] + "..."
