@@ -91,16 +91,18 @@ def _sheet_options(f: Any) -> Any:
 def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
                cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0, *, group: int | None = None,
                home_bleed: float = 0.0) -> SheetSpec:
-    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter).
+    """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter):
+    ``--page`` read here, the rest as :func:`tokengen.geometry.sizing.sheet_spec` takes them
+    (``size``: the box width :func:`~tokengen.geometry.sizing.token_size` settled).
     ``columns``: None (use ``group``, the catalogue's columns), 0 (as many as fit) or N."""
     try:
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
-    from ..geometry.imposition import SheetSpec
+    from ..geometry import sizing
 
-    return SheetSpec(page=page_size, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
-                     cut_lines=cut_lines, crop_marks=crop_marks, group=group if columns is None else None, home_bleed=home_bleed)
+    return sizing.sheet_spec(page_size, size, margin=margin, gutter=gutter, bleed=bleed, columns=columns, group=group,
+                             cut_lines=cut_lines, crop_marks=crop_marks, home_bleed=home_bleed)
 
 
 def output_file(text: str, name: str) -> Path:
@@ -344,7 +346,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
-    from ..faces import scale as scaling
+    from ..geometry import sizing
     from ..outputs.build import build_pdf, describe
     from ..outputs.options import BuildOptions
     from ..sources.bundled import default_output
@@ -354,7 +356,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         raise click.UsageError("--size and --scale are exclusive: give one or the other")
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                      scaling.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
+                      sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)
     if punch:
@@ -547,6 +549,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     --allow-preflight-failures); 2 bad input.
     """
     from ..faces import scale as scaling
+    from ..geometry import sizing
     from ..outputs.export import export
     from ..preflight.checks import preflight
     from ..sources.catalogue import load_catalogue
@@ -555,7 +558,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = get_profile(profile_name, profiles_file)
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     cat = load_catalogue(catalogue)
-    size = scaling.token_size(cat.size, token_size, None, cat.shape)
+    size = sizing.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,

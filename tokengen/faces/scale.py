@@ -2,6 +2,8 @@
 
 Every measure on a face is a fraction of the token size (see :mod:`tokengen.faces.render`), so
 rescaling is only a matter of choosing the size: the text, strokes, safe area and art follow.
+The size itself is settled by :func:`tokengen.geometry.sizing.token_size` (re-exported here as
+:func:`token_size`), which the rules check reaches too.
 Cut lines, crop marks and the calibration ruler (a true 1 in / 25.4 mm) do not scale.
 
 All lengths are in pt (1 in = 72 pt).
@@ -9,58 +11,17 @@ All lengths are in pt (1 in = 72 pt).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from ..errors import UsageError
-from ..geometry.shapes import Shape, box_width
+from ..geometry.sizing import token_size
 from ..model import Catalogue, Token
 from ..units import format_length
 from .render import face_text_sizes
 
+__all__ = ["MIN_LEGIBLE_PT", "SmallText", "legible", "small_text", "small_text_warnings", "token_size"]
+
 #: Smallest face text (pt) that still reads comfortably on a token held at arm's length.
 MIN_LEGIBLE_PT = 5.0
-
-
-def token_size(base: float, size: float | None = None, scale: float | None = None, shape: Shape | None = None) -> float:
-    """The token trim size (pt) of a run: the width of the token's box, as the sheet lays it out.
-
-    Args:
-        base: the catalogue's size, pt (the width of its tokens' box).
-        size: an explicit size, pt (``--size``), or None: measured as the catalogue's ``size:``
-            is, so a hex across its flats (see :func:`tokengen.geometry.shapes.box_width`).
-        scale: a factor applied to ``base`` (``--scale``), or None.
-        shape: the catalogue's token shape, or None for square.
-    Returns:
-        the box width of ``size`` if given, else ``base * scale`` if given, else ``base``; never below the
-        smallest token size the catalogue accepts (:data:`tokengen.limits.MIN_SIZE`, 0.125 in),
-        so every route (catalogue, ``--size``, ``--scale``, batch, export) has the same minimum.
-    Raises:
-        UsageError: both ``size`` and ``scale`` given, a size/factor that is not a positive
-            finite number, or a size below the minimum.
-    """
-    from ..limits import MIN_SIZE
-
-    if size is not None and scale is not None:
-        raise UsageError("--size and --scale are exclusive: give one or the other")
-    if scale is not None:
-        if not (math.isfinite(scale) and scale > 0):
-            raise UsageError(f"scale factor must be a positive number, got {scale!r}")
-        result, given = base * scale, f"--scale {scale:g} gives {_show(base * scale)}, which"
-    elif size is not None:
-        if not (math.isfinite(size) and size > 0):
-            raise UsageError(f"token size must be greater than zero, got {format_length(size)}")
-        result, given = box_width(size, shape), f"token size {_show(size)}"
-    else:
-        return base
-    if (size if size is not None else result) < MIN_SIZE - 1e-9:
-        raise UsageError(f"{given} is smaller than the smallest token size, 0.125in (3.2mm)")
-    return result
-
-
-def _show(pt: float) -> str:
-    """A length for messages, in in and mm rounded to what a user typed: ``"0.1in (2.5mm)"``."""
-    return f"{pt / 72:.4g}in ({pt / 72 * 25.4:.3g}mm)"
 
 
 def small_text_warnings(catalogue: Catalogue, size: float, minimum: float = MIN_LEGIBLE_PT) -> list[str]:

@@ -9,13 +9,16 @@ from ..faces.render import default_safe, text_scale
 from ..faces.scale import MIN_LEGIBLE_PT
 from ..geometry import shapes, textfit
 from ..geometry.imposition import SheetSpec
+from ..geometry.sizing import sheet_spec
 from ..model import Catalogue
 from ..units import counted, format_length
 from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
 
 
 def _spec(catalogue: Catalogue, settings: Settings) -> SheetSpec:
-    base = SheetSpec(page=settings.page, size=settings.token_size(catalogue), margin=settings.margin, columns=catalogue.columns)
+    """The sheet the checks measure: the settings' page, margin and token size (settled as build
+    settles ``--size``), at most the catalogue's ``columns:``, with its height and shape."""
+    base = sheet_spec(settings.page, settings.token_size(catalogue), margin=settings.margin, columns=catalogue.columns)
     return shapes.sheet_for(base, catalogue)
 
 

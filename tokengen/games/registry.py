@@ -86,7 +86,8 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     Raises:
         CatalogueError: the file cannot be read as YAML.
         UsageError: an unknown variant in ``add`` or ``remove`` (Meatshields); a variant or an
-            interpretation for a catalogue with declared fields whose game has no such thing.
+            interpretation for a catalogue with declared fields whose game has no such thing; a
+            ``settings.size`` below the smallest token size (as ``build --size`` refuses it).
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
@@ -117,6 +118,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     except CatalogueError as exc:
         code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
         return report(finding_from_error(exc, code, path))
+    settings.token_size(catalogue)  # a --size build refuses is refused here, before any check runs
     from .generic import CHECKS as GENERIC
 
     checks: list[Check] = list(GENERIC)

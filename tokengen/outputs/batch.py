@@ -45,8 +45,8 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import CatalogueError, TokengenError, UsageError
-from ..faces.scale import token_size
-from ..geometry.imposition import HOME_BLEED, SheetSpec
+from ..geometry.imposition import HOME_BLEED
+from ..geometry.sizing import sheet_spec, token_size
 from ..io import guard
 from ..io import workers as workers_module
 from ..sources import bundled, fonts, schemas
@@ -320,9 +320,8 @@ def run_job(job: Job) -> JobResult:
             page = parse_page(job.page, landscape=job.landscape)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        spec = SheetSpec(page=page, size=size, margin=job.margin, gutter=job.gutter,
-                         columns=job.columns or None, group=cat.columns if job.columns is None else None,
-                         cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
+        spec = sheet_spec(page, size, margin=job.margin, gutter=job.gutter, columns=job.columns, group=cat.columns,
+                          cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))

@@ -36,7 +36,7 @@ from ..colour import Converter
 from ..errors import ExportError, LayoutError, RenderError
 from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
-from ..geometry.imposition import SheetSpec
+from ..geometry.sizing import sheet_spec
 from ..io import guard
 from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
@@ -109,9 +109,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             raise ExportError(f"{out_dir}: not a folder")
 
     if profile.output in ("sheets", "cut-svg"):
-        spec = SheetSpec(
-            page=profile.page, size=catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
-            columns=profile.columns or None, group=catalogue.columns if profile.columns is None else None,
+        spec = sheet_spec(
+            profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
+            columns=profile.columns, group=catalogue.columns,
             cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
             calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
         )

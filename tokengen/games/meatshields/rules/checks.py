@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import CatalogueError, LayoutError
-from ....geometry.imposition import SheetSpec, grid_for
-from ....geometry.shapes import box_width
+from ....geometry.imposition import grid_for
+from ....geometry.sizing import sheet_spec, token_size
 from ....model import Catalogue
 from ....sources import bundled
 from ....sources.catalogue import catalogue_from_data, line_at, suggest, validate_schema
@@ -76,9 +76,14 @@ class Settings:
     size: float | None = None
 
     def token_size(self, catalogue: Catalogue) -> float:
-        """The token trim size to check, pt: the width of the token's box, as a build lays it out
-        (a flat hex given across its flats is wider, see :func:`tokengen.geometry.shapes.box_width`)."""
-        return catalogue.size if self.size is None else box_width(self.size, catalogue.shape)
+        """The token trim size to check, pt: the width of the token's box, as a build lays it out,
+        settled by :func:`tokengen.geometry.sizing.token_size` as ``build --size`` settles it (a
+        flat hex given across its flats is wider, see :func:`tokengen.geometry.shapes.box_width`).
+
+        Raises:
+            UsageError: ``size`` is below the smallest token size (0.125in), with build's message.
+        """
+        return token_size(catalogue.size, self.size, None, catalogue.shape)
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
@@ -197,7 +202,7 @@ def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     :func:`~tokengen.geometry.imposition.grid_for`, the same geometry ``build`` uses."""
     size = settings.token_size(catalogue)
     try:
-        grid = grid_for(SheetSpec(page=settings.page, size=size, margin=settings.margin, columns=catalogue.columns))
+        grid = grid_for(sheet_spec(settings.page, size, margin=settings.margin, columns=catalogue.columns))
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
     return [Finding(INFO, "sheet", f"{counted(grid.per_page, 'token')} of {format_length(size)} {'fits' if grid.per_page == 1 else 'fit'} on one "
@@ -365,12 +370,14 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
             replace ``settings.interpretations``.
     Raises:
         CatalogueError: the file cannot be read as YAML.
-        UsageError: an unknown variant in ``add`` or ``remove``, an unknown interpretation.
+        UsageError: an unknown variant in ``add`` or ``remove``, an unknown interpretation, a
+            ``settings.size`` below the smallest token size (:meth:`Settings.token_size`).
     """
     catalogue, findings = inspect_source(path)
     if catalogue is None:
         chosen = settings.interpretations or Interpretations.chosen(readings)
         return Report(Path(path), tuple(settings.variants or ()), chosen, tuple(findings))
+    settings.token_size(catalogue)  # a --size build refuses is refused here, before any check runs
     add, remove = tuple(add), tuple(remove)
     variants = variants_in_play(catalogue, add, remove) if add or remove or settings.variants is None else settings.variants
     settings = replace(settings, variants=variants)

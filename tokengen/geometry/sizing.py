@@ -1,0 +1,96 @@
+"""The token size of a run, settled once: the size asked for (``--size``, ``--scale``, a batch
+job's, a check's) → the width of the token's box, and the sheet that lays boxes of that width out.
+
+Pure, in pt (1 in = 72 pt), no ReportLab. It lives on the geometry floor because every route
+that turns a size into a sheet needs it: the commands (``cli``), ``outputs.export`` and
+``outputs.batch`` build with it, and ``games.generic`` and the Meatshields rules check with it;
+``games/`` sits below ``outputs/``, so the one place both may import is ``geometry/`` (or lower),
+and the function is arithmetic on a :class:`~tokengen.geometry.shapes.Shape` and a
+:class:`~tokengen.geometry.imposition.SheetSpec`, both geometry. ``faces.scale`` re-exports
+:func:`token_size` under its old name.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import UsageError
+from ..limits import MIN_SIZE
+from ..units import format_length
+from .imposition import SheetSpec
+from .shapes import Shape, box_width
+
+
+def token_size(base: float, size: float | None = None, scale: float | None = None, shape: Shape | None = None) -> float:
+    """The token trim size (pt) of a run: the width of the token's box, as the sheet lays it out.
+    Every route (build, export, batch, check, the web page through the commands) settles its
+    size here, so each has the same minimum and the same hex conversion.
+
+    Args:
+        base: the catalogue's size, pt (the width of its tokens' box, as
+            :attr:`tokengen.model.Catalogue.size` holds it).
+        size: the size asked for, pt (``--size``; a batch job's ``size``), or None for the
+            catalogue's. Measured as the catalogue's ``size:`` is: a square's or card's width, a
+            circle's diameter, a hex across its flats, so a flat hex's box is wider than ``size``
+            (2/√3 × ``size``, see :func:`tokengen.geometry.shapes.box_width`).
+        scale: a factor applied to ``base`` (``--scale``), or None.
+        shape: the catalogue's token shape (``square``, ``rounded``, ``circle``, ``hex`` flat or
+            pointy), or None for square.
+    Returns:
+        the box width of ``size`` if given, else ``base * scale`` if given, else ``base``.
+    Raises:
+        UsageError: both ``size`` and ``scale`` given, a size/factor that is not a positive
+            finite number, or a size below the minimum, :data:`tokengen.limits.MIN_SIZE`
+            (9 pt = 0.125 in, the smallest size a catalogue's ``size:`` accepts), with the one
+            message every command shows: ``token size 0.05in (1.27mm) is smaller than the
+            smallest token size, 0.125in (3.2mm)``. ``size`` is held to the minimum as given
+            (across a hex's flats, as ``size:`` is), ``base * scale`` as the box width it is.
+    """
+    if size is not None and scale is not None:
+        raise UsageError("--size and --scale are exclusive: give one or the other")
+    if scale is not None:
+        if not (math.isfinite(scale) and scale > 0):
+            raise UsageError(f"scale factor must be a positive number, got {scale!r}")
+        result, given = base * scale, f"--scale {scale:g} gives {_show(base * scale)}, which"
+    elif size is not None:
+        if not (math.isfinite(size) and size > 0):
+            raise UsageError(f"token size must be greater than zero, got {format_length(size)}")
+        result, given = box_width(size, shape), f"token size {_show(size)}"
+    else:
+        return base
+    if (size if size is not None else result) < MIN_SIZE - 1e-9:
+        raise UsageError(f"{given} is smaller than the smallest token size, {_MINIMUM}")
+    return result
+
+
+#: The minimum as messages name it (0.125in (3.2mm)).
+_MINIMUM = f"{MIN_SIZE / 72:g}in ({MIN_SIZE / 72 * 25.4:.2g}mm)"
+
+
+def _show(pt: float) -> str:
+    """A length for messages, in in and mm rounded to what a user typed: ``"0.1in (2.5mm)"``."""
+    return f"{pt / 72:.4g}in ({pt / 72 * 25.4:.3g}mm)"
+
+
+def sheet_spec(page: tuple[float, float], size: float, *, margin: float = 18.0, gutter: float = 0.0, bleed: float = 0.0,
+               columns: int | None = None, group: int | None = None, cut_lines: bool = True, crop_marks: bool = False,
+               calibration: bool = True, home_bleed: float = 0.0) -> SheetSpec:
+    """The sheet of a run from its settled options (lengths in pt; ``size`` already settled by
+    :func:`token_size`, the box width). Never raises.
+
+    Args:
+        page: (width, height) of the sheet, pt.
+        size: the token box width, pt.
+        columns: None (lay out by ``group``, the catalogue's ``columns:``, widened to a multiple
+            that fits when that saves pages: :func:`tokengen.geometry.imposition.plan`), 0 (as many
+            as fit) or N (at most N).
+        group: the catalogue's ``columns:`` (None: none), used only when ``columns`` is None.
+        margin, gutter, bleed, cut_lines, crop_marks, calibration, home_bleed: as
+            :class:`~tokengen.geometry.imposition.SheetSpec` holds them.
+    Returns:
+        a square :class:`~tokengen.geometry.imposition.SheetSpec`; a build gives it the
+        catalogue's height and shape with :func:`tokengen.geometry.shapes.sheet_for`.
+    """
+    return SheetSpec(page=page, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
+                     cut_lines=cut_lines, crop_marks=crop_marks, calibration=calibration,
+                     group=group if columns is None else None, home_bleed=home_bleed)
