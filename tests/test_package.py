@@ -27,6 +27,8 @@ INSTALLED = Path(tokengen.__file__).parent  # the package in use (the same folde
     ("token_defs.yaml", "data/catalogues/meatshields.yaml"),
     ("fonts/DejaVuSans.ttf", "data/fonts/DejaVuSans.ttf"),
     ("fonts/DejaVuSans-Bold.ttf", "data/fonts/DejaVuSans-Bold.ttf"),
+    ("fonts/DejaVuSans-Oblique.ttf", "data/fonts/DejaVuSans-Oblique.ttf"),
+    ("fonts/DejaVuSans-BoldOblique.ttf", "data/fonts/DejaVuSans-BoldOblique.ttf"),
     ("fonts/LICENSE-DejaVu.txt", "data/fonts/LICENSE-DejaVu.txt"),
 ])
 def test_package_copies_match_the_repository(top: str, copy: str):

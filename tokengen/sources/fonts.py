@@ -1,14 +1,17 @@
-"""The bundled TrueType fonts (DejaVu Sans, Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt).
+"""The bundled TrueType fonts (DejaVu Sans in four styles, Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt).
 
 They carry the arrow glyphs (↓ U+2193, ↑ U+2191) that PDF core fonts such as Helvetica lack.
 ReportLab embeds them as subsets in every PDF. The package carries them as package data
 (``tokengen/data/fonts``, copies of the repository's ``fonts/``, kept equal by a test and
-``make data``); ``TOKENGEN_FONT_DIR`` points elsewhere.
+``make data``); ``TOKENGEN_FONT_DIR`` points elsewhere. :func:`register` loads the regular and
+bold faces the single-line texts use; :func:`register_family` also the oblique ones, as one
+ReportLab font family (:class:`Family`) for the paragraphs of boxed text (``<b>``, ``<i>``).
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -21,6 +24,8 @@ from ..io import guard
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
+ITALIC = "DejaVuSans-Oblique"
+BOLD_ITALIC = "DejaVuSans-BoldOblique"
 
 
 def font_dir() -> Path:
@@ -42,15 +47,67 @@ def register() -> tuple[str, str]:
         RenderError: a font file is missing or unreadable.
     """
     for name in (REGULAR, BOLD):
-        path = font_dir() / f"{name}.ttf"
-        refused = guard.not_regular(path)  # a FIFO or device would hang or never end
-        if refused:
-            raise RenderError(f"cannot load font {path}: {refused.split(' (')[0]}")
-        try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        except Exception as exc:  # ReportLab raises TTFError or OSError subclasses
-            raise RenderError(f"cannot load font {path}: {exc}") from None
+        _load(name)
     return REGULAR, BOLD
+
+
+def _load(name: str) -> None:
+    path = font_dir() / f"{name}.ttf"
+    refused = guard.not_regular(path)  # a FIFO or device would hang or never end
+    if refused:
+        raise RenderError(f"cannot load font {path}: {refused.split(' (')[0]}")
+    try:
+        pdfmetrics.registerFont(TTFont(name, str(path)))
+    except Exception as exc:  # ReportLab raises TTFError or OSError subclasses
+        raise RenderError(f"cannot load font {path}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Family:
+    """Four registered ReportLab font names, one a style: what ``<b>``, ``<i>`` and both pick in a
+    paragraph set in ``regular``."""
+
+    regular: str
+    bold: str
+    italic: str
+    bold_italic: str
+
+    def font(self, style: str) -> str:
+        """The font name of ``style`` (``regular``, ``bold``, ``italic`` or ``bold_italic``)."""
+        return getattr(self, style)
+
+
+def family(regular: str, bold: str | None = None, italic: str | None = None, bold_italic: str | None = None) -> Family:
+    """Join registered fonts into one ReportLab family (``pdfmetrics.registerFontFamily``), named
+    after ``regular``; a style not given falls back to ``bold``/``italic``/``regular``.
+
+    Raises:
+        RenderError: one of the names is not a registered font.
+    """
+    bold = bold or regular
+    italic = italic or regular
+    fam = Family(regular, bold, italic, bold_italic or (bold if bold != regular else italic))
+    for name in (fam.regular, fam.bold, fam.italic, fam.bold_italic):
+        try:
+            pdfmetrics.getFont(name)
+        except KeyError:
+            raise RenderError(f"font {name} is not loaded") from None
+    pdfmetrics.registerFontFamily(fam.regular, normal=fam.regular, bold=fam.bold, italic=fam.italic, boldItalic=fam.bold_italic)
+    return fam
+
+
+@cache
+def register_family() -> Family:
+    """Register the bundled DejaVu Sans in its four styles (regular, bold, oblique, bold oblique)
+    as one family, once per process.
+
+    Raises:
+        RenderError: a font file is missing or unreadable.
+    """
+    register()
+    for name in (ITALIC, BOLD_ITALIC):
+        _load(name)
+    return family(REGULAR, BOLD, ITALIC, BOLD_ITALIC)
 
 
 def missing_glyphs(text: str, font: str) -> list[str]:

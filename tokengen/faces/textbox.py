@@ -1,0 +1,297 @@
+"""Boxed face text: a paragraph of rules text set inside a box, shrunk as one piece until it fits.
+
+The layout is ReportLab's (``platypus.Paragraph``: line breaking, justification, ``<b>``/``<i>``
+through a registered font family, inline ``<img>``, breaks at soft hyphens, and hyphenation with
+pyphen when it is installed and a language is given); this module only chooses the size and
+places the block. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+
+Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
+(x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
+baseline ``leading × size`` below the last; the block is the lines' height plus whatever the
+font's descender reaches below the last line's leading, so no glyph box (the box preflight and
+pdfplumber measure: ascent..descent about the baseline) leaves the box. Icons are ``size`` high,
+their bottom edge on the baseline, as wide as their picture's aspect ratio makes them.
+
+:func:`fit_box` finds the size by bisection, to 0.01 pt, between ``min_size`` and ``size``: the
+largest size at which every paragraph wraps inside the width with no word split and the block is
+no taller than the box. When even ``min_size`` does not fit, it keeps as many words as fit at
+``min_size`` (words longer than the line are split there) and ends the last one with ``…``;
+:attr:`Laid.cut_words` and :attr:`Laid.cut_chars` say how much was left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from os import PathLike
+
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from ..errors import RenderError
+from ..sources import fonts
+from ..sources import markup as mk
+from ..sources.fonts import Family
+from ..sources.markup import Doc, Icon
+
+ALIGNS = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+VALIGNS = ("top", "middle", "bottom")
+#: Space between paragraphs, a fraction of the line pitch (``leading × size``).
+PARAGRAPH_GAP = 0.5
+#: Width (pt) a line may run past the box for floating-point noise.
+_FUZZ = 1e-6
+#: Characters never checked for glyphs: the soft hyphen prints as ``-`` only when a line breaks there.
+_UNPRINTED = {"\u00ad"}
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A text set in its box, ready for :func:`draw`.
+
+    Attributes:
+        size: the font size (pt) every line is printed at: the one number to report.
+        leading: baseline to baseline (pt).
+        lines: the printed lines' text, top to bottom (icons as ``:name:``; a soft hyphen where
+            a line breaks as ``-``).
+        box_w, box_h: the box (pt).
+        height: the block's height (pt) from the first line's top to the lowest descender.
+        valign: ``top``, ``middle`` or ``bottom``.
+        shrunk: the size is smaller than the one asked for.
+        cut_words, cut_chars: what was left out to fit at the smallest size (0 when all fits);
+            characters count non-space characters, an icon as one.
+        xml: each paragraph as the ReportLab XML drawn.
+    """
+
+    size: float
+    leading: float
+    lines: tuple[str, ...]
+    box_w: float
+    box_h: float
+    height: float
+    valign: str
+    shrunk: bool
+    cut_words: int
+    cut_chars: int
+    xml: tuple[str, ...]
+    align: str = "left"
+    family: Family | None = None
+    hyphenate: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        """Some of the text did not fit and was left out (the last line ends in ``…``)."""
+        return self.cut_words > 0
+
+    @property
+    def top_gap(self) -> float:
+        """Distance (pt) from the box's top edge down to the block's top, as ``valign`` places it."""
+        room = max(0.0, self.box_h - self.height)
+        return {"top": 0.0, "bottom": room}.get(self.valign, room / 2)
+
+
+@cache
+def _aspect(path: str) -> float:
+    try:
+        w, h = ImageReader(path).getSize()
+    except Exception as exc:  # PIL and ReportLab raise OSError, ValueError, …
+        raise RenderError(f"cannot read icon {path}: {exc}") from None
+    return w / h if h else 1.0
+
+
+def _icon_size(size: float) -> object:
+    def measure(icon: Icon) -> tuple[float, float]:
+        return size * _aspect(icon.path), size
+    return measure
+
+
+def _style(family: Family, size: float, leading: float, align: str, hyphenate: str, split_long: bool,
+           colour: object = None) -> ParagraphStyle:
+    extra = {"textColor": colour} if colour is not None else {}
+    return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
+                          alignment=ALIGNS[align], hyphenationLang=hyphenate, splitLongWords=int(split_long),
+                          spaceBefore=0, spaceAfter=0, **extra)
+
+
+def _line_widths_ok(para: Paragraph) -> bool:
+    for line in para.blPara.lines:
+        extra = line[0] if isinstance(line, tuple) else line.extraSpace
+        if extra < -_FUZZ:
+            return False
+    return True
+
+
+def _overhang(family: Family, leading: float) -> tuple[float, float]:
+    """(above, below) the block's line boxes the glyphs reach, per pt of size."""
+    ascent = max(pdfmetrics.getAscentDescent(f, 1.0)[0] for f in {family.regular, family.bold, family.italic, family.bold_italic})
+    descent = max(-pdfmetrics.getAscentDescent(f, 1.0)[1] for f in {family.regular, family.bold, family.italic, family.bold_italic})
+    return max(0.0, ascent - 1.0), max(0.0, descent - (leading - 1.0))
+
+
+class _Setter:
+    """Sets one doc at trial sizes (one of these a :func:`fit_box` call)."""
+
+    def __init__(self, box_w: float, box_h: float, family: Family, leading: float, align: str, hyphenate: str):
+        self.box_w, self.box_h, self.family, self.leading, self.align, self.hyphenate = box_w, box_h, family, leading, align, hyphenate
+        self.above, self.below = _overhang(family, leading)
+
+    def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool]:
+        """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width)."""
+        style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long)
+        xml = [mk.to_xml(items, _icon_size(size)) for items in doc]
+        paras = [Paragraph(x, style) for x in xml]
+        height = 0.0
+        widths_ok = True
+        for p in paras:
+            height += p.wrap(self.box_w, 1e9)[1]
+            widths_ok = widths_ok and _line_widths_ok(p)
+        if paras:
+            height += PARAGRAPH_GAP * self.leading * size * (len(paras) - 1) + (self.above + self.below) * size
+        return paras, xml, height, widths_ok
+
+    def fits(self, doc: Doc, size: float, split_long: bool = False) -> bool:
+        _, _, height, widths_ok = self.set(doc, size, split_long)
+        return widths_ok and height <= self.box_h + _FUZZ
+
+
+def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None = None, size: float = 10.0, *,
+            min_size: float = 5.0, leading: float = 1.2, align: str = "left", valign: str = "top", fit: bool = True,
+            markup: bool = True, icons: Mapping[str, str | PathLike[str]] | None = None,
+            hyphenate: str | None = None) -> Laid:
+    """Set ``text`` in a ``box_w`` × ``box_h`` pt box at the largest size up to ``size`` that fits.
+
+    Args:
+        text: markup (see :mod:`tokengen.sources.markup`), or a doc :func:`tokengen.sources.markup.parse` made
+            (so a template reports markup errors with its file, line and field).
+        family: the four fonts (default: the bundled DejaVu Sans, :func:`fonts.register_family`).
+        size: the largest font size (pt).
+        min_size: the smallest (pt); text that does not fit there is cut and ends in ``…``.
+        leading: baseline-to-baseline distance as a multiple of the size.
+        align: ``left``, ``centre`` (``center``), ``right`` or ``justify``.
+        valign: ``top``, ``middle`` or ``bottom``: where the block sits in a taller box.
+        fit: False to print at ``size`` with no shrinking at all (cut with ``…`` if too long).
+        markup: False to print a str ``text`` exactly as written.
+        icons: icon name → image path, for ``:name:`` in a str ``text``.
+        hyphenate: a pyphen language (``en_GB``) to hyphenate words at line ends; needs pyphen
+            installed (without it ReportLab breaks only at soft hyphens).
+    Returns:
+        The :class:`Laid` text.
+    Raises:
+        CatalogueError: bad markup in a str ``text`` (an unknown icon, an unclosed ``*``).
+        RenderError: a glyph missing from the font of a style the text uses; an unreadable icon.
+        ValueError: an unknown ``align``/``valign``, a size or box that is not positive.
+    """
+    if align not in ALIGNS:
+        raise ValueError(f"unknown align {align!r} (left, centre, right, justify)")
+    if valign not in VALIGNS:
+        raise ValueError(f"unknown valign {valign!r} (top, middle, bottom)")
+    if not (size > 0 and min_size > 0 and box_w > 0 and box_h >= 0 and leading > 0):
+        raise ValueError(f"size {size}, min_size {min_size}, leading {leading} and box {box_w} x {box_h} must be positive")
+    family = family or fonts.register_family()
+    doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
+    require_glyphs(doc, family, "text")
+    setter = _Setter(box_w, box_h, family, leading, align, hyphenate or "")
+
+    chosen = size
+    fits = setter.fits(doc, size)
+    if fit and not fits and min_size < size:
+        lo, hi = math.ceil(min_size * 100 - 1e-6), math.floor(size * 100 + 1e-6)  # sizes in 1/100 pt
+        if hi > lo and setter.fits(doc, hi / 100):
+            lo = hi
+        elif setter.fits(doc, lo / 100):
+            while hi - lo > 1:  # lo fits, hi does not
+                mid = (lo + hi) // 2
+                if setter.fits(doc, mid / 100):
+                    lo = mid
+                else:
+                    hi = mid
+        chosen = lo / 100
+        fits = setter.fits(doc, chosen)
+    if not fits:  # at the smallest size (or the only one): words longer than a line may be split
+        fits = setter.fits(doc, chosen, split_long=True)
+
+    cut_words = cut_chars = 0
+    if not fits:
+        doc, cut_words, cut_chars = _cut(setter, doc, chosen)
+        require_glyphs(doc, family, "text")
+    paras, xml, height, _ = setter.set(doc, chosen, split_long=True)
+    names = {item.path: item.name for items in doc for item in items if isinstance(item, Icon)}
+    lines = tuple(line for p in paras for line in _line_texts(p, names))
+    return Laid(size=chosen, leading=leading * chosen, lines=lines, box_w=box_w, box_h=box_h, height=height if paras else 0.0,
+                valign=valign, shrunk=chosen < size, cut_words=cut_words, cut_chars=cut_chars, xml=tuple(xml),
+                align=align, family=family, hyphenate=hyphenate or "")
+
+
+def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
+    """The longest start of ``doc`` that, ended with ``…``, fits at ``size`` (bisection over words)."""
+    total = mk.word_count(doc)
+    lo, hi = -1, total  # -1: nothing at all fits, not even "…"; hi: the whole doc does not fit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if setter.fits(mk.truncate(doc, mid)[0], size, split_long=True):
+            lo = mid
+        else:
+            hi = mid
+    if lo < 0:
+        return (), total, mk.truncate(doc, 0)[2]
+    return mk.truncate(doc, lo)
+
+
+def _line_texts(para: Paragraph, icons: dict[str, str]) -> list[str]:
+    out = []
+    for line in para.blPara.lines:
+        if isinstance(line, tuple):
+            out.append(" ".join(line[1]))
+            continue
+        parts = []
+        for frag in line.words:
+            defn = getattr(frag, "cbDefn", None)
+            if defn is not None and getattr(defn, "kind", "") == "img":
+                parts.append(f":{icons.get(defn.src, '?')}:")
+            else:
+                parts.append(getattr(frag, "text", ""))
+        out.append("".join(parts).strip())
+    return out
+
+
+def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None) -> None:
+    """Draw ``laid`` with its box's lower-left corner at (``x``, ``y``) pt on ``canvas``, in
+    ``colour`` (a ReportLab colour; default black)."""
+    if not laid.xml:
+        return
+    family = laid.family or fonts.register_family()
+    style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour)
+    above, _ = _overhang(family, laid.leading / laid.size)
+    top = y + laid.box_h - laid.top_gap - above * laid.size
+    gap = PARAGRAPH_GAP * laid.leading
+    for xml in laid.xml:
+        p = Paragraph(xml, style)
+        _, h = p.wrap(laid.box_w, 1e9)
+        p.drawOn(canvas, x, top - h)
+        top -= h + gap
+
+
+def missing_glyphs(doc: Doc, family: Family) -> list[tuple[str, str]]:
+    """(font name, character) for each character of ``doc`` its style's font has no glyph for."""
+    found = []
+    for style, text in mk.styled_text(doc).items():
+        font = family.font(style)
+        face = pdfmetrics.getFont(font).face
+        found += [(font, ch) for ch in dict.fromkeys(text)
+                  if ord(ch) not in face.charToGlyph and not ch.isspace() and ch not in _UNPRINTED]
+    return found
+
+
+def require_glyphs(doc: Doc, family: Family, what: str) -> None:
+    """Raise :class:`RenderError` naming ``what`` when a style's font cannot draw its text:
+    ``rules: font DejaVuSans-Oblique has no glyph for '中' (U+4E2D)``."""
+    missing = missing_glyphs(doc, family)
+    if missing:
+        font = missing[0][0]
+        shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for f, ch in missing if f == font)
+        raise RenderError(f"{what}: font {font} has no glyph for {shown}")

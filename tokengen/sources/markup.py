@@ -1,0 +1,271 @@
+"""Face text markup → a small document model → ReportLab paragraph XML: pure string work, no drawing.
+
+The markup a box of face text (rules text, flavour lines) is written in:
+
+- ``*italic*``, ``**bold**``, ``***bold italic***``; the runs toggle, so ``**bold *both* bold**``
+  nests. A run of stars with white space (or the text's edge) on both sides is a plain star
+  (``2 * 3``); a backslash before ``*``, ``:`` or ``\\`` prints that character itself.
+- ``:name:`` an inline icon, from an ``icons`` mapping name → image path. A name starts with a
+  letter, then letters, digits, ``_`` or ``-`` (so ``10:30:00`` and ``Range: 3`` stay text).
+- a newline is a line break; a blank line starts a new paragraph.
+- ``markup=False``: the text exactly as written (no stars, icons or backslashes read), still
+  with its newlines and blank lines as breaks and paragraphs.
+
+Text is normalised to NFC first, so a decomposed ``e`` + U+0302 + U+0303 prints as the one glyph
+``ễ`` the font carries. A soft hyphen (U+00AD) stays in as a place a word may be broken (ReportLab
+prints ``-`` there only when it breaks the line); a no-break space (U+00A0, U+202F, U+2007)
+stays in and keeps its words on one line; Private Use characters pass through (whether the font
+has their glyphs is checked when drawing, :func:`tokengen.faces.textbox.require_glyphs`).
+
+The model (:data:`Doc`) is a tuple of paragraphs, each a tuple of items: :class:`Run` (text in
+one style), :class:`Icon` and :class:`Break`. :func:`to_xml` writes one paragraph as the XML
+ReportLab's ``Paragraph`` reads (``<b>``, ``<i>``, ``<br/>``, ``<img/>``); :func:`truncate`
+keeps the first words and ends them with ``…``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from os import PathLike
+from xml.sax.saxutils import escape, quoteattr
+
+from ..errors import CatalogueError
+
+#: What ends a shortened text.
+ELLIPSIS = "\u2026"
+#: The styles a run can have, as the keys of a font family.
+STYLES = ("regular", "bold", "italic", "bold_italic")
+
+_ICON = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+#: A word: characters that are not white space, no-break spaces counting as part of the word.
+_WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
+_ESCAPABLE = "*:\\"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Text in one style (``bold``, ``italic`` or both)."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+
+    @property
+    def style(self) -> str:
+        """``regular``, ``bold``, ``italic`` or ``bold_italic`` (a key of :data:`STYLES`)."""
+        return STYLES[self.bold + 2 * self.italic]
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An inline icon: its markup ``name`` and the image file ``path``."""
+
+    name: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Break:
+    """A line break inside a paragraph (a newline in the text)."""
+
+
+Item = Run | Icon | Break
+#: A parsed text: paragraphs, each a tuple of items.
+Doc = tuple[tuple[Item, ...], ...]
+
+
+def _fail(message: str, path: str | PathLike[str], line: int | None, field: str | None) -> CatalogueError:
+    return CatalogueError(path, message, line, field)
+
+
+def _suggest(name: str, names: list[str]) -> str:
+    close = difflib.get_close_matches(name, names, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def parse(text: str, icons: Mapping[str, str | PathLike[str]] | None = None, *, markup: bool = True,
+          path: str | PathLike[str] = "<text>", line: int | None = None, field: str | None = None) -> Doc:
+    """Read ``text`` (markup as the module docstring says) into a :data:`Doc`.
+
+    Args:
+        text: the text; ``\\r\\n`` counts as a newline.
+        icons: icon name → image path, for ``:name:``.
+        markup: False to take the text exactly as written.
+        path, line, field: where the text is, for messages.
+    Returns:
+        The paragraphs (empty ones left out), each a tuple of items with adjacent runs of one
+        style merged.
+    Raises:
+        CatalogueError: ``:name:`` names no icon (with a did-you-mean), or a ``*`` run is
+            never closed in its paragraph.
+    """
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    icons = icons or {}
+    doc = []
+    for chunk in _PARAGRAPH_BREAK.split(text.strip("\n")):
+        items = _plain(chunk) if not markup else _marked(chunk, icons, path, line, field)
+        if items:
+            doc.append(tuple(items))
+    return tuple(doc)
+
+
+def _plain(chunk: str) -> list[Item]:
+    items: list[Item] = []
+    for i, part in enumerate(chunk.split("\n")):
+        if i:
+            items.append(Break())
+        if part:
+            items.append(Run(part))
+    return items
+
+
+def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | PathLike[str],
+            line: int | None, field: str | None) -> list[Item]:
+    items: list[Item] = []
+    bold = italic = False
+    buf: list[str] = []
+
+    def flush() -> None:
+        if not buf:
+            return
+        piece = "".join(buf)
+        buf.clear()
+        last = items[-1] if items else None
+        if isinstance(last, Run) and (last.bold, last.italic) == (bold, italic):
+            items[-1] = Run(last.text + piece, bold, italic)
+        else:
+            items.append(Run(piece, bold, italic))
+
+    i, n = 0, len(chunk)
+    while i < n:
+        ch = chunk[i]
+        if ch == "\\" and i + 1 < n and chunk[i + 1] in _ESCAPABLE:
+            buf.append(chunk[i + 1])
+            i += 2
+        elif ch == "\n":
+            flush()
+            items.append(Break())
+            i += 1
+        elif ch == "*":
+            j = i
+            while j < n and chunk[j] == "*":
+                j += 1
+            before = chunk[i - 1] if i else " "
+            after = chunk[j] if j < n else " "
+            if (before.isspace() and after.isspace()) or j - i > 3:
+                buf.append(chunk[i:j])  # a lone star, or a row of them, is text
+            else:
+                flush()
+                count = j - i
+                bold ^= count >= 2
+                italic ^= count != 2
+            i = j
+        elif ch == ":" and (m := _ICON.match(chunk, i)):
+            name = m.group(1)
+            if name not in icons:
+                known = sorted(icons)
+                hint = _suggest(name, known) or (" (no icons are defined)" if not known else f" (icons: {', '.join(known)})")
+                raise _fail(f"unknown icon ':{name}:'{hint}; write \\: for a colon", path, line, field)
+            flush()
+            items.append(Icon(name, str(icons[name])))
+            i = m.end()
+        else:
+            buf.append(ch)
+            i += 1
+    flush()
+    if bold or italic:
+        opened = "***" if bold and italic else "**" if bold else "*"
+        raise _fail(f"'{opened}' is never closed in the paragraph {chunk.splitlines()[0][:40]!r}; write \\* for a star",
+                    path, line, field)
+    while items and isinstance(items[-1], Break):
+        items.pop()
+    return items
+
+
+def to_xml(items: tuple[Item, ...], icon_size: Callable[[Icon], tuple[float, float]],
+           valign: str = "baseline") -> str:
+    """One paragraph as ReportLab paragraph XML.
+
+    Args:
+        items: a paragraph of a :data:`Doc`.
+        icon_size: an icon → its (width, height) in pt as printed.
+        valign: the ``<img>`` ``valign`` (``baseline``: the icon's bottom edge on the baseline).
+    Returns:
+        XML with the text escaped, ``<b>``/``<i>`` for styles, ``<br/>`` for breaks and
+        ``<img src=… width=… height=… valign=…/>`` for icons.
+    """
+    out = []
+    for item in items:
+        if isinstance(item, Run):
+            body = escape(item.text)
+            if item.italic:
+                body = f"<i>{body}</i>"
+            if item.bold:
+                body = f"<b>{body}</b>"
+            out.append(body)
+        elif isinstance(item, Icon):
+            w, h = icon_size(item)
+            out.append(f"<img src={quoteattr(item.path)} width=\"{w:.4f}\" height=\"{h:.4f}\" valign={quoteattr(valign)}/>")
+        else:
+            out.append("<br/>")
+    return "".join(out)
+
+
+def _words(doc: Doc) -> list[tuple[int, int, int, int, int]]:
+    """Every word: (paragraph, item, start, end, characters); an icon is a word of one character."""
+    found = []
+    for p, items in enumerate(doc):
+        for k, item in enumerate(items):
+            if isinstance(item, Icon):
+                found.append((p, k, 0, 0, 1))
+            elif isinstance(item, Run):
+                found += [(p, k, m.start(), m.end(), m.end() - m.start()) for m in _WORD.finditer(item.text)]
+    return found
+
+
+def word_count(doc: Doc) -> int:
+    """How many words (runs of non-space characters, an icon counting as one) ``doc`` has."""
+    return len(_words(doc))
+
+
+def truncate(doc: Doc, keep: int) -> tuple[Doc, int, int]:
+    """The first ``keep`` words of ``doc`` followed by ``…`` (in the last kept word's style).
+
+    Returns:
+        (the shortened doc, words cut, characters cut); characters count the cut words' non-space
+        characters, an icon as one. ``keep`` ≥ the word count gives ``doc`` unchanged and (0, 0).
+    """
+    words = _words(doc)
+    if keep >= len(words):
+        return doc, 0, 0
+    cut_chars = sum(w[4] for w in words[keep:])
+    if keep <= 0:
+        return ((Run(ELLIPSIS),),), len(words), cut_chars
+    p, k, _, end, _ = words[keep - 1]
+    items = list(doc[p][:k])
+    last = doc[p][k]
+    if isinstance(last, Run):
+        items.append(Run(last.text[:end] + ELLIPSIS, last.bold, last.italic))
+    else:
+        items += [last, Run(ELLIPSIS)]
+    return (*doc[:p], tuple(items)), len(words) - keep, cut_chars
+
+
+def plain(items: tuple[Item, ...]) -> str:
+    """A paragraph's text without styles: icons as ``:name:``, breaks as newlines."""
+    return "".join(i.text if isinstance(i, Run) else f":{i.name}:" if isinstance(i, Icon) else "\n" for i in items)
+
+
+def styled_text(doc: Doc) -> dict[str, str]:
+    """Style (a key of :data:`STYLES`) → all the text ``doc`` sets in it (for glyph checks)."""
+    found: dict[str, list[str]] = {}
+    for items in doc:
+        for item in items:
+            if isinstance(item, Run):
+                found.setdefault(item.style, []).append(item.text)
+    return {style: "".join(parts) for style, parts in found.items()}
