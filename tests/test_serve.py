@@ -343,3 +343,78 @@ def test_a_catalogue_of_another_game_gets_no_meatshield_words(tmp_path: Path, mo
 
 def test_a_meatshields_catalogue_offers_the_rules_sheet(client):
     assert '<label class="check"><input type="checkbox" id="rules" name="rules"> Rules sheet</label>' in client.get("/").text
+
+
+@pytest.mark.parametrize(("query", "cli"), [
+    ("scale=abc", ["--scale", "abc"]),
+    ("scale=-1", ["--scale", "-1"]),
+    ("gutter=x", ["--gutter", "x"]),
+    ("margin=5in", ["--margin", "5in"]),
+    ("size=0.1in", ["--size", "0.1in"]),
+    ("backs=separate&flip=sideways", ["--backs", "separate", "--flip", "sideways"]),
+    ("copies=many", ["--copies", "many"]),
+])
+def test_more_bad_values_get_the_cli_message(client, run, tmp_path: Path, query: str, cli: list[str]):
+    """Click's words (float, Choice, IntRange), the library's (page fit, smallest size), the same on the page."""
+    result = run("build", "token_defs.yaml", "-o", str(tmp_path / "x.pdf"), *cli)
+    assert result.exit_code == 2
+    assert client.get(f"/api/render?{query}").json()["error"] == result.stderr.removeprefix("tokengen: error: ").rstrip("\n")
+
+
+@pytest.mark.parametrize(("query", "cli"), [
+    ("page=zz", ["--page", "zz"]),
+    ("back_offset=1mm", ["--back-offset", "1mm"]),
+    ("printer_scale=80%25", ["--printer-scale", "80%"]),
+    ("flip=sideways", ["--flip", "sideways"]),
+])
+def test_bad_alignment_values_get_the_cli_message(client, run, tmp_path: Path, query: str, cli: list[str]):
+    result = run("align", "-o", str(tmp_path / "a.pdf"), *cli)
+    assert result.exit_code == 2
+    got = client.get(f"/download/align?{query}")
+    assert got.status_code == 400 and got.text == result.stderr.removeprefix("tokengen: error: ")
+
+
+def test_the_check_of_a_bad_page_is_the_cli_message(client, run):
+    result = run("check", "token_defs.yaml", "--page", "zz")
+    assert result.exit_code == 2
+    data = client.get("/api/render?page=zz").json()
+    assert data["check"] == {"error": result.stderr.removeprefix("tokengen: error: ").rstrip("\n")}
+    assert data["error"] == result.stderr.removeprefix("tokengen: error: ").rstrip("\n").replace("tokengen check", "tokengen build")
+
+
+def test_the_check_is_the_cli_json(client, run):
+    result = run("check", "token_defs.yaml", "--format", "json", "--page", "a4", "--size", "25mm")
+    assert client.get("/api/render?page=a4&size=25mm").json()["check"] == json.loads(result.stdout)
+
+
+def test_the_page_log_is_the_cli_output(client, run, tmp_path: Path):
+    """Separate backs: both 'wrote' lines, the folder left out as the page writes in its own."""
+    out = tmp_path / "meatshields.pdf"
+    result = run("build", "token_defs.yaml", "-o", str(out), "--backs", "separate", "--copies", "2")
+    assert result.exit_code == 0
+    expected = [line.replace(f"{tmp_path}/", "") for line in (result.stdout + result.stderr).splitlines() if line]
+    assert client.get("/api/render?backs=separate&copies=2").json()["log"] == expected
+    assert len(expected) == 2 and expected[1] == "wrote meatshields-backs.pdf: 1 back page"
+
+
+def test_the_page_defaults_are_the_cli_defaults():
+    """web/jobs.py cannot read the CLI's options (it imports nothing from tokengen.cli): its
+    defaults for the blank fields must be those of tokengen build and align."""
+    from tokengen.cli import cli
+    from tokengen.web.jobs import BACKS, COPIES, DEFAULTS, FLIPS
+
+    build = {p.name: p for p in cli.commands["build"].params}
+    assert {name: build[name].default for name in ("page", "margin", "gutter", "home_bleed")} == \
+        {name: DEFAULTS[name] for name in ("page", "margin", "gutter", "home_bleed")}
+    assert (build["copies"].type.min, build["copies"].type.max) == (COPIES.min, COPIES.max)
+    assert build["backs"].type.choices == BACKS.choices and build["flip"].type.choices == FLIPS.choices
+    assert cli.commands["align"].params[[p.name for p in cli.commands["align"].params].index("flip")].default == DEFAULTS["flip"]
+
+
+def test_the_page_prints_nothing(client, capfd):
+    """The jobs call the library: no line goes to the server's stdout or stderr."""
+    assert client.get("/api/render?backs=separate").json()["error"] is None
+    assert client.get("/download/shop?profile=print-shop").status_code == 200
+    assert client.get("/download/align").status_code == 200
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")

@@ -221,7 +221,9 @@ def backs_options(f: Any) -> Any:
     def wrapper(*args: Any, backs: str | None, flip: str | None, back_offset: str | None,
                 printer_scale: str | None, rules: bool, **kwargs: Any) -> Any:
         if not backs and (flip or back_offset):
-            raise UsageError("--flip and --back-offset apply to back sheets: add --backs")
+            from ..outputs.summary import BACKS_NEEDED
+
+            raise UsageError(BACKS_NEEDED)
         options: dict[str, Any] = {"backs": backs, "flip": flip or "long", "rules": rules}
         if back_offset:
             from ..faces.pagesetup import parse_offset
@@ -286,11 +288,14 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
 
 
 def echo_build_report(result: Any) -> None:
-    """Echo the separate backs file a build wrote, and its warnings on stderr (``tokengen: warning: …``)."""
-    if result.back_pages and result.backs_path:
-        click.echo(f"wrote {result.backs_path}: {result.back_pages} back page{'s' if result.back_pages != 1 else ''}")
+    """Echo what a build wrote (the PDF, the separate backs file) and its warnings on stderr
+    (``tokengen: warning: …``), in the words of :mod:`tokengen.outputs.summary`."""
+    from ..outputs.summary import build_lines, warning_line
+
+    for line in build_lines(result):
+        click.echo(line)
     for warning in result.warnings:
-        click.echo(f"tokengen: warning: {warning}", err=True)
+        click.echo(warning_line(warning), err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -347,13 +352,14 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
     from ..geometry import sizing
-    from ..outputs.build import build_pdf, describe
+    from ..outputs.build import build_pdf
     from ..outputs.options import BuildOptions
+    from ..outputs.summary import SIZE_OR_SCALE
     from ..sources.bundled import default_output
     from ..sources.catalogue import load_catalogue
 
     if token_size is not None and scale is not None:
-        raise click.UsageError("--size and --scale are exclusive: give one or the other")
+        raise click.UsageError(SIZE_OR_SCALE)
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
@@ -366,7 +372,6 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
                                          max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target,
                        also=previews)
-    click.echo(f"wrote {result.path}: {describe(result)}")
     echo_build_report(result)
     return result
 
@@ -550,8 +555,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     """
     from ..faces import scale as scaling
     from ..geometry import sizing
-    from ..outputs.export import export
-    from ..preflight.checks import preflight
+    from ..outputs.export import export, preflight_failures
+    from ..outputs.summary import export_line, preflight_failed, preflight_passed, warning_line
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
@@ -563,20 +568,18 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                      also=previews)
-    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {out_dir} (profile {profile.name}): " + ", ".join(p.name for p in written[:3])
-               + (", ..." if len(written) > 3 else ""))
+    click.echo(export_line(written, out_dir, profile.name))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
-        click.echo(f"tokengen: warning: {warning}", err=True)
+        click.echo(warning_line(warning), err=True)
     pdf = written[0]
-    failed = [c.name for c in preflight(pdf, profile, size=None if profile.output in ("sheets", "cut-svg") or cat.height is not None else size)
-              if not c.passed]
+    failed = preflight_failures(pdf, profile, cat, size)
     if failed:
-        message = f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile.name}"
+        message = preflight_failed(pdf, failed, profile.name)
         if not allow_preflight_failures:
             raise CheckFailed(message)
         click.echo(f"warning: {message}", err=True)
     else:
-        click.echo(f"preflight: {pdf.name} passes every check of profile {profile.name}")
+        click.echo(preflight_passed(pdf, profile.name))
     return written
 
 
@@ -755,13 +758,15 @@ def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
 def usage_message(exc: click.ClickException) -> str:
     """One line for a click usage error: click's own message, a hint where a common slip is
     likely, and where to read more (click prints usage, a blank line and the error otherwise)."""
+    from ..outputs.summary import BACKS_HINT, usage_line
+
     message = exc.format_message()
     param = getattr(exc, "param", None)
     if isinstance(exc, click.BadParameter) and param is not None and param.name == "backs":
-        message = message.rstrip(".") + "; put the catalogue before --backs, or write --backs duplex"
+        message = message.rstrip(".") + BACKS_HINT
     ctx = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and ctx is not None:
-        message = f"{ctx.command_path}: {message.rstrip('.')} (see '{ctx.command_path} --help')"
+        message = usage_line(ctx.command_path, message)
     return message
 
 

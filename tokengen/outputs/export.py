@@ -347,3 +347,17 @@ def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = 
     except OSError as exc:
         raise ExportError(f"{shown or path}: cannot write PNG: {exc.strerror or exc}"
                           + ("; no file of the set was replaced" if shown else "")) from None
+
+
+def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[str]:
+    """The names of the preflight checks the exported ``pdf`` fails against its own ``profile``
+    (empty: it passes). The token trim ``size`` (pt) is checked only for single-token pages of
+    square tokens: a sheet, a cut file or a token with its own height has no one trim to check.
+
+    Raises:
+        PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
+    """
+    from ..preflight.checks import preflight
+
+    expected = None if profile.output in ("sheets", "cut-svg") or catalogue.height is not None else size
+    return [c.name for c in preflight(pdf, profile, size=expected) if not c.passed]

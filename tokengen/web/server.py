@@ -18,11 +18,12 @@ Routes (all GET or HEAD; a request with a body, any other method, a query longer
   resolves outside it (``..``, a symlink) is refused with 403.
 
 How options are handled: the form's fields (:data:`FIELDS`, each at most :data:`MAX_VALUE`
-characters) become ``--option=value`` arguments of the real click commands (``build``,
-``export``, ``align``, ``check``), parsed by click (same ranges, same messages as the CLI) and run
-by their callbacks. One command runs at a time (their printed lines are captured), writing
-into a private temporary folder, never into the catalogue's folder; the results are served
-from memory, so a rebuild during a download cannot change the file being sent.
+characters) are checked and turned into library calls by the page's own handlers
+(:mod:`tokengen.web.jobs`: build, check, export, alignment test), with the CLI's ranges and
+messages (:mod:`tokengen.outputs.summary`) and the CLI's bytes; nothing here imports
+:mod:`tokengen.cli`. The jobs write into a private temporary folder, never into the catalogue's
+folder; the results are served from memory, so a rebuild during a download cannot change the
+file being sent. The equivalent command line (``build_args``) is only shown on the page.
 The server listens on 127.0.0.1 only and answers only requests whose Host is 127.0.0.1 or
 localhost (a DNS-rebinding page cannot reach it).
 """
@@ -46,7 +47,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-import click
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -58,6 +58,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import TokengenError
+from . import jobs
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Longest query string and path accepted (bytes).
@@ -98,17 +99,6 @@ class Refused(Exception):
 
 
 @dataclass
-class Outcome:
-    """A command run: its return value, the lines it printed, and its error message (one line,
-    exactly what the CLI prints after ``tokengen: error: ``) when it failed."""
-
-    result: Any = None
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None
-
-
-@dataclass
 class Rendered:
     """One render of the sheet: what the page shows and what the download buttons send."""
 
@@ -125,34 +115,7 @@ class Rendered:
     page_count: int = 0
 
 
-# --- options → the CLI's own commands ---------------------------------------------------------
-
-_RUN_LOCK = threading.Lock()  # one command (or pdfium render) at a time: printed lines are captured process-wide, and pdfium is not thread-safe
-
-
-def run_command(name: str, args: list[str]) -> Outcome:
-    """Parse ``args`` with the ``tokengen NAME`` click command and run it, as the CLI would.
-
-    Returns the callback's return value and what it printed; a click usage error or a
-    :class:`TokengenError` becomes ``Outcome.error`` with the CLI's message.
-    """
-    from .. import cli as tokengen_cli
-
-    command = tokengen_cli.cli.commands[name]
-    out, err = io.StringIO(), io.StringIO()
-    outcome = Outcome()
-    with _RUN_LOCK, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            ctx = command.make_context(f"tokengen {name}", list(args))
-            with ctx:
-                outcome.result = command.invoke(ctx)
-        except TokengenError as exc:
-            outcome.error = str(exc)
-        except click.ClickException as exc:
-            outcome.error = tokengen_cli.usage_message(exc)
-    outcome.stdout, outcome.stderr = out.getvalue(), err.getvalue()
-    return outcome
-
+# --- the form -------------------------------------------------------------------------------
 
 def form_values(query: str) -> dict[str, str]:
     """The form fields of a query string, checked: known names only, each once, each at most
@@ -173,13 +136,9 @@ def form_values(query: str) -> dict[str, str]:
     return values
 
 
-def _on(value: str | None) -> bool:
-    return value in ("on", "1", "true", "yes")
-
-
 def build_args(values: dict[str, str]) -> list[str]:
-    """``tokengen build`` options for the form's fields (``--name=value``, so a value is never
-    read as an option)."""
+    """The ``tokengen build`` options the page shows as the equivalent command line
+    (``--name=value``); the build itself is :func:`tokengen.web.jobs.build`."""
     args: list[str] = []
     for name, flag in (("page", "--page"), ("margin", "--margin"), ("gutter", "--gutter"), ("size", "--size"),
                        ("scale", "--scale"), ("copies", "--copies"), ("printer_scale", "--printer-scale")):
@@ -187,9 +146,9 @@ def build_args(values: dict[str, str]) -> list[str]:
             args.append(f"{flag}={values[name]}")
     for name, flag in (("landscape", "--landscape"), ("crop_marks", "--crop-marks"), ("no_cut_lines", "--no-cut-lines"),
                        ("rules", "--rules")):
-        if _on(values.get(name)):
+        if jobs.on(values.get(name)):
             args.append(flag)
-    if _on(values.get("fill")):
+    if jobs.on(values.get("fill")):
         args.append("--fill")
     if values.get("backs"):
         args.append(f"--backs={values['backs']}")
@@ -198,27 +157,6 @@ def build_args(values: dict[str, str]) -> list[str]:
     if values.get("back_offset"):
         args.append(f"--back-offset={values['back_offset']}")
     return args
-
-
-def align_args(values: dict[str, str]) -> list[str]:
-    """``tokengen align`` options for the form's fields (page, landscape, flip, offset, scale)."""
-    args = [f"--page={values['page']}"] if values.get("page") else []
-    if _on(values.get("landscape")):
-        args.append("--landscape")
-    for name, flag in (("flip", "--flip"), ("back_offset", "--back-offset"), ("printer_scale", "--printer-scale")):
-        if values.get(name):
-            args.append(f"{flag}={values[name]}")
-    return args
-
-
-def check_args(values: dict[str, str]) -> list[str]:
-    """``tokengen check`` options for the form's fields (page, margin, size)."""
-    return [f"{flag}={values[name]}" for name, flag in (("page", "--page"), ("margin", "--margin"), ("size", "--size"))
-            if values.get(name)]
-
-
-def _lines(*texts: str) -> list[str]:
-    return [line for text in texts for line in text.splitlines() if line]
 
 
 def zip_bytes(files: list[Path]) -> bytes:
@@ -289,28 +227,27 @@ class State:
         rendered = Rendered(key, generation, args, name=self._pdf_name())
         out = self._out(rendered.name)
         try:
-            outcome = run_command("build", [self.given, f"--output={out}", *args])
-            rendered.log = [line.replace(str(out.parent) + "/", "") for line in _lines(outcome.stdout, outcome.stderr)]
-            if outcome.error is not None:
-                rendered.error = outcome.error
+            try:
+                built = jobs.build(self.given, values, out)
+            except TokengenError as exc:
+                rendered.error = str(exc)
             else:
-                from ..outputs.backs import backs_path
                 from ..outputs.preview import page_count, png_bytes, render_pages
 
+                rendered.log = [line.replace(str(out.parent) + "/", "") for line in built.lines]
                 rendered.pdf = out.read_bytes()
-                backs = backs_path(out)
-                rendered.backs = backs.read_bytes() if backs.exists() else None
+                backs = built.result.backs_path
+                rendered.backs = backs.read_bytes() if backs is not None and backs.exists() else None
                 try:
-                    with _RUN_LOCK:  # pdfium is not thread-safe: one thread in it at a time (commands use it too)
+                    with jobs.LIBRARY_LOCK:  # pdfium is not thread-safe (see LIBRARY_LOCK)
                         rendered.page_count = page_count(rendered.pdf)
                         rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
                 except TokengenError as exc:
                     rendered.error = str(exc)
-            check = run_command("check", [self.given, "--format=json", *check_args(values)])
             try:
-                rendered.check = json.loads(check.stdout)
-            except ValueError:
-                rendered.check = {"error": check.error}
+                rendered.check = jobs.check(self.given, values)
+            except TokengenError as exc:
+                rendered.check = {"error": str(exc)}
         finally:
             shutil.rmtree(out.parent, ignore_errors=True)
         self._remember(self.cache, key, rendered)
@@ -333,10 +270,10 @@ class State:
                 return self.downloads[key]
         folder = self._out("shop")
         try:
-            outcome = run_command("export", [self.given, f"--profile={profile}", f"--output={folder}"])
-            if outcome.error is not None:
-                raise Refused(400, outcome.error)
-            written: list[Path] = outcome.result
+            try:
+                written = jobs.export(self.given, profile, folder)
+            except TokengenError as exc:
+                raise Refused(400, str(exc)) from None
             if len(written) == 1:
                 answer = (written[0].name, written[0].read_bytes(), "application/pdf")
             else:
@@ -357,9 +294,10 @@ class State:
         """The duplex alignment test for the form's page, flip, offset and printer scale."""
         out = self._out("align.pdf")
         try:
-            outcome = run_command("align", [f"--output={out}", *align_args(values)])
-            if outcome.error is not None:
-                raise Refused(400, outcome.error)
+            try:
+                jobs.align(values, out)
+            except TokengenError as exc:
+                raise Refused(400, str(exc)) from None
             return out.read_bytes()
         finally:
             shutil.rmtree(out.parent, ignore_errors=True)
