@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import BinaryIO
 
 from PIL import Image, PngImagePlugin
 
@@ -331,9 +332,10 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.
         document.close()
 
 
-def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = None) -> None:
+def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Path | None = None) -> None:
     """Save ``image`` as an 8-bit RGB PNG with ``dpi`` in pHYs (px per metre, as PNG stores it)
-    and sRGB + gAMA chunks, so shops read the right physical size and colour space.
+    and sRGB + gAMA chunks, so shops read the right physical size and colour space. ``path`` is a
+    file or a binary file object.
 
     Raises:
         ExportError: the write failed, naming ``shown`` (the output a temporary ``path`` stands
