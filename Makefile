@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml
 pdf: $(STAMP)  ## build the default Meatshield sheet from token_defs.yaml
 	$(BIN)/tokengen build token_defs.yaml -o $(OUT)
 
-test: $(STAMP)  ## run the test suite
+test: $(STAMP)  ## type-check the package (mypy, [tool.mypy]), then run the test suite
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (Python 3.11) and the newest (newest Python)

@@ -490,3 +490,15 @@ def test_a_pdfx_profile_must_be_cmyk_with_boxes(tmp_path: Path):
     user.write_text("mine:\n  extends: home\n  pdfx: x1a\n")
     with pytest.raises(CatalogueError, match=r"p.yaml:3: mine.pdfx: x1a \(PDF/X-1a\) needs colour: cmyk, boxes: true"):
         load_profiles(user)
+
+
+@pytest.mark.parametrize("crop, expected", [(None, (0.0, 0.0, 200.0, 100.0)), ([0, 0, 100], (0.0, 0.0, 200.0, 100.0)),
+                                            ([150, 90, 10, 20], (10.0, 20.0, 150.0, 90.0))])
+def test_a_missing_or_unreadable_cropbox_is_the_mediabox(tmp_path: Path, crop: Any, expected: tuple[float, ...]):
+    from tokengen.preflight.pdfwalk import page_boxes
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(200, 100))
+    if crop is not None:
+        pdf.pages[0].obj["/CropBox"] = pikepdf.Array(crop)
+    assert page_boxes(pdf.pages[0]) == {"media": (0.0, 0.0, 200.0, 100.0), "crop": expected}

@@ -127,7 +127,7 @@ _SRGB = ImageCms.createProfile("sRGB")
 
 @lru_cache(maxsize=64)
 def _transform(source: bytes | None, source_mode: str, target: str | None, target_mode: str,
-               intent: int) -> ImageCms.ImageCmsTransform:
+               intent: ImageCms.Intent) -> ImageCms.ImageCmsTransform:
     """A cached LittleCMS transform: ``source`` ICC bytes (None: sRGB) → ``target`` ICC path
     (None: sRGB), with black-point compensation."""
     src = ImageCms.ImageCmsProfile(io.BytesIO(source)) if source else _SRGB
@@ -209,7 +209,7 @@ class Converter:
                 return colour.to_rgb()
             pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in colour.values))
             out = _apply(pixel, _transform(self.profile.data, "CMYK", None, "RGB", self.intent))
-            return tuple(v / 255 for v in out.getpixel((0, 0)))
+            return _first_pixel(out)
         if colour.space == "cmyk":
             if colour.values == (1.0, 1.0, 1.0, 1.0) and not area:
                 return (1.0, 1.0, 1.0, 1.0)  # registration: crop marks on every plate, outside the trim
@@ -220,7 +220,7 @@ class Converter:
             return limit_ink(colour.to_cmyk(), self.options.ink_limit)
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in colour.values))
         out = self.image_to_cmyk(pixel)
-        return tuple(v / 255 for v in out.getpixel((0, 0)))
+        return _first_pixel(out)
 
     # -- images ------------------------------------------------------------------------------
     def image_to_srgb(self, im: Image.Image) -> Image.Image:
@@ -271,8 +271,16 @@ def _apply(im: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Imag
         out = Image.new(transform.output_mode, im.size)
         im.load()
         transform.transform.apply(im.getim(), out.getim())
+    assert out is not None  # applyTransform returns None only when asked to work in place
     out.info.pop("icc_profile", None)
     return out
+
+
+def _first_pixel(im: Image.Image) -> tuple[float, ...]:
+    """The bands of ``im``'s top-left pixel, 0–1 (``im`` has several bands: RGB, CMYK)."""
+    pixel = im.getpixel((0, 0))
+    assert isinstance(pixel, tuple), im.mode  # a one-band image would give a number
+    return tuple(v / 255 for v in pixel)
 
 
 def is_srgb(icc: bytes) -> bool:

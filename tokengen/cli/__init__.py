@@ -752,7 +752,11 @@ def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
         from ..web.server import serve
     except ModuleNotFoundError as exc:
         raise TokengenError(f"tokengen serve needs the web extra ({exc.name} is missing): pip install 'tokengen[web]'") from None
-    serve(catalogue, port, open_browser, echo=lambda line: click.echo(line) or sys.stdout.flush())
+    def echo(line: str) -> None:
+        click.echo(line)
+        sys.stdout.flush()
+
+    serve(catalogue, port, open_browser, echo=echo)
 
 
 def usage_message(exc: click.ClickException) -> str:

@@ -49,6 +49,8 @@ import struct
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import TracebackType
+from typing import Literal
 
 from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
@@ -328,7 +330,7 @@ class _reading:
         self._warnings.__enter__()
         warnings.simplefilter("error")
 
-    def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> Literal[False]:
         self._warnings.__exit__(kind, exc, tb)
         path = self.path
         if exc is None or isinstance(exc, RenderError):

@@ -25,6 +25,7 @@ from ..geometry import furniture, shapes, textfit
 from ..geometry.imposition import Line, PageLayout, Rect
 from ..model import Back, Colour, Token
 from ..sources import fonts, template
+from ..sources.template import Template
 from ..units import format_length
 from . import beneath, emblem, facedraw
 from .art import ArtImage, ArtLibrary, fit
@@ -71,7 +72,7 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
     """
     regular, _ = fonts.register()
     canvas = Canvas(str(target) if isinstance(target, Path) else target, pagesize=page, invariant=1, pageCompression=1,
-                    initialFontName=regular, initialFontSize=10,
+                    initialFontName=regular, initialFontSize=10,  # type: ignore[arg-type]  # types-reportlab says float; it is a font name
                     enforceColorSpace="cmyk" if colour_model == "cmyk" else None)
     canvas.setTitle(title)
     canvas.setAuthor(author)
@@ -154,7 +155,7 @@ class SheetCanvas:
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
                  art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
-                 height: float | None = None, shape: object = None):
+                 height: float | None = None, shape: shapes.Shape | None = None):
         self.canvas = canvas
         self.page = page
         self.shape = shape  # tokengen.geometry.shapes.Shape: circles and hexes clip their faces to the outline
@@ -183,14 +184,15 @@ class SheetCanvas:
         rich black; otherwise text and lines, where pure black is 100 % K only)."""
         values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
-            return CMYKColor(*values)
+            c, m, y, k = values
+            return CMYKColor(c, m, y, k)
         return Color(*values)
 
     def safe_area(self) -> textfit.SafeArea:
         """The safe area face text is fitted into (:func:`tokengen.geometry.textfit.safe_area`): this
         sheet's shape and safe distance, in the coordinates text is set in before
         :attr:`text_scale` shrinks it."""
-        return textfit.safe_area(self.shape, self.size, self.height, self.safe, self.text_scale)  # type: ignore[arg-type]
+        return textfit.safe_area(self.shape, self.size, self.height, self.safe, self.text_scale)
 
     # -- forms -------------------------------------------------------------------------------
     def face_form(self, token: Token) -> str:
@@ -231,28 +233,28 @@ class SheetCanvas:
             self._back_forms[back] = name
         return name
 
-    def _template_form(self, name: str, template: object, values: dict, what: str) -> None:
+    def _template_form(self, name: str, template: Template, values: dict, what: str) -> None:
         """Draw ``template`` (a :class:`tokengen.sources.template.Template`) with ``values`` as the form
         ``name``: its text checked against its fonts, its art defined first (outside the form),
         each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
         template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
         :attr:`warnings` when that is not one colour)."""
-        for text, font in facedraw.texts(template, values):  # type: ignore[arg-type]
+        for text, font in facedraw.texts(template, values):
             fonts.require_glyphs(text, font, what)
         area = self.safe_area()
-        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):  # type: ignore[arg-type]
-            self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None  # type: ignore[attr-defined]
+        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):
+            self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
                                    area)
-        for element, path in facedraw.image_elements(template, values):  # type: ignore[arg-type]
+        for element, path in facedraw.image_elements(template, values):
             background = None
             if self.colour_model == "cmyk":  # no transparency in print: flatten onto what lies beneath
                 visible = facedraw.image_visible(face, element, self.art.size(path))
-                under = beneath.underlay(template, template.elements.index(element), values,  # type: ignore[attr-defined]
+                under = beneath.underlay(template, template.elements.index(element), values,
                                          self.size, self.height, self.bleed, visible)
                 background = under.colour
                 if not under.uniform:
-                    self.warnings[f"{template.place(element)}: {what}: what lies under the picture is not one colour; "  # type: ignore[attr-defined]
+                    self.warnings[f"{template.place(element)}: {what}: what lies under the picture is not one colour; "
                                   f"its transparent pixels print on {_hex(background)}, the colour under its centre "
                                   "(print-shop PDFs allow no transparency)"] = None
             face.art_forms[(path, element)] = self._art_form(path, background, facedraw.image_box(face, element))
@@ -260,9 +262,9 @@ class SheetCanvas:
         kind = getattr(self.shape, "kind", "square")
         if kind in ("circle", "hex"):  # the bleed follows the outline, so it never covers a neighbour
             self.canvas.saveState()
-            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),  # type: ignore[arg-type]
+            self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),
                                  stroke=0, fill=0)
-        facedraw.draw_template(face, template, values)  # type: ignore[arg-type]
+        facedraw.draw_template(face, template, values)
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
         self.canvas.endForm()
@@ -276,7 +278,7 @@ class SheetCanvas:
             return Rect(-b, -b, s + 2 * b, s + 2 * b), "cover"
         return Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE)), "contain"
 
-    def _art_form(self, path: object, background: Colour | None,
+    def _art_form(self, path: Path, background: Colour | None,
                   placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage]:
         """(form name, pixel width, pixel height, image) of the art at ``path`` as displayed: a Form
         XObject drawing the image on the unit square, defined once per file (and, in CMYK, per
@@ -284,9 +286,9 @@ class SheetCanvas:
         references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
         ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). Must be called
         outside any other form."""
-        width, height = self.art.size(path)  # type: ignore[arg-type]
+        width, height = self.art.size(path)
         box, how = placed or self._art_box()
-        image = self.art.load(path, fit(width, height, box, how), background)  # type: ignore[arg-type]
+        image = self.art.load(path, fit(width, height, box, how), background)
         key = (image.path, background if self.colour_model == "cmyk" else None)
         name = self._art_forms.get(key)
         if name is None:
@@ -328,7 +330,7 @@ class SheetCanvas:
 
     def _begin(self, name: str) -> None:
         b, s = self.bleed, self.size
-        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)
+        self.canvas.beginForm(name, -b, -b, s + b, self.height + b)  # type: ignore[arg-type]  # types-reportlab says int; any number (pt) works
 
     def _shrink_text(self) -> None:
         """Scale what follows by :attr:`text_scale` about the token centre (no-op at 1)."""

@@ -22,15 +22,17 @@ no taller than the box. When even ``min_size`` does not fit, it keeps as many wo
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from os import PathLike
+from typing import Any, Literal
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
@@ -40,7 +42,7 @@ from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc, Icon
 
-ALIGNS = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+ALIGNS: dict[str, Literal[0, 1, 2, 4]] = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 VALIGNS = ("top", "middle", "bottom")
 #: Space between paragraphs, a fraction of the line pitch (``leading × size``).
 PARAGRAPH_GAP = 0.5
@@ -104,7 +106,7 @@ def _aspect(path: str) -> float:
     return w / h if h else 1.0
 
 
-def _icon_size(size: float) -> object:
+def _icon_size(size: float) -> Callable[[Icon], tuple[float, float]]:
     def measure(icon: Icon) -> tuple[float, float]:
         return size * _aspect(icon.path), size
     return measure
@@ -112,14 +114,14 @@ def _icon_size(size: float) -> object:
 
 def _style(family: Family, size: float, leading: float, align: str, hyphenate: str, split_long: bool,
            colour: object = None) -> ParagraphStyle:
-    extra = {"textColor": colour} if colour is not None else {}
+    extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
                           alignment=ALIGNS[align], hyphenationLang=hyphenate, splitLongWords=int(split_long),
                           spaceBefore=0, spaceAfter=0, **extra)
 
 
 def _line_widths_ok(para: Paragraph) -> bool:
-    for line in para.blPara.lines:
+    for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
         extra = line[0] if isinstance(line, tuple) else line.extraSpace
         if extra < -_FUZZ:
             return False
@@ -244,7 +246,7 @@ def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
 
 def _line_texts(para: Paragraph, icons: dict[str, str]) -> list[str]:
     out = []
-    for line in para.blPara.lines:
+    for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
         if isinstance(line, tuple):
             out.append(" ".join(line[1]))
             continue
@@ -281,7 +283,9 @@ def missing_glyphs(doc: Doc, family: Family) -> list[tuple[str, str]]:
     found = []
     for style, text in mk.styled_text(doc).items():
         font = family.font(style)
-        face = pdfmetrics.getFont(font).face
+        found_font = pdfmetrics.getFont(font)
+        assert isinstance(found_font, TTFont), font  # the family's fonts are TrueType files tokengen registered
+        face = found_font.face
         found += [(font, ch) for ch in dict.fromkeys(text)
                   if ord(ch) not in face.charToGlyph and not ch.isspace() and ch not in _UNPRINTED]
     return found

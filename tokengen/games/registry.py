@@ -103,10 +103,11 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     module = modules().get(name) if isinstance(name, str) else None
     takes = module is not None and module.readings
     _refuse_meatshield_options(path, name, takes, add, remove, readings)
-    settings = replace(settings, interpretations=settings.interpretations or Interpretations.chosen(readings if takes else None))
+    interpretations = settings.interpretations or Interpretations.chosen(readings if takes else None)
+    settings = replace(settings, interpretations=interpretations)
 
     def report(*findings: Finding, game: str = "generic", readings: bool = False) -> GameReport:
-        return GameReport(path, (), settings.interpretations, findings, game=game, readings=readings)
+        return GameReport(path, (), interpretations, findings, game=game, readings=readings)
 
     findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
     if findings:

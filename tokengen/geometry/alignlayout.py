@@ -173,7 +173,7 @@ def set_text(region: Rect, titles: Sequence[str], paragraphs: Sequence[tuple[str
         y -= title_line[1] * 0.76
         lines.append(Line(region.x, y, title_line[1], True, title_line[0]))
         y -= title_line[1] * 0.64
-    left_out = []
+    left_out: list[str] = []
     for (name, _), paragraph in zip(paragraphs, wrapped):
         needed = len(paragraph) * size * LEADING
         widest = max((regular(line, size) for line in paragraph), default=0.0)

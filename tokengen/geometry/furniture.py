@@ -116,6 +116,7 @@ def calibration(strip: Rect, captions: Sequence[str], measure: Measure) -> Furni
     only the caption. Every piece lies inside ``strip``.
     """
     warnings = []
+    labels: tuple[Text, ...]
     x, y = strip.x + RULER_X, strip.y + RULER_Y
     extent = ruler_extent(x, y, measure)
     if extent.x1 > strip.x1:

@@ -323,7 +323,7 @@ def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> Pag
     strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
     cut = _cut_lines(block, cells, spec, strip) if spec.cut_lines else ()
     crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
-    home = ()
+    home: tuple[tuple[int, Rect], ...] = ()
     if spec.bleed == 0 and spec.gutter == 0:  # (no home bleed when it is 0: see outer_bleed)
         limit = Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0) if strip else Rect(0.0, 0.0, width, height)
         home = outer_bleed(cells, spec.home_bleed, limit)

@@ -84,12 +84,13 @@ def run_pool(fn: Callable[[T], R], items: Sequence[T], indices: Sequence[int], w
             _hand_out(slot, items, pending)
         while any(slot.index is not None for slot in slots):
             busy = {slot.conn: slot for slot in slots if slot.index is not None}
-            for conn in wait(list(busy)):
-                slot = busy[conn]  # type: ignore[index]
+            for ready in wait(list(busy)):
+                slot = busy[ready]
                 index = slot.index
                 assert index is not None
+                result: R
                 try:
-                    _, result = conn.recv()
+                    _, result = slot.conn.recv()
                 except (EOFError, OSError):
                     slot.process.join()
                     result = on_crash(index, f"worker process ended unexpectedly (exit code {slot.process.exitcode})")

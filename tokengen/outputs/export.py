@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import BinaryIO
 
 from PIL import Image, PngImagePlugin
 
@@ -149,21 +150,21 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     dpi = dpi or profile.dpi
     px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
     py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
-    backs = png_backs(stem, catalogue)
-    count = len(catalogue.tokens) + len(backs)
+    distinct_backs = png_backs(stem, catalogue)
+    count = len(catalogue.tokens) + len(distinct_backs)
     if px * py > max_pixels:
         raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
                           f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
     if px * py * count > max_total_pixels:
         raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
-    sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in backs]
-    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in backs]
+    png_sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in distinct_backs]
+    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in distinct_backs]
     targets = [pdf] + [out_dir / name for name in names]
-    ready(targets, len(sides))
+    ready(targets, len(png_sides))
     with atomic_files(targets, inputs=inputs) as temps:
         try:
-            write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
+            write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
@@ -331,9 +332,10 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.
         document.close()
 
 
-def write_png(image: Image.Image, path: Path, dpi: int, *, shown: Path | None = None) -> None:
+def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Path | None = None) -> None:
     """Save ``image`` as an 8-bit RGB PNG with ``dpi`` in pHYs (px per metre, as PNG stores it)
-    and sRGB + gAMA chunks, so shops read the right physical size and colour space.
+    and sRGB + gAMA chunks, so shops read the right physical size and colour space. ``path`` is a
+    file or a binary file object.
 
     Raises:
         ExportError: the write failed, naming ``shown`` (the output a temporary ``path`` stands

@@ -153,7 +153,7 @@ def png_bytes(image: Image.Image, dpi: int) -> bytes:
     from .export import write_png
 
     buffer = io.BytesIO()
-    write_png(image, buffer, dpi)  # type: ignore[arg-type]  # Pillow saves to a file object too
+    write_png(image, buffer, dpi)
     return buffer.getvalue()
 
 

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..errors import CatalogueError, LayoutError, RenderError, TokengenError, UsageError
@@ -86,6 +87,11 @@ def catalogue_inputs(catalogue: str | Path, outputs: Iterable[Path] = (), *, all
     return Inputs(path, frozenset(files), frozenset(Path(o).absolute() for o in outputs), previews)
 
 
+def _is_watched(inputs: Inputs, change: object, path: str) -> bool:
+    """watchfiles' filter: is ``path`` one of ``inputs`` (whatever the ``change``)."""
+    return inputs.is_input(path)
+
+
 def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
             on_ready: Callable[[Inputs], None] | None = None) -> Iterator[set[Path]]:
     """Yield the set of changed input paths each time inputs change, until ``stop`` is set (or
@@ -108,7 +114,7 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
         if not current.catalogue.parent.is_dir():
             raise UsageError(f"{current.catalogue}: folder {current.catalogue.parent} does not exist, nothing to watch")
         restart = False
-        for batch in watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=lambda change, path, current=current: current.is_input(path),
+        for batch in watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=partial(_is_watched, current),
                                       recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
                                       raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True):
             if not ready:

@@ -52,6 +52,7 @@ tokengen draws tokens); a sheet drawn otherwise is checked against the block's o
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,7 +142,7 @@ def _first_line(exc: BaseException) -> str:
     return text[:160]
 
 
-def _result(name: str, problems: list[tuple[int | None, str]], ok: str, *, warn: bool = False) -> Check:
+def _result(name: str, problems: Sequence[tuple[int | None, str]], ok: str, *, warn: bool = False) -> Check:
     if not problems:
         return Check(name, True, ok)
     first_page, first = problems[0]
@@ -172,7 +173,7 @@ def _grow(box: Box, d: float) -> Box:
     return (box[0] - d, box[1] - d, box[2] + d, box[3] + d)
 
 
-class _Problems(list):  # type: ignore[type-arg]
+class _Problems(list):
     """A problem list that stops storing past a cap but keeps counting (flat memory)."""
 
     def __init__(self) -> None:
@@ -398,7 +399,7 @@ class _Run:
         """Printable annotations and widgets (warned); their normal appearances, summarised."""
         import pikepdf
 
-        out = []
+        out: list[Any] = []
         annots = page.obj.get("/Annots")
         if annots is None:
             return out

@@ -320,12 +320,18 @@ def _num(v: Any) -> float:
     return x if math.isfinite(x) else 0.0
 
 
+def _six(v: list[float]) -> Matrix:
+    """Six numbers as a :data:`Matrix`."""
+    a, b, c, d, e, f = v
+    return (a, b, c, d, e, f)
+
+
 def _matrix(v: Any) -> Matrix:
     try:
         vals = [_num(x) for x in v]
     except TypeError:
         return IDENTITY
-    return tuple(vals) if len(vals) == 6 else IDENTITY  # type: ignore[return-value]
+    return _six(vals) if len(vals) == 6 else IDENTITY
 
 
 def _box(v: Any) -> Box | None:
@@ -922,10 +928,10 @@ class _Reader(pikepdf.StreamParser):
     def op_cm(self, o: list[Any]) -> None:
         if len(o) == 6:
             try:
-                m = tuple(map(float, o))
+                m = _six(list(map(float, o)))
             except (TypeError, ValueError):
-                m = tuple(_num(v) for v in o)
-            self.ctm = mul(m, self.ctm)  # type: ignore[arg-type]
+                m = _six([_num(v) for v in o])
+            self.ctm = mul(m, self.ctm)
 
     def op_w(self, o: list[Any]) -> None:
         self.lw = abs(_num(o[0]))
@@ -1171,7 +1177,7 @@ class _Reader(pikepdf.StreamParser):
 
     def op_Tm(self, o: list[Any]) -> None:
         if len(o) == 6:
-            self.tlm = self.tm = tuple(_num(v) for v in o)  # type: ignore[assignment]
+            self.tlm = self.tm = _six([_num(v) for v in o])
 
     def op_Tstar(self, o: list[Any]) -> None:
         self.op_Td([0.0, -self.tl])
@@ -1289,7 +1295,7 @@ def page_boxes(page: Any) -> dict[str, Box]:
     media = _box(_inherited(obj, "/MediaBox") or [0, 0, 612, 792]) or (0.0, 0.0, 612.0, 792.0)
     out = {"media": media}
     crop = _inherited(obj, "/CropBox")
-    out["crop"] = _box(crop) if crop is not None else media  # type: ignore[assignment]
+    out["crop"] = _box(crop) or media  # none, or one that is not four numbers: the MediaBox (PDF 32000-1 14.11.2)
     for key, name in (("/TrimBox", "trim"), ("/BleedBox", "bleed"), ("/ArtBox", "art")):
         if key in obj:
             box = _box(obj[key])

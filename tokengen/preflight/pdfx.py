@@ -120,7 +120,7 @@ def convert(source: Path, target: Path, profile: Any) -> None:
         raise ExportError(f"{source}: cannot write PDF/X-1a: {exc}") from None
 
 
-def problems(pdf: Any, path: Path | None = None) -> list[tuple[int, str]]:
+def problems(pdf: Any, path: Path | None = None) -> list[tuple[int | None, str]]:
     """What keeps an open pikepdf ``pdf`` from being PDF/X-1a (2001 or 2003): (page, problem)
     pairs, page None for problems of the whole document. Empty when the file has every key.
 

@@ -109,6 +109,10 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             return None
         return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
 
+    def make_back(spec: dict[str, Any], where: tuple[Any, ...]) -> Back:
+        paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
+        return Back(text=spec.get("text", ""), background=paint["background"], ink=paint["ink"], art=art(spec, where))
+
     for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
@@ -153,12 +157,12 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     g = data["game"]
     attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
     priorities = tuple(Priority(p["code"], p["glyph"], p["name"]) for p in g["priorities"])
-    for kind, items in (("attributes", attributes), ("priorities", priorities)):
+    for kind, codes in (("attributes", [a.code for a in attributes]), ("priorities", [p.code for p in priorities])):
         seen: set[str] = set()
-        for i, item in enumerate(items):
-            if item.code in seen:
-                raise fail(("game", kind, i, "code"), f"duplicate code {_show(item.code)}")
-            seen.add(item.code)
+        for i, code in enumerate(codes):
+            if code in seen:
+                raise fail(("game", kind, i, "code"), f"duplicate code {_show(code)}")
+            seen.add(code)
     defaulted: list[str] = []
 
     def number(group: str, name: str) -> Any:
@@ -183,8 +187,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
-    base_back = Back(**colours(base_back_spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
-                     text=base_back_spec.get("text", ""), art=art(base_back_spec, ("back",)))
+    base_back = make_back(base_back_spec, ("back",))
     by_attr = {a.code: a for a in attributes}
     by_prio = {p.code: p for p in priorities} | {p.glyph: p for p in priorities}
     tokens: list[Token] = []
@@ -211,8 +214,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         back = base_back
         if "back" in t:
             spec = {**base_back_spec, **t["back"]}
-            back = Back(**colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"}),
-                        text=spec.get("text", ""), art=art(spec, where + ("back",)))
+            back = make_back(spec, where + ("back",))
         tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), line_at(lines, where)))
     return Catalogue(
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,

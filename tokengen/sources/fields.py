@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ PLAIN_BACK = Template((Element(kind="rect", content="fill", fill=WHITE, bleed=Tr
 #: The game data of a catalogue with declared fields: none (its rules live in its game module).
 NO_GAME = Game((), (), Draws((), (), 0, 0), 0, 0)
 
-Locate = Callable[[str | None], CatalogueError]
+Locate = Callable[[str | None], "_Error"]  # key → the error located there, waiting for its message
 
 
 def parse_size(text: Any) -> tuple[float, float | None]:
@@ -135,7 +136,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
         back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
         style = FaceStyle(_background(face, values), BLACK, BLACK)
-        tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]
+        tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]  # no Meatshield fields
                             values=tuple(values.items()), template=face))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     sources += [Path(e.content) for t in (face, back_template) for e in t.elements  # literal pictures (resolved when parsed)
@@ -161,7 +162,7 @@ def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[
     fields: dict[str, str] = {}
     defaults: dict[str, Any] = {}
     for name, kind in spec.items():
-        where = ("fields", name)
+        where: tuple[str, ...] = ("fields", name)
         if not isinstance(name, str) or not name.isidentifier() or name in TOKEN_KEYS:
             reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {_show(name)} must be a word (letters, digits, _)"
             raise fail(where, reason)
@@ -267,14 +268,14 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
 
 
 def _yaml_locator(path: Path, lines: Lines, i: int) -> Locate:
-    def locate(key: str | None) -> CatalogueError:
+    def locate(key: str | None) -> _Error:
         where = ("tokens", i) if key is None else ("tokens", i, key)
         return _Error(path, "", line=line_at(lines, where), field=dotted(where))
     return locate
 
 
 def _row_locator(table: Path, row: Row) -> Locate:
-    def locate(key: str | None) -> CatalogueError:
+    def locate(key: str | None) -> _Error:
         return _Error(table, "", line=row.line, field=row.where(key) if key else None)
     return locate
 
@@ -289,7 +290,7 @@ class _Error(CatalogueError):
 def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], defaults: dict[str, Any],
                   path: Path, allow_outside_art: bool, n: int, decimal_comma: bool = False) -> tuple[dict[str, Any], str, int]:
     def fail(key: str | None, message: str) -> CatalogueError:
-        return locate(key)._replace_message(message)  # type: ignore[attr-defined]
+        return locate(key)._replace_message(message)
 
     known = list(TOKEN_KEYS) + list(fields)
     for key in raw:
@@ -319,7 +320,7 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                 continue
             else:
                 raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
-        values[name] = _convert(value, kind, lambda m, name=name: fail(name, m), path, allow_outside_art, locate(name), decimal_comma)
+        values[name] = _convert(value, kind, partial(fail, name), path, allow_outside_art, locate(name), decimal_comma)
     return values, token_id, int(copies)
 
 
@@ -393,7 +394,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
         source = next(iter(element.fields()), None)
         control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
         if control is not None:
-            raise locate(source)._replace_message(  # type: ignore[attr-defined]
+            raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
         font = font_name(template, element.font)
         missing = fonts.missing_glyphs(text, font)
@@ -402,7 +403,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
             what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
             if source is None:
                 where = f" (template line {element.line})" if element.line else ""
-                raise locate(None)._replace_message(f"{what} has no glyph for {shown}{where}")  # type: ignore[attr-defined]
-            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")  # type: ignore[attr-defined]
+                raise locate(None)._replace_message(f"{what} has no glyph for {shown}{where}")
+            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")
 
 

@@ -112,7 +112,9 @@ def register_family() -> Family:
 
 def missing_glyphs(text: str, font: str) -> list[str]:
     """Characters of ``text`` that ``font`` has no glyph for (they would print as boxes)."""
-    face = pdfmetrics.getFont(font).face
+    found = pdfmetrics.getFont(font)
+    assert isinstance(found, TTFont), font  # every font tokengen draws with is a TrueType file it registered
+    face = found.face
     return [ch for ch in dict.fromkeys(text) if ord(ch) not in face.charToGlyph and not ch.isspace()]
 
 

@@ -26,6 +26,7 @@ keeps the first words and ends them with ``…``.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -80,7 +81,7 @@ Doc = tuple[tuple[Item, ...], ...]
 
 
 def _fail(message: str, path: str | PathLike[str], line: int | None, field: str | None) -> CatalogueError:
-    return CatalogueError(path, message, line, field)
+    return CatalogueError(os.fspath(path), message, line, field)
 
 
 def _suggest(name: str, names: list[str]) -> str:

@@ -288,9 +288,10 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
     if comment is not None:
         return CatalogueError(path, f"no value: an unquoted '#' starts a YAML comment, so '{comment}' was read as one; "
                                     f"put the value in quotes: {where[-1]}: \"{comment}\"", line=line, field=field)
-    custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    custom = schema.get("x-message")
     if kind == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         key = extra[0]
         hint = suggest(key, allowed)
@@ -298,12 +299,12 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        known = error.schema.get("properties", {})
+        known = schema.get("properties", {})
         for key in error.instance if isinstance(error.instance, dict) else ():
             if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
                 return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
-    if kind in ("oneOf", "anyOf") and error.context and "#rrggbb" not in str(error.schema.get("description", "")):
+    if kind in ("oneOf", "anyOf") and error.context and "#rrggbb" not in str(schema.get("description", "")):
         branches: dict[Any, list[jsonschema.ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.schema_path[0], []).append(sub)
@@ -314,25 +315,25 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         if not custom:
             kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
             return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {_show(error.instance)}", line=line, field=field)
-    if custom and kind == "maxLength":  # the length, not the first 60 of thousands of characters
+    if custom and kind == "maxLength" and isinstance(error.instance, str):  # the length, not the first 60 of thousands of characters
         shown = f"{len(error.instance)} characters (at most {error.validator_value})"
         return CatalogueError(path, custom.replace("{value}", shown), line=line, field=field)
     if custom:
         return CatalogueError(path, custom.replace("{value}", _show(error.instance)), line=line, field=field)
-    if kind == "enum":
+    if kind == "enum" and isinstance(error.validator_value, list):
         options = [str(o) for o in error.validator_value]
         hint = suggest(str(error.instance), options) if isinstance(error.instance, str) else ""
         return CatalogueError(path, f"unknown value {_show(error.instance)}{hint or ' (use one of ' + ', '.join(options) + ')'}", line=line, field=field)
     if kind == "type":
         return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "oneOf" and "#rrggbb" in str(error.schema.get("description", "")):
+    if kind == "oneOf" and "#rrggbb" in str(schema.get("description", "")):
         return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
     if kind == "pattern" and where and where[-1] == "id":
         return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
         return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
-    if kind == "maxLength":
+    if kind == "maxLength" and isinstance(error.instance, str):
         return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
     if kind == "minLength" and error.validator_value == 1:
         return CatalogueError(path, "must not be empty text", line=line, field=field)

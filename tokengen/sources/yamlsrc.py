@@ -84,7 +84,7 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line: int | None = raw[: exc.start].count(b"\n") + 1
         raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", line=line) from None
     bad = _NOT_PRINTABLE.search(text)
     if bad:
@@ -174,7 +174,8 @@ class _Builder:
         line = event.start_mark.line + 1
         top = self.stack[-1] if self.stack else None
         if top is not None and isinstance(top.value, dict) and top.key is None and not isinstance(event, yaml.MappingEndEvent):
-            return self.key(event, top, line)
+            self.key(event, top, line)
+            return None
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             frame = self.stack.pop()
             if frame.anchor is not None:
@@ -184,7 +185,7 @@ class _Builder:
         self.lines.setdefault(where, line)
         if isinstance(event, yaml.AliasEvent):
             if event.anchor not in self.anchors:
-                raise self.fail(f"alias *{one_line(event.anchor)} has no complete anchor before it (recursive or undefined)", line, where)
+                raise self.fail(f"alias *{one_line(str(event.anchor))} has no complete anchor before it (recursive or undefined)", line, where)
             value, size = self.anchors[event.anchor]
             self.spend(size, line)
             return self.attach(value)
@@ -240,7 +241,7 @@ class _Builder:
                 tag = _STR
         elif tag not in _SCALAR_TAGS:
             raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]  # libyaml's marks (yaml._yaml.Mark) serve as well
         if tag == _YAML + "int" and len(event.value) > MAX_INT_DIGITS:  # before int(): no 4,300-digit conversion
             raise self.fail(f"whole number too long ({len(event.value)} characters; at most {MAX_INT_DIGITS} digits)", line, where)
         try:

@@ -55,7 +55,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import TokengenError
 from . import jobs
@@ -306,7 +306,7 @@ class State:
 # --- routes -------------------------------------------------------------------------------------
 
 def _state(request: Request) -> State:
-    return request.app.state.tokengen  # type: ignore[no-any-return]
+    return request.app.state.tokengen
 
 
 def _values(request: Request) -> dict[str, str]:
@@ -445,7 +445,7 @@ class Limits:
         elif len(scope.get("raw_path") or scope["path"].encode()) > MAX_PATH:
             refusal = (414, f"path longer than {MAX_PATH} bytes")
 
-        async def with_headers(message: dict[str, Any]) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], *SECURITY_HEADERS]

@@ -89,7 +89,7 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
     h, p, small = styles["heading"], styles["body"], styles["small"]
 
     def section(title: str, *paragraphs: str) -> list[Flowable]:
-        return [Paragraph(escape(title), h)] + [Paragraph(text, p) for text in paragraphs]
+        return [Paragraph(escape(title), h), *(Paragraph(text, p) for text in paragraphs)]
 
     town = ("each Town offers as many tokens as its level "
             f"({_span(draws.town_levels)}){explored}; they replace the usual swap for Loot draws."

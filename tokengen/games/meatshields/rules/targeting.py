@@ -76,7 +76,7 @@ class Interpretations:
         return {name: getattr(self, name) for name in INTERPRETATIONS}
 
     @classmethod
-    def chosen(cls, *layers: Mapping[str, str] | Iterable[tuple[str, str]] | None) -> Interpretations:
+    def chosen(cls, *layers: Mapping[str, str | None] | Iterable[tuple[str, str | None]] | None) -> Interpretations:
         """The defaults, overridden by each layer in turn (a catalogue's ``interpretations:``,
         then command-line switches); a layer maps an interpretation name (``same_target`` or
         ``same-target``) to one of its options, and None entries are skipped.
@@ -336,7 +336,7 @@ def _adventurer_attacks(party: tuple[Adventurer, ...] | list[Adventurer], t: Tar
                         interpretations: Interpretations) -> list[Attack]:
     if not party or not sides:
         return []
-    scores = [a.scores[t.attribute] for a in party]  # type: ignore[index]
+    scores = [a.scores[t.attribute] for a in party]  # type: ignore[index]  # a targeting that attacks has an attribute
     picks: list[tuple[str, tuple[str, ...]]] = []
     for side in (LOWEST, HIGHEST):
         if side in sides:
