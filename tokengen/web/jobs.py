@@ -160,7 +160,7 @@ def check(catalogue: str, values: dict[str, str]) -> dict[str, Any]:
     settings = Settings(page=_page(command, values.get("page") or DEFAULTS["page"]), margin=margin, size=size)
     with LIBRARY_LOCK:
         report = check_catalogue(path, settings, add=(), remove=(), readings=dict.fromkeys(INTERPRETATIONS))
-    return report.as_dict()  # type: ignore[no-any-return]
+    return report.as_dict()
 
 
 def export(catalogue: str, profile_name: str, out_dir: Path) -> list[Path]:
