@@ -17,18 +17,18 @@ def face_text_sizes(token: Token, size: float) -> dict[str, float]:
     fonts.register()
     width = size * (1 - 2 * TEXT_INSET)
     return {
-        "glyph": fonts.fit_size(token.priority.glyph, fonts.BOLD, width, 0.36 * size),
-        "code": fonts.fit_size(token.attribute.code, fonts.BOLD, width, 0.25 * size),
-        "caption": fonts.fit_size(token.caption, fonts.REGULAR, width, 0.105 * size),
+        "glyph": fonts.fit_size(token.value("glyph"), fonts.BOLD, width, 0.36 * size),
+        "code": fonts.fit_size(token.value("code"), fonts.BOLD, width, 0.25 * size),
+        "caption": fonts.fit_size(token.value("caption"), fonts.REGULAR, width, 0.105 * size),
     }
 
 
 def face_text_boxes(token: Token, s: float, sizes: dict[str, float]) -> list[Rect]:
     regular, bold = fonts.register()
     pad = PAD * s
-    glyph = text_box(token.priority.glyph, bold, sizes["glyph"], s / 2, GLYPH_Y * s, -0.08 * sizes["glyph"]).grow(pad)
-    code = text_box(token.attribute.code, bold, sizes["code"], s / 2, CODE_Y * s)
-    caption = text_box(token.caption, regular, sizes["caption"], s / 2, CAPTION_Y * s)
+    glyph = text_box(token.value("glyph"), bold, sizes["glyph"], s / 2, GLYPH_Y * s, -0.08 * sizes["glyph"]).grow(pad)
+    code = text_box(token.value("code"), bold, sizes["code"], s / 2, CODE_Y * s)
+    caption = text_box(token.value("caption"), regular, sizes["caption"], s / 2, CAPTION_Y * s)
     x0, x1 = min(code.x, caption.x), max(code.x1, caption.x1)
     lower = Rect(x0, caption.y, x1 - x0, code.y1 - caption.y).grow(pad)
     return [glyph, lower]
@@ -90,10 +90,10 @@ class LegacySheetCanvas(SheetCanvas):
                 self._plate(box.x, box.y, box.w, box.h, style.background)
         c.setFillColor(self.paint(style.accent))
         c.setFont(self.bold, sizes["glyph"])
-        c.drawCentredString(s / 2, 0.575 * s, token.priority.glyph, charSpace=-0.08 * sizes["glyph"])
+        c.drawCentredString(s / 2, 0.575 * s, token.value("glyph"), charSpace=-0.08 * sizes["glyph"])
         c.setFillColor(self.paint(style.ink))
         c.setFont(self.bold, sizes["code"])
-        c.drawCentredString(s / 2, 0.325 * s, token.attribute.code)
+        c.drawCentredString(s / 2, 0.325 * s, token.value("code"))
         c.setFont(self.regular, sizes["caption"])
-        c.drawCentredString(s / 2, 0.175 * s, token.caption)
+        c.drawCentredString(s / 2, 0.175 * s, token.value("caption"))
         c.restoreState()

@@ -39,7 +39,7 @@ from tokengen.sources.catalogue import load_catalogue
 
 CAT = load_catalogue(CATALOGUE)
 GAME = CAT.game
-TOKENS = {t.id: Meatshield.of(t) for t in CAT.tokens}
+TOKENS = {t.id: Meatshield.of(t, CAT.game) for t in CAT.tokens}
 
 
 def party(**people: str) -> tuple[Adventurer, ...]:

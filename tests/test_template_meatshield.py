@@ -14,7 +14,7 @@ import pytest
 from tests.legacy_face import LegacySheetCanvas
 from tests.test_art import catalogue_with_art, png
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.sources.template import builtin, meatshield_values
+from tokengen.sources.template import builtin, token_values
 from tokengen.units import parse_page
 
 LETTER = parse_page("letter")
@@ -58,7 +58,7 @@ def test_meatshield_template_is_pixel_identical(tmp_path, catalogue_path, case, 
     # the comparison can fail: a one-point move of the caption changes pixels
     moved = builtin("meatshield")
     shifted = dataclasses.replace(moved, elements=moved.elements[:-1] + (dataclasses.replace(moved.elements[-1], at=(0.5, 0.81)),))
-    tokens = tuple(dataclasses.replace(t, template=shifted, values=tuple(meatshield_values(t).items())) for t in cat.tokens)
+    tokens = tuple(dataclasses.replace(t, template=shifted, values=tuple(token_values(t).items())) for t in cat.tokens)
     other = tmp_path / "other.pdf"
     build_pdf(dataclasses.replace(cat, tokens=tokens), BuildOptions(sheet=spec, **options), other)
     assert pixels(other) != before

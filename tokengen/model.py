@@ -88,30 +88,30 @@ class Back:
 
 @dataclass(frozen=True)
 class Token:
-    """One token design. ``copies`` is how many of it the set holds; ``line`` is where it is
-    defined in the catalogue (for messages)."""
+    """One token design, of any game. ``copies`` is how many of it the set holds; ``line`` is where
+    it is defined in the catalogue (for messages).
+
+    A token carries no game's fields: what a game knows about it lives in ``values``, its field
+    values (name → text, number, :class:`Colour` or art :class:`~pathlib.Path`, in the order they
+    were read), which its face template reads and its game's checks interpret. ``template`` is the
+    face template (:class:`tokengen.sources.template.Template`) a catalogue with declared fields
+    gives; None draws the face with the built-in template of the catalogue's format
+    (:data:`tokengen.sources.template.DEFAULT_FACE`): a Meatshields catalogue, whose loader
+    (:mod:`tokengen.sources.catalogue`) writes that template's fields and the token's
+    ``attribute`` and ``priority`` codes into ``values``
+    (:class:`tokengen.games.meatshields.model.MeatshieldToken` reads them back)."""
 
     id: str
-    attribute: Attribute
-    priority: Priority
     style: FaceStyle
     back: Back
     copies: int = 1
-    label: str | None = None
     line: int | None = None
-    # a catalogue with declared fields: the token's field values (name → text, number, Colour or
-    # art Path) and the face template (tokengen.sources.template.Template) drawing them
     values: tuple[tuple[str, Any], ...] = ()
     template: Any = None
 
     def value(self, name: str) -> Any:
         """The value of field ``name`` (None when the token has none)."""
         return dict(self.values).get(name)
-
-    @property
-    def caption(self) -> str:
-        """The small text under the glyph: the label, or the attribute's full name."""
-        return self.label or self.attribute.name
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,11 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
 
 
 def face_text_sizes(token: Token, size: float) -> dict[str, float]:
-    """Font sizes (pt) of the glyph, the attribute code and the caption on a Meatshields face of
-    ``size`` pt, as the built-in ``meatshield`` template sets them (shrunk to fit its width)."""
+    """Font sizes (pt) of the glyph, the attribute code and the caption on a face of ``size`` pt
+    drawn by the built-in :data:`~tokengen.sources.template.DEFAULT_FACE` template (a Meatshields
+    token's), as it sets them (shrunk to fit its width)."""
     fonts.register()
-    face, values = template.builtin("meatshield"), template.meatshield_values(token)
+    face, values = template.builtin(template.DEFAULT_FACE), template.token_values(token)
     texts = [e for e in face.elements if e.kind in ("text", "glyph")]
     return {part: facedraw.set_text(size, size, face, e, values).size for part, e in zip(("glyph", "code", "caption"), texts, strict=True)}
 
@@ -203,10 +204,8 @@ class SheetCanvas:
         """
         name = f"face-{token.id}"
         if name not in self._forms:
-            if token.template is not None:  # a catalogue with declared fields
-                self._template_form(name, token.template, dict(token.values), f"token {token.id}")
-            else:  # a Meatshields token: the built-in template
-                self._template_form(name, template.builtin("meatshield"), template.meatshield_values(token), f"token {token.id}")
+            # a catalogue with declared fields gives its template, a Meatshields token is drawn by the built-in one
+            self._template_form(name, template.face_of(token), template.token_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:

@@ -215,12 +215,30 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         if "back" in t:
             spec = {**base_back_spec, **t["back"]}
             back = make_back(spec, where + ("back",))
-        tokens.append(Token(t["id"], attribute, priority, style, back, t.get("copies", 1), t.get("label"), line_at(lines, where)))
+        tokens.append(Token(t["id"], style, back, t.get("copies", 1), line_at(lines, where),
+                            values=meatshield_values(attribute, priority, t.get("label"), style)))
     return Catalogue(
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
     )
+
+
+def meatshield_values(attribute: Attribute, priority: Priority, label: str | None, style: FaceStyle) -> tuple[tuple[str, Any], ...]:
+    """The field values of a token of the Meatshields format, as generic data (text, Colour, art
+    Path) for :attr:`Token.values <tokengen.model.Token.values>`: the token's ``attribute`` and
+    ``priority`` codes as the catalogue names them (the Meatshields game reads them back against
+    ``game.attributes`` and ``game.priorities``: :mod:`tokengen.games.meatshields.model`), then
+    the fields of the built-in ``meatshield`` face template that draws it: the priority
+    ``glyph``, the attribute ``code``, the ``caption`` (the label, else the attribute's full
+    name), ``art`` (None without) and the face colours.
+
+    The Meatshields format is parsed here, below the games, because loading checks the codes
+    against the catalogue's own lists (file, line and field in each message); the game gives
+    the codes their meaning."""
+    return (("attribute", attribute.code), ("priority", priority.code),
+            ("glyph", priority.glyph), ("code", attribute.code), ("caption", label or attribute.name),
+            ("art", style.art), ("background", style.background), ("ink", style.ink), ("accent", style.accent))
 
 
 def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:

@@ -136,8 +136,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
         back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
         style = FaceStyle(_background(face, values), BLACK, BLACK)
-        tokens.append(Token(token_id, None, None, style, back, copies, None, line,  # type: ignore[arg-type]  # no Meatshield fields
-                            values=tuple(values.items()), template=face))
+        tokens.append(Token(token_id, style, back, copies, line, values=tuple(values.items()), template=face))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     sources += [Path(e.content) for t in (face, back_template) for e in t.elements  # literal pictures (resolved when parsed)
                 if e.kind == "image" and e.content and not placeholders(e.content)]

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
-from ..model import Colour
+from ..model import Colour, Token
 from ..units import parse_length
 from . import fonts
 from .yamlsrc import Lines, dotted, read_yaml
@@ -396,12 +396,23 @@ def builtin(name: str) -> Template:
     return parser.template(entry["elements"], ("templates", name, "elements"), name)
 
 
-def meatshield_values(token: Any) -> dict[str, Any]:
-    """The ``meatshield`` template's field values for a Meatshields :class:`~tokengen.model.Token`:
-    its priority glyph, attribute code, caption, art and face colours."""
-    style = token.style
-    return {"glyph": token.priority.glyph, "code": token.attribute.code, "caption": token.caption,
-            "art": style.art, "background": style.background, "ink": style.ink, "accent": style.accent}
+#: The built-in template that draws a token without a template of its own (``Token.template`` is
+#: None): a token of the Meatshields format, whose loader writes this template's fields into its
+#: values (:func:`tokengen.sources.catalogue.meatshield_values`).
+DEFAULT_FACE = "meatshield"
+
+
+def face_of(token: Token) -> Template:
+    """The face template of a :class:`~tokengen.model.Token`: its own, else the built-in
+    :data:`DEFAULT_FACE`."""
+    own: Template | None = token.template
+    return own if own is not None else builtin(DEFAULT_FACE)
+
+
+def token_values(token: Token) -> dict[str, Any]:
+    """The field values a :class:`~tokengen.model.Token`'s templates read (name → text, number,
+    Colour or art Path): its ``values`` as a dict, whatever the game."""
+    return dict(token.values)
 
 
 def font_name(template: Template, font: str) -> str:

@@ -229,7 +229,7 @@ def targetings(catalogue: Catalogue) -> list[Targeting]:
 
 def absorbers(catalogue: Catalogue, targeting: Targeting, interpretations: Interpretations) -> int:
     """How many physical tokens in the full bag take at least one side of ``targeting``."""
-    return sum(t.copies for t in catalogue.tokens if absorbed_sides(Meatshield.of(t), targeting, interpretations))
+    return sum(t.copies for t in catalogue.tokens if absorbed_sides(Meatshield.of(t, catalogue.game), targeting, interpretations))
 
 
 def check_coverage(catalogue: Catalogue, settings: Settings) -> list[Finding]:

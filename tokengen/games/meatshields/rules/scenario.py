@@ -103,7 +103,7 @@ def parse_deployed(text: str, catalogue: Catalogue) -> Meatshield:
     """
     for token in catalogue.tokens:
         if token.id == text.strip():
-            return Meatshield.of(token)
+            return Meatshield.of(token, catalogue.game)
     try:
         t = parse_targeting(text, catalogue.game, allow_all=False)
     except UsageError as exc:

@@ -19,6 +19,7 @@ from ....errors import UsageError
 from ....model import Game, Priority, Token
 from ....sources.catalogue import suggest
 from ..interpretations import INTERPRETATIONS as _INTERPRETATIONS
+from ..model import MeatshieldToken
 from .bag import EQUIPMENT_EFFECTS, TARGET_ALL_HITS
 
 LOWEST = "lowest"
@@ -161,9 +162,15 @@ class Meatshield:
         return f"{self.priority.glyph}{self.attribute}"
 
     @classmethod
-    def of(cls, token: Token) -> Meatshield:
-        """The Meatshield a catalogue token stands for."""
-        return cls(token.id, token.attribute.code, token.priority)
+    def of(cls, token: Token, game: Game) -> Meatshield:
+        """The Meatshield a catalogue token stands for, read against the catalogue's ``game``
+        (:class:`tokengen.games.meatshields.model.MeatshieldToken`).
+
+        Raises:
+            UsageError: the token has no attribute and priority of ``game``.
+        """
+        view = MeatshieldToken.of(token, game)
+        return cls(token.id, view.attribute.code, view.priority)
 
 
 @dataclass(frozen=True)
