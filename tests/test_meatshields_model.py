@@ -12,7 +12,7 @@ from conftest import CATALOGUE, ROOT
 from tokengen.errors import UsageError
 from tokengen.games.meatshields.model import MeatshieldToken
 from tokengen.games.meatshields.rules import Meatshield
-from tokengen.model import Colour, Token
+from tokengen.model import Catalogue, Colour, Token
 from tokengen.sources.catalogue import load_catalogue
 from tokengen.sources.template import DEFAULT_FACE, builtin, face_of, token_values
 
@@ -66,3 +66,9 @@ def test_a_code_the_game_does_not_list_is_refused():
     other = dataclasses.replace(token, values=(("attribute", "WIS"), *token.values[1:]))
     with pytest.raises(UsageError, match="^token 'str-low' \\(line \\d+\\) is not a Meatshields token"):
         MeatshieldToken.of(other, CAT.game)
+
+
+def test_the_meatshields_loader_names_its_game_module():
+    assert CAT.module == "meatshields"
+    assert load_catalogue(ROOT / "examples/hex-counters/counters.yaml").module == "generic"
+    assert {f.name: f.default for f in dataclasses.fields(Catalogue)}["module"] == "generic"  # the generic model names no game

@@ -177,12 +177,13 @@ class Catalogue:
     interpretations: tuple[tuple[str, str], ...] = ()
     # any game (a catalogue declaring its fields): the declared fields (name → type), the trim
     # height in pt when the token is not square (``size`` is then its width), its shape
-    # (tokengen.geometry.shapes.Shape; None is a square), the game module that checks it and whether its
-    # tokens are drawn blind (every back must then be the same)
+    # (tokengen.geometry.shapes.Shape; None is a square), the game module that checks it (a Meatshields
+    # catalogue: "meatshields", set by its loader) and whether its tokens are drawn blind (every back
+    # must then be the same)
     fields: tuple[tuple[str, str], ...] = ()
     height: float | None = None
     shape: Any = None
-    module: str = "meatshields"
+    module: str = "generic"
     drawn_blind: bool = False
     inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
 

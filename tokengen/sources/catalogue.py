@@ -221,6 +221,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         path=path, title=data["title"], game=game, tokens=tuple(tokens), size=size,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
+        module="meatshields",  # the format is the Meatshields game's: its module checks it
     )
 
 
