@@ -116,9 +116,14 @@ def _validator_class() -> Any:
     )
 
 
-def _resources() -> list[tuple[str, Any]]:
-    """Every tokengen schema with its ``$id``, for refs between them (``template.schema.json``)."""
-    return [(root["$id"], root) for root in map(schema, SCHEMAS) if isinstance(root, dict) and "$id" in root]
+def _retrieve(uri: str) -> Any:
+    """The tokengen schema a ``$ref`` names by its ``$id`` (``https://tokengen.invalid/template.schema.json``):
+    read when first referred to, so checking a file loads only the schemas it uses.
+
+    Raises:
+        FileNotFoundError: no such schema in the package data.
+    """
+    return schema(uri.rsplit("/", 1)[-1].split("#")[0].removesuffix(".schema.json"))
 
 
 @cache
@@ -129,8 +134,7 @@ def _compiled(text: str) -> Any:
     jsonschema."""
     import jsonschema_rs
 
-    resources = _resources()
-    return jsonschema_rs.validator_for(json.loads(text), registry=jsonschema_rs.Registry(resources) if resources else None)
+    return jsonschema_rs.validator_for(json.loads(text), retriever=_retrieve)
 
 
 def fast_valid(data: Any, name: str) -> bool:
@@ -148,10 +152,10 @@ def fast_valid(data: Any, name: str) -> bool:
 
 
 def _registry() -> Any:
-    """The tokengen schemas for jsonschema's refs between them (see :func:`_resources`)."""
+    """jsonschema's registry of the tokengen schemas, each read when first referred to (see :func:`_retrieve`)."""
     from referencing import Registry, Resource
 
-    return Registry().with_resources((uri, Resource.from_contents(root)) for uri, root in _resources())
+    return Registry(retrieve=lambda uri: Resource.from_contents(_retrieve(uri)))  # type: ignore[call-arg]
 
 
 def full_validator(name: str) -> Any:
