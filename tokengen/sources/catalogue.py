@@ -18,8 +18,8 @@ from ..model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, 
 from ..units import parse_length
 from . import bundled, gamedata, schemas, scripts
 from .artpath import resolve_art
-from .schemas import _foreign, _numbers, _show, _what, line_at, suggest
-from .yamlsrc import Lines, dotted, one_line, read_yaml
+from .schemas import foreign, line_at, show, suggest, what
+from .yamlsrc import Lines, dotted, floats, one_line, read_yaml
 
 DEFAULT_STYLE = {"background": "#ffffff", "ink": "#000000", "accent": "#000000"}
 DEFAULT_BACK = {"text": "", "background": "#ffffff", "ink": "#000000"}
@@ -72,7 +72,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
     if not isinstance(data, dict):
         if data is None:
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
-        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {_what(data)}", line=lines.get((), 1))]
+        return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {what(data)}", line=lines.get((), 1))]
     return schemas.validate(path, data, lines, schema_name(data))
 
 
@@ -113,7 +113,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
         return Back(text=spec.get("text", ""), background=paint["background"], ink=paint["ink"], art=art(spec, where))
 
-    for where, value in _numbers(data):  # JSON Schema's minimum/maximum let NaN through
+    for where, value in floats(data):  # JSON Schema's minimum/maximum let NaN through
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
 
@@ -131,7 +131,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             raise fail(where, script)
         missing = fonts.missing_glyphs(text, font)
         if missing:
-            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
             raise fail(where, f"the bundled font {font} has no glyph for {shown}")
 
     drawable(data["title"], regular, ("title",))
@@ -152,7 +152,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         except ValueError as exc:
             raise fail(("size",), one_line(str(exc))) from None
         if size < MIN_SIZE:
-            raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
+            raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
 
     g = data["game"]
     attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
@@ -161,7 +161,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         seen: set[str] = set()
         for i, code in enumerate(codes):
             if code in seen:
-                raise fail(("game", kind, i, "code"), f"duplicate code {_show(code)}")
+                raise fail(("game", kind, i, "code"), f"duplicate code {show(code)}")
             seen.add(code)
     defaulted: list[str] = []
 
@@ -183,7 +183,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, name in enumerate(in_play):
         if game.variant(name) is None:
             known = [v.name for v in variants]
-            raise fail(("variants", i), f"unknown variant {_show(name)}{_foreign(name)}{suggest(name, known)}")
+            raise fail(("variants", i), f"unknown variant {show(name)}{foreign(name)}{suggest(name, known)}")
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
@@ -195,19 +195,19 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     for i, t in enumerate(data["tokens"]):
         where = ("tokens", i)
         if t["id"] in first_line:
-            raise fail(where + ("id",), f"duplicate id {_show(t['id'])} (first at line {first_line[t['id']]})")
+            raise fail(where + ("id",), f"duplicate id {show(t['id'])} (first at line {first_line[t['id']]})")
         first_line[t["id"]] = line_at(lines, where)
         attribute = by_attr.get(t["attribute"])
         if attribute is None:
             hint = suggest(t["attribute"], list(by_attr))
-            raise fail(where + ("attribute",), f"unknown attribute {_show(t['attribute'])}{_foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+            raise fail(where + ("attribute",), f"unknown attribute {show(t['attribute'])}{foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
         priority = by_prio.get(t["priority"])
         if priority is None:
             codes = [p.code for p in priorities]
             hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
             if not hint or not hint.endswith("?"):
                 hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
-            raise fail(where + ("priority",), f"unknown priority {_show(t['priority'])}{hint}")
+            raise fail(where + ("priority",), f"unknown priority {show(t['priority'])}{hint}")
         style_spec = {**base_style, **t.get("style", {})}
         art_at = where + ("style",) if "art" in t.get("style", {}) else ("style",)  # the token's own art, else the default
         style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, art_at))

@@ -33,10 +33,10 @@ from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
 from .artpath import resolve_art
-from .schemas import _numbers, _show, line_at, suggest
+from .schemas import line_at, show, suggest
 from .table import DateCell, Row, read_table
 from .template import FIELD_TYPES, Element, Template, colour_of, font_name, parse_template, placeholders, substitute
-from .yamlsrc import Lines, dotted, one_line
+from .yamlsrc import Lines, dotted, floats, one_line
 
 #: Keys a token has besides its declared fields.
 TOKEN_KEYS = ("id", "copies")
@@ -88,7 +88,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
 
-    for where, value in _numbers(data):
+    for where, value in floats(data):
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults = _fields(data["fields"], fail)
@@ -121,7 +121,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         rows = []
         for i, t in enumerate(spec):
             if not isinstance(t, dict):
-                raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {_show(t)}")
+                raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
             rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
 
     tokens: list[Token] = []
@@ -129,7 +129,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     for n, (raw, locate, line, origin) in enumerate(rows):
         values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma)
         if token_id in first:
-            raise locate("id")._replace_message(f"duplicate id {_show(token_id)} (first at {first[token_id]})")
+            raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
         for template in (face, back_template):
             _check_text(template, values, locate)
@@ -163,7 +163,7 @@ def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[
     for name, kind in spec.items():
         where: tuple[str, ...] = ("fields", name)
         if not isinstance(name, str) or not name.isidentifier() or name in TOKEN_KEYS:
-            reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {_show(name)} must be a word (letters, digits, _)"
+            reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {show(name)} must be a word (letters, digits, _)"
             raise fail(where, reason)
         if isinstance(kind, dict):
             unknown = [k for k in kind if k not in ("type", "default")]
@@ -176,7 +176,7 @@ def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[
             kind = kind["type"]
             where = where + ("type",)
         if kind not in FIELD_TYPES:
-            raise fail(where, f"unknown field type {_show(kind)}{suggest(str(kind), FIELD_TYPES)} (types: {', '.join(FIELD_TYPES)})")
+            raise fail(where, f"unknown field type {show(kind)}{suggest(str(kind), FIELD_TYPES)} (types: {', '.join(FIELD_TYPES)})")
         fields[name] = kind
     return fields, defaults
 
@@ -229,7 +229,7 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
             raise fail(("size",), one_line(str(exc))) from None
         for side in (width, height or width):
             if side < MIN_SIZE:
-                raise fail(("size",), f"{_show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
+                raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
     shape = None
     if "shape" in data:
         spec = data["shape"]
@@ -248,10 +248,10 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
                     raise fail(("shape", "radius"), one_line(str(exc))) from None
             orientation = spec.get("orientation", "pointy")
             if orientation not in ORIENTATIONS:
-                raise fail(("shape", "orientation"), f"unknown orientation {_show(orientation)}{suggest(str(orientation), ORIENTATIONS)} (flat or pointy)")
+                raise fail(("shape", "orientation"), f"unknown orientation {show(orientation)}{suggest(str(orientation), ORIENTATIONS)} (flat or pointy)")
         at = ("shape", "kind") if isinstance(spec, dict) else ("shape",)
         if kind not in KINDS:
-            raise fail(at, f"unknown shape {_show(kind)}{suggest(str(kind), KINDS)} (shapes: {', '.join(KINDS)})")
+            raise fail(at, f"unknown shape {show(kind)}{suggest(str(kind), KINDS)} (shapes: {', '.join(KINDS)})")
         if kind == "rounded" and not (isinstance(spec, dict) and "radius" in spec):
             radius = DEFAULT_RADIUS
         if kind in ("circle", "hex") and height is not None and abs(height - width) > 1e-6:
@@ -300,7 +300,7 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
         token_id = str(n + 1)
     token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
     if not _ID.match(token_id):
-        raise fail("id", f"id {_show(token_id)} must be lowercase letters, digits, '-' or '_'")
+        raise fail("id", f"id {show(token_id)} must be lowercase letters, digits, '-' or '_'")
     copies = _blank(raw.get("copies"))
     if copies is None:
         copies = 1
@@ -329,7 +329,7 @@ def _blank(value: Any) -> Any:
 
 def _got(value: Any) -> str:
     """A value for messages: ``the date 2026-01-01`` for a spreadsheet's date, else its repr."""
-    return f"the {value.kind} {value.text}" if isinstance(value, DateCell) else _show(value)
+    return f"the {value.kind} {value.text}" if isinstance(value, DateCell) else show(value)
 
 
 def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decimal_comma: bool = False) -> int | float:
@@ -349,14 +349,14 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
             hint = ""
             if decimal_comma and _GROUPED.fullmatch(text):
                 hint = f" (write it without thousands separators: {re.sub(r'[^-+0-9,]', '', text)})"
-            raise fail(f"expected {wanted}, got {_show(value)}{hint}") from None
+            raise fail(f"expected {wanted}, got {show(value)}{hint}") from None
     if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise fail(f"expected a finite number, got {_show(value)}")
+        raise fail(f"expected a finite number, got {show(value)}")
     if abs(value) >= MAX_NUMBER:  # as YAML's whole numbers: at most 18 digits before the point
-        raise fail(f"expected a number of at most 18 digits, got {_show(given)}")
+        raise fail(f"expected a number of at most 18 digits, got {show(given)}")
     if kind == "integer":
         if not float(value).is_integer():
-            raise fail(f"expected a whole number, got {_show(given)}")
+            raise fail(f"expected a whole number, got {show(given)}")
         return int(value)
     return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else value
 
@@ -365,7 +365,7 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
              where: CatalogueError, decimal_comma: bool = False) -> Any:
     if kind == "text":  # a spreadsheet's date is its ISO text (DateCell)
         if isinstance(value, (dict, list)):
-            raise fail(f"expected text, got {_show(value)}")
+            raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
         if len(text) > 400:
             raise fail(f"text is longer than 400 characters ({len(text)})")
@@ -398,7 +398,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
         font = font_name(template, element.font)
         missing = fonts.missing_glyphs(text, font)
         if missing:
-            shown = ", ".join(f"{_show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
             what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
             if source is None:
                 where = f" (template line {element.line})" if element.line else ""

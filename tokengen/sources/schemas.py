@@ -13,6 +13,14 @@ Two annotation keywords that JSON Schema ignores steer the wording:
   as 1.25, got {value}"``).
 * ``x-top`` on the root schema says what the top level must hold, for a file that is empty or
   not a mapping (``"a scenario is a mapping with keys adventurers, monsters, ..."``).
+* ``x-kind`` on a ``oneOf`` of mappings each requiring one key (a template element: ``text``,
+  ``image``, ...) names what they are (``"element"``): the problem is explained by the branch whose
+  key the mapping holds, or as a missing, misspelt or doubled kind.
+* ``x-for`` on a mapping names it in an unknown-key message (``"unknown key for a text element"``);
+  ``x-noun`` on an ``enum`` names its values (``"unknown alignment 'lft'"``).
+
+A valid file is passed by jsonschema-rs (:func:`fast_valid`) without importing jsonschema; only a
+file with a problem is read again by jsonschema, whose errors carry what the messages need.
 """
 
 from __future__ import annotations
@@ -28,13 +36,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CatalogueError
-from .yamlsrc import Lines, dotted, one_line
+from .yamlsrc import Lines, dotted, floats, one_line
 
 if TYPE_CHECKING:
     import jsonschema
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields", "template")
 
 
 @cache
@@ -72,7 +80,7 @@ def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict[str,
     for item in instance:
         key = _same_key(item)
         if key in seen:
-            yield jsonschema.ValidationError(f"{_show(item)} is given twice")
+            yield jsonschema.ValidationError(f"{show(item)} is given twice")
             return
         seen.add(key)
 
@@ -89,7 +97,7 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
     import jsonschema
 
     if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
-        yield jsonschema.ValidationError(f"{_show(instance)} does not match {pattern!r}")
+        yield jsonschema.ValidationError(f"{show(instance)} does not match {pattern!r}")
 
 
 @cache
@@ -108,139 +116,52 @@ def _validator_class() -> Any:
     )
 
 
-#: Keywords :func:`surely_valid` knows; annotations it may ignore. Any other keyword makes it give up.
-_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "default", "examples", "x-message", "x-top"})
-_JSON_TYPES: dict[str, Any] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),  # strict: 1.0 is not whole here
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-}
+def _retrieve(uri: str) -> Any:
+    """The tokengen schema a ``$ref`` names by its ``$id`` (``https://tokengen.invalid/template.schema.json``):
+    read when first referred to, so checking a file loads only the schemas it uses.
 
-
-#: Keywords checked by kind of value after the others (strings, mappings, lists, numbers).
-_GROUPED = frozenset({"minLength", "maxLength", "pattern", "properties", "additionalProperties", "propertyNames",
-                      "minProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems", "minimum", "maximum",
-                      "exclusiveMinimum"})
-
-
-class _Unsure(Exception):
-    """Raised inside :func:`surely_valid` when the answer needs the full validator."""
-
-
-def surely_valid(data: Any, root: dict[str, Any]) -> bool:
-    """True only when ``data`` certainly meets the JSON Schema ``root`` as :func:`validate` reads
-    it (strict integers, ECMA-262 ``$``, linear ``uniqueItems``); False when it does not, or when
-    the question needs more than the plain keywords tokengen's schemas use.
-
-    This is a pre-check, not a second validator: a False sends the data to jsonschema, which
-    finds and words every problem. A True skips importing jsonschema, half the start-up of a
-    small build (issue 11). It knows ``type``, ``enum``, ``pattern``, ``minLength``/``maxLength``,
-    ``minimum``/``maximum``/``exclusiveMinimum``, ``properties``, ``required``, ``additionalProperties``,
-    ``propertyNames``, ``minProperties``/``maxProperties``, ``items``, ``minItems``/``maxItems``,
-    ``uniqueItems``, ``allOf``, ``oneOf``, ``unevaluatedProperties: false`` and local ``$ref``;
-    any other keyword, a key that is not text, an unhashable value (a YAML set) or nesting deeper
-    than Python's recursion limit gives False. ``tests/test_schemas_fast.py``
-    holds it to jsonschema's verdict.
+    Raises:
+        FileNotFoundError: no such schema in the package data.
     """
+    return schema(uri.rsplit("/", 1)[-1].split("#")[0].removesuffix(".schema.json"))
+
+
+@cache
+def _compiled(text: str) -> Any:
+    """jsonschema-rs's validator of the schema ``text`` (JSON): the yes/no on a valid file without
+    importing jsonschema, the largest import of a build (issue 11). It reads a schema as
+    jsonschema does but counts ``1.0`` as an integer; :func:`fast_valid` sends such documents to
+    jsonschema."""
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(json.loads(text), retriever=_retrieve)
+
+
+def fast_valid(data: Any, name: str) -> bool:
+    """True only when ``data`` meets schema ``name`` as :func:`validate` reads it, decided by
+    jsonschema-rs; False when it does not, or holds what jsonschema-rs cannot take (a key that is
+    not text, a date, a set) or a whole float (``1.0``: jsonschema-rs calls it an integer,
+    tokengen does not). A False sends the data to jsonschema, which finds and words every
+    problem. ``tests/test_schemas_fast.py`` holds it to jsonschema's verdict."""
     try:
-        return _meets(data, root, root)
-    except (_Unsure, RecursionError, KeyError, TypeError):
+        if any(value.is_integer() for _, value in floats(data)):
+            return False
+        return bool(_compiled(json.dumps(schema(name))).is_valid(data))
+    except (ValueError, TypeError, OverflowError, RecursionError):
         return False
 
 
-def _meets(value: Any, node: Any, root: dict[str, Any]) -> bool:
-    if node is True or node == {}:
-        return True
-    if not isinstance(node, dict) or isinstance(value, dict) and not all(isinstance(k, str) for k in value):
-        raise _Unsure
-    for key, want in node.items():
-        if key in _ANNOTATIONS or key in _GROUPED:
-            continue
-        if key == "type":
-            if not any(_JSON_TYPES[t](value) for t in ([want] if isinstance(want, str) else want)):
-                return False
-        elif key == "enum":
-            if _same_key(value) not in {_same_key(v) for v in want}:
-                return False
-        elif key == "$ref":
-            if not _meets(value, _target(want, root), root):
-                return False
-        elif key == "allOf":
-            if not all(_meets(value, sub, root) for sub in want):
-                return False
-        elif key == "oneOf":
-            if sum(_meets(value, sub, root) for sub in want) != 1:
-                return False
-        elif key == "unevaluatedProperties" and want is False:
-            if isinstance(value, dict) and not set(value) <= _evaluated(value, node, root):
-                return False
-        elif key == "required":
-            if isinstance(value, dict) and any(k not in value for k in want):
-                return False
-        else:
-            raise _Unsure
-    if isinstance(value, str):
-        return _string_ok(value, node)
-    if isinstance(value, dict):
-        return _mapping_ok(value, node, root)
-    if isinstance(value, list):
-        return _list_ok(value, node, root)
-    if _JSON_TYPES["number"](value):
-        low = node.get("exclusiveMinimum")
-        return node.get("minimum", value) <= value <= node.get("maximum", value) and (low is None or value > low)
-    return True
+def _registry() -> Any:
+    """jsonschema's registry of the tokengen schemas, each read when first referred to (see :func:`_retrieve`)."""
+    from referencing import Registry, Resource
+
+    return Registry(retrieve=lambda uri: Resource.from_contents(_retrieve(uri)))  # type: ignore[call-arg]
 
 
-def _target(ref: Any, root: dict[str, Any]) -> Any:
-    """The subschema a local ``$ref`` ("#/$defs/name") points at."""
-    if not isinstance(ref, str) or not ref.startswith("#/") or "~" in ref:
-        raise _Unsure
-    target: Any = root
-    for part in ref[2:].split("/"):
-        target = target[part]
-    return target
-
-
-def _string_ok(value: str, node: dict[str, Any]) -> bool:
-    if not node.get("minLength", 0) <= len(value) <= node.get("maxLength", len(value)):
-        return False
-    return "pattern" not in node or bool(_ecma(node["pattern"]).search(value))
-
-
-def _mapping_ok(value: dict[str, Any], node: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not node.get("minProperties", 0) <= len(value) <= node.get("maxProperties", len(value)):
-        return False
-    known, extra = node.get("properties", {}), node.get("additionalProperties", True)
-    return all(_meets(k, node.get("propertyNames", True), root) and _meets(v, known[k] if k in known else extra, root)
-               for k, v in value.items())
-
-
-def _list_ok(value: list[Any], node: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not node.get("minItems", 0) <= len(value) <= node.get("maxItems", len(value)):
-        return False
-    if node.get("uniqueItems") and len({_same_key(v) for v in value}) != len(value):
-        return False
-    return all(_meets(v, node.get("items", True), root) for v in value)
-
-
-def _evaluated(value: dict[str, Any], node: dict[str, Any], root: dict[str, Any]) -> set[str]:
-    """The keys of ``value`` that ``node`` (already met) or its allOf, $ref and matching oneOf
-    subschemas name in ``properties``, or all of them under ``additionalProperties``."""
-    if not isinstance(node, dict):
-        return set()
-    if "additionalProperties" in node:
-        return set(value)
-    found = set(node.get("properties", {})) & set(value)
-    subs = list(node.get("allOf", ())) + [sub for sub in node.get("oneOf", ()) if _meets(value, sub, root)]
-    if "$ref" in node:
-        subs.append(_target(node["$ref"], root))
-    for sub in subs:
-        found |= _evaluated(value, sub, root)
-    return found
+def full_validator(name: str) -> Any:
+    """jsonschema's validator of schema ``name`` (tokengen's strict integers, ECMA ``$``, linear
+    ``uniqueItems``), for wording every problem of a file that is not valid."""
+    return _validator_class()(schema(name), registry=_registry())
 
 
 def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueError]:
@@ -257,10 +178,10 @@ def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueEr
     if root.get("type") == "object" and not isinstance(data, dict):
         if data is None:
             return [CatalogueError(path, f"the file holds nothing: it must be {top}", line=lines.get((), 1))]
-        return [CatalogueError(path, f"the top level must be {top}, not {_what(data)}", line=lines.get((), 1))]
-    if surely_valid(data, root):  # the common case, without importing jsonschema (issue 11)
+        return [CatalogueError(path, f"the top level must be {top}, not {what(data)}", line=lines.get((), 1))]
+    if fast_valid(data, name):  # the common case, without importing jsonschema (issue 11)
         return []
-    errors = list(_validator_class()(root).iter_errors(data))
+    errors = list(full_validator(name).iter_errors(data))
     rank = {"additionalProperties": 0}  # an unknown key explains a missing one: report it first
     problems = [(explain(path, error, lines), rank.get(str(error.validator), 1)) for error in errors]
     ordered = [p for p, _ in sorted(problems, key=lambda pr: (pr[0].line or 0, pr[1], pr[0].field or ""))]
@@ -290,19 +211,22 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
                                     f"put the value in quotes: {where[-1]}: \"{comment}\"", line=line, field=field)
     schema = error.schema if isinstance(error.schema, dict) else {}
     custom = schema.get("x-message")
+    if kind == "oneOf" and "x-kind" in schema:
+        return _explain_kind(path, error, lines)
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
         key = extra[0]
         hint = suggest(key, allowed)
         known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        return CatalogueError(path, f"unknown key{_foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
+        owner = f" for {schema['x-for']}" if "x-for" in schema else ""
+        return CatalogueError(path, f"unknown key{owner}{foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         known = schema.get("properties", {})
         for key in error.instance if isinstance(error.instance, dict) else ():
             if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
-                return CatalogueError(path, f"unknown key{_foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
+                return CatalogueError(path, f"unknown key{foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
         return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
     if kind in ("oneOf", "anyOf") and error.context and "#rrggbb" not in str(schema.get("description", "")):
         branches: dict[Any, list[jsonschema.ValidationError]] = {}
@@ -314,25 +238,26 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
             return explain(path, first, lines)
         if not custom:
             kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
-            return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {_show(error.instance)}", line=line, field=field)
+            return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}", line=line, field=field)
     if custom and kind == "maxLength" and isinstance(error.instance, str):  # the length, not the first 60 of thousands of characters
         shown = f"{len(error.instance)} characters (at most {error.validator_value})"
         return CatalogueError(path, custom.replace("{value}", shown), line=line, field=field)
     if custom:
-        return CatalogueError(path, custom.replace("{value}", _show(error.instance)), line=line, field=field)
+        return CatalogueError(path, custom.replace("{value}", show(error.instance)), line=line, field=field)
     if kind == "enum" and isinstance(error.validator_value, list):
         options = [str(o) for o in error.validator_value]
         hint = suggest(str(error.instance), options) if isinstance(error.instance, str) else ""
-        return CatalogueError(path, f"unknown value {_show(error.instance)}{hint or ' (use one of ' + ', '.join(options) + ')'}", line=line, field=field)
+        noun = schema.get("x-noun", "value")
+        return CatalogueError(path, f"unknown {noun} {show(error.instance)}{hint or ' (use one of ' + ', '.join(options) + ')'}", line=line, field=field)
     if kind == "type":
-        return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {_show(error.instance)}", line=line, field=field)
+        return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {show(error.instance)}", line=line, field=field)
     if kind == "oneOf" and "#rrggbb" in str(schema.get("description", "")):
-        return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_show(error.instance)}', line=line, field=field)
+        return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {show(error.instance)}', line=line, field=field)
     if kind == "pattern" and where and where[-1] == "id":
-        return CatalogueError(path, f"id {_show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
+        return CatalogueError(path, f"id {show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
     if kind in ("minimum", "maximum"):
         bound = "at least" if kind == "minimum" else "at most"
-        return CatalogueError(path, f"must be {bound} {error.validator_value}, got {_show(error.instance)}", line=line, field=field)
+        return CatalogueError(path, f"must be {bound} {error.validator_value}, got {show(error.instance)}", line=line, field=field)
     if kind == "maxLength" and isinstance(error.instance, str):
         return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
     if kind == "minLength" and error.validator_value == 1:
@@ -345,6 +270,34 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, "lists the same entry twice", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
     return CatalogueError(path, one_line(message, 160), line=line, field=field)
+
+
+def _explain_kind(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
+    """A ``oneOf`` marked ``x-kind``: the mapping's kind is the one branch's required key it holds;
+    explain that branch's problem, or the kind being absent, misspelt or given twice."""
+    where = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    noun = schema["x-kind"]
+    kinds = [branch["required"][0] for branch in schema["oneOf"]]
+
+    def at(place: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, place), field=dotted(place) or None)
+
+    if not isinstance(error.instance, dict):
+        return at(where, f"expected a mapping with one of {', '.join(kinds)}, got {show(error.instance)}")
+    present = [k for k in kinds if k in error.instance]
+    if len(present) > 1:
+        return at(where, f"one {noun} has one kind; this one has {' and '.join(present)}")
+    if not present:
+        near = next((k for k in error.instance if suggest(str(k), kinds)), None)
+        if near is not None:
+            return at(where + (near,), f"unknown {noun} kind{suggest(str(near), kinds)}")
+        return at(where, f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun} needs one of {', '.join(kinds)}")
+    branch = kinds.index(present[0])
+    inside = [sub for sub in error.context or () if sub.schema_path and sub.schema_path[0] == branch]
+    if not inside:  # cannot happen for a failed oneOf whose other branches all lack their key
+        return at(where, one_line(error.message, 160))
+    return explain(path, min(inside, key=lambda s: (s.validator != "additionalProperties", len(s.relative_path))), lines)
 
 
 def _comment_value(path: Path, line: int | None) -> str | None:
@@ -377,7 +330,7 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     return f"; did you mean '{lowered[close[0]]}'?" if close else ""
 
 
-def _what(value: Any) -> str:
+def what(value: Any) -> str:
     """A value's kind in words, for messages."""
     if isinstance(value, bool):
         return "true/false"
@@ -390,27 +343,16 @@ def _kind(name: Any) -> str:
     return names.get(name, str(name)) if isinstance(name, str) else " or ".join(_kind(n) for n in name)
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
+    """A value as messages quote it: its repr on one line, at most 60 characters."""
     text = one_line(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _foreign(text: str) -> str:
+def foreign(text: str) -> str:
     """For text that looks plain but holds non-ASCII look-alikes (Cyrillic ``і`` in ``tіtle``):
     ``" (holds U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I)"``; else ``""``."""
     odd = [ch for ch in dict.fromkeys(text) if not ch.isascii()]
     if not odd or not any(ch.isascii() and ch.isalpha() for ch in text):
         return ""
     return " (holds " + ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:2]) + ")"
-
-
-def _numbers(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
-    """Every float in ``data`` with its path (validated data is shallow: no deep recursion)."""
-    if isinstance(data, float):
-        yield where, data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield from _numbers(value, where + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _numbers(value, where + (i,))

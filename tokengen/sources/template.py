@@ -21,7 +21,6 @@ line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?`
 
 from __future__ import annotations
 
-import difflib
 import string
 from dataclasses import dataclass
 from functools import cache
@@ -32,7 +31,8 @@ from typing import Any
 from ..errors import CatalogueError
 from ..model import Colour, Token
 from ..units import parse_length
-from . import fonts
+from . import fonts, schemas
+from .schemas import line_at, suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
@@ -41,17 +41,6 @@ KINDS = ("text", "glyph", "image", "rect", "circle", "frame")
 FIELD_TYPES = ("text", "number", "integer", "image", "colour")
 #: Built-in fonts (the bundled DejaVu Sans), by the names templates use.
 BUILTIN_FONTS = ("regular", "bold")
-#: Keys each kind accepts beside its kind key.
-_KEYS = {
-    "text": {"at", "width", "size", "font", "align", "colour", "fit", "spacing", "plate", "plate_colour"},
-    "image": {"box", "fit", "clip", "radius", "bleed"},
-    "rect": {"box", "fill", "stroke", "width", "radius", "bleed"},
-    "circle": {"at", "r", "fill", "stroke", "width"},
-    "frame": {"inset", "radius", "width", "colour"},
-}
-_KEYS["glyph"] = _KEYS["text"]
-ALIGNS = ("left", "centre", "center", "right")
-
 #: A colour in a template: a literal :class:`Colour`, or the name of a colour field (str).
 ColourRef = Colour | str | None
 
@@ -66,6 +55,21 @@ class Size:
     def resolve(self, side: float) -> float:
         """The size in pt on a token whose smaller side is ``side`` pt."""
         return self.pt if self.pt is not None else self.frac * side
+
+
+#: How an element key's value is read once the schema (``data/template.schema.json``, which says
+#: which keys each kind takes and what their values are) has passed it: key → :class:`_Parser`
+#: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
+_READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
+         "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
+         "align": "align", "spacing": "number"}
+#: What an element of each kind has when its keys do not say.
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "text": {"width": Size(0.8)},
+    "glyph": {"font": "bold", "spacing": -0.08, "size": Size(0.36), "width": Size(0.8)},
+    "image": {"fit": "contain"},
+    "rect": {"width": Size(0.0)}, "circle": {"width": Size(0.0)}, "frame": {"width": Size(0.0)},
+}
 
 
 @dataclass(frozen=True)
@@ -202,147 +206,83 @@ def colour_of(ref: ColourRef, values: dict[str, Any]) -> Colour | None:
     return ref
 
 
-def _suggest(word: str, choices: Any) -> str:
-    lowered = {str(c).lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
-
-
 class _Parser:
-    """Parses one template list at ``where`` in a YAML file's data (see :func:`parse_template`)."""
+    """Reads one schema-checked template list at ``where`` in a YAML file's data (see
+    :func:`parse_template`): what the schema cannot say, the fields, fonts and files it names."""
 
     def __init__(self, path: Path, lines: Lines, fields: dict[str, str], font_names: tuple[str, ...]):
         self.path, self.lines, self.fields, self.fonts = path, lines, fields, font_names
 
     def fail(self, where: tuple[Any, ...], message: str) -> CatalogueError:
-        at = where
-        while at not in self.lines and at:
-            at = at[:-1]
-        return CatalogueError(self.path, message, line=self.lines.get(at), field=dotted(where))
+        return CatalogueError(self.path, message, line=line_at(self.lines, where), field=dotted(where))
 
-    def fraction(self, value: Any, where: tuple[Any, ...], low: float = -1.0, high: float = 2.0) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise self.fail(where, f"expected a fraction of the token between {low:g} and {high:g}, got {value!r}")
+    def point(self, value: list[float], where: tuple[Any, ...]) -> tuple[float, ...]:
+        return tuple(float(v) for v in value)
+
+    def number(self, value: float, where: tuple[Any, ...]) -> float:
         return float(value)
 
-    def size(self, value: Any, where: tuple[Any, ...]) -> Size:
+    def size(self, value: str | float, where: tuple[Any, ...]) -> Size:
         if isinstance(value, str):
             try:
                 return Size(pt=parse_length(value))
             except ValueError as exc:
                 raise self.fail(where, str(exc)) from None
-        return Size(self.fraction(value, where, 0.0, 1.0))
+        return Size(float(value))
 
-    def point(self, value: Any, where: tuple[Any, ...], n: int) -> tuple[float, ...]:
-        if not isinstance(value, list) or len(value) != n:
-            shape = "[x, y]" if n == 2 else "[x, y, width, height]"
-            raise self.fail(where, f"expected {shape} as fractions of the token, got {value!r}")
-        return tuple(self.fraction(v, where + (i,)) for i, v in enumerate(value))
-
-    def colour(self, value: Any, where: tuple[Any, ...]) -> ColourRef:
-        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+    def colour(self, value: str | list[float], where: tuple[Any, ...]) -> ColourRef:
+        if isinstance(value, str) and value.startswith("{"):
             name = value[1:-1]
             kind = self.fields.get(name)
             if kind is None:
-                raise self.fail(where, f"unknown field '{name}'{_suggest(name, self.fields)}")
+                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))}")
             if kind != "colour":
                 raise self.fail(where, f"field '{name}' is {kind}, not colour")
             return name
-        if isinstance(value, str) and len(value) == 7 and value[0] == "#":
-            try:
-                return Colour.parse(value)
-            except ValueError:
-                pass
-        if isinstance(value, list) and len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in value):
-            return Colour.parse(value)
-        raise self.fail(where, f'expected a colour "#rrggbb", [c, m, y, k] with channels 0-1 or "{{field}}", got {value!r}')
+        return Colour.parse(value)
 
-    def element(self, spec: Any, where: tuple[Any, ...]) -> Element:
-        if not isinstance(spec, dict):
-            raise self.fail(where, f"expected a mapping with one of {', '.join(KINDS)}, got {spec!r}")
-        kinds = [k for k in KINDS if k in spec]
-        if len(kinds) != 1:
-            if kinds:
-                raise self.fail(where, f"one element has one kind; this one has {' and '.join(kinds)}")
-            hint = next((_suggest(k, KINDS) for k in spec if _suggest(str(k), KINDS)), "")
-            key = next((k for k in spec if _suggest(str(k), KINDS)), None)
-            if key is not None:
-                raise self.fail(where + (key,), f"unknown element kind{hint}")
-            raise self.fail(where, f"an element needs one of {', '.join(KINDS)}")
-        kind = kinds[0]
-        allowed = _KEYS[kind]
-        for key in spec:
-            if key != kind and key not in allowed:
-                raise self.fail(where + (key,), f"unknown key for a {kind} element{_suggest(str(key), sorted(allowed))} (known keys: {', '.join(sorted(allowed))})")
-        args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where)}
-        content = spec[kind]
-        if not isinstance(content, str):
-            raise self.fail(where + (kind,), f"expected text, got {content!r}")
-        if kind in ("text", "glyph", "image"):
-            try:
-                names = placeholders(content)
-            except ValueError as exc:
-                raise self.fail(where + (kind,), str(exc)) from None
-            for name in names:
-                if name not in self.fields:
-                    raise self.fail(where + (kind,), f"unknown field '{name}'{_suggest(name, self.fields)} (fields: {', '.join(self.fields) or 'none declared'})")
-                if kind == "image" and self.fields[name] != "image":
-                    raise self.fail(where + (kind,), f"field '{name}' is {self.fields[name]}, not image")
-            if kind == "image" and not names and content:  # a literal picture, inside the catalogue's folder
-                from .artpath import resolve_art
+    def font(self, value: str, where: tuple[Any, ...]) -> str:
+        known = BUILTIN_FONTS + self.fonts
+        if value not in known:
+            raise self.fail(where, f"unknown font {value!r}{suggest(value, known)} (fonts: {', '.join(known)})")
+        return value
 
-                content = str(resolve_art(self.path, content, False, self.fail(where + (kind,), "")))
-        args["content"] = content
-        if kind == "glyph":
-            args.update(font="bold", spacing=-0.08, size=Size(0.36))
+    def align(self, value: str, where: tuple[Any, ...]) -> str:
+        return "centre" if value == "center" else value
+
+    def content(self, kind: str, content: str, where: tuple[Any, ...]) -> str:
+        """The text of a text, glyph or image element, its ``{field}`` places declared (an
+        image's of type image; a literal picture resolved inside the catalogue's folder)."""
+        if kind not in ("text", "glyph", "image"):
+            return content
+        try:
+            names = placeholders(content)
+        except ValueError as exc:
+            raise self.fail(where, str(exc)) from None
+        for name in names:
+            if name not in self.fields:
+                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+            if kind == "image" and self.fields[name] != "image":
+                raise self.fail(where, f"field '{name}' is {self.fields[name]}, not image")
+        if kind == "image" and not names and content:
+            from .artpath import resolve_art
+
+            return str(resolve_art(self.path, content, False, self.fail(where, "")))
+        return content
+
+    def element(self, spec: dict[str, Any], where: tuple[Any, ...]) -> Element:
+        """One element that passed ``template.schema.json#/$defs/element`` (one kind key, that
+        kind's keys, values of the right form)."""
+        kind = next(k for k in KINDS if k in spec)
+        args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS.get(kind, {})}
         for key, value in spec.items():
-            at = where + (key,)
             if key == kind:
-                continue
-            if key == "at":
-                args[key] = self.point(value, at, 2)
-            elif key in ("box", "clip"):
-                args[key] = self.point(value, at, 4)
-            elif key in ("width", "size", "radius", "inset", "r"):
-                args[key] = self.size(value, at)
-            elif key in ("colour", "fill", "stroke", "plate_colour"):
-                args[key] = self.colour(value, at)
-            elif key == "font":
-                if value not in BUILTIN_FONTS + self.fonts:
-                    raise self.fail(at, f"unknown font {value!r}{_suggest(str(value), BUILTIN_FONTS + self.fonts)} (fonts: {', '.join(BUILTIN_FONTS + self.fonts)})")
-                args[key] = value
-            elif key == "align":
-                if value not in ALIGNS:
-                    raise self.fail(at, f"unknown alignment {value!r}{_suggest(str(value), ALIGNS)} (left, centre, right)")
-                args[key] = "centre" if value == "center" else value
-            elif key == "fit":
-                choices = (True, False) if kind in ("text", "glyph") else ("contain", "cover")
-                if value not in choices or isinstance(value, int) and not isinstance(value, bool):
-                    raise self.fail(at, f"expected {' or '.join(str(c).lower() for c in choices)}, got {value!r}")
-                args[key] = value
-            elif key == "bleed":
-                if not isinstance(value, bool):
-                    raise self.fail(at, f"expected true or false, got {value!r}")
-                args[key] = value
-            elif key == "spacing":
-                args[key] = self.fraction(value, at, -0.5, 1.0)
-            elif key == "plate":
-                if not isinstance(value, str) or not value:
-                    raise self.fail(at, f"expected a plate group name, got {value!r}")
-                args[key] = value
-        if kind == "image" and "fit" not in args:
-            args["fit"] = "contain"
-        if kind in ("text", "glyph") and "width" not in args:
-            args["width"] = Size(0.8)
-        if kind in ("rect", "circle", "frame") and "width" not in args:
-            args["width"] = Size(0.0)
+                args["content"] = self.content(kind, value, where + (key,))
+            else:
+                args[key] = getattr(self, _READ[key])(value, where + (key,)) if key in _READ else value
         return Element(**args)
 
-    def template(self, spec: Any, where: tuple[Any, ...], name: str = "") -> Template:
-        if not isinstance(spec, list) or not spec:
-            raise self.fail(where, "expected a list of elements (text, glyph, image, rect, circle, frame) or a built-in template name")
-        if len(spec) > 200:
-            raise self.fail(where, f"has {len(spec)} elements, more than 200")
+    def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
         source = "" if name else str(self.path)
         return Template(tuple(self.element(e, where + (i,)) for i, e in enumerate(spec)), name, source=source)
 
@@ -352,19 +292,22 @@ def parse_template(path: Path, spec: Any, lines: Lines, where: tuple[Any, ...], 
     """Parse the template ``spec`` found at ``where`` in ``path``.
 
     Args:
-        spec: a list of element mappings, or the name of a built-in template (``meatshield``).
+        spec: a list of element mappings, or the name of a built-in template (``meatshield``),
+            that passed ``data/template.schema.json#/$defs/template`` (the catalogue schema refers
+            to it: unknown kinds and keys, values of the wrong form are found there).
         lines: source lines from :func:`tokengen.sources.yamlsrc.read_yaml`.
         fields: the catalogue's declared fields, name → type (see :data:`FIELD_TYPES`).
         fonts: the catalogue's own font names (besides ``regular`` and ``bold``).
     Raises:
-        CatalogueError: an unknown kind, key, field, font or alignment (with a did-you-mean), a
-            value out of range, or a built-in template reading a field the catalogue lacks.
+        CatalogueError: an unknown field, font or built-in template (with a did-you-mean), a
+            field of the wrong type, a length without a known unit, a picture outside the
+            catalogue's folder, or a built-in template reading a field the catalogue lacks.
     """
     parser = _Parser(path, lines, fields, fonts)
     if isinstance(spec, str):
         known = builtin_names()
         if spec not in known:
-            raise parser.fail(where, f"unknown template {spec!r}{_suggest(spec, known)} (built in: {', '.join(known)})")
+            raise parser.fail(where, f"unknown template {spec!r}{suggest(spec, known)} (built in: {', '.join(known)})")
         template = builtin(spec)
         for element in template.elements:
             for name in element.fields():
@@ -379,6 +322,7 @@ def _builtin_data() -> tuple[Path, Any, Lines]:
     source = resources.files("tokengen").joinpath("data/templates.yaml")
     with resources.as_file(source) as path:
         data, lines = read_yaml(path)
+        schemas.check(Path(path), data, lines, "template")
         return Path(path), data, lines
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -271,3 +272,19 @@ def dotted(where: tuple[Any, ...]) -> str:
     for part in where:
         out += f"[{part}]" if isinstance(part, int) else (f".{one_line(part, 60)}" if out else one_line(part, 60))
     return out if len(out) <= 100 else out[:97] + "..."
+
+
+def floats(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
+    """Every float in read YAML ``data`` with its path (keys and list indexes), in document order.
+
+    Raises:
+        RecursionError: data nested deeper than Python's recursion limit.
+    """
+    if isinstance(data, float):
+        yield where, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from floats(value, where + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from floats(value, where + (i,))
