@@ -155,8 +155,9 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
             continue
         extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
         if extra or far is not None:
-            column = extra[0] if extra else far
-            raise CatalogueError(path, f"row has a value in column {column_letter(column)}, past the header's {len(header)} columns", line=line)
+            at = extra[0] if extra else far
+            assert at is not None
+            raise CatalogueError(path, f"row has a value in column {column_letter(at)}, past the header's {len(header)} columns", line=line)
         if len(rows) >= MAX_ROWS:
             raise CatalogueError(path, f"has more than {MAX_ROWS:,} token rows, the most one catalogue holds (a fixed limit, "
                                        "not counting blank rows): split the tokens into two catalogues, or give repeated "
@@ -335,7 +336,7 @@ def _xlsx_rows(path: Path) -> list[RawRow]:
             return _read_xlsx(path)
         except CatalogueError:
             raise
-        except (InvalidFileException, *_DAMAGED) as exc:
+        except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]
             raise CatalogueError(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {one_line(str(exc))[:200]})") from None
 
 
