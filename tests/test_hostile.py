@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -356,19 +357,24 @@ def test_up_to_date_check_reads_only_the_fingerprint(run, tmp_path: Path):
     assert _rchar() - before < 64 * 1024
 
 
+#: Run as a script (``python hook.py ARGS``), so a spawned or fork-server worker re-imports it as
+#: ``__mp_main__`` and is hooked too: every drawing process says so on the ``HOOK_READY`` FIFO, then
+#: waits on the ``HOOK_BLOCK`` FIFO, which nobody opens for writing, until it is signalled.
 HOOK = textwrap.dedent("""
     import os, sys
     from tokengen.faces import render
-    from tokengen.cli import run
-    ready, block = int(sys.argv[1]), int(sys.argv[2])
     real = render.SheetCanvas.place
     def place(self, *args, **kwargs):
+        ready = os.open(os.environ["HOOK_READY"], os.O_WRONLY)
         os.write(ready, b"x")   # this process is drawing: its .part file exists
-        os.read(block, 1)       # wait here until signalled (nobody writes to this pipe)
+        os.close(ready)
+        os.open(os.environ["HOOK_BLOCK"], os.O_RDONLY)  # wait here until signalled (no writer comes)
         return real(self, *args, **kwargs)
     render.SheetCanvas.place = place
-    sys.argv = ["tokengen"] + sys.argv[3:]
-    run()
+    if __name__ == "__main__":
+        from tokengen.cli import run
+        sys.argv = ["tokengen"] + sys.argv[1:]
+        run()
 """)
 
 
@@ -380,21 +386,25 @@ def _default_sigint() -> None:
 
 def _start_paused(tmp_path: Path, args: list[str], drawing: int) -> tuple[subprocess.Popen, int]:
     """Start ``tokengen ARGS`` with a hook that stops every drawing process in the middle of its
-    job; return once ``drawing`` processes are there (read from a pipe: an event, not a sleep)."""
-    ready_r, ready_w = os.pipe()
-    block_r, block_w = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-c", HOOK, str(ready_w), str(block_r), *args], cwd=tmp_path,
-                            pass_fds=(ready_w, block_r), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    job; return once ``drawing`` processes are there (read from a FIFO: an event, not a sleep)."""
+    hooks = tmp_path.parent / f"{tmp_path.name}-hook"  # beside tmp_path, whose listing the tests check
+    hooks.mkdir()
+    script = hooks / "hook.py"
+    script.write_text(HOOK, "utf-8")
+    os.mkfifo(hooks / "ready")
+    os.mkfifo(hooks / "block")
+    ready_r = os.open(hooks / "ready", os.O_RDWR)  # read-write: no end of file between two writers
+    env = {**os.environ, "HOOK_READY": str(hooks / "ready"), "HOOK_BLOCK": str(hooks / "block")}
+    proc = subprocess.Popen([sys.executable, str(script), *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=_default_sigint)  # its own process group, as a terminal gives a command
-    os.close(ready_w)
-    os.close(block_r)
     got = b""
     while len(got) < drawing:
-        chunk = os.read(ready_r, drawing - len(got))
-        assert chunk, proc.communicate()
-        got += chunk
+        # a safety net only (a process that died never writes): the wait itself is for the event
+        assert select.select([ready_r], [], [], 120)[0] and proc.poll() is None, proc.communicate()
+        got += os.read(ready_r, drawing - len(got))
     os.close(ready_r)
-    return proc, block_w
+    return proc, os.open(os.devnull, os.O_RDONLY)
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])

@@ -7,9 +7,14 @@ nothing is queued in a worker; when the parent is interrupted it sends SIGTERM t
 whose handler removes the temporary files it is writing (:func:`tokengen.io.atomic.remove_live_parts`)
 and ends at once, and waits for them.
 
-Workers are forked (the parent's parsed fonts and noted inputs come with them). They ignore
-SIGINT: Ctrl-C reaches the whole process group, and the parent decides. A worker that dies
-(killed, out of memory) fails its job only; a new worker takes the rest.
+Workers are started with a method every platform has: ``forkserver`` where there is one (a
+server process imports the job function's module once and forks each worker from it), else
+``spawn`` (Windows, and :data:`START_METHOD` forced); never ``fork``, which Windows lacks and
+which copies a parent's threads' locks. A worker therefore shares nothing with the parent but
+its job function (by module and name: it must be a module-level function), its argument and
+its result, all pickled. Workers ignore SIGINT (it is blocked while they start, so none arrives
+before their handler is set): Ctrl-C reaches the whole process group, and the parent decides.
+A worker that dies (killed, out of memory) fails its job only; a new worker takes the rest.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ from . import atomic
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+#: The start method of the workers: ``forkserver`` where the platform has it, else ``spawn``.
+#: Set it to ``spawn`` to run as on Windows.
+START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -55,17 +64,35 @@ class _Slot:
     def __init__(self, context: Any, fn: Callable[[Any], Any]):
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_worker, args=(child, fn), daemon=True)
-        self.process.start()
+        # SIGINT blocked while the worker (or the fork server) starts: the new process inherits the
+        # mask, so a Ctrl-C during its start-up is no traceback; this one receives it once unblocked
+        blocking = hasattr(signal, "pthread_sigmask")
+        if blocking:
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process.start()
+        finally:
+            if blocking:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
         child.close()
         self.index: int | None = None
 
 
+def _context(fn: Callable[[Any], Any]) -> Any:
+    """The multiprocessing context of :data:`START_METHOD`; a fork server preloads ``fn``'s module."""
+    context = multiprocessing.get_context(START_METHOD)
+    if START_METHOD == "forkserver":
+        context.set_forkserver_preload(["__main__", fn.__module__])
+    return context
+
+
 def run_pool(fn: Callable[[T], R], items: Sequence[T], indices: Sequence[int], workers: int,
              on_result: Callable[[int, R], None], on_crash: Callable[[int, str], R]) -> None:
-    """Call ``fn(items[i])`` for each ``i`` of ``indices`` in ``workers`` forked processes.
+    """Call ``fn(items[i])`` for each ``i`` of ``indices`` in ``workers`` worker processes.
 
     Args:
-        fn: must not raise (return an error value instead); its argument and result are pickled.
+        fn: a module-level function (pickled by name); must not raise (return an error value
+            instead); its argument and result are pickled.
         on_result: called in this process with (index, result) as each call returns.
         on_crash: makes the result of a call whose worker died, from (index, reason).
     Raises:
@@ -73,7 +100,7 @@ def run_pool(fn: Callable[[T], R], items: Sequence[T], indices: Sequence[int], w
         every worker is then sent SIGTERM and waited for before it propagates; calls not yet
         handed out never run.
     """
-    context = multiprocessing.get_context("fork")
+    context = _context(fn)
     pending = list(indices)
     pending.reverse()
     slots: list[_Slot] = []

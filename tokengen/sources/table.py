@@ -13,25 +13,34 @@ import csv
 import datetime
 import io
 import re
+import warnings
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
-from itertools import zip_longest
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
 from .yamlsrc import one_line
 
-#: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 tokens).
+#: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 token
+#: designs, as a YAML list of tokens has; it has no flag: ``copies`` repeats a design). Blank rows
+#: do not count.
 MAX_BYTES = 8 * 1024 * 1024
 MAX_ROWS = 10_000
-#: Most columns in a header.
+#: Most columns in a header; a value in any later column (of any row) is refused.
 MAX_COLUMNS = 256
 #: Largest unpacked size of an .xlsx (a zip of XML parts), bytes: a small file that unpacks to
 #: gigabytes (a zip bomb) is refused before openpyxl reads it.
 MAX_UNPACKED = 64 * 1024 * 1024
+#: Largest unpacked XML part of an .xlsx, bytes (a sheet of 10,000 rows of 40 filled columns is
+#: about 16 MiB), and most shared strings and cell formats (``<xf>``: Excel keeps at most 65,490
+#: cell formats and as many cell styles), counted by a streaming scan before openpyxl reads them.
+MAX_PART = 24 * 1024 * 1024
+MAX_SHARED_STRINGS = 1_000_000
+MAX_CELL_FORMATS = 2 * 65_490
 
 
 @dataclass(frozen=True)
@@ -56,9 +65,23 @@ class Uncalculated:
 
 
 @dataclass(frozen=True)
+class Shown:
+    """An .xlsx number cell with a number format that shows it otherwise than plainly: ``text``
+    is what the spreadsheet shows (``007`` for 7 in format ``000``, ``50%`` for 0.5, ``1,234.50``
+    for 1234.5 in ``#,##0.00``), ``value`` the number stored. A text field prints ``text``
+    (``str()`` of the cell is it); a number field takes ``value``."""
+
+    text: str
+    value: int | float
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Row:
     """One token row: ``values`` maps each header name to its cell (text for CSV; text, number,
-    :class:`DateCell` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
+    :class:`DateCell`, :class:`Shown` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
     ``columns`` maps each header name to its column letter (``C``); ``header_line`` is the
     header's line or row; ``decimal_comma`` is true for a semicolon-separated CSV, where a number
     may be written ``2,5`` (European Excel)."""
@@ -88,14 +111,17 @@ def column_letter(index: int) -> str:
 def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
     """Read the token rows of a ``.csv`` or ``.xlsx`` file. A header cell that is not one of
     ``names`` but matches exactly one of them ignoring case is taken as that name (``ID`` →
-    ``id``); any other header is kept as written.
+    ``id``); any other header is kept as written. Of an .xlsx, the sheet its author sees is read:
+    the active sheet if it is visible, else the first visible one.
 
     Raises:
         CatalogueError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8
-            (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`,
-            no header, an empty or repeated header name (``name`` and ``Name`` both naming
-            ``name``), a row with more cells than the header, more than :data:`MAX_ROWS` rows —
-            each naming the file and, where there is one, the row and column.
+            (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`
+            or with a part over :data:`MAX_PART`, more than :data:`MAX_SHARED_STRINGS` or
+            :data:`MAX_CELL_FORMATS`, a DTD, a damaged part, no header, an empty or repeated
+            header name (``name`` and ``Name`` both naming ``name``), a value past the header's
+            columns, more than :data:`MAX_ROWS` rows (blank rows not counted) — each naming
+            the file and, where there is one, the row and column.
     """
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
@@ -112,7 +138,7 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
     header: list[str] | None = None
     header_line = 1
     rows: list[Row] = []
-    for line, cells in raw_rows:
+    for line, cells, far in raw_rows:
         formula = next((i for i, c in enumerate(cells) if isinstance(c, Uncalculated)), None)
         if formula is not None:
             name = header[formula] if header is not None and formula < len(header) and header[formula] else None
@@ -120,16 +146,22 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
             raise CatalogueError(path, f"a formula without a saved value ({one_line(cells[formula].formula)}): save the file in a "
                                  "spreadsheet program (which calculates it), or type the value", line=line,
                                  field=f"{name} ({column})" if name else column)
-        if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
+        if far is None and _blank(cells):
             continue
         if header is None:
+            if far is not None:
+                raise CatalogueError(path, f"header has a name in column {column_letter(far)}, past the {MAX_COLUMNS} columns read", line=line)
             header, header_line = _header(path, line, cells, names), line
             continue
         extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
-        if extra:
-            raise CatalogueError(path, f"row has a value in column {column_letter(extra[0])}, past the header's {len(header)} columns", line=line)
+        if extra or far is not None:
+            at = extra[0] if extra else far
+            assert at is not None
+            raise CatalogueError(path, f"row has a value in column {column_letter(at)}, past the header's {len(header)} columns", line=line)
         if len(rows) >= MAX_ROWS:
-            raise CatalogueError(path, f"has more than {MAX_ROWS} token rows", line=line)
+            raise CatalogueError(path, f"has more than {MAX_ROWS:,} token rows, the most one catalogue holds (a fixed limit, "
+                                       "not counting blank rows): split the tokens into two catalogues, or give repeated "
+                                       "tokens a 'copies' column", line=line)
         values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
         rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line, decimal_comma))
     if header is None:
@@ -137,6 +169,15 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
     if not rows:
         raise CatalogueError(path, "has a header but no token rows")
     return rows
+
+
+def _blank(cells: Sequence[Any]) -> bool:
+    return all(c is None or (isinstance(c, str) and not c.strip()) for c in cells)
+
+
+#: A raw row: its line (CSV) or row number (XLSX), its cells, and the index of the first column
+#: past :data:`MAX_COLUMNS` + 1 holding a value (XLSX only; its cells stop before it), else None.
+RawRow = tuple[int, list[Any], "int | None"]
 
 
 def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> list[str]:
@@ -166,8 +207,14 @@ def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> li
     return names
 
 
-def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
-    """The rows of a CSV with their line numbers, and whether it is semicolon-separated."""
+#: Excel's first line naming the separator of a CSV: ``sep=;`` (then the header on line 2).
+_SEP_LINE = re.compile(r"sep=(.)\r?\n?", re.IGNORECASE)
+
+
+def _csv_rows(path: Path) -> tuple[list[RawRow], bool]:
+    """The rows of a CSV with their line numbers (blank rows skipped; at most a header and
+    :data:`MAX_ROWS` + 1 rows, enough to tell there are too many), and whether it is
+    semicolon-separated."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -176,18 +223,27 @@ def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], bool]:
         raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the sheet as 'CSV UTF-8'", line=line) from None
     if "\x00" in text:
         raise CatalogueError(path, "not a text file (contains NUL bytes)", line=text.count("\n", 0, text.index("\x00")) + 1)
-    delimiter = _delimiter(text.split("\n", 1)[0])
-    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)  # RFC 4180 quoting
-    out = []
+    first = text.split("\n", 1)[0]
     start = 1
+    sep = _SEP_LINE.fullmatch(first.rstrip("\r") + "\n") if first.lower().startswith("sep=") else None
+    if sep and sep.group(1) not in "\r\n\"":
+        delimiter = sep.group(1)
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+        start = 2
+    else:
+        delimiter = _delimiter(first)
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)  # RFC 4180 quoting
+    out: list[RawRow] = []
+    offset = start - 1
     try:
         for cells in reader:
-            out.append((start, list(cells)))
-            start = reader.line_num + 1
-            if len(out) > MAX_ROWS + 1:
-                break
+            if not _blank(cells):
+                out.append((start, list(cells), None))
+                if len(out) > MAX_ROWS + 1:
+                    break
+            start = reader.line_num + 1 + offset
     except csv.Error as exc:
-        raise CatalogueError(path, f"not readable as CSV: {one_line(str(exc))}", line=reader.line_num) from None
+        raise CatalogueError(path, f"not readable as CSV: {one_line(str(exc))}", line=reader.line_num + offset) from None
     return out, delimiter == ";"
 
 
@@ -199,51 +255,285 @@ def _delimiter(header: str) -> str:
     return max(",;\t", key=bare.count)
 
 
-def _xlsx_rows(path: Path) -> list[tuple[int, list[Any]]]:
+# -- .xlsx ------------------------------------------------------------------------------------------
+
+#: Bytes decompressed at a time by the scan of the parts (:func:`_check_parts`).
+_CHUNK = 1024 * 1024
+_SHARED_STRING = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
+_CELL_FORMAT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?xf[\s/>]")
+_DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+def _check_parts(path: Path) -> None:
+    """Bound an .xlsx before openpyxl parses it: its unpacked size, each XML part's size (read
+    from the zip's directory), and, by a streaming scan of each part with a hard cap, the
+    count of shared strings and cell formats; a DTD (which Excel never writes: entity expansion,
+    external entities) is refused. Raises CatalogueError naming the part and the limit."""
     try:
         with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError) as exc:
+            infos = archive.infolist()
+            unpacked = sum(info.file_size for info in infos)
+            if unpacked > MAX_UNPACKED:
+                raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
+            for info in infos:
+                name = info.filename
+                if not name.lower().endswith((".xml", ".rels")):
+                    continue
+                if info.file_size > MAX_PART:
+                    raise CatalogueError(path, f"part {one_line(name)} unpacks to {info.file_size / (1024 * 1024):.1f} MiB, "
+                                               f"more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
+                counted, limit, what = (
+                    (_SHARED_STRING, MAX_SHARED_STRINGS, "shared strings") if name.lower().endswith("sharedstrings.xml") else
+                    (_CELL_FORMAT, MAX_CELL_FORMATS, "cell formats") if name.lower().endswith("styles.xml") else (None, 0, ""))
+                _scan_part(path, archive, info, counted, limit, what)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
         raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
-    if unpacked > MAX_UNPACKED:
-        raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
-    # the formulas too, to tell a formula never calculated (no saved value) from a blank cell
-    with closing(_open_xlsx(path, data_only=True)) as book, closing(_open_xlsx(path, data_only=False)) as formulas:
-        out = []
-        # zip_longest runs both readers to their end, so each closes its part of the file (an older openpyxl
-        # keeps a reader stopped early, as plain zip leaves the second, holding the file open)
-        for number, (cells, written) in enumerate(zip_longest(_sheet_rows(book), _sheet_rows(formulas), fillvalue=()), start=1):
-            row = [_cell(c, f) for c, f in zip(cells, written)]
-            while row and row[-1] is None:  # openpyxl pads every row to the widest
-                row.pop()
-            out.append((number, row))
-            if len(out) > MAX_ROWS + 1:
-                break
+
+
+def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counted: re.Pattern[bytes] | None,
+               limit: int, what: str) -> None:
+    count = 0
+    tail = b""
+    read = 0
+    with archive.open(info) as part:
+        while chunk := part.read(_CHUNK):
+            read += len(chunk)
+            if read > MAX_PART:  # a directory that understates the size
+                raise CatalogueError(path, f"part {one_line(info.filename)} unpacks to more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
+            data = tail + chunk
+            if _DTD.search(data):
+                raise CatalogueError(path, f"part {one_line(info.filename)} has a DTD (<!DOCTYPE or <!ENTITY), which spreadsheet programs never write")
+            if counted is not None:
+                # a tag cut between two chunks is counted in the next (the tail ends before any '<' it holds)
+                cut = data.rfind(b"<", max(0, len(data) - 16))
+                body, tail = (data[:cut], data[cut:]) if cut >= 0 else (data, b"")
+                count += len(counted.findall(body))
+                if count > limit:
+                    raise CatalogueError(path, f"has more than {limit:,} {what} ({one_line(info.filename)})")
+            else:
+                tail = data[-16:]
+    if counted is not None and counted.search(tail):
+        count += 1
+        if count > limit:
+            raise CatalogueError(path, f"has more than {limit:,} {what} ({one_line(info.filename)})")
+
+
+#: Errors openpyxl (and the XML parser under it) raises for a damaged workbook.
+_DAMAGED: tuple[type[BaseException], ...] = (SyntaxError, zipfile.BadZipFile, KeyError, IndexError, ValueError, TypeError,
+                                             AttributeError, EOFError, OSError, OverflowError, InvalidOperation)
+
+
+def _xlsx_rows(path: Path) -> list[RawRow]:
+    """The non-blank rows of the sheet the author sees, each cell as :func:`_cell` makes it; at
+    most a header and :data:`MAX_ROWS` + 1 rows. The workbook is read once (saved values; a
+    formula's text is kept only where it has no saved value)."""
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    _check_parts(path)
+    with warnings.catch_warnings():  # openpyxl's remarks on a file (unknown extensions, no default style) are not the user's concern
+        warnings.simplefilter("ignore")
+        try:
+            return _read_xlsx(path)
+        except CatalogueError:
+            raise
+        except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]
+            raise CatalogueError(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {one_line(str(exc))[:200]})") from None
+
+
+def _read_xlsx(path: Path) -> list[RawRow]:
+    import openpyxl
+
+    with closing(openpyxl.load_workbook(path, read_only=True, data_only=True)) as book:
+        sheet = _seen_sheet(path, book)
+        out: list[RawRow] = []
+        for number, cells in _sheet_cells(sheet):
+            row: list[Any] = []
+            far = None
+            for cell in cells:
+                column = cell["column"] - 1
+                value = _cell(cell, sheet)
+                if value is None or (isinstance(value, str) and not value):
+                    continue
+                if column > MAX_COLUMNS:
+                    far = column if far is None else min(far, column)
+                    continue
+                row.extend([None] * (column + 1 - len(row)))
+                row[column] = value
+            if far is not None or not _blank(row):
+                out.append((number, row, far))
+                if len(out) > MAX_ROWS + 1:
+                    break
         return out
 
 
-def _open_xlsx(path: Path, data_only: bool) -> Any:
-    """The workbook, read-only: cell values as last saved (``data_only``) or formulas as written."""
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
-
-    try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=data_only)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
-
-
-def _cell(value: Any, written: Any) -> Any:
-    """A cell's value as read: text stripped, a date as a :class:`DateCell`, a formula with no
-    saved value (``value`` None, ``written`` its formula) as :class:`Uncalculated`."""
-    if value is None and written is not None:
-        return Uncalculated(str(getattr(written, "text", written)))  # an array formula keeps its text in .text
-    return value.strip() if isinstance(value, str) else _date_cell(value)
+def _seen_sheet(path: Path, book: Any) -> Any:
+    """The worksheet a spreadsheet program opens on: the active one if visible, else the first
+    visible one (a chart sheet is not a table)."""
+    sheets = [ws for ws in book.worksheets if getattr(ws, "sheet_state", "visible") == "visible"]
+    if not sheets:
+        raise CatalogueError(path, "has no visible worksheet")
+    active = book.active
+    return active if active in sheets else sheets[0]
 
 
-def _sheet_rows(book: Any) -> Any:
-    """The first sheet's rows of an openpyxl workbook, as tuples of cell values."""
-    return book.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS + 1)
+def _sheet_cells(sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """The rows of a read-only worksheet as (row number, cells), each cell openpyxl's dict of
+    ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus ``formula``
+    (its text, ``=B2*2``) when it has a formula and no saved value. One pass over the sheet's XML."""
+    from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+
+    class Parser(WorkSheetParser):  # type: ignore[misc]
+        def parse_cell(self, element: Any) -> dict[str, Any]:
+            cell = super().parse_cell(element)
+            if cell["value"] is None:
+                formula = element.find(FORMULA_TAG)
+                if formula is not None:
+                    cell["formula"] = "=" + (formula.text or "")
+            return cell
+
+    book = sheet.parent
+    with sheet._get_source() as source:
+        parser = Parser(source, sheet._shared_strings, data_only=True, epoch=book.epoch,
+                        date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
+        yield from parser.parse()
+
+
+def _cell(cell: dict[str, Any], sheet: Any) -> Any:
+    """A cell's value as read: text stripped, a date as a :class:`DateCell`, a formatted number
+    as a :class:`Shown`, a formula with no saved value as :class:`Uncalculated`."""
+    if "formula" in cell:
+        return Uncalculated(cell["formula"])
+    value = cell["value"]
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and cell["style_id"]:
+        shown = format_number(value, _number_format(sheet, cell["style_id"]))
+        if shown is not None and shown != _plain(value):
+            return Shown(shown, value)
+    return _date_cell(value)
+
+
+def _number_format(sheet: Any, style_id: int) -> str:
+    """The number format of a cell's style (``0.00``, ``General``)."""
+    from openpyxl.styles.numbers import BUILTIN_FORMATS, BUILTIN_FORMATS_MAX_SIZE
+
+    book = sheet.parent
+    number = book._cell_styles[style_id].numFmtId
+    if number < BUILTIN_FORMATS_MAX_SIZE:
+        return str(BUILTIN_FORMATS.get(number, "General"))
+    return str(book._number_formats[number - BUILTIN_FORMATS_MAX_SIZE])
+
+
+def _plain(value: int | float) -> str:
+    """A number as a field prints it unformatted (``7``, ``0.5``)."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+_LITERAL = re.compile(r'"([^"]*)"|\\(.)|_.|\*.|\[\$([^\]-]*)(?:-[^\]]*)?\]|\[[A-Za-z]+\d*\]')
+_PATTERN = re.compile(r"(?P<int>[#0?,]*)(?:\.(?P<dec>[#0?]*))?(?P<exp>E[+-]0+)?")
+
+
+def format_number(value: int | float, fmt: str) -> str | None:
+    """``value`` as a spreadsheet shows it in number format ``fmt``, for the common formats:
+    ``0``, ``000`` (zero-padded), ``0.00``, ``#,##0.00`` (thousands), ``0%``, ``0.0%``,
+    ``0.00E+00``, with literal text (``"gp"``, ``\\-``, ``[$€-407]``) and a section for
+    negative numbers (``#,##0;(#,##0)``). None for ``General``, text (``@``), dates and any
+    format not understood (conditions, fractions, scaling by a trailing comma): the number is
+    then shown as it is. Rounds half away from zero, as Excel does."""
+    if fmt in ("General", "@") or not fmt:
+        return None
+    sections = _split_sections(fmt)
+    section = sections[0]
+    negative = value < 0
+    if negative and len(sections) > 1 and sections[1]:
+        section, value = sections[1], -value
+    elif value == 0 and len(sections) > 2 and sections[2]:
+        section = sections[2]
+    prefix, pattern, suffix = _parse_section(section)
+    if pattern is None:
+        return None
+    match = _PATTERN.fullmatch(pattern)
+    if match is None or not pattern or "?" in pattern:
+        return None
+    whole, decimals, exponent = match.group("int"), match.group("dec"), match.group("exp")
+    if whole.endswith(",") or (not whole and decimals is None):
+        return None
+    percent = prefix.count("%") + suffix.count("%")
+    number = Decimal(repr(float(value))) if isinstance(value, float) else Decimal(value)
+    number *= Decimal(100) ** percent
+    places = len(decimals or "")
+    if exponent:
+        if whole.replace(",", "") != "0":
+            return None
+        text = f"{float(number):.{places}E}"
+        mantissa, power = text.split("E")
+        sign = "-" if power.startswith("-") else "+"
+        return prefix + mantissa + "E" + sign + power.lstrip("+-").zfill(len(exponent) - 2) + suffix
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    digits = f"{abs(rounded):f}"
+    integer, _, fraction = digits.partition(".")
+    least = whole.count("0")
+    integer = integer.lstrip("0").zfill(least) if least else integer.lstrip("0")
+    if "," in whole and integer:
+        integer = f"{int(integer):,}".zfill(0)
+    keep = len(decimals or "") - len((decimals or "").rstrip("#"))  # optional digits at the end
+    if keep:
+        fraction = fraction[: len(fraction) - keep] + fraction[len(fraction) - keep:].rstrip("0")
+    sign = "-" if rounded < 0 and not (negative and len(sections) > 1 and sections[1]) else ""
+    return prefix + sign + integer + ("." + fraction if decimals is not None else "") + suffix
+
+
+def _split_sections(fmt: str) -> list[str]:
+    """A number format's sections (positive; negative; zero; text), split at ``;`` outside quotes."""
+    sections, current, quoted, escaped = [], "", False, False
+    for ch in fmt:
+        if escaped:
+            current += ch
+            escaped = False
+        elif ch == "\\":
+            current += ch
+            escaped = True
+        elif ch == '"':
+            current += ch
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            sections.append(current)
+            current = ""
+        else:
+            current += ch
+    return sections + [current]
+
+
+def _parse_section(section: str) -> tuple[str, str | None, str]:
+    """(literal text before, the digit pattern, literal text after) of one format section; the
+    pattern is None when the section is not a plain number pattern."""
+    parts: list[tuple[bool, str]] = []  # (is literal, text)
+    last = 0
+    for match in _LITERAL.finditer(section):
+        if match.start() > last:
+            parts.append((False, section[last:match.start()]))
+        literal = match.group(1) if match.group(1) is not None else match.group(2) if match.group(2) is not None else (match.group(3) or "")
+        parts.append((True, literal))
+        last = match.end()
+    parts.append((False, section[last:]))
+    prefix, pattern, suffix = "", "", ""
+    for literal, text in parts:
+        if not literal:
+            for ch in text:
+                if ch in "#0?,.E+-" and not suffix:
+                    pattern += ch
+                elif ch in "%$-+/():!^&'~{}<>= " or ch.isspace():
+                    if pattern:
+                        suffix += ch
+                    else:
+                        prefix += ch
+                else:
+                    return "", None, ""
+        elif pattern:
+            suffix += text
+        else:
+            prefix += text
+    return prefix, pattern, suffix
 
 
 def _date_cell(value: Any) -> Any:
