@@ -150,3 +150,19 @@ def test_a_header_named_sep_without_a_separator_is_a_header(tmp_path: Path):
         1,x
         """), "utf-8")
     assert [r.values for r in read_table(path)] == [{"sep=": "1", "name": "x"}]
+
+
+def test_a_number_field_takes_the_number_behind_its_format(tmp_path: Path):
+    """A number or integer field reads the stored number of a formatted cell (``0.00``, ``0%``,
+    ``000``); a text field beside it shows the cell as the spreadsheet does."""
+    book = openpyxl.Workbook()
+    book.active.append(["name", "strength", "copies"])
+    for row, (value, fmt) in enumerate([(7, "000"), (0.5, "0%"), (1234.5, "#,##0.00")], start=2):
+        book.active.append([value, value, 2])
+        for column in (1, 2, 3):
+            book.active.cell(row=row, column=column).number_format = fmt if column < 3 else "00"
+    book.save(tmp_path / "tokens.xlsx")
+    path = tmp_path / "cat.yaml"
+    path.write_text(CATALOGUE.replace("fields: {name: text}", "fields: {name: text, strength: number}").replace("{ext}", "xlsx"), "utf-8")
+    tokens = load_catalogue(path).tokens
+    assert [(t.value("name"), t.value("strength"), t.copies) for t in tokens] == [("007", 7, 2), ("50%", 0.5, 2), ("1,234.50", 1234.5, 2)]

@@ -370,7 +370,7 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
             todo.append(i)
     workers = max(1, min(workers or os.cpu_count() or 1, len(todo), max_workers()))
     if todo:
-        fonts.register()  # once here: forked workers inherit the parsed fonts
+        fonts.register()  # once here: workers load the fonts themselves
     if workers == 1:
         for i in todo:
             results[i] = _guarded(jobs[i])

@@ -34,7 +34,7 @@ from ..units import parse_length
 from . import fonts
 from .artpath import resolve_art
 from .schemas import line_at, show, suggest
-from .table import DateCell, Row, read_table
+from .table import DateCell, Row, Shown, read_table
 from .template import FIELD_TYPES, Element, Template, colour_of, font_name, parse_template, placeholders, substitute
 from .yamlsrc import Lines, dotted, floats, one_line
 
@@ -302,6 +302,8 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     if not _ID.match(token_id):
         raise fail("id", f"id {show(token_id)} must be lowercase letters, digits, '-' or '_'")
     copies = _blank(raw.get("copies"))
+    if isinstance(copies, Shown):  # a formatted .xlsx number: the number itself
+        copies = copies.value
     if copies is None:
         copies = 1
     else:
@@ -311,6 +313,8 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     values: dict[str, Any] = {}
     for name, kind in fields.items():
         value = _blank(raw.get(name))
+        if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
+            value = value.value if kind in ("number", "integer") else value.text
         if value is None:
             if name in defaults:
                 value = defaults[name]

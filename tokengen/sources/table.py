@@ -382,7 +382,7 @@ def _sheet_cells(sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     (its text, ``=B2*2``) when it has a formula and no saved value. One pass over the sheet's XML."""
     from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
 
-    class Parser(WorkSheetParser):  # type: ignore[misc]
+    class Parser(WorkSheetParser):
         def parse_cell(self, element: Any) -> dict[str, Any]:
             cell = super().parse_cell(element)
             if cell["value"] is None:
