@@ -13,7 +13,7 @@ origins and ``/Rotate`` do not move anything in that space, so they cannot chang
 Character boxes are advance width wide (PDF 32000-1 9.4.4) and reach from the font's descent to
 its ascent (FontDescriptor; descent + 1 em when no ascent is given), as pdfium's loose character
 boxes do, transformed by the text matrix and the CTM. For fonts whose ascent − descent is 1 em
-(DejaVu, most) that is exactly pdfminer's box, the one pdfplumber reports; for a subset whose
+(DejaVu, most) that is exactly pdfminer's character box (the tests hold it to 0.1 pt); for a subset whose
 descriptor was recomputed (Ghostscript writes the arrows' descent as −14) it stays as tall as the
 glyphs are said to be, not one whole em; widths come from the font's ``/Widths`` (simple fonts) or
 ``/W``/``/DW`` (CID fonts, 2-byte codes), text from ``/ToUnicode`` (ranges are looked up, never
