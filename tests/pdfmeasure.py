@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,3 +94,50 @@ def embedded(font: DictionaryObject) -> bool:
         return False
     descriptor = descriptor.get_object()
     return any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+# ---- cuts: does a sheet show every cut? (was tokengen/preflight/cutcheck.py, used only here) ----
+
+#: How far (pt) a mark may sit from the trim edge it marks: about 0.18 mm, well under a stroke.
+CUT_TOL = 0.5
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in pt
+
+
+def cuts(trims: Iterable[Rect]) -> tuple[list[float], list[float]]:
+    """The distinct cuts of ``trims``: (xs of vertical trim edges, ys of horizontal), sorted,
+    edges closer than :data:`CUT_TOL` counted once (neighbours that share an edge)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for x0, y0, x1, y1 in trims:
+        xs += [x0, x1]
+        ys += [y0, y1]
+    return _distinct(xs), _distinct(ys)
+
+
+def _distinct(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > CUT_TOL:
+            out.append(v)
+    return out
+
+
+def unmarked_cuts(trims: Sequence[Rect], lines: Iterable[Rect], tol: float = CUT_TOL) -> list[str]:
+    """Every cut (the x of a vertical trim edge or the y of a horizontal one, pt) of ``trims``
+    that no stroked axis-parallel segment in ``lines`` lies on (within ``tol``), as messages such
+    as ``"vertical cut at x = 126.00pt is not marked"``; empty when every cut is shown or the
+    sheet holds fewer than two tokens (the page, or its TrimBox, is then the cut). Diagonal
+    segments are ignored."""
+    if len(trims) < 2:
+        return []
+    vertical, horizontal = [], []
+    for x0, y0, x1, y1 in lines:
+        if abs(x0 - x1) <= tol and abs(y1 - y0) > tol:
+            vertical.append((x0 + x1) / 2)
+        elif abs(y0 - y1) <= tol and abs(x1 - x0) > tol:
+            horizontal.append((y0 + y1) / 2)
+    xs, ys = cuts(trims)
+    problems = [f"vertical cut at x = {x:.2f}pt is not marked" for x in xs if not any(abs(x - v) <= tol for v in vertical)]
+    problems += [f"horizontal cut at y = {y:.2f}pt is not marked" for y in ys if not any(abs(y - h) <= tol for h in horizontal)]
+    return problems

@@ -12,9 +12,9 @@ import pytest
 from conftest import CATALOGUE
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pdfmeasure import unmarked_cuts
 
 from tokengen.geometry.imposition import HOME_BLEED, SheetSpec, impose, plan
-from tokengen.preflight.cutcheck import unmarked_cuts
 from tokengen.units import PAGES
 
 FACE_BG = (0.937255, 0.894118, 0.784314)  # #efe4c8

@@ -171,6 +171,11 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     assert Path(where).is_relative_to(env_dir), where  # the installed copy, not the repository's
     assert _run([str(script), "build", "meatshields"], cwd=empty, env=env).stdout == "wrote meatshields.pdf: 18 tokens (1 set) on 1 face page\n"
     assert len(pypdf.PdfReader(empty / "meatshields.pdf").pages) == 1
+    # pypdf and pdfplumber are test-only: the installed package exports and preflights without them
+    missing = "import importlib.util as u; print([m for m in ('pypdf', 'pdfplumber') if u.find_spec(m) is None])"
+    assert _run([str(py), "-c", missing], cwd=empty, env=env).stdout == "['pypdf', 'pdfplumber']\n"
+    shop = _run([str(script), "export", "meatshields", "--profile", "print-shop", "-o", "shop"], cwd=empty, env=env).stdout
+    assert shop.splitlines()[-1] == "preflight: meatshields-print-shop.pdf passes every check of profile print-shop"
     _run([str(script), "init"], cwd=empty, env=env)
     assert (empty / "token_defs.yaml").is_file()
     assert _run([str(script), "build", "-o", "mine.pdf"], cwd=empty, env=env).stdout.startswith("wrote mine.pdf: 18 tokens")

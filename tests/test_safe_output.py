@@ -10,6 +10,7 @@ import errno
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -386,3 +387,73 @@ def test_output_onto_an_art_file_is_refused(run, tmp_path: Path):
     result = run("build", str(cat), "-o", str(png))
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {png}: output would overwrite an input file\n")
     assert png.read_bytes() == before
+
+
+# ---- power cuts: the data is on the disk before the rename (fsync) --------------------------------
+
+
+def _record_syncs(monkeypatch: pytest.MonkeyPatch, fail: Exception | None = None, fail_folders: bool = False) -> list[tuple]:
+    """Record each fsync (the inode synced and whether it is a folder) and each rename, in order."""
+    events: list[tuple] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        info = os.fstat(fd)
+        folder = stat.S_ISDIR(info.st_mode)
+        events.append(("fsync", info.st_ino, folder))
+        if fail is not None and folder == fail_folders:
+            raise fail
+        real_fsync(fd)
+
+    def replace(src, dst) -> None:
+        events.append(("replace", os.stat(src).st_ino, Path(dst).name))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(atomic.os, "fsync", fsync)
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    return events
+
+
+def test_each_file_is_synced_before_its_rename_and_the_folder_after(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    events = _record_syncs(monkeypatch)
+    face, backs = tmp_path / "x.pdf", tmp_path / "x-backs.pdf"
+    face.write_bytes(OLD)
+    result = run("build", str(MINIMAL), "--backs", "separate", "-o", str(face))
+    assert result.exit_code == 0, result.stderr
+    assert events == [("fsync", face.stat().st_ino, False), ("fsync", backs.stat().st_ino, False),
+                      ("replace", face.stat().st_ino, "x.pdf"), ("replace", backs.stat().st_ino, "x-backs.pdf"),
+                      ("fsync", tmp_path.stat().st_ino, True)]
+    assert face.read_bytes().startswith(b"%PDF") and backs.read_bytes().startswith(b"%PDF")
+
+
+def test_atomic_path_syncs_file_then_renames_then_syncs_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    events = _record_syncs(monkeypatch)
+    target = tmp_path / "out.bin"
+    with atomic.atomic_path(target) as temp:
+        temp.write_bytes(b"new data")
+    ino = target.stat().st_ino
+    assert events == [("fsync", ino, False), ("replace", ino, "out.bin"), ("fsync", tmp_path.stat().st_ino, True)]
+    assert target.read_bytes() == b"new data"
+
+
+def test_a_folder_that_cannot_be_synced_is_tolerated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    events = _record_syncs(monkeypatch, OSError(errno.EINVAL, os.strerror(errno.EINVAL)), fail_folders=True)
+    target = tmp_path / "out.bin"
+    with atomic.atomic_path(target) as temp:
+        temp.write_bytes(b"new data")
+    assert target.read_bytes() == b"new data"
+    assert [e[0] for e in events] == ["fsync", "replace", "fsync"]
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_a_file_sync_failure_keeps_every_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    events = _record_syncs(monkeypatch, OSError(errno.EIO, os.strerror(errno.EIO)))
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    first.write_bytes(OLD)
+    with pytest.raises(atomic.ExportError) as info, atomic.atomic_files([first, second]) as temps:
+        for temp in temps:
+            temp.write_bytes(b"new")
+    assert str(info.value) == f"{first}: write failed: Input/output error"
+    assert [e[0] for e in events] == ["fsync"]  # nothing renamed
+    assert first.read_bytes() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf"]

@@ -1,7 +1,7 @@
 """tokengen: turn a YAML catalogue of game tokens into print-ready PDF sheets.
 
 The public names below are imported on first use (PEP 562), so ``import tokengen`` and the
-command line's start-up stay cheap: ReportLab, jsonschema, pypdf and the rules engine load only
+command line's start-up stay cheap: ReportLab, jsonschema, pikepdf and the rules engine load only
 when something needs them.
 """
 

@@ -27,7 +27,7 @@ from .completion import complete_page, complete_profile
 if TYPE_CHECKING:
     from ..geometry.imposition import SheetSpec
 
-# Each command imports what it needs when it runs (ReportLab, jsonschema, pypdf, pdfplumber,
+# Each command imports what it needs when it runs (ReportLab, jsonschema, pikepdf,
 # pypdfium2, the rules engine), so `tokengen --version` and `--help` start fast.
 
 DEFAULT_CATALOGUE = "token_defs.yaml"

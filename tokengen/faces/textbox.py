@@ -8,8 +8,8 @@ places the block. Text comes in as markup (:mod:`tokengen.sources.markup`) or al
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
 baseline ``leading × size`` below the last; the block is the lines' height plus whatever the
-font's descender reaches below the last line's leading, so no glyph box (the box preflight and
-pdfplumber measure: ascent..descent about the baseline) leaves the box. Icons are ``size`` high,
+font's descender reaches below the last line's leading, so no glyph box (the box preflight
+measures, as pdfminer does: ascent..descent about the baseline) leaves the box. Icons are ``size`` high,
 their bottom edge on the baseline, as wide as their picture's aspect ratio makes them.
 
 :func:`fit_box` finds the size by bisection, to 0.01 pt, between ``min_size`` and ``size``: the

@@ -5,7 +5,7 @@ area is the token's trim outline (:func:`tokengen.geometry.shapes.outline`: squa
 hex) moved inwards by the safe distance, as a convex polygon (:class:`SafeArea`).
 
 A line of text set at font size ``s`` pt occupies a box ``advance · s`` wide from ``descent · s``
-to ``ascent · s`` about its baseline (the box preflight and pdfplumber measure); every measure is
+to ``ascent · s`` about its baseline (the box preflight measures, as pdfminer does); every measure is
 proportional to ``s``. A template text has a box of its own: its fit ``width`` about its anchor,
 one line of its largest size high. :func:`fit_line` clips that box to the safe area and finds
 the largest size, down to a floor, at which the line fits the clipped box, placed as near its

@@ -2,7 +2,10 @@
 
 An interrupted run (Ctrl-C, kill, an exception, a full disk) leaves the previous file or
 nothing, never a truncated one: the rename (``os.replace``) is atomic on one file system, and
-the temporary file lives in the target's own folder so it is on the same one.
+the temporary file lives in the target's own folder so it is on the same one. The temporary
+file's data is flushed to the disk (``os.fsync``) before it is renamed, and on POSIX the folder
+after the rename (where the file system allows a folder to be synced), so a power cut leaves
+the previous file or the whole new one, never a renamed file whose data never reached the disk.
 
 The one thing a run cannot clean up after is its own ``SIGKILL`` (or a power cut): that leaves
 a hidden ``.NAME.PID.XXXX.part`` file beside the target (never the target itself). The next
@@ -163,6 +166,11 @@ def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> I
             yield list(temps)
         except OSError as exc:
             raise ExportError(f"{reals[0] if len(reals) == 1 else reals[0].parent}: write failed: {exc.strerror or exc}") from None
+        for temp, real in zip(temps, reals, strict=True):  # every file on the disk before any is renamed
+            try:
+                _sync_file(temp)
+            except OSError as exc:
+                raise ExportError(f"{real}: write failed: {exc.strerror or exc}") from None
         done = 0
         for temp, real in zip(temps, reals, strict=True):
             try:
@@ -172,11 +180,40 @@ def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> I
                 already = f" ({done} of {len(reals)} files were already replaced)" if done else ""
                 raise ExportError(f"{real}: write failed: {exc.strerror or exc}{already}") from None
             done += 1
+        for folder in dict.fromkeys(real.parent if str(real.parent) else Path(".") for real in reals):
+            _sync_folder(folder)
     finally:
         for temp in temps:
             with contextlib.suppress(FileNotFoundError):
                 temp.unlink()
             _LIVE.discard(temp)
+
+
+def _sync_file(path: Path) -> None:
+    """Flush ``path``'s data to the disk (``os.fsync``). Raises OSError as the disk reports it."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))  # Windows' fsync needs a handle open for writing
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush ``folder``'s entries (the renames into it) to the disk, on POSIX; nothing on Windows,
+    which cannot open a folder, nor where the file system refuses to sync one (the files are
+    written whole either way: this only makes the rename itself survive a power cut)."""
+    if os.name == "nt":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # EINVAL and the like: a file system that does not sync folders
+    finally:
+        os.close(fd)
 
 
 def _mode(target: Path) -> int:

@@ -4,7 +4,8 @@ All lengths are in pt (1 in = 72 pt), origin at the page's lower-left corner. Th
 (targets, rulers, text region) is :mod:`tokengen.geometry.alignlayout`; the printer corrections it prints
 with are :mod:`tokengen.faces.pagesetup`.
 
-* :func:`mirror_point` and :func:`align_targets`: where the alignment marks go on each side.
+* :func:`mirror_point`: where a front mark lands on the back (the targets themselves are
+  :func:`tokengen.geometry.alignlayout.layout`'s).
 * :func:`write_alignment_test`: the two-page duplex alignment test.
 
 Reading the alignment test: hold the printed sheet against a light with the *back* (page 2)
@@ -73,15 +74,6 @@ def scale_signs(page: tuple[float, float], flip: str, *, front: bool) -> tuple[i
         return (1, 1)
     mx, my = mirrored_axes(page, flip)
     return (1 if mx else -1, 1 if my else -1)
-
-
-def align_targets(page: tuple[float, float]) -> list[tuple[float, float]]:
-    """The alignment targets on the front (pt): the page centre and, when the page is large
-    enough, four points :func:`tokengen.geometry.alignlayout.corner_inset` from the edges (90 pt on Letter;
-    they show a rotation or a scale error)."""
-    from ..geometry.alignlayout import layout
-
-    return list(layout(page).targets)
 
 
 def write_alignment_test(out: str | Path, page: tuple[float, float], flip: str = "long",

@@ -228,31 +228,18 @@ def _runs(numbers: list[int]) -> str:
     return "-".join(parts)
 
 
-def single_pages_pdf(catalogue: Catalogue, profile: Profile, sides: list[tuple[str, Token]],
-                     keep_resolution: bool = False, warnings: list[str] | None = None) -> bytes:
-    """A PDF with one token side per page, as bytes.
-
-    Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
-    card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
-    BleedBox = MediaBox. ``sides`` lists (``"face"`` or ``"back"``, token) per page.
-    Deterministic (ReportLab invariant mode); only the bundled fonts, embedded as subsets; in a
-    CMYK profile ReportLab refuses any non-CMYK colour.
-
-    Raises:
-        RenderError: a glyph is missing from the font.
-    """
-    buffer = io.BytesIO()
-    write_single_pages(catalogue, profile, iter(sides), buffer, len(sides), keep_resolution, warnings)
-    return buffer.getvalue()
-
-
 def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
                        target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
                        warnings: list[str] | None = None) -> None:
-    """Write the single-pages PDF of :func:`single_pages_pdf` to ``target`` (a path or a binary
-    buffer) from ``sides``, an iterator of ``count`` (side, token) pairs taken one page at a time:
-    each page is one form placement, so memory grows by a few hundred bytes per page, never by a
-    list of the pages or their drawings. Art warnings are added to ``warnings``.
+    """Write a PDF with one token side per page to ``target`` (a path or a binary buffer) from
+    ``sides``, an iterator of ``count`` (``"face"`` or ``"back"``, token) pairs taken one page at
+    a time: each page is one form placement, so memory grows by a few hundred bytes per page,
+    never by a list of the pages or their drawings. Art warnings are added to ``warnings``.
+
+    Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
+    card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
+    BleedBox = MediaBox. Deterministic (ReportLab invariant mode); only the bundled fonts,
+    embedded as subsets; in a CMYK profile ReportLab refuses any non-CMYK colour.
 
     Raises:
         RenderError: a glyph is missing from the font; the art cannot be read.
@@ -287,12 +274,6 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
 
 def _back(catalogue: Catalogue, token: Token) -> Back:
     return catalogue.back or token.back
-
-
-def rasterise(pdf: bytes | Path, dpi: int, edge: float) -> list[Image.Image]:
-    """Every page of ``pdf`` rendered as by :func:`rasterise_pages`, as a list (all in memory:
-    for a few pages only; :func:`export` takes them one at a time)."""
-    return list(rasterise_pages(pdf, dpi, edge))
 
 
 def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.Image]:

@@ -1,1 +1,1 @@
-"""Preflight: read any PDF and judge it, check by check (page walk, PDF/X, cut checks)."""
+"""Preflight: read any PDF and judge it, check by check (the page walk, the checks, PDF/X)."""
