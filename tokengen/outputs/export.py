@@ -60,7 +60,7 @@ from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
-           warnings: list[str] | None = None, also: Also | None = None) -> list[Path]:
+           warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -79,6 +79,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
         also: what the caller will write from the PDF (previews), given the PDF and its page
             count: checked with the export's own files before the first is written.
+        image_url: ``output: tts`` only: the URL the images will be hosted under
+            (``--image-url``), or None for ``file:///`` URLs (:mod:`tokengen.outputs.tts`).
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
         each distinct back in order of first use, named by :func:`png_backs`).
@@ -108,6 +110,12 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if not out_dir.is_dir():
             raise ExportError(f"{out_dir}: not a folder")
 
+    if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
+        from .tts import export_tts
+
+        return export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_base=image_url,
+                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution,
+                          warnings=warnings)
     if profile.output in ("sheets", "cut-svg"):
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
