@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -111,11 +111,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             raise ExportError(f"{out_dir}: not a folder")
 
     if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
-        from .tts import export_tts
-
-        return export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_base=image_url,
-                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution,
-                          warnings=warnings)
+        return _export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_url,
+                           max_pixels, max_total_pixels, keep_resolution, warnings)
     if profile.output in ("sheets", "cut-svg"):
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
@@ -177,6 +174,37 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
             write_png(image, temp, dpi, shown=target)
             image.close()
+    return targets
+
+
+def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str, pdf: Path, dpi: int,
+                ready: Callable[[list[Path], int], None], image_url: str | None, max_pixels: int, max_total_pixels: int,
+                keep_resolution: bool, warnings: list[str] | None) -> list[Path]:
+    """``output: tts`` (:mod:`tokengen.outputs.tts`): the single-token PDF of the faces and backs
+    (no bleed: TTS maps the whole image onto the face), rasterised as the ``png`` chits are, the
+    card sheets or tile images composed from those pages, the saved object's JSON and thumbnail;
+    all files or none. Returns the PDF, the JSON, the thumbnail, then the images."""
+    from . import tts
+
+    tts.check_base(image_url)
+    profile = replace(profile, bleed=0.0)
+    faces = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)]
+    plan = tts.plan(catalogue, stem, dpi, faces, png_backs(stem, catalogue), max_pixels=max_pixels,
+                    max_total_pixels=max_total_pixels)
+    names = [plan.json, plan.thumbnail, *(name for _, name in plan.images)]
+    targets = [pdf, *(out_dir / name for name in names)]
+    ready(targets, len(plan.sides))
+    urls = {name: tts.image_url(out_dir / name, image_url) for _, name in plan.images}
+    with atomic_files(targets, inputs=catalogue.files_read()) as temps:
+        temp = dict(zip(names, temps[1:], strict=True))
+        try:
+            write_single_pages(catalogue, profile, iter(plan.sides), temps[0], len(plan.sides), keep_resolution, warnings)
+        except OSError as exc:  # named after the output, not its hidden temporary file
+            raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
+        for name, image in tts.compose(plan, rasterise_pages(temps[0], dpi, catalogue.size)):
+            write_png(image, temp[name], dpi, shown=out_dir / name)
+            image.close()
+        temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
     return targets
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,9 +55,7 @@ from PIL import Image
 
 from ..errors import LayoutError, UsageError
 from ..geometry.decksheet import MAX_IMAGE_SIDE, DeckSheet, deck_sheets
-from ..io.atomic import atomic_files
-from ..model import Catalogue, Token
-from ..sources.profiles import Profile
+from ..model import Back, Catalogue, Token
 from ..units import counted
 
 #: Width of a ``Custom_Tile`` at scale 1, TTS units (about inches).
@@ -78,22 +77,47 @@ SPACING = 0.25
 
 @dataclass(frozen=True)
 class Plan:
-    """What an export writes: ``names`` of the images in render order (the PDF pages' order:
-    faces, then distinct backs), the ``sheets`` (cards only) and the tokens' ``backs`` (token,
-    PNG name) per distinct back."""
+    """What a TTS export writes, settled before anything is drawn.
+
+    Attributes:
+        cards: a deck (cards) rather than tiles.
+        unique: cards with per-token backs (a back sheet per face sheet, ``UniqueBack``).
+        cell: (w, h) px of one face or back image.
+        sides: the PDF pages, (``"face"`` or ``"back"``, token): every face design, then each
+            distinct back (every token's own back when ``unique``).
+        faces: tiles only: the face PNG names, in catalogue order.
+        backs: the back PNG names: tiles, one per distinct back, with ``back_of`` naming each
+            token's; cards, the one shared back or the back sheets.
+        sheets, sheet_names: cards only: the face sheets and their PNG names.
+        json, thumbnail: the saved object's file names.
+        images: (size px, name) of every image written, faces and sheets first, then backs.
+    """
 
     cards: bool
+    unique: bool
+    cell: tuple[int, int]
+    sides: list[tuple[str, Token]]
     faces: list[str]
-    backs: list[tuple[Token, str]]
+    backs: list[str]
+    back_of: dict[str, str]
     sheets: list[DeckSheet]
     sheet_names: list[str]
-    back_sheet_names: list[str]
+    json: str
+    thumbnail: str
+    images: list[tuple[tuple[int, int], str]]
 
 
 def is_deck(catalogue: Catalogue) -> bool:
     """Cards go into a deck: tokens whose trim is not square (cards, other rectangles)."""
     kind = catalogue.shape.kind if catalogue.shape is not None else "square"
     return kind in ("square", "rounded") and abs(catalogue.trim_height - catalogue.size) > 1e-6
+
+
+def drawn_blind(catalogue: Catalogue) -> bool:
+    """Whether the set is drawn blind from a bag: ``drawn_blind: true``, or a Meatshields
+    catalogue (its format has no such key: the game draws every token from a bag, which is why
+    it has one back; token_defs.yaml, ``back``)."""
+    return catalogue.drawn_blind or (catalogue.module == "meatshields" and not catalogue.fields)
 
 
 def image_url(path: Path, base: str | None) -> str:
@@ -113,51 +137,35 @@ def check_base(base: str | None) -> None:
         raise UsageError(f"--image-url {base!r}: expected a URL such as https://example.org/tokens")
 
 
-def export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str, pdf: Path, dpi: int,
-               ready: Any, *, image_base: str | None = None, max_pixels: int, max_total_pixels: int,
-               keep_resolution: bool = False, warnings: list[str] | None = None) -> list[Path]:
-    """Write the Tabletop Simulator files of ``catalogue`` (module docstring) into ``out_dir``.
+def plan(catalogue: Catalogue, stem: str, dpi: int, faces: list[str], backs: list[tuple[Token, str]], *,
+         max_pixels: int, max_total_pixels: int) -> Plan:
+    """Settle the files of a TTS export of ``catalogue`` at ``dpi`` (its size already settled; the
+    images are the trim, no bleed).
 
     Args:
-        catalogue: the validated catalogue (its size already settled).
-        profile: an ``output: tts`` profile (its bleed is ignored: the images are the trim).
-        stem, pdf: the files' stem and the PDF's path (:func:`tokengen.outputs.export.export`).
-        dpi: image resolution, px per in.
-        ready: checks every target and makes the folder (the export's own guard).
-        image_base: ``--image-url``: the URL the images will be hosted under, or None for
-            ``file:///`` URLs.
-        max_pixels, max_total_pixels: refuse a larger image, or more pixels in all, before
-            anything is drawn.
-    Returns:
-        The paths written: the PDF, the JSON, the thumbnail, then the images.
+        stem: the files' stem (:func:`tokengen.outputs.export.slug` of the title).
+        faces: a face PNG name per token design (:func:`tokengen.outputs.export.png_name`).
+        backs: (token, PNG name) per distinct back (:func:`tokengen.outputs.export.png_backs`).
+        max_pixels, max_total_pixels: the largest image, and the most pixels in all.
     Raises:
-        LayoutError: an image passes TTS's size or a pixel limit.
-        ExportError, RenderError: as :func:`tokengen.outputs.export.export`.
+        LayoutError: an image passes TTS's :data:`MAX_IMAGE_SIDE` or a pixel limit (naming the
+            image, its size and the option that raises the limit).
     """
-    from dataclasses import replace
-
-    from .export import png_backs, png_name, rasterise_pages, write_png, write_single_pages
-
-    check_base(image_base)
-    profile = replace(profile, bleed=0.0)  # TTS maps the whole image onto the face: trim only
-    width, height = catalogue.size, catalogue.trim_height
-    px, py = round(width / 72 * dpi), round(height / 72 * dpi)
+    px, py = round(catalogue.size / 72 * dpi), round(catalogue.trim_height / 72 * dpi)
     if max(px, py) > MAX_IMAGE_SIDE:
         raise LayoutError(f"{catalogue.path}: each image would be {px} x {py} px at {dpi} DPI, more than Tabletop Simulator's "
                           f"{MAX_IMAGE_SIDE} px; lower --dpi")
     cards = is_deck(catalogue)
-    backs = png_backs(stem, catalogue)
-    sheets = deck_sheets(len(catalogue.tokens), (px, py)) if cards else []
     unique = cards and len(backs) > 1
+    sheets = deck_sheets(len(catalogue.tokens), (px, py)) if cards else []
+    sheet_names = [f"{stem}-deck-{k}.png" for k in range(1, len(sheets) + 1)]
     if cards:
-        faces: list[str] = []
-        sheet_names = [f"{stem}-deck-{k}.png" for k in range(1, len(sheets) + 1)]
+        faces = []
         back_names = [f"{stem}-deck-{k}-backs.png" for k in range(1, len(sheets) + 1)] if unique else [f"{stem}-back.png"]
         images = [(s.size, n) for s, n in zip(sheets, sheet_names, strict=True)]
         images += [(s.size, n) for s, n in zip(sheets, back_names, strict=True)] if unique else [((px, py), back_names[0])]
     else:
-        faces = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)]
-        sheet_names, back_names = [], [name for _, name in backs]
+        back_names = [name for _, name in backs]
         images = [((px, py), n) for n in faces + back_names]
     for (w, h), name in images:
         if w * h > max_pixels:
@@ -167,72 +175,66 @@ def export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str,
     if total > max_total_pixels:
         raise LayoutError(f"{catalogue.path}: {counted(len(images), 'PNG')} are {total:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
-    # the PDF pages: every face design, then each distinct back (per token when the backs differ)
-    if unique:
-        back_sides = [("back", t) for t in catalogue.tokens]
+    back_sides = [("back", t) for t in catalogue.tokens] if unique else [("back", t) for t, _ in backs]
+    firsts = {_back(catalogue, t): name for t, name in backs}
+    return Plan(cards=cards, unique=unique, cell=(px, py), sides=[("face", t) for t in catalogue.tokens] + back_sides,
+                faces=faces, backs=back_names, back_of={t.id: firsts[_back(catalogue, t)] for t in catalogue.tokens},
+                sheets=sheets, sheet_names=sheet_names, json=f"{stem}.json", thumbnail=f"{stem}.png", images=images)
+
+
+def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Image.Image]]:
+    """The images to write, as (file name, image), from ``pages``, the rendered PDF pages of
+    ``plan.sides`` in order: tiles' faces and backs as they are; cards pasted into their sheets
+    (the shared back also in each face sheet's reserved slot); then the thumbnail (the first face
+    scaled to fit :data:`THUMBNAIL` px, Lanczos). Only the pages a sheet needs are held."""
+    first: Image.Image | None = None
+    if not plan.cards:
+        for name, image in zip(plan.faces + plan.backs, pages, strict=True):
+            if first is None:
+                first = image.copy()
+            yield name, image
     else:
-        back_sides = [("back", t) for t, _ in backs]
-    sides = [("face", t) for t in catalogue.tokens] + back_sides
-    json_path, thumb = out_dir / f"{stem}.json", out_dir / f"{stem}.png"
-    names = [n for _, n in images]
-    targets = [pdf, json_path, thumb] + [out_dir / n for n in names]
-    ready(targets, len(sides))
-    urls = {n: image_url(out_dir / n, image_base) for n in names}
-    with atomic_files(targets, inputs=catalogue.files_read()) as temps:
-        write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
-        pages = rasterise_pages(temps[0], dpi, width)
-        temp_of = dict(zip(names, temps[3:], strict=True))
-        first: Image.Image | None = None
-        if cards:
-            face_images = [next(pages) for _ in catalogue.tokens]
-            back_images = list(pages)
-            first = face_images[0]
-            for sheet, name in zip(sheets, sheet_names, strict=True):
-                _write_sheet(sheet, face_images, back_images[0] if not unique else None, temp_of[name], dpi, out_dir / name)
-            if unique:
-                for sheet, name in zip(sheets, back_names, strict=True):
-                    _write_sheet(sheet, back_images, None, temp_of[name], dpi, out_dir / name)
-            else:
-                write_png(back_images[0], temp_of[back_names[0]], dpi, shown=out_dir / back_names[0])
-            objects = [_deck(catalogue, sheets, urls, sheet_names, back_names, unique)]
+        faces = [next(pages) for side, _ in plan.sides if side == "face"]
+        backs = list(pages)
+        first = faces[0]
+        for sheet, name in zip(plan.sheets, plan.sheet_names, strict=True):
+            yield name, _sheet(sheet, faces, None if plan.unique else backs[0])
+        if plan.unique:
+            for sheet, name in zip(plan.sheets, plan.backs, strict=True):
+                yield name, _sheet(sheet, backs, None)
         else:
-            for name, image in zip(faces + back_names, pages, strict=True):
-                write_png(image, temp_of[name], dpi, shown=out_dir / name)
-                if first is None:
-                    first = image
-                else:
-                    image.close()
-            objects = _tiles(catalogue, urls, faces, back_names, backs)
-        assert first is not None
-        _write_thumbnail(first, temps[2], thumb)
-        save = {"SaveName": catalogue.title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
-                "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-                "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
-        temps[1].write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return targets
+            yield plan.backs[0], backs[0]
+    thumb = first.copy()
+    thumb.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
+    yield plan.thumbnail, thumb
 
 
-def _write_sheet(sheet: DeckSheet, images: list[Image.Image], hidden: Image.Image | None, temp: Path, dpi: int, shown: Path) -> None:
-    """Paste each card's image into its cell of ``sheet`` (white elsewhere), ``hidden`` into the
-    reserved slot when given, and save the sheet PNG."""
-    from .export import write_png
+def saved_object(catalogue: Catalogue, plan: Plan, urls: dict[str, str]) -> str:
+    """The saved object's JSON text (``ObjectStates`` and the empty keys of a TTS save), with
+    ``urls`` mapping each image name to its URL (:func:`image_url`)."""
+    if plan.cards:
+        objects = [_deck(catalogue, plan.sheets, urls, plan.sheet_names, plan.backs, plan.unique)]
+    else:
+        objects = _tiles(catalogue, urls, plan.faces, plan.back_of)
+    save = {"SaveName": catalogue.title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+    return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
 
+
+def _back(catalogue: Catalogue, token: Token) -> Back:
+    return catalogue.back or token.back
+
+
+def _sheet(sheet: DeckSheet, images: list[Image.Image], hidden: Image.Image | None) -> Image.Image:
+    """``sheet`` as an image: each card's image in its cell (white elsewhere), ``hidden`` in the
+    reserved slot when given."""
     canvas = Image.new("RGB", sheet.size, (255, 255, 255))
     for slot, card in enumerate(sheet.cards):
         canvas.paste(images[card], sheet.box(slot)[:2])
     if hidden is not None:
         canvas.paste(hidden, sheet.box(sheet.hidden_slot)[:2])
-    write_png(canvas, temp, dpi, shown=shown)
-    canvas.close()
-
-
-def _write_thumbnail(image: Image.Image, temp: Path, shown: Path) -> None:
-    """The first face scaled to fit :data:`THUMBNAIL` px (Lanczos), as the saved object's PNG."""
-    from .export import write_png
-
-    thumb = image.copy()
-    thumb.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
-    write_png(thumb, temp, 72, shown=shown)
+    return canvas
 
 
 def _nickname(token: Token) -> str:
@@ -281,16 +283,12 @@ def _deck(catalogue: Catalogue, sheets: list[DeckSheet], urls: dict[str, str], s
     return deck
 
 
-def _tiles(catalogue: Catalogue, urls: dict[str, str], faces: list[str], back_names: list[str],
-           backs: list[tuple[Token, str]]) -> list[dict[str, Any]]:
+def _tiles(catalogue: Catalogue, urls: dict[str, str], faces: list[str], back_of: dict[str, str]) -> list[dict[str, Any]]:
     """One ``Custom_Tile`` per physical token, laid out in rows on the table, or all in one
     ``Bag`` when the set is drawn blind."""
-    from .export import _back
-
     kind = catalogue.shape.kind if catalogue.shape is not None else "square"
     across = max(catalogue.size, catalogue.trim_height) / 72  # inches across the tile's longer side
     scale = across / TILE_UNITS
-    back_of = {_back(catalogue, t): name for t, name in backs}
     physical = [(t, faces[i]) for i, t in enumerate(catalogue.tokens) for _ in range(t.copies)]
     columns = max(1, math.ceil(math.sqrt(len(physical))))
     pitch = across + SPACING
@@ -298,11 +296,11 @@ def _tiles(catalogue: Catalogue, urls: dict[str, str], faces: list[str], back_na
     for n, (token, face) in enumerate(physical):
         x, z = n % columns * pitch, -(n // columns) * pitch
         tile = _base("Custom_Tile", _nickname(token), _transform(x, z, scale))
-        tile["CustomImage"] = {"ImageURL": urls[face], "ImageSecondaryURL": urls[back_of[_back(catalogue, token)]],
+        tile["CustomImage"] = {"ImageURL": urls[face], "ImageSecondaryURL": urls[back_of[token.id]],
                                "ImageScalar": 1.0, "WidthScale": 0.0,
                                "CustomTile": {"Type": TILE_TYPES[kind], "Thickness": THICKNESS, "Stackable": False, "Stretch": True}}
         tiles.append(tile)
-    if not catalogue.drawn_blind:
+    if not drawn_blind(catalogue):
         return tiles
     for tile in tiles:
         tile["Transform"] = _transform(scale=scale)
