@@ -1,6 +1,6 @@
 """Print-shop export: one catalogue, one :class:`~tokengen.sources.profiles.Profile`, the files a shop takes.
 
-Three kinds of output, chosen by the profile's ``output``:
+Four kinds of output, chosen by the profile's ``output``:
 
 * ``sheets``: tokens imposed on pages by :func:`tokengen.outputs.build.build_pdf` with the profile's
   page, margin, gutter, bleed, marks and colour model; with ``boxes`` each page's TrimBox is the
@@ -16,6 +16,9 @@ Three kinds of output, chosen by the profile's ``output``:
   per inch)"; 1/8 in is also the usual US bleed.) PNG stores the DPI as pixels per metre, so
   300 DPI is written as 11811 px/m and reads back as 299.9994. PNG and PDF come from one
   drawing, so they cannot disagree.
+
+* ``tts``: a Tabletop Simulator saved object (:mod:`tokengen.outputs.tts`): the same kind of
+  single-token PDF, without bleed, rasterised as for ``png`` into card sheets or tile images.
 
 Bleed is drawn per token (the face and back forms fill their background to trim + bleed);
 ReportLab's ``cropMarks`` option is not used because it scales the page content. Every file is

@@ -204,6 +204,8 @@ def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Ima
                 yield name, _sheet(sheet, backs, None)
         else:
             yield plan.backs[0], backs[0]
+    if first is None:  # no token: the catalogue loader refuses an empty catalogue
+        return
     thumb = first.copy()
     thumb.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
     yield plan.thumbnail, thumb
@@ -266,8 +268,8 @@ def _deck(catalogue: Catalogue, sheets: list[DeckSheet], urls: dict[str, str], s
         custom[str(key)] = {"FaceURL": urls[name], "BackURL": urls[back_names[key - 1] if unique else back_names[0]],
                             "NumWidth": sheet.columns, "NumHeight": sheet.rows, "BackIsHidden": True,
                             "UniqueBack": unique, "Type": card_type}
-        for slot, card in enumerate(sheet.cards):
-            where[card] = (key, slot)
+        for slot, design in enumerate(sheet.cards):
+            where[design] = (key, slot)
     cards: list[dict[str, Any]] = []
     for index, token in enumerate(catalogue.tokens):
         key, slot = where[index]
