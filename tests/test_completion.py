@@ -35,7 +35,7 @@ def test_profile_names_complete_from_an_empty_folder(tmp_path: Path):
 
     assert complete("tokengen export --profile ", tmp_path) == list(load_profiles())
     assert {"home", "print-shop", "tgc-chits"} <= set(load_profiles())
-    assert complete("tokengen preflight x.pdf --profile t", tmp_path) == ["tgc-chits"]
+    assert complete("tokengen preflight x.pdf --profile t", tmp_path) == ["tgc-chits", "tts"]
 
 
 def test_commands_complete(tmp_path: Path):

@@ -533,12 +533,14 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 @click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
               help="Refuse PNG sets with more pixels in all (png profiles).")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+@click.option("--image-url", "image_url", default=None, metavar="BASE",
+              help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False, previews: Any = None) -> list[Path]:
+                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -549,6 +551,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
       tokengen export --profile print-shop -o out/shop --preview
       tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
+      tokengen export --profile tts -o out/tts --image-url https://example.org/tokens
 
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
@@ -567,7 +570,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                     also=previews)
+                     also=previews, image_url=image_url)
     click.echo(export_line(written, out_dir, profile.name))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(warning_line(warning), err=True)

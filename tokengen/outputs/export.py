@@ -1,6 +1,6 @@
 """Print-shop export: one catalogue, one :class:`~tokengen.sources.profiles.Profile`, the files a shop takes.
 
-Three kinds of output, chosen by the profile's ``output``:
+Four kinds of output, chosen by the profile's ``output``:
 
 * ``sheets``: tokens imposed on pages by :func:`tokengen.outputs.build.build_pdf` with the profile's
   page, margin, gutter, bleed, marks and colour model; with ``boxes`` each page's TrimBox is the
@@ -17,6 +17,9 @@ Three kinds of output, chosen by the profile's ``output``:
   300 DPI is written as 11811 px/m and reads back as 299.9994. PNG and PDF come from one
   drawing, so they cannot disagree.
 
+* ``tts``: a Tabletop Simulator saved object (:mod:`tokengen.outputs.tts`): the same kind of
+  single-token PDF, without bleed, rasterised as for ``png`` into card sheets or tile images.
+
 Bleed is drawn per token (the face and back forms fill their background to trim + bleed);
 ReportLab's ``cropMarks`` option is not used because it scales the page content. Every file is
 written atomically (:func:`tokengen.io.atomic.atomic_path`).
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
@@ -61,7 +64,7 @@ from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
-           warnings: list[str] | None = None, also: Also | None = None) -> list[Path]:
+           warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -80,6 +83,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
         also: what the caller will write from the PDF (previews), given the PDF and its page
             count: checked with the export's own files before the first is written.
+        image_url: ``output: tts`` only: the URL the images will be hosted under
+            (``--image-url``), or None for ``file:///`` URLs (:mod:`tokengen.outputs.tts`).
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
         each distinct back in order of first use, named by :func:`png_backs`).
@@ -109,6 +114,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if not out_dir.is_dir():
             raise ExportError(f"{out_dir}: not a folder")
 
+    if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
+        return _export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_url,
+                           max_pixels, max_total_pixels, keep_resolution, warnings)
     if profile.output in ("sheets", "cut-svg"):
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
@@ -170,6 +178,37 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
             write_png(image, temp, dpi, shown=target)
             image.close()
+    return targets
+
+
+def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str, pdf: Path, dpi: int,
+                ready: Callable[[list[Path], int], None], image_url: str | None, max_pixels: int, max_total_pixels: int,
+                keep_resolution: bool, warnings: list[str] | None) -> list[Path]:
+    """``output: tts`` (:mod:`tokengen.outputs.tts`): the single-token PDF of the faces and backs
+    (no bleed: TTS maps the whole image onto the face), rasterised as the ``png`` chits are, the
+    card sheets or tile images composed from those pages, the saved object's JSON and thumbnail;
+    all files or none. Returns the PDF, the JSON, the thumbnail, then the images."""
+    from . import tts
+
+    tts.check_base(image_url)
+    profile = replace(profile, bleed=0.0)
+    faces = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)]
+    plan = tts.plan(catalogue, stem, dpi, faces, png_backs(stem, catalogue), max_pixels=max_pixels,
+                    max_total_pixels=max_total_pixels)
+    names = [plan.json, plan.thumbnail, *(name for _, name in plan.images)]
+    targets = [pdf, *(out_dir / name for name in names)]
+    ready(targets, len(plan.sides))
+    urls = {name: tts.image_url(out_dir / name, image_url) for _, name in plan.images}
+    with atomic_files(targets, inputs=catalogue.files_read()) as temps:
+        temp = dict(zip(names, temps[1:], strict=True))
+        try:
+            write_single_pages(catalogue, profile, iter(plan.sides), temps[0], len(plan.sides), keep_resolution, warnings)
+        except OSError as exc:  # named after the output, not its hidden temporary file
+            raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
+        for name, image in tts.compose(plan, rasterise_pages(temps[0], dpi, catalogue.size)):
+            write_png(image, temp[name], dpi, shown=out_dir / name)
+            image.close()
+        temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
     return targets
 
 

@@ -19,7 +19,7 @@ from . import schemas
 from .catalogue import suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "tts")
 #: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
 COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
@@ -64,7 +64,8 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
+        output: ``"sheets"``, ``"single-pages"``, ``"png"``, ``"cut-svg"`` (sheets plus cut SVGs) or
+            ``"tts"`` (a Tabletop Simulator saved object and its images, :mod:`tokengen.outputs.tts`).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
@@ -250,7 +251,9 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         except RenderError as exc:
             raise fail("icc", str(exc)) from None
     pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
-    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output == "png"):
+    if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
+        raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
+    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output in ("png", "tts")):
         raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
