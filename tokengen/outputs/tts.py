@@ -240,9 +240,9 @@ def _sheet(sheet: DeckSheet, images: list[Image.Image], hidden: Image.Image | No
 
 
 def _nickname(token: Token) -> str:
-    """The name TTS shows for a token: its ``name`` field, its label, else its id."""
+    """The name TTS shows for a token: its ``name`` field, else its id."""
     name = token.value("name")
-    return str(name) if name else token.label or token.id
+    return str(name) if name else token.id
 
 
 def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, *, face_down: bool = False) -> dict[str, float]:
