@@ -30,7 +30,7 @@ bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_art.py -p no:cacheprovider
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_outputs_build_fuzz.py tests/test_outputs_build_fuzz_art.py -p no:cacheprovider
 
 data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test_package.py checks them)
 	cp fonts/DejaVuSans.ttf fonts/DejaVuSans-Bold.ttf fonts/DejaVuSans-Oblique.ttf fonts/DejaVuSans-BoldOblique.ttf fonts/LICENSE-DejaVu.txt tokengen/data/fonts/

@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import ROOT
-from tests.test_anygame import pdf_paths
+from tests.test_sources_anygame import pdf_paths
 from tokengen import load_catalogue
 
 EXAMPLES = ROOT / "examples"

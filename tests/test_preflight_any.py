@@ -16,7 +16,7 @@ from typing import Any
 import pikepdf
 import pytest
 from conftest import CATALOGUE
-from test_preflight import SINGLE, failing, make_pdf
+from test_preflight_checks import SINGLE, failing, make_pdf
 
 from tokengen.outputs.export import export
 from tokengen.preflight import pdfx

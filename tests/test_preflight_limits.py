@@ -19,7 +19,7 @@ import pytest
 from conftest import CATALOGUE
 from hypothesis import given
 from hypothesis import strategies as st
-from test_fuzz import examples
+from test_outputs_build_fuzz import examples
 
 TOKENGEN = [sys.executable, "-c", "from tokengen.cli import run; run()"]
 PEAK_MB = 300

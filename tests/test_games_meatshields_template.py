@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from tests.legacy_face import LegacySheetCanvas
-from tests.test_art import catalogue_with_art, png
+from tests.test_faces_art import catalogue_with_art, png
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.sources.template import builtin, token_values
 from tokengen.units import parse_page

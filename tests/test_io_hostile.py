@@ -314,7 +314,7 @@ def test_stdout_closed_pipe(tmp_path: Path):
 
 
 def test_stdout_that_cannot_encode(tmp_path: Path):
-    """A console encoding without the arrows (latin-1 here; cp1252 and ASCII in test_console.py)
+    """A console encoding without the arrows (latin-1 here; cp1252 and ASCII in test_cli_console.py)
     prints them in a readable ASCII form (issue 11: never a crash, never an error)."""
     env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
     proc = subprocess.run([*TOKENGEN, "check", str(ROOT / "token_defs.yaml")], capture_output=True, env=env)

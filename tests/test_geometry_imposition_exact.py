@@ -2,8 +2,8 @@
 helpers, each figure worked out by hand (in the comment beside it) with lengths that add up
 exactly in binary, so every assertion is an equality.
 
-These are the module's own tests for mutation testing (``make mutate``), with test_imposition.py
-and test_geometry_gaps.py.
+These are the module's own tests for mutation testing (``make mutate``), with test_geometry_imposition.py
+and test_geometry_imposition_edges.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fuzzing the art files a catalogue names (issue 10), alongside the catalogue fuzzing of
-``test_fuzz.py`` and under the same settings (``make fuzz`` runs many more).
+``test_outputs_build_fuzz.py`` and under the same settings (``make fuzz`` runs many more).
 
 Generated files: valid PNG and JPEG images in every mode Pillow writes (with and without an
 EXIF orientation), the same truncated or with bytes flipped, PNGs whose header claims a huge
@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from hypothesis import example, given
 from hypothesis import strategies as st
 from PIL import Image
-from test_fuzz import _Wrapper, examples
+from test_outputs_build_fuzz import _Wrapper, examples
 
 from tokengen.cli import main
 

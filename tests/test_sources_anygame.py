@@ -399,7 +399,7 @@ def test_rules_sheet_is_refused_for_other_games(tmp_path, run):
 
 
 def test_output_over_an_image_field_is_refused(tmp_path, run):
-    from tests.test_art import png
+    from tests.test_faces_art import png
 
     png(tmp_path / "pic.png", (300, 300))
     path = write(tmp_path, """\
@@ -421,7 +421,7 @@ tokens:
 
 def test_output_over_a_templates_literal_picture_is_refused(tmp_path, run):
     """A picture named in the template itself (not through a field) is an input too."""
-    from tests.test_art import png
+    from tests.test_faces_art import png
 
     png(tmp_path / "logo.png", (300, 300))
     path = write(tmp_path, """\

@@ -21,7 +21,7 @@ from conftest import CATALOGUE
 from pdfmeasure import cells
 from PIL import Image, ImageCms, ImageOps, ImageStat
 from pypdf import PdfReader
-from test_art import catalogue_with_art
+from test_faces_art import catalogue_with_art
 
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.colour import Converter
