@@ -1,0 +1,76 @@
+"""Many builds: ``tokengen batch``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ExportError
+from .app import cli
+from .completion import complete_page
+from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH
+
+
+@cli.command()
+@click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=CATALOGUE)
+@click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
+@click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
+@click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
+@click.option("--page", "pages", multiple=True, metavar="NAME|WxH", shell_complete=complete_page, help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
+@click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
+@click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
+@click.option("--gutter", type=LENGTH, default="0", show_default=True, help="Space between tokens (0: shared cut edges).")
+@click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit.")
+@click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
+@click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
+@click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
+def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
+          landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
+          copies: int, workers: int | None, force: bool) -> None:
+    """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
+    job file (a YAML file with a `jobs:` list), in parallel processes.
+
+    Outputs are named after what is inside (meatshields_25mm_a4.pdf). Outputs newer than their
+    inputs are skipped unless --force. A failing job does not stop the others; the exit status
+    is then 2.
+
+    \b
+    Examples:
+      tokengen batch --size 0.75in --size 1in --size 25mm --page letter --page a4 -o out
+      tokengen batch jobs.yaml -o out --force
+    """
+    from ..outputs import batch as batching
+
+    if batching.is_job_file(source):
+        ctx = click.get_current_context()
+        given = [p.opts[-1] for p in ctx.command.params
+                 if p.name not in ("source", "output_dir", "workers", "force")
+                 and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: a job file sets these per job")
+        jobs = batching.load_jobs(source, output_dir)
+    else:
+        jobs = batching.matrix_jobs(source, output_dir, sizes=sizes, scales=scales, pages=pages or ("letter",),
+                                    landscape=landscape, margin=margin, gutter=gutter, columns=columns,
+                                    cut_lines=cut_lines, crop_marks=crop_marks, copies=copies)
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
+    if sys.stdout.isatty():
+        with click.progressbar(length=len(jobs), label="building", show_pos=True) as bar:
+            results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: bar.update(1))
+    else:
+        done = iter(range(1, len(jobs) + 1))
+        results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: click.echo(
+            batching.progress_line(r, next(done), len(jobs))))
+    click.echo(batching.summary_table(results))
+    for warning in dict.fromkeys(w for r in results for w in r.warnings):  # each distinct warning once
+        click.echo(f"tokengen: warning: {warning}", err=True)
+    failed = [r for r in results if not r.ok]
+    if failed:
+        raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")

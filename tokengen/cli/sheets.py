@@ -1,0 +1,169 @@
+"""Sheets: ``tokengen build``, ``init``, ``align`` and ``preview``."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_TOKENS
+from ..units import parse_page
+from .app import cli
+from .completion import complete_page
+from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, _preview_options, _sheet_options, backs_options, output_file, sheet_spec
+
+
+@click.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="align.pdf", show_default=True, help="PDF to write.")
+@click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
+              help="letter, a4, legal, a3, tabloid, a ReportLab name (a5, b5, …), or WIDTHxHEIGHT.")
+@click.option("--landscape", is_flag=True, help="Turn the page sideways.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge the sheet turns over.")
+@click.option("--back-offset", metavar="X,Y", default=None, help="Print the back with this offset (to check a correction).")
+@click.option("--printer-scale", metavar="SX[,SY]", default=None, help="Scale both pages about their centre (to check a correction).")
+def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str | None, printer_scale: str | None) -> None:
+    """Write a two-page duplex alignment test: crosshairs and mm scales on both sides.
+
+    Print it duplex at actual size, hold it against a light and read the X,Y offset at the
+    centre target (see page 1); pass it to 'tokengen build --backs --back-offset X,Y'.
+
+    \b
+    Examples:
+      tokengen align -o align.pdf
+      tokengen align --page a4 --flip short --back-offset 0.5mm,-1mm -o check.pdf
+    """
+    try:
+        size = parse_page(page, landscape=landscape)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    from ..faces.pagesetup import parse_offset, parse_scale
+    from ..outputs.aligntest import write_alignment_test
+
+    offset = parse_offset(back_offset) if back_offset else (0.0, 0.0)
+    scale = parse_scale(printer_scale) if printer_scale else None
+    warnings: list[str] = []
+    out = write_alignment_test(output, size, flip, offset, scale, warnings=warnings)
+    click.echo(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
+    for warning in warnings:
+        click.echo(f"tokengen: warning: {warning}", err=True)
+
+
+def echo_build_report(result: Any) -> None:
+    """Echo what a build wrote (the PDF, the separate backs file) and its warnings on stderr
+    (``tokengen: warning: …``), in the words of :mod:`tokengen.outputs.summary`."""
+    from ..outputs.summary import build_lines, warning_line
+
+    for line in build_lines(result):
+        click.echo(line)
+    for warning in result.warnings:
+        click.echo(warning_line(warning), err=True)
+
+
+@cli.command()
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None,
+              help="PDF to write (default: named after the catalogue, in the current folder: meatshields.pdf); "
+                   "an existing folder (DIR/) gets the same name in DIR.")
+@_sheet_options
+@click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
+@click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
+@click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
+@click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@backs_options
+@click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
+              help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
+                   "(long: the line runs along the sheet's long edges; short: across).")
+@click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse builds whose art holds more pixels (after resampling).")
+@_preview_options(watch=True)
+def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
+          cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
+          max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, previews: Any = None) -> Any:
+    """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
+    name: meatshields) as one PDF.
+
+    \b
+    Examples:
+      tokengen build meatshields
+      tokengen build -o meatshields.pdf
+      tokengen build token_defs.yaml --page a4 --columns 3 -o a4.pdf
+      tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
+      tokengen build --copies 50 --columns 0 -o full-pages.pdf
+      tokengen build --fill -o full-sheet.pdf
+      tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
+      tokengen build --size 25mm --page a4 -o a4-25mm.pdf
+      tokengen build --scale 1.25 -o big.pdf
+      tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
+      tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
+    """
+    from ..geometry import sizing
+    from ..outputs.build import build_pdf
+    from ..outputs.options import BuildOptions
+    from ..outputs.summary import SIZE_OR_SCALE
+    from ..sources.bundled import default_output
+    from ..sources.catalogue import load_catalogue
+
+    if token_size is not None and scale is not None:
+        raise click.UsageError(SIZE_OR_SCALE)
+    cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
+    spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
+                      sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
+    default = default_output(catalogue, cat.title)
+    target = default if output is None else output_file(output, default.name)
+    if punch:
+        if cat.shape is None or cat.shape.kind != "circle":
+            raise click.UsageError("--punch is for circle tokens (shape: circle)")
+        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target,
+                       also=previews)
+    echo_build_report(result)
+    return result
+
+
+cli.add_command(align)
+
+
+@cli.command("init")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+def init_command(folder: Path) -> None:
+    """Write an editable token_defs.yaml (the Meatshields set) and a short guide to its fields
+    into FOLDER (default: the current folder). Never overwrites a file.
+
+    \b
+    Examples:
+      tokengen init
+      tokengen init my-tokens && cd my-tokens && tokengen build
+    """
+    from ..sources.bundled import init
+
+    for path in init(folder):
+        click.echo(f"wrote {path}")
+
+
+@cli.command("preview")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.png",
+              help="FILE.png for one --page, else FILE-1.png … per page (default: the PDF's name with .png).")
+@click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
+@click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
+def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) -> None:
+    """Render any PDF to PNG, one file per page (or page N), at a stated DPI (pdfium).
+    A page W × H pt becomes round(W/72 × DPI) × round(H/72 × DPI) px.
+
+    \b
+    Examples:
+      tokengen preview meatshields.pdf                    # meatshields-1.png … at 100 DPI
+      tokengen preview meatshields.pdf --page 2 --dpi 200 -o page2.png
+    """
+    from ..outputs.preview import check_target, write_previews
+
+    pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
+    click.echo(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))

@@ -1,0 +1,156 @@
+"""Print shops: ``tokengen export`` and ``tokengen preflight``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import CheckFailed
+from ..limits import MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
+from ..units import parse_page
+from .app import cli
+from .completion import complete_profile
+from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, _preview_options
+
+
+@cli.command("export")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
+              help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder to write into (created if missing).")
+@click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
+@click.option("--page", default=None, metavar="NAME|WxH", help="Sheet page, overriding the profile's (letter, a4, …, WxH).")
+@click.option("--landscape", is_flag=True, default=None, help="Turn the profile's page sideways.")
+@click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit (overrides the profile).")
+@click.option("--copies", type=click.IntRange(1, 100_000), default=None, help="Sets of the catalogue (overrides the profile).")
+@click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
+@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
+@click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
+@click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
+@click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
+@click.option("--max-pixels", type=click.IntRange(1), default=MAX_PNG_PIXELS, show_default=True,
+              help="Refuse PNGs with more pixels each (png profiles).")
+@click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
+              help="Refuse PNG sets with more pixels in all (png profiles).")
+@click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+@click.option("--image-url", "image_url", default=None, metavar="BASE",
+              help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
+@_preview_options()
+def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
+                   token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
+                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
+                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None) -> list[Path]:
+    """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
+
+    \b
+    Examples:
+      tokengen export --profile print-shop -o out/shop
+      tokengen export token_defs.yaml --profile tgc-chits -o out/tgc
+      tokengen export --profile tgc-chits --dpi 600 -o out/tgc600
+      tokengen export --profile my-shop --profiles my-profiles.yaml -o out/mine
+      tokengen export --profile print-shop -o out/shop --preview
+      tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
+      tokengen export --profile tts -o out/tts --image-url https://example.org/tokens
+
+    Exit status: 0 written and passing its preflight; 1 written but failing it (unless
+    --allow-preflight-failures); 2 bad input.
+    """
+    from ..faces import scale as scaling
+    from ..geometry import sizing
+    from ..outputs.export import export, preflight_failures
+    from ..outputs.summary import export_line, preflight_failed, preflight_passed, warning_line
+    from ..sources.catalogue import load_catalogue
+    from ..sources.profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    profile = _override_profile(profile, page, landscape, columns, copies, fill)
+    cat = load_catalogue(catalogue)
+    size = sizing.token_size(cat.size, token_size, None, cat.shape)
+    notes: list[str] = []
+    written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
+                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
+                     also=previews, image_url=image_url)
+    click.echo(export_line(written, out_dir, profile.name))
+    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
+        click.echo(warning_line(warning), err=True)
+    pdf = written[0]
+    failed = preflight_failures(pdf, profile, cat, size)
+    if failed:
+        message = preflight_failed(pdf, failed, profile.name)
+        if not allow_preflight_failures:
+            raise CheckFailed(message)
+        click.echo(f"warning: {message}", err=True)
+    else:
+        click.echo(preflight_passed(pdf, profile.name))
+    return written
+
+
+def _override_profile(profile: Any, page: str | None, landscape: bool | None, columns: int | None, copies: int | None,
+                      fill: bool | None) -> Any:
+    """``profile`` with the sheet keys given on the command line replaced (raises BadParameter)."""
+    from dataclasses import replace
+
+    changes: dict[str, Any] = {k: v for k, v in (("columns", columns), ("copies", copies), ("fill", fill)) if v is not None}
+    if page is not None or landscape:
+        try:
+            changes["page"] = parse_page(page, landscape=bool(landscape)) if page is not None else \
+                (max(profile.page), min(profile.page))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--page'") from None
+    return replace(profile, **changes) if changes else profile
+
+
+@cli.command("preflight")
+@click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--profile", "profile_name", default="print-shop", show_default=True, metavar="NAME", shell_complete=complete_profile,
+              help="The profile to check against.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="YAML file adding or overriding profiles.")
+@click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
+@click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
+@click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
+@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Most Form XObject and image placements walked (nested ones included).")
+@click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
+@click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
+@click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
+                      **limits: int) -> None:
+    """Check PDF the way a print shop would, before you upload it.
+
+    Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
+
+    \b
+    Examples:
+      tokengen preflight out/shop/meatshields-print-shop.pdf
+      tokengen preflight out/cards/meatshields-single-pages.pdf --profile single-pages --size 1in
+      tokengen preflight sheet.pdf --profile eu-3mm --format json
+    """
+    import json
+
+    from ..preflight.checks import preflight
+    from ..preflight.pdfwalk import Limits
+    from ..sources.profiles import get_profile
+
+    profile = get_profile(profile_name, profiles_file)
+    checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
+    failed = [c for c in checks if not c.passed]
+    if fmt == "json":
+        click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
+                               "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
+    else:
+        for check in checks:
+            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
+            for problem in check.problems[1:]:
+                click.echo(f"      {'':<12} {problem}")
+        click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
+    if failed:
+        raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")
