@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tokengen.errors import LayoutError
+from tokengen.geometry import pager
 from tokengen.geometry.imposition import (
     Cell,
     Grid,
@@ -27,7 +28,6 @@ from tokengen.geometry.imposition import (
     mirror,
     outer_bleed,
 )
-from tokengen.geometry import pager
 from tokengen.geometry.pager import Plan, impose, page_count, page_slices, plan
 from tokengen.units import PAGES
 
