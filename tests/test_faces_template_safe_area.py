@@ -17,7 +17,8 @@ from reportlab.pdfbase import pdfmetrics
 
 from tests.pdfmeasure import chars
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
-from tokengen.geometry.shapes import iter_pages, sheet_for
+from tokengen.geometry.pager import pages
+from tokengen.geometry.shapes import sheet_for
 from tokengen.geometry.textfit import Metrics, SafeArea, fit_line
 from tokengen.preflight.checks import preflight
 from tokengen.sources.fonts import register
@@ -42,7 +43,7 @@ def built(path: Path) -> tuple[Path, object, list]:
     out = path.with_suffix(".pdf")
     result = build_pdf(cat, BuildOptions(sheet=SheetSpec(page=LETTER, size=cat.size)), out)
     spec = sheet_for(SheetSpec(page=LETTER, size=cat.size), cat)
-    return out, result, next(iter_pages(cat.count, spec)).cells
+    return out, result, next(pages(cat.count, spec)).cells
 
 
 def token_chars(pdf: Path, cells) -> list[dict]:

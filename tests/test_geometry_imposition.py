@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokengen.errors import LayoutError
-from tokengen.geometry.imposition import SheetSpec, grid_for, impose, mirror
+from tokengen.geometry.imposition import SheetSpec, grid_for, mirror
+from tokengen.geometry.pager import impose
 from tokengen.units import PAGES, format_length, parse_length, parse_page
 
 

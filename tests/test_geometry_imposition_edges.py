@@ -19,9 +19,9 @@ from tokengen.geometry.imposition import (
     Rect,
     SheetSpec,
     grid_for,
-    impose,
     mirror,
 )
+from tokengen.geometry.pager import impose
 from tokengen.units import PAGES, PT_PER_MM, format_length, parse_length, parse_page
 
 LETTER = PAGES["letter"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tokengen.errors import LayoutError
+from tokengen.geometry import pager
 from tokengen.geometry.imposition import (
     Cell,
     Grid,
     Line,
     PageLayout,
-    Plan,
     Rect,
     SheetSpec,
     _clip,
@@ -24,15 +24,11 @@ from tokengen.geometry.imposition import (
     _fit,
     edges,
     grid_for,
-    impose,
-    iter_pages,
     layout_page,
     mirror,
     outer_bleed,
-    page_count,
-    page_slices,
-    plan,
 )
+from tokengen.geometry.pager import Plan, impose, page_count, page_slices, plan
 from tokengen.units import PAGES
 
 LETTER = PAGES["letter"]
@@ -142,7 +138,7 @@ def test_impose_keeps_the_page_limit_and_numbers_the_pages():
         impose(81, spec, max_pages=1)
     assert str(err.value) == "81 tokens need 2 pages, more than the limit of 1 (raise it with --max-pages)"
     with pytest.raises(LayoutError):
-        next(iter_pages(81, spec, max_pages=1))
+        next(pager.pages(81, spec, max_pages=1))
     pages = impose(161, spec, max_pages=3)
     assert [p.number for p in pages] == [0, 1, 2] and [len(p.cells) for p in pages] == [80, 80, 1]
     assert [page_count(n, spec) for n in (0, 1, 80, 81, 160, 161)] == [1, 1, 1, 2, 2, 3]

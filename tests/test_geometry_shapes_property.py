@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from tokengen.errors import LayoutError
 from tokengen.geometry.imposition import SheetSpec
-from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, packing_for
+from tokengen.geometry.pager import pages
+from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, packing_for
 from tokengen.units import PAGES
 
 
@@ -32,7 +33,7 @@ def test_shaped_cells_stay_inside_and_apart(kind, size, ratio, gutter, page, cou
         packing = packing_for(spec)
     except LayoutError:
         return
-    cells = [c for p in iter_pages(count, spec, max_pages=1000) for c in p.cells if p.number == 0]
+    cells = [c for p in pages(count, spec, max_pages=1000) for c in p.cells if p.number == 0]
     assert len(cells) == min(count, packing.per_page)
     for c in cells:
         assert packing.area.contains(c.trim, tol=1e-6)

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pdfmeasure import unmarked_cuts
 
-from tokengen.geometry.imposition import HOME_BLEED, SheetSpec, impose, plan
+from tokengen.geometry.imposition import HOME_BLEED, SheetSpec
+from tokengen.geometry.pager import impose, plan
 from tokengen.units import PAGES
 
 FACE_BG = (0.937255, 0.894118, 0.784314)  # #efe4c8

@@ -17,7 +17,8 @@ from pypdf.generic import ContentStream
 from tests.pdfmeasure import chars
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.errors import CatalogueError
-from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, iter_pages, outline, sheet_for
+from tokengen.geometry.pager import pages
+from tokengen.geometry.shapes import PUNCH_ROOM, Shape, hex_box, outline, sheet_for
 from tokengen.outputs.cutsvg import MM_PER_PT
 from tokengen.units import parse_page
 
@@ -209,7 +210,7 @@ def test_hexes_pack_in_offset_rows_sharing_edges(tmp_path):
     w, h = hex_box(54.0, "pointy")
     assert (cat.size, cat.trim_height) == pytest.approx((w, h))
     spec = sheet_for(SheetSpec(page=LETTER, size=cat.size), cat)
-    page = next(iter_pages(30, spec))
+    page = next(pages(30, spec))
     centres = [(c.trim.x + c.trim.w / 2, c.trim.y + c.trim.h / 2) for c in page.cells]
     rows = sorted({round(y, 6) for _, y in centres}, reverse=True)
     assert rows[0] - rows[1] == pytest.approx(54 * math.sqrt(3) / 2)  # row pitch of touching hexes
@@ -224,7 +225,7 @@ def test_circles_leave_room_for_a_punch_and_punch_ticks(tmp_path, run):
     path = shaped(tmp_path, "1in", "circle", copies=12)
     cat = load_catalogue(path)
     spec = sheet_for(SheetSpec(page=LETTER, size=cat.size), cat)
-    page = next(iter_pages(12, spec))
+    page = next(pages(12, spec))
     xs = sorted({c.trim.x for c in page.cells})
     assert xs[1] - xs[0] == pytest.approx(72 + PUNCH_ROOM)
     out = tmp_path / "punch.pdf"

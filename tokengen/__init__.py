@@ -22,7 +22,7 @@ _EXPORTS = {
     "load_catalogue": "sources.catalogue",
     "CatalogueError": "errors", "ExportError": "errors", "LayoutError": "errors", "RenderError": "errors",
     "TokengenError": "errors", "UsageError": "errors",
-    "SheetSpec": "geometry.imposition", "impose": "geometry.imposition",
+    "SheetSpec": "geometry.imposition", "impose": "geometry.pager",
     "Catalogue": "model", "Token": "model",
     # the rules check (issue 3)
     "Finding": "games.meatshields.rules", "Report": "games.meatshields.rules", "check_catalogue": "games.meatshields.rules", "resolve_targets": "games.meatshields.rules",
@@ -54,7 +54,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and editors see (py.typed)
     from .errors import CatalogueError, ExportError, LayoutError, RenderError, TokengenError, UsageError
     from .games.meatshields.rules import Finding, Report, check_catalogue, resolve_targets
-    from .geometry.imposition import SheetSpec, impose
+    from .geometry.imposition import SheetSpec
+    from .geometry.pager import impose
     from .model import Catalogue, Token
     from .outputs.build import BuildResult, build_pdf
     from .outputs.options import BuildOptions

@@ -2,7 +2,8 @@
 
 The sheet is split by a fold line through its centre. Faces are imposed on one half exactly as
 :mod:`tokengen.geometry.imposition` (or :mod:`tokengen.geometry.shapes`) would impose them on a sheet of that half's
-size; each back goes on the other half at the mirror image of its face across the fold line,
+size (the pager, :func:`tokengen.geometry.pager.pages` with ``fold``, lays out :func:`half_spec` and
+moves each page :func:`onto_sheet`); each back goes on the other half at the mirror image of its face across the fold line,
 drawn upright, so folding the sheet along the (dashed) line puts every back behind its face.
 Glue or tape the halves, then cut along the face side's cut lines; turn a token over across the
 fold line's direction to read its back.
@@ -19,12 +20,10 @@ guides stop half-way into it, so no cut crosses the fold.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 from ..errors import UsageError
-from . import shapes
-from .imposition import Cell, Line, PageLayout, Rect, SheetSpec, iter_pages, page_count
+from .imposition import Cell, Line, PageLayout, Rect, SheetSpec
 
 FOLDS = ("long", "short")
 #: Dash pattern of the fold line, pt on / pt off.
@@ -55,25 +54,16 @@ def fold_line(page: tuple[float, float], fold: str) -> Line:
     return Line(0.0, height / 2, width, height / 2)
 
 
-def fold_count(count: int, spec: SheetSpec, fold: str) -> int:
-    """Number of fold-over sheets ``count`` tokens need."""
-    half = half_spec(spec, fold)
-    return (shapes.page_count if shapes.shaped(half) else page_count)(count, half)
-
-
-def iter_fold_pages(count: int, spec: SheetSpec, fold: str, *, max_pages: int | None = None) -> Iterator[PageLayout]:
-    """One :class:`PageLayout` per fold-over sheet: the faces on their half, in page
-    coordinates (the top half for a horizontal fold). Backs: :func:`backs_of`.
+def onto_sheet(page: PageLayout, spec: SheetSpec, fold: str) -> PageLayout:
+    """A page laid out on :func:`half_spec` moved to the faces' half of the whole sheet ``spec``,
+    in page coordinates (the top half for a horizontal fold); no calibration strip. Backs:
+    :func:`backs_of`.
 
     Raises:
-        UsageError: unknown fold. LayoutError: the tokens do not fit half a sheet.
+        UsageError: unknown fold.
     """
-    half = half_spec(spec, fold)
-    vertical = _vertical(spec.page, fold)
-    dy = 0.0 if vertical else spec.page[1] / 2
-    pager = shapes.iter_pages if shapes.shaped(half) else iter_pages
-    for page in pager(count, half, max_pages=max_pages):
-        yield _moved(page, 0.0, dy, spec.page)
+    dy = 0.0 if _vertical(spec.page, fold) else spec.page[1] / 2
+    return _moved(page, 0.0, dy, spec.page)
 
 
 def _moved(page: PageLayout, dx: float, dy: float, size: tuple[float, float]) -> PageLayout:

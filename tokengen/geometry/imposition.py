@@ -1,5 +1,11 @@
 """Imposition: pure geometry that places square tokens on sheets. No drawing happens here.
 
+This module holds the sheet's value types (:class:`Rect`, :class:`Cell`, :class:`SheetSpec`,
+:class:`PageLayout`), the checks every sheet shares (:func:`sheet_area`, :func:`require_fit`)
+and the squares' cell arithmetic (:func:`grid_for`, :func:`layout_page`, :func:`column_choices`).
+Which token goes on which page, for squares and every other shape, is the one pager,
+:mod:`tokengen.geometry.pager`.
+
 All lengths are in pt (1 in = 72 pt) with the PDF origin at the lower-left corner of the page.
 A *cell* is one token's trim square; its bleed box is the trim grown by ``bleed`` on every side.
 Cells are laid in rows from the top-left, ``pitch = size + gutter`` apart; with ``gutter = 0``
@@ -14,12 +20,11 @@ hair off, or a duplex back printed 1–2 mm off, shows token colour rather than 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import LayoutError
-from ..units import counted, format_length
+from ..units import format_length
 
 #: Height (pt) of the calibration strip kept at the foot of the printable area.
 CALIBRATION_HEIGHT = 22.0
@@ -101,7 +106,7 @@ class SheetSpec:
         crop_marks: draw short crop marks outside the grid instead of (or as well as) cut lines.
         calibration: keep a strip for the 1 in calibration ruler.
         group: the catalogue's preferred columns (its grouping, e.g. one attribute per row), used
-            when ``columns`` is None: :func:`plan` widens it to a multiple that fits when that
+            when ``columns`` is None: :func:`tokengen.geometry.pager.plan` widens it to a multiple that fits when that
             saves pages or fills a sheet.
         home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
             how far the outer tokens' background runs past the outer cut (0: none).
@@ -155,15 +160,20 @@ class PageLayout:
     cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.geometry.shapes.Outline)
 
 
-def grid_for(spec: SheetSpec) -> Grid:
-    """How many tokens fit on one sheet.
+def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[Rect, float, float]:
+    """The printable area of ``spec``'s sheet (inside the margin, above the calibration strip) and
+    the width and height, pt, left in it for cells once the outermost bleed is kept inside: the
+    checks every sheet shares, squares (:func:`grid_for`) and shaped tokens
+    (:func:`tokengen.geometry.shapes.packing_for`) alike.
 
+    Args:
+        token: (name, length pt) of each token length to check, e.g. ``(("token size", 72.0),)``.
     Raises:
-        LayoutError: the gutter is narrower than twice the bleed, or not even one token fits;
-            the message names the largest token size that would fit.
+        LayoutError: a page or token length is not a positive finite length, or the gutter is
+            narrower than twice the bleed.
     """
     width, height = spec.page
-    for name, value in (("page width", width), ("page height", height), ("token size", spec.size)):
+    for name, value in (("page width", width), ("page height", height), *token):
         if not (math.isfinite(value) and value > 0):
             raise LayoutError(f"{name} must be a positive length, got {value!r} pt")
     if spec.gutter + 1e-9 < 2 * spec.bleed:
@@ -171,67 +181,62 @@ def grid_for(spec: SheetSpec) -> Grid:
     reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
     area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
     # the outermost cells also need room for their bleed inside the area
-    usable_w, usable_h = area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
-    pitch = spec.size + spec.gutter
-    columns = _fit(usable_w, spec.size, pitch)
-    rows = _fit(usable_h, spec.size, pitch)
+    return area, area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
+
+
+def require_fit(spec: SheetSpec, columns: int, rows: int, token: str, largest: float | None = None) -> int:
+    """``columns`` capped at ``spec.columns``, once at least one token fits: the last check of every
+    sheet's capacity, squares and shaped tokens alike.
+
+    Args:
+        columns, rows: the cells that fit the sheet's printable area.
+        token: the token as the message names it (``"1in"``, ``"1in × 1.5in circle"``).
+        largest: the largest square token that fits, pt, when the message is to name it.
+    Raises:
+        LayoutError: not even one token fits; the message names ``token``, the page and the
+            margin (and the largest token size that would fit, when ``largest`` is positive).
+    """
     if spec.columns is not None:
         columns = min(columns, spec.columns)
     if columns < 1 or rows < 1:
-        largest = min(usable_w, usable_h)
-        hint = f"; the largest token that fits is {_largest(largest)}" if largest > 0 else ""
-        raise LayoutError(f"a {format_length(spec.size)} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
+        width, height = spec.page
+        hint = f"; the largest token that fits is {_largest(largest)}" if largest is not None and largest > 0 else ""
+        raise LayoutError(f"a {token} token does not fit on a {format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin{hint}")
+    return columns
+
+
+def grid_for(spec: SheetSpec) -> Grid:
+    """How many square tokens fit on one sheet (the squares' cell arithmetic; the pager that uses
+    it, and :mod:`tokengen.geometry.shapes` for every other token, is :mod:`tokengen.geometry.pager`).
+
+    Raises:
+        LayoutError: the gutter is narrower than twice the bleed, or not even one token fits;
+            the message names the largest token size that would fit (see :func:`sheet_area`,
+            :func:`require_fit`).
+    """
+    area, usable_w, usable_h = sheet_area(spec, (("token size", spec.size),))
+    pitch = spec.size + spec.gutter
+    rows = _fit(usable_h, spec.size, pitch)
+    columns = require_fit(spec, _fit(usable_w, spec.size, pitch), rows, format_length(spec.size), min(usable_w, usable_h))
     return Grid(columns, rows, area, pitch)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """What :func:`plan` settled: ``copies`` whole sets on ``pages`` sheets laid out by ``spec``
-    (whose ``columns`` is now fixed), ``per_page`` tokens per full sheet."""
-
-    copies: int
-    spec: SheetSpec
-    pages: int
-    per_page: int
-
-
-def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False) -> Plan:
-    """Choose the columns, and with ``fill`` the number of whole sets, for ``copies`` sets of
-    ``set_size`` tokens.
-
-    Columns: an explicit ``spec.columns`` is kept. Otherwise, with a ``spec.group`` (the
-    catalogue's ``columns``), the sheet uses the narrowest multiple of ``group`` (no wider than
-    what fits) that needs the fewest pages, so rows still hold whole groups: the 18-token set
-    stays at 3 columns on Letter, while 3 sets go 6 wide and fit one page. Without either, as
-    many columns as fit.
-
-    Fill: the sets are repeated until no further whole set fits on the pages that ``copies``
-    sets need; at least ``copies`` sets are placed.
+def column_choices(spec: SheetSpec) -> list[SheetSpec]:
+    """The columns a square sheet may take, narrowest first, each as ``spec`` with ``columns`` set:
+    with a ``spec.group`` (the catalogue's ``columns``) and no explicit ``spec.columns``, every
+    multiple of ``group`` no wider than what fits (just what fits when that is narrower than one
+    group), so rows still hold whole groups; otherwise ``spec`` alone. The pager
+    (:func:`tokengen.geometry.pager.plan`) sizes the run on the widest and keeps the narrowest that
+    needs no more pages.
 
     Raises:
         LayoutError: see :func:`grid_for`.
     """
-    if set_size < 1:
-        raise LayoutError("nothing to lay out: the set has no tokens")
+    widest = grid_for(spec)  # as many as fit (or spec.columns)
     if spec.columns is not None or not spec.group:
-        grid = grid_for(spec)
-        fixed = spec
-    else:
-        widest = grid_for(spec)  # columns is None here: as many as fit
-        group = spec.group
-        choices = [replace(spec, columns=min(widest.columns, k * group)) for k in range(1, max(1, widest.columns // group) + 1)]
-        fixed = choices[-1]
-        grid = grid_for(fixed)
-    pages = max(1, math.ceil(set_size * copies / grid.per_page))
-    if fill:
-        copies = max(copies, pages * grid.per_page // set_size)
-    if spec.columns is None and spec.group:
-        for choice in choices:  # the narrowest multiple that needs no more pages
-            if math.ceil(set_size * copies / grid_for(choice).per_page) <= pages:
-                fixed = choice
-                break
-        grid = grid_for(fixed)
-    return Plan(copies, fixed, max(1, math.ceil(set_size * copies / grid.per_page)), grid.per_page)
+        return [spec]
+    group = spec.group
+    return [replace(spec, columns=min(widest.columns, k * group)) for k in range(1, max(1, widest.columns // group) + 1)]
 
 
 def _largest(pt: float) -> str:
@@ -246,63 +251,16 @@ def _fit(space: float, size: float, pitch: float) -> int:
     return max(0, 1 + math.floor((space + 1e-6 - size) / pitch))
 
 
-def impose(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> list[PageLayout]:
-    """Place ``count`` tokens on as many sheets as needed (eagerly; see :func:`iter_pages`)."""
-    return list(iter_pages(count, spec, max_pages=max_pages))
-
-
-def page_count(count: int, spec: SheetSpec) -> int:
-    """Number of sheets ``count`` tokens need."""
-    return max(1, math.ceil(count / grid_for(spec).per_page))
-
-
-def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None):
-    """Yield one :class:`PageLayout` per sheet for ``count`` tokens, in token order.
-
-    Each page's block of cells is centred horizontally on the page, and vertically on the page
-    when the calibration strip leaves room (otherwise just above it). Cut lines cover the
-    block's rows and columns and run past it as guides, up to :data:`GUIDE_LENGTH` and at most
-    half-way into the margin (the bottom ones stop at the calibration strip), so they are still
-    there after the first cuts.
-
-    Raises:
-        LayoutError: see :func:`grid_for`; more than ``max_pages`` pages.
-    """
-    grid = grid_for(spec)
-    laid: dict[int, PageLayout] = {}  # pages with as many tokens are laid out alike: once each
-    for number, indices in page_slices(count, grid.per_page, max_pages):
-        if len(indices) in laid:
-            yield renumbered(laid[len(indices)], number, indices.start)
-        else:
-            laid[len(indices)] = layout_page(number, indices, spec, grid)
-            yield laid[len(indices)]
-
-
-def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
-    """``page`` as page ``number`` (0-based) holding the tokens from index ``start`` on, in the
-    same cells: the indices of its cells and home-bleed rectangles move by the same amount."""
-    shift = start - page.cells[0].index if page.cells else 0
-    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
-    home = tuple((i + shift, r) for i, r in page.outer_bleed)
-    return replace(page, number=number, cells=cells, outer_bleed=home)
-
-
-def page_slices(count: int, per_page: int, max_pages: int | None = None) -> Iterator[tuple[int, range]]:
-    """(page number, token indices) for ``count`` tokens at ``per_page`` a sheet, at least one page.
-
-    Raises:
-        LayoutError: more than ``max_pages`` pages (checked before the first is yielded).
-    """
-    pages = max(1, math.ceil(count / per_page))
-    if max_pages is not None and pages > max_pages:
-        raise LayoutError(f"{counted(count, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
-    for number in range(pages):
-        first = number * per_page
-        yield number, range(first, min(count, first + per_page))
-
-
 def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> PageLayout:
-    """Lay the tokens ``indices`` on page ``number`` (0-based) of ``grid``."""
+    """Lay the square tokens ``indices`` on page ``number`` (0-based) of ``grid``.
+
+    The block of cells is centred horizontally on the page, and vertically on the page when the
+    calibration strip leaves room (otherwise just above it). Cut lines cover the block's rows and
+    columns and run past it as guides, up to :data:`GUIDE_LENGTH` and at most half-way into the
+    margin (the bottom ones stop at the calibration strip), so they are still there after the
+    first cuts. Pages come from :func:`tokengen.geometry.pager.pages`, which lays out each page
+    size once.
+    """
     width, height = spec.page
     n = len(indices)
     cols = min(grid.columns, n)

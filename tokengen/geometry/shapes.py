@@ -8,7 +8,8 @@ Everything is in pt (1 in = 72 pt), origin at the page's lower-left corner, y up
 * :func:`outline`: the trim outline of one token as a :class:`Outline` — plain path data
   (moves, lines, cubic Béziers) that both the PDF cut guides (:mod:`tokengen.faces.render`) and the
   cut SVG (:mod:`tokengen.outputs.cutsvg`) draw, so the two cannot disagree.
-* :func:`iter_pages`: packing per shape. Rectangles on a grid (shared cut edges at gutter 0);
+* :func:`packing_for` and :func:`layout_page`: packing per shape (the pager that pages them is
+  :func:`tokengen.geometry.pager.pages`). Rectangles on a grid (shared cut edges at gutter 0);
   circles on a square pitch at least :data:`PUNCH_ROOM` apart so a hand punch fits between
   them; hexes in offset rows (pointy top) or offset columns (flat top), neighbours ``gutter``
   apart edge to edge, sharing edges at gutter 0.
@@ -20,26 +21,23 @@ F × 2F/√3 (pointy) or 2F/√3 × F (flat). For a circle ``size`` is the diame
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import LayoutError
 from ..units import format_length
 from .imposition import (
-    CALIBRATION_GAP,
     CALIBRATION_HEIGHT,
     CROP_LENGTH,
     CROP_OFFSET,
     GUIDE_LENGTH,
     Cell,
-    Grid,
     Line,
     PageLayout,
     Rect,
     SheetSpec,
     edges,
-    page_slices,
+    require_fit,
+    sheet_area,
 )
 
 KINDS = ("square", "rounded", "circle", "hex")
@@ -202,19 +200,12 @@ def packing_for(spec: SheetSpec) -> Packing:
     """How many shaped tokens fit on one sheet.
 
     Raises:
-        LayoutError: the gutter is narrower than twice the bleed, or not one token fits.
+        LayoutError: the gutter is narrower than twice the bleed, or not one token fits (see
+            :func:`tokengen.geometry.imposition.sheet_area`, :func:`~tokengen.geometry.imposition.require_fit`).
     """
-    width, height = spec.page
     w, h = spec.size, spec.height or spec.size
     shape: Shape = spec.shape or Shape()
-    for name, value in (("page width", width), ("page height", height), ("token width", w), ("token height", h)):
-        if not (math.isfinite(value) and value > 0):
-            raise LayoutError(f"{name} must be a positive length, got {value!r} pt")
-    if spec.gutter + 1e-9 < 2 * spec.bleed:
-        raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
-    reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
-    area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
-    usable_w, usable_h = area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
+    area, usable_w, usable_h = sheet_area(spec, (("token width", w), ("token height", h)))
     g = gutter_for(spec)
     shift = 0.0
     if shape.kind == "hex" and shape.orientation == "pointy":
@@ -232,42 +223,17 @@ def packing_for(spec: SheetSpec) -> Packing:
     else:
         pitch_x, pitch_y = w + g, h + g
         columns, rows = _fit(usable_w, w, pitch_x), _fit(usable_h, h, pitch_y)
-    if spec.columns is not None:
-        columns = min(columns, spec.columns)
-    if columns < 1 or rows < 1:
-        raise LayoutError(f"a {format_length(w)} × {format_length(h)} {shape.kind} token does not fit on a "
-                          f"{format_length(width)} × {format_length(height)} page with a {format_length(spec.margin)} margin")
+    columns = require_fit(spec, columns, rows, f"{format_length(w)} × {format_length(h)} {shape.kind}")
     return Packing(columns, rows, pitch_x, pitch_y, shift, area)
 
 
-def grid_for(spec: SheetSpec) -> Grid:
-    """The sheet capacity as an :class:`~tokengen.geometry.imposition.Grid` (for callers that count)."""
-    p = packing_for(spec)
-    return Grid(p.columns, p.rows, p.area, p.pitch_x)
-
-
-def page_count(count: int, spec: SheetSpec) -> int:
-    """Number of sheets ``count`` shaped tokens need."""
-    return max(1, math.ceil(count / packing_for(spec).per_page))
-
-
-def iter_pages(count: int, spec: SheetSpec, *, max_pages: int | None = None) -> Iterator[PageLayout]:
-    """One :class:`PageLayout` per sheet, tokens in order, the block centred as in
-    :func:`tokengen.geometry.imposition.iter_pages`. Rectangular shapes get straight cut lines (and crop
-    marks at every trim edge); circles and hexes get one cut outline per token (circles: a
-    centring ticks instead when ``shape.punch``) and crop marks at the block's corners (hexes)
-    or between the circles' squares (circles), where a guillotine can use them.
-
-    Raises:
-        LayoutError: see :func:`packing_for`; more than ``max_pages`` pages.
-    """
-    packing = packing_for(spec)
-    for number, indices in page_slices(count, packing.per_page, max_pages):
-        yield layout_page(number, indices, spec, packing)
-
-
 def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) -> PageLayout:
-    """Lay the tokens ``indices`` on page ``number`` (0-based)."""
+    """Lay the shaped tokens ``indices`` on page ``number`` (0-based) of ``packing``, the block
+    centred as :func:`tokengen.geometry.imposition.layout_page` centres it. Rectangular shapes get
+    straight cut lines (and crop marks at every trim edge); circles and hexes get one cut outline
+    per token (circles: centring ticks instead when ``shape.punch``) and crop marks at the block's
+    corners (hexes) or between the circles' squares (circles), where a guillotine can use them.
+    Pages come from :func:`tokengen.geometry.pager.pages`, which lays out each page size once."""
     width, height = spec.page
     w, h = spec.size, spec.height or spec.size
     shape: Shape = spec.shape or Shape()

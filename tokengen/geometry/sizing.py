@@ -82,7 +82,7 @@ def sheet_spec(page: tuple[float, float], size: float, *, margin: float = 18.0, 
         page: (width, height) of the sheet, pt.
         size: the token box width, pt.
         columns: None (lay out by ``group``, the catalogue's ``columns:``, widened to a multiple
-            that fits when that saves pages: :func:`tokengen.geometry.imposition.plan`), 0 (as many
+            that fits when that saves pages: :func:`tokengen.geometry.pager.plan`), 0 (as many
             as fit) or N (at most N).
         group: the catalogue's ``columns:`` (None: none), used only when ``columns`` is None.
         margin, gutter, bleed, cut_lines, crop_marks, calibration, home_bleed: as

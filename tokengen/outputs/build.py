@@ -13,8 +13,7 @@ from ..faces.art import ArtLibrary
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
-from ..geometry import foldover, furniture, shapes
-from ..geometry.imposition import SheetSpec, grid_for, iter_pages, page_count, plan
+from ..geometry import foldover, furniture, pager, shapes
 from ..io import guard, testhook
 from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
@@ -61,7 +60,6 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
     out = Path(out)
     options, copies, pages = settle(catalogue, options)
     spec = options.sheet
-    layout = shapes if shapes.shaped(spec) else None
     inputs = catalogue.files_read()
     backs_out = backs_path(out) if options.backs == "separate" else None
     extra = also(out, pdf_pages(catalogue, options, pages)) if also else ()
@@ -85,8 +83,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
         folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
-        pager = (lambda n, s: foldover.iter_fold_pages(n, s, options.fold)) if options.fold else (layout.iter_pages if layout else iter_pages)
-        for page in pager(len(tokens), spec):
+        for page in pager.pages(len(tokens), spec, fold=options.fold):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             apply_printer_scale(canvas, spec.page, options.printer_scale)
@@ -146,25 +143,17 @@ def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, i
     if options.rules and catalogue.fields:
         raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
     spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
-    layout = shapes if shapes.shaped(spec) else None
     try:
-        if layout or options.fold:  # shaped tokens, fold-over halves: as many columns as fit
-            copies = _whole_sets(catalogue.count, spec, options)
-        else:
-            settled = plan(catalogue.count, spec, options.copies, options.fill)
-            copies, spec = settled.copies, settled.spec
+        settled = pager.plan(catalogue.count, spec, options.copies, options.fill, fold=options.fold)
     except LayoutError as exc:
         if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
         raise LayoutError(f"{catalogue.path}: {exc}") from None
-    options = replace(options, sheet=spec)
-    total = catalogue.count * copies  # counted before any list is made: 10,000 × 10,000 is not built
-    if total > options.max_tokens:
-        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} requested, more than the limit of {options.max_tokens} (raise it with --max-tokens)")
-    pages = foldover.fold_count(total, spec, options.fold) if options.fold else (layout.page_count if layout else page_count)(total, spec)
-    if pages > options.max_pages:
-        raise LayoutError(f"{catalogue.path}: {counted(total, 'token')} need {counted(pages, 'page')}, more than the limit of {options.max_pages} (raise it with --max-pages)")
-    return options, copies, pages
+    try:  # counted before any list is made: 10,000 × 10,000 is not built
+        pager.check_limits(catalogue.count * settled.copies, settled.pages, max_tokens=options.max_tokens, max_pages=options.max_pages)
+    except LayoutError as exc:
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
+    return replace(options, sheet=settled.spec), settled.copies, settled.pages
 
 
 def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
@@ -176,19 +165,6 @@ def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
 
         rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
     return pages * (2 if options.backs == "duplex" else 1) + rules
-
-
-def _whole_sets(set_size: int, spec: SheetSpec, options: BuildOptions) -> int:
-    """How many sets a shaped or fold-over sheet prints: ``options.copies``, or with ``fill`` as
-    many whole sets as fit on the pages those need (as :func:`tokengen.geometry.imposition.plan` does).
-
-    Raises:
-        LayoutError: not one token fits (half) the sheet.
-    """
-    sheet = foldover.half_spec(spec, options.fold) if options.fold else spec
-    per_page = shapes.packing_for(sheet).per_page if shapes.shaped(sheet) else grid_for(sheet).per_page
-    pages = max(1, -(-set_size * options.copies // per_page))
-    return max(options.copies, pages * per_page // set_size) if options.fill else options.copies
 
 
 def art_library(options: BuildOptions) -> ArtLibrary:

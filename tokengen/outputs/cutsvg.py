@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LayoutError
-from ..geometry import shapes
-from ..geometry.imposition import PageLayout, Rect, SheetSpec, iter_pages, plan
+from ..geometry import pager, shapes
+from ..geometry.imposition import PageLayout, Rect, SheetSpec
 from ..geometry.shapes import Outline
 
 #: Millimetres per point.
@@ -117,14 +117,11 @@ def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     """
     from ..io.atomic import atomic_path
 
-    spec = shapes.sheet_for(spec, catalogue)
-    if not shapes.shaped(spec):  # the columns build chose (the catalogue's grouping, widened)
-        spec = plan(catalogue.count, spec, copies).spec
+    spec = pager.plan(catalogue.count, shapes.sheet_for(spec, catalogue), copies).spec  # the columns build chose
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
-    pager = shapes.iter_pages if shapes.shaped(spec) else iter_pages
     written = []
     clear = registration_box(spec.page)
-    for page in pager(len(tokens), spec):
+    for page in pager.pages(len(tokens), spec):
         if registration and not clear.contains(page.block.grow(spec.bleed)):
             raise LayoutError(f"{catalogue.path}: the registration marks need {_num(REG_INSET + REG_SIZE + 1 / MM_PER_PT)} mm "
                               "clear at the sheet edges: use a larger margin")

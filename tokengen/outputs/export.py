@@ -40,6 +40,7 @@ from ..colour import Converter
 from ..errors import ExportError, LayoutError, RenderError
 from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
+from ..geometry.pager import check_limits
 from ..geometry.sizing import sheet_spec
 from ..io import guard
 from ..io.atomic import atomic_files, atomic_path
@@ -145,10 +146,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     if profile.output == "single-pages":
         tokens = catalogue.count * profile.copies
         pages = tokens * len(profile.order)
-        if tokens > max_tokens:
-            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} requested, more than the limit of {max_tokens} (raise it with --max-tokens)")
-        if pages > max_pages:
-            raise LayoutError(f"{catalogue.path}: {counted(tokens, 'token')} need {counted(pages, 'page')}, more than the limit of {max_pages} (raise it with --max-pages)")
+        try:  # one page a side of a token: the pager's limits, without its pages
+            check_limits(tokens, pages, max_tokens=max_tokens, max_pages=max_pages)
+        except LayoutError as exc:
+            raise LayoutError(f"{catalogue.path}: {exc}") from None
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:

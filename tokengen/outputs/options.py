@@ -41,7 +41,7 @@ class BuildOptions:
             ``--keep-resolution``, every pixel kept).
         max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
         fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
-            needed (see :func:`tokengen.geometry.imposition.plan`).
+            needed (see :func:`tokengen.geometry.pager.plan`).
         registration: draw the cut SVG's registration marks on every face sheet.
         fold: ``"long"`` or ``"short"``: fold-over sheets (:mod:`tokengen.geometry.foldover`), each back on
             the other half of the face's sheet, mirrored across a dashed fold line.

@@ -87,7 +87,7 @@ class Profile:
         max_dpi: art above this resolution at its printed size is resampled down to it.
         columns: None (the catalogue's columns, as a grouping), 0 (as many as fit) or at most N.
         copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
-            (:func:`tokengen.geometry.imposition.plan`).
+            (:func:`tokengen.geometry.pager.plan`).
         home_bleed: on shared-edge sheets, background past the outer cut (pt).
         pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.preflight.pdfx`; needs
             ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
