@@ -155,7 +155,7 @@ def _registry() -> Any:
     """jsonschema's registry of the tokengen schemas, each read when first referred to (see :func:`_retrieve`)."""
     from referencing import Registry, Resource
 
-    return Registry(retrieve=lambda uri: Resource.from_contents(_retrieve(uri)))  # type: ignore[call-arg]
+    return Registry(retrieve=lambda uri: Resource.from_contents(_retrieve(uri)))  # type: ignore[call-arg]  # types-jsonschema types Registry without its retrieve keyword (referencing takes it)
 
 
 def full_validator(name: str) -> Any:

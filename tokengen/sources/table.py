@@ -336,7 +336,7 @@ def _xlsx_rows(path: Path) -> list[RawRow]:
             return _read_xlsx(path)
         except CatalogueError:
             raise
-        except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]
+        except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]  # mypy cannot type a starred tuple of exception classes in an except clause
             raise CatalogueError(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {one_line(str(exc))[:200]})") from None
 
 
