@@ -1,4 +1,4 @@
-"""Render the page pictures shown in the README for the three example catalogues
+"""Render the page pictures shown in the README for the example catalogues
 (run from the repository: python examples/render_pages.py). Each example is built as the README
 shows it, and its first page is rendered with pypdfium2 at 60 DPI to examples/<name>/page.png.
 """
@@ -15,6 +15,7 @@ BUILDS = {
     "hex-counters": ["build", "hex-counters/counters.yaml", "--fold"],
     "status-tokens": ["build", "status-tokens/status.yaml", "--punch"],
     "poker-cards": ["export", "poker-cards/cards.yaml", "--profile", "print-shop"],
+    "rules-cards": ["build", "rules-cards/cards.yaml"],
 }
 
 

@@ -113,9 +113,25 @@ def test_poker_cards_print_shop(tmp_path, run):
     assert back_words.count("DECK") == 4
 
 
+@pytest.mark.parametrize("page", ["letter", "a4"])
+def test_rules_cards_wrap_their_rules_with_icons(tmp_path, run, page):
+    out = tmp_path / "out.pdf"
+    result = run("build", str(EXAMPLES / "rules-cards/cards.yaml"), "--page", page, "-o", str(out))
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+    assert "3 tokens" in result.stdout
+    with pdfplumber.open(out) as doc:
+        p = doc.pages[0]
+        rules = [c for c in p.chars if c["size"] < 11.5 and c["top"] < p.height - 60 and c["text"] != " "]
+        assert len(p.images) == 5  # sword, shield, shield, shield, sword, each on its text's line
+        bold = "".join(c["text"] for c in rules if c["fontname"].endswith("DejaVuSans-Bold"))
+        assert "Play" in bold
+        assert any(c["fontname"].endswith("DejaVuSans-BoldOblique") for c in rules)
+    assert "…" not in "".join(words(out, 0))
+
+
 def test_example_pages_are_in_the_readme():
     readme = (ROOT / "README.md").read_text("utf-8")
-    for name in CASES:
+    for name in [*CASES, "rules-cards"]:
         picture = EXAMPLES / name / "page.png"
         assert picture.exists() and f"examples/{name}/page.png" in readme
 

@@ -6,13 +6,15 @@ fractions run from the top-left corner; here they become PDF coordinates (y up).
 are drawn in runs that share one shrink about the token centre (the safe-area shrink of
 :class:`tokengen.faces.render.SheetCanvas`); when the face shows art, every text with a ``plate``
 group gets an opaque rounded plate under it (one plate per group, around all its texts), drawn
-before the first text so text never sits on a picture.
+before the first text so text never sits on a picture. A text with a ``box`` is a paragraph set
+by :mod:`tokengen.faces.textbox` (:func:`set_box`); the others are one line (:func:`set_text`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,12 @@ from ..geometry import textfit
 from ..geometry.imposition import Rect
 from ..model import Colour
 from ..sources import fonts
-from ..sources.template import Element, Template, colour_of, font_name, substitute
-from ..units import format_length
-from . import beneath, emblem
+from ..sources import markup as mk
+from ..sources.fonts import Family
+from ..sources.markup import Doc
+from ..sources.template import Element, Template, colour_of, family_of, font_name, substitute
+from ..units import counted, format_length
+from . import beneath, emblem, textbox
 from .art import ArtImage, ArtLibrary, fit
 
 #: Plate padding around text and plate corner radius, fractions of the token's smaller side
@@ -68,8 +73,46 @@ def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
 
 
 def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
-    """(text, ReportLab font) of every text and glyph element, substituted (for glyph checks)."""
-    return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements if e.kind in ("text", "glyph")]
+    """(text, ReportLab font) of every one-line text and glyph element, substituted (for glyph
+    checks; a boxed text's styles are checked by :func:`set_box`)."""
+    return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements
+            if e.kind in ("text", "glyph") and not e.boxed]
+
+
+def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
+    """A boxed ``element``'s text with these ``values``, parsed (:func:`tokengen.sources.markup.parse`,
+    with the template's icons).
+
+    Raises:
+        CatalogueError: an unknown icon or an unclosed ``*``, naming the template's file, line and element.
+    """
+    return mk.parse(substitute(element.content, values), dict(template.icons), markup=element.markup,
+                    path=template.source or f"template '{template.name}'", line=element.line, field=element.where)
+
+
+@lru_cache(maxsize=512)
+def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
+         align: str, valign: str, fit: bool) -> textbox.Laid:
+    return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit)
+
+
+def set_box(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> textbox.Laid:
+    """How a boxed text ``element`` is set on a ``face_w`` × ``face_h`` pt token with these
+    values: its box (pt), its size (the element's ``size``, shrunk as one piece down to
+    ``min_size`` unless ``fit: false``), its lines; cut with ``…`` when it does not fit at the
+    smallest size (:attr:`tokengen.faces.textbox.Laid.cut_words`). The one measure of a boxed
+    text's printed size.
+
+    Raises:
+        CatalogueError: bad markup (see :func:`doc_of`).
+        RenderError: a glyph a style's font lacks; an unreadable icon.
+    """
+    side = min(face_w, face_h)
+    box = beneath.box_pt(face_w, face_h, element.box)
+    largest = element.size.resolve(side)
+    smallest = min(element.min_size.resolve(side), largest)
+    return _fit(doc_of(template, element, values), box.w, box.h, family_of(template, element.font), largest, smallest,
+                element.leading, element.align, element.valign, bool(element.fit))
 
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
@@ -264,7 +307,7 @@ def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[s
     even at the smallest size (:data:`tokengen.geometry.textfit.MIN_SIZE`)."""
     found = []
     for element in template.elements:
-        if element.kind in ("text", "glyph"):
+        if element.kind in ("text", "glyph") and not element.boxed:
             t = set_text(face_w, face_h, template, element, values, area)
             if not t.fits:
                 found.append((element, t))
@@ -279,12 +322,35 @@ def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
             "move it inwards, shorten it or make the token larger")
 
 
+def cut_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, textbox.Laid]]:
+    """The boxed text elements (and how they are set) that do not fit their box even at their
+    smallest size, so their end is cut and replaced by ``…``."""
+    found = []
+    for element in template.elements:
+        if element.kind in ("text", "glyph") and element.boxed:
+            laid = set_box(face_w, face_h, template, element, values)
+            if laid.truncated:
+                found.append((element, laid))
+    return found
+
+
+def cut_message(what: str, laid: textbox.Laid) -> str:
+    """The warning for a boxed text cut to fit (``what``: ``token knight``, ``back``):
+    ``token knight: the text does not fit its box even at 5 pt: 12 words (61 characters) left
+    out, it ends in '…'; shorten it, lower min_size or make the box larger``."""
+    return (f"{what}: the text does not fit its box even at {laid.size:g} pt: {counted(laid.cut_words, 'word')} "
+            f"({counted(laid.cut_chars, 'character')}) left out, it ends in '…'; shorten it, lower min_size or make the box larger")
+
+
 def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: float) -> None:
     groups: dict[str, tuple[Rect, Colour | None]] = {}
     for element in template.elements:
         if element.kind not in ("text", "glyph") or element.plate is None:
             continue
-        box = set_text(face.width, face.height, template, element, values, face.area).box()
+        if element.boxed:
+            box = _pdf_box(face, element.box)
+        else:
+            box = set_text(face.width, face.height, template, element, values, face.area).box()
         colour = colour_of(element.plate_colour, values)
         if element.plate in groups:
             seen, colour_before = groups[element.plate]
@@ -301,6 +367,9 @@ def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: 
 
 
 def _text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
+    if element.boxed:
+        _boxed(face, template, element, values)
+        return
     t = set_text(face.width, face.height, template, element, values, face.area)
     if not t.text:
         return
@@ -313,3 +382,10 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         draw(t.x, t.baseline, t.text, charSpace=t.char_space)
     else:
         draw(t.x, t.baseline, t.text)
+
+
+def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any]) -> None:
+    laid = set_box(face.width, face.height, template, element, values)
+    colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
+    box = _pdf_box(face, element.box)
+    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour))

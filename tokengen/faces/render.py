@@ -243,6 +243,8 @@ class SheetCanvas:
         area = self.safe_area()
         for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):
             self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
+        for element, laid in facedraw.cut_texts(self.size, self.height, template, values):
+            self.warnings[f"{template.place(element)}: {facedraw.cut_message(what, laid)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
                                    area)
         for element, path in facedraw.image_elements(template, values):

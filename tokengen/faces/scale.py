@@ -64,12 +64,22 @@ def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, heigh
     (``height`` pt tall when not square). A token drawn from its own template (a catalogue with
     declared fields) names each text by its template text (``"{name}"``)."""
     if token.template is not None:
-        from .facedraw import set_text
+        from .facedraw import set_box, set_text
 
         values = dict(token.values)
-        sizes = [(e.content, set_text(size, height or size, token.template, e, values))
-                 for e in token.template.elements if e.kind in ("text", "glyph")]
-        return [SmallText(token.id, part, t.size, token.line) for part, t in sizes if t.text and t.size < minimum - 1e-9]
+        found = []
+        for e in token.template.elements:
+            if e.kind not in ("text", "glyph"):
+                continue
+            if e.boxed:
+                laid = set_box(size, height or size, token.template, e, values)
+                pt, shown = laid.size, bool(laid.lines)
+            else:
+                t = set_text(size, height or size, token.template, e, values)
+                pt, shown = t.size, bool(t.text)
+            if shown and pt < minimum - 1e-9:
+                found.append(SmallText(token.id, e.content, pt, token.line))
+        return found
     return [SmallText(token.id, part, pt, token.line)
             for part, pt in face_text_sizes(token, size).items() if pt < minimum - 1e-9]
 

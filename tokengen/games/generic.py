@@ -4,7 +4,7 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 from __future__ import annotations
 
 from ..errors import LayoutError
-from ..faces.facedraw import set_text, unfit_message, unfit_texts
+from ..faces.facedraw import cut_message, cut_texts, set_box, set_text, unfit_message, unfit_texts
 from ..faces.render import default_safe, text_scale
 from ..faces.scale import MIN_LEGIBLE_PT
 from ..geometry import shapes, textfit
@@ -50,7 +50,8 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``text-outside-safe-area`` for each text of a face or back that cannot be shrunk
     into the home safe area (1/16 of the token size, at least 1/16 in, inside the shape's outline) even at
     :data:`tokengen.geometry.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
-    token and template element, at the element's line."""
+    token and template element, at the element's line. Warning ``text-cut`` for each boxed text
+    that does not fit its box even at its ``min_size``, so its end is left out (``…``)."""
     spec = _spec(catalogue, settings)
     area = _safe_area(spec)
     if area is None:
@@ -66,6 +67,11 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
                 key = (token.id if side == "face" else f"back {values}", element.where)
                 found.setdefault(key, Finding(WARNING, "text-outside-safe-area", unfit_message(f"token {token.id}" + (" (back)" if side == "back" else ""), t, area),
                                               element.line, element.where, {"token": token.id, "side": side, "pt": round(t.size, 2)}))
+            for element, laid in cut_texts(width, height, template, values):
+                key = (token.id if side == "face" else f"back {values}", element.where)
+                found.setdefault(key, Finding(WARNING, "text-cut", cut_message(f"token {token.id}" + (" (back)" if side == "back" else ""), laid),
+                                              element.line, element.where, {"token": token.id, "side": side, "pt": round(laid.size, 2),
+                                                                            "cut_words": laid.cut_words, "cut_chars": laid.cut_chars}))
     return list(found.values())
 
 
@@ -84,6 +90,13 @@ def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding
                 continue
             for element in template.elements:
                 if element.kind not in ("text", "glyph"):
+                    continue
+                if element.boxed:
+                    laid = set_box(width, height, template, element, values)
+                    if laid.lines and not laid.truncated and laid.size < MIN_LEGIBLE_PT - 1e-9:
+                        found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text {element.where} is {laid.size:.1f} pt, "
+                                             f"below {MIN_LEGIBLE_PT:g} pt", token.line, None,
+                                             {"token": token.id, "side": side, "pt": round(laid.size, 2)}))
                     continue
                 t = set_text(width, height, template, element, values, area)
                 if t.text and t.fits and t.size < MIN_LEGIBLE_PT - 1e-9:  # an unfit text has its own warning

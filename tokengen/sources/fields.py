@@ -8,6 +8,7 @@ A catalogue with a ``fields`` key is read here (after the schema check of
     shape: circle                   # square | rounded | circle | hex, or {kind: hex, orientation: flat}
     fields: {name: text, turns: integer, colour: colour}
     fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder
+    icons: {sword: icons/sword.png} # for :sword: in a boxed text, inside the catalogue's folder
     template: [...]                 # the face (tokengen.sources.template), or a built-in name
     back: [...]                     # optional: the back, drawn with each token's own fields
     tokens: tokens.csv              # or a list of mappings
@@ -32,10 +33,11 @@ from ..limits import MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
+from . import markup as mk
 from .artpath import resolve_art
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, read_table
-from .template import FIELD_TYPES, Element, Template, colour_of, font_name, parse_template, placeholders, substitute
+from .template import FIELD_TYPES, Element, Template, colour_of, family_of, font_name, parse_template, placeholders, substitute
 from .yamlsrc import Lines, dotted, floats, one_line
 
 #: Keys a token has besides its declared fields.
@@ -94,15 +96,19 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     fields, defaults = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
     font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
-    face = replace(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map)), fonts=tuple(font_map.items()))
+    icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
+             for name, relative in data.get("icons", {}).items()}
+    face = replace(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map)),
+                   fonts=tuple(font_map.items()), icons=tuple(icons.items()))
     back_template = PLAIN_BACK
     if "back" in data:
-        back_template = replace(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map)), fonts=tuple(font_map.items()))
+        back_template = replace(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map)),
+                                fonts=tuple(font_map.items()), icons=tuple(icons.items()))
     width, height, shape = _geometry(data, fail)
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     spec = data["tokens"]
-    sources = [Path(p) for p in font_files.values()]
+    sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
     decimal_comma = False
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
@@ -388,6 +394,10 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
     raise fail(f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_got(value)}')
 
 
+#: Characters a boxed text takes that one line refuses: line breaks, the soft hyphen, no-break spaces.
+_BOXED_ONLY = "\n\r\u00ad\u00a0\u2007\u202f"
+
+
 def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:
     """Refuse text a template's font cannot draw, naming the token field it came from."""
     for element in template.elements:
@@ -395,6 +405,9 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
             continue
         text = substitute(element.content, values)
         source = next(iter(element.fields()), None)
+        if element.boxed:
+            _check_boxed(template, element, text, source, locate)
+            continue
         control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
         if control is not None:
             raise locate(source)._replace_message(
@@ -410,3 +423,28 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
             raise locate(source)._replace_message(f"{what} has no glyph for {shown}")
 
 
+
+
+def _check_boxed(template: Template, element: Element, text: str, source: str | None, locate: Locate) -> None:
+    """Refuse a boxed text's control characters (line breaks and soft hyphens are fine), bad
+    markup (named at the template when the template wrote it, else at the token's field) and
+    characters the font of the style they are set in cannot draw."""
+    control = next((ch for ch in text if not ch.isprintable() and ch != " " and ch not in _BOXED_ONLY), None)
+    if control is not None:
+        raise locate(source)._replace_message(f"character U+{ord(control):04X} (a tab or other control) cannot be printed")
+    try:
+        doc = mk.parse(text, dict(template.icons), markup=element.markup, path=template.source, line=element.line, field=element.where)
+    except CatalogueError as exc:
+        icon = re.search(r"':([^']*):'", exc.message)
+        in_template = source is None or (icon is not None and f":{icon.group(1)}:" in element.content)
+        if in_template:
+            raise CatalogueError(template.source or exc.path, exc.message, element.line, element.where) from None
+        raise locate(source)._replace_message(exc.message) from None
+    family = family_of(template, element.font)
+    for style, styled in mk.styled_text(doc).items():
+        font = family.font(style)
+        missing = [ch for ch in fonts.missing_glyphs(styled, font) if ch not in _BOXED_ONLY]
+        if missing:
+            shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+            what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
+            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")

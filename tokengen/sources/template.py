@@ -3,7 +3,11 @@
 A template is a list of elements, each a mapping with exactly one *kind* key:
 
 * ``text: "{name} ({cost})"``: one line of text, ``{field}`` replaced by the token's value
-  (``{{`` and ``}}`` print braces). ``glyph:`` is the same with the bold font and tight letter
+  (``{{`` and ``}}`` print braces). With ``box: [x, y, w, h]`` it is a paragraph wrapped in
+  that box instead (:mod:`tokengen.faces.textbox`): markup (``**bold**``, ``*italic*``,
+  ``:icon:``, newlines; :mod:`tokengen.sources.markup`) unless ``markup: false``, shrunk as one
+  piece from ``size`` down to ``min_size`` (5 pt) unless ``fit: false``, placed by ``align``
+  (also ``justify``), ``valign`` and ``leading``. ``glyph:`` is the same with the bold font and tight letter
   spacing (a symbol read across the table).
 * ``image: "{art}"`` (or a literal path): a picture fitted into ``box``.
 * ``rect: fill`` / ``circle: fill`` / ``frame: stroke``: shapes (the value is a free word).
@@ -32,6 +36,7 @@ from ..errors import CatalogueError
 from ..model import Colour, Token
 from ..units import parse_length
 from . import fonts, schemas
+from .fonts import Family
 from .schemas import line_at, suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
@@ -62,7 +67,8 @@ class Size:
 #: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
-         "align": "align", "spacing": "number"}
+         "align": "align", "spacing": "number",
+         "min_size": "size", "leading": "number"}
 #: What an element of each kind has when its keys do not say.
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "text": {"width": Size(0.8)},
@@ -86,7 +92,7 @@ class Element:
         width: text: the width text is fitted into; rect, circle, frame: stroke width (Size).
         size: text: the largest font size (Size).
         font: ``regular``, ``bold`` or a catalogue font name.
-        align: ``left``, ``centre`` or ``right``.
+        align: ``left``, ``centre`` or ``right``; a boxed text also ``justify``.
         colour, fill, stroke, plate_colour: colours (see :data:`ColourRef`).
         fit: text: shrink to fit ``width``; image: ``contain`` or ``cover``.
         spacing: extra space between characters, a fraction of the font size (glyph: -0.08).
@@ -97,6 +103,11 @@ class Element:
         clip: image clip box (x, y, w, h), or None for ``box``.
         bleed: rect: also fill the bleed past the trim; image: cover the bleed box when the
             sheet has bleed.
+        boxed: text, glyph: the element gave a ``box``, so it is a paragraph wrapped in it.
+        min_size: a boxed text's smallest size (Size; default 5 pt).
+        valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
+        leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
+        markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
     """
 
     kind: str
@@ -119,6 +130,11 @@ class Element:
     r: Size = Size(0.4)
     clip: tuple[float, float, float, float] | None = None
     bleed: bool = False
+    boxed: bool = False
+    min_size: Size = Size(pt=5.0)
+    valign: str = "top"
+    leading: float = 1.2
+    markup: bool = True
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -142,11 +158,13 @@ class Element:
 @dataclass(frozen=True)
 class Template:
     """A face or back design: its elements in drawing order, its name when built in, and the
-    catalogue fonts it may use (template font name → registered ReportLab font name)."""
+    catalogue fonts it may use (template font name → registered ReportLab font name) and icons
+    (name → image file, for ``:name:`` in a boxed text)."""
 
     elements: tuple[Element, ...]
     name: str = ""
     fonts: tuple[tuple[str, str], ...] = ()  # catalogue font name → ReportLab font name
+    icons: tuple[tuple[str, str], ...] = ()  # catalogue icon name → image file (absolute path)
     source: str = ""  # the file it was read from (empty for a built-in template)
 
     def place(self, element: Element) -> str:
@@ -280,6 +298,16 @@ class _Parser:
                 args["content"] = self.content(kind, value, where + (key,))
             else:
                 args[key] = getattr(self, _READ[key])(value, where + (key,)) if key in _READ else value
+        if kind in ("text", "glyph"):
+            args["boxed"] = "box" in spec
+            if args["boxed"] and not (args["box"][2] > 0 and args["box"][3] > 0):
+                raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(spec['box'])}")
+            if not args["boxed"]:
+                for key in ("min_size", "valign", "leading", "markup"):
+                    if key in spec:
+                        raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
+                if args.get("align") == "justify":
+                    raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
         return Element(**args)
 
     def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
@@ -366,3 +394,19 @@ def font_name(template: Template, font: str) -> str:
     if font == "bold":
         return fonts.BOLD
     return dict(template.fonts).get(font, fonts.REGULAR)
+
+
+def family_of(template: Template, font: str) -> Family:
+    """The four fonts a boxed text in template ``font`` is set in: ``regular`` the bundled DejaVu
+    Sans family, ``bold`` its bold (italic: bold oblique), a catalogue font that one file in
+    every style.
+
+    Raises:
+        RenderError: a bundled font file is missing or unreadable.
+    """
+    bundled = fonts.register_family()
+    if font == "regular":
+        return bundled
+    if font == "bold":
+        return fonts.family(bundled.bold, bundled.bold, bundled.bold_italic, bundled.bold_italic)
+    return fonts.family(font_name(template, font))
