@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
@@ -31,8 +31,11 @@ from ..sources.fonts import Family
 from ..sources.markup import Doc
 from ..sources.template import Element, Template, colour_of, family_of, font_name, substitute
 from ..units import counted, format_length
-from . import beneath, emblem, textbox
+from . import beneath, emblem
 from .art import ArtImage, ArtLibrary, fit
+
+if TYPE_CHECKING:  # platypus loads only when a face has a boxed text
+    from . import textbox
 
 #: Plate padding around text and plate corner radius, fractions of the token's smaller side
 #: (the Meatshields face's values, see :mod:`tokengen.faces.emblem`).
@@ -93,6 +96,8 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
 @lru_cache(maxsize=512)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
          align: str, valign: str, fit: bool) -> textbox.Laid:
+    from . import textbox
+
     return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit)
 
 
@@ -388,4 +393,6 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
     laid = set_box(face.width, face.height, template, element, values)
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
     box = _pdf_box(face, element.box)
+    from . import textbox
+
     textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour))

@@ -32,7 +32,6 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from os import PathLike
-from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import CatalogueError
 
@@ -46,6 +45,17 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 #: A word: characters that are not white space, no-break spaces counting as part of the word.
 _WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
 _ESCAPABLE = "*:\\"
+
+
+def escape(text: str) -> str:
+    """``text`` as XML character data: ``&``, ``<`` and ``>`` escaped (what
+    ``xml.sax.saxutils.escape`` does, without importing urllib at start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a double-quoted XML attribute value."""
+    return '"' + escape(text).replace('"', "&quot;") + '"'
 
 
 @dataclass(frozen=True)
