@@ -510,14 +510,28 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
         click.echo(result.format(), nl=False)
 
 
+def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``export --list-profiles``: print the profile table and stop (eager, like --version)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..outputs.profilelist import profile_table
+
+    click.echo(profile_table(ctx.params.get("profiles_file")), nl=False)
+    ctx.exit(0)
+
+
 @cli.command("export")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
-              help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
+              help="home, print-shop, eu-3mm, cut-svg, tgc-chits, single-pages, dtc-poker, dtc-euro-poker, "
+                   "tgc-poker, tgc-euro-poker, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
+                   "mpc-poker, or one from --profiles (see --list-profiles).")
+@click.option("--list-profiles", is_flag=True, is_eager=True, expose_value=False, callback=_list_profiles,
+              help="Print every profile (name, product, output, source) and exit; after --profiles FILE, its ones too.")
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write into (created if missing).")
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
-@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None, is_eager=True,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
 @click.option("--page", default=None, metavar="NAME|WxH", help="Sheet page, overriding the profile's (letter, a4, …, WxH).")
 @click.option("--landscape", is_flag=True, default=None, help="Turn the profile's page sideways.")

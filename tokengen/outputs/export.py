@@ -94,8 +94,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
-    if size is not None and size != catalogue.size:
-        catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    catalogue = product_trim(catalogue, profile, size)
     inputs = catalogue.files_read()
 
     def ready(targets: list[Path], pages: int) -> None:
@@ -147,8 +146,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         return _finish(pdf, catalogue, profile)
     # png: one page per design, then one per distinct back
     dpi = dpi or profile.dpi
-    px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
-    py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
+    page_w, page_h, _, _ = token_page(catalogue, profile)
+    px, py = round(page_w / 72 * dpi), round(page_h / 72 * dpi)
     backs = png_backs(stem, catalogue)
     count = len(catalogue.tokens) + len(backs)
     if px * py > max_pixels:
@@ -166,10 +165,53 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             write_single_pages(catalogue, profile, iter(sides), temps[0], len(sides), keep_resolution, warnings)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
-        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
+        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True):
             write_png(image, temp, dpi, shown=target)
             image.close()
     return targets
+
+
+def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> Catalogue:
+    """``catalogue`` at the trim of the run: ``size`` (pt, ``--size``; a card's height scaled
+    with it) when it differs from the catalogue's, else the profile's product ``trim`` (width and
+    height, pt) when it has one, else the catalogue unchanged.
+
+    Raises:
+        LayoutError: the product trim is not square and the catalogue's tokens are circles or
+            hexes (their outline needs a square box).
+    """
+    if size is not None and size != catalogue.size:
+        return replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    if profile.trim is None:
+        return catalogue
+    width, height = profile.trim
+    square = abs(width - height) < 1e-6
+    kind = getattr(catalogue.shape, "kind", None)
+    if not square and kind in ("circle", "hex"):
+        raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
+                          f"{profile.product or 'cards'}; {kind} tokens need a square trim")
+    return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
+
+
+def token_page(catalogue: Catalogue, profile: Profile) -> tuple[float, float, float, float]:
+    """The page of one token side on single pages and PNGs: (width, height, left bleed, bottom
+    bleed), pt. Without ``canvas_px`` the page is the trim + 2 × the profile's bleed; with it the
+    page is the canvas (px / dpi × 72 pt: The Game Crafter's 825 × 1125 px at 300 DPI is
+    198 × 270 pt) and the trim sits centred on it, so a euro poker trim (178.56 × 249.12 pt)
+    has 9.72 pt of bleed left and right and 10.44 pt top and bottom.
+
+    Raises:
+        LayoutError: the trim is larger than the canvas.
+    """
+    size, height = catalogue.size, catalogue.trim_height
+    if profile.canvas_px is None:
+        return size + 2 * profile.bleed, height + 2 * profile.bleed, profile.bleed, profile.bleed
+    width, tall = (v / profile.dpi * 72 for v in profile.canvas_px)
+    if size > width + 1e-6 or height > tall + 1e-6:
+        raise LayoutError(f"{catalogue.path}: a {format_length(size)} x {format_length(height)} token does not fit profile "
+                          f"{profile.name}'s {profile.canvas_px[0]} x {profile.canvas_px[1]} px canvas at {profile.dpi} DPI "
+                          f"({format_length(width)} x {format_length(tall)})")
+    return width, tall, (width - size) / 2, (tall - height) / 2
 
 
 def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
@@ -256,12 +298,13 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     Raises:
         RenderError: a glyph is missing from the font; the art cannot be read.
     """
-    size, bleed = catalogue.size, profile.bleed
+    size = catalogue.size
     height = catalogue.trim_height  # cards: not square
-    edge = size + 2 * bleed
+    edge, page_h, bx, by = token_page(catalogue, profile)
+    bleed = max(bx, by)  # the art's bleed: it reaches every page edge of an uneven canvas
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
-    canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
+    canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
@@ -270,10 +313,10 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         key = (side, token.id)
         if key not in forms:  # once per design, before the page draws anything (equal backs share one form)
             forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
-        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + height])
-        canvas.setBleedBox([0, 0, edge, height + 2 * bleed])
+        canvas.setTrimBox([bx, by, bx + size, by + height])
+        canvas.setBleedBox([0, 0, edge, page_h])
         canvas.saveState()
-        canvas.translate(bleed, bleed)
+        canvas.translate(bx, by)
         canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()

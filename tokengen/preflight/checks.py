@@ -8,7 +8,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``bleed``        BleedBox minus TrimBox is at least the profile's bleed on all four sides, and
                  BleedBox lies inside the MediaBox.
 ``trim-size``    ``sheets``: the MediaBox is the profile's page (either way round);
-                 single pages: every page has the same trim, equal to ``size`` when given.
+                 single pages: every page has the same trim, equal to the profile's product
+                 ``trim`` when it has one (a preset), else to ``size`` when given.
 ``fonts``        every font reached from a page is embedded (FontFile, FontFile2 or FontFile3 in
                  its descriptor; Type0 through its descendant; Type3 is drawn by the file):
                  the page's, its Form XObjects' (nested), tiling patterns', Type 3 glyphs' and
@@ -389,9 +390,12 @@ class _Run:
         if box is None:  # reported by the boxes check
             return
         dims = ((box[2] - box[0]) * uu, (box[3] - box[1]) * uu)
-        expected = (self.size, self.size) if self.size is not None else self.first_trim
+        # a product preset's trim (profile key trim) is the shop's product: it wins over ``size``
+        product = profile.trim if profile.output not in ("sheets", "cut-svg") else None
+        expected = product or ((self.size, self.size) if self.size is not None else self.first_trim)
         if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
-            self.found["trim-size"].add(n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt")
+            whose = f" (profile {profile.name}'s product trim)" if product else ""
+            self.found["trim-size"].add(n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt{whose}")
         self.first_trim = self.first_trim or dims
 
     def _annotations(self, walker: Any, page: Any, n: int) -> list[Any]:

@@ -1,0 +1,182 @@
+"""Product presets (issue 26): each shop's profile measured against the shop's published numbers.
+
+DriveThruCards: page = trim + 1/8 in bleed (poker 2.75 x 3.75 in, euro 2.73 x 3.71 in), back
+first, total ink at most 240 % (a black card rendered by Ghostscript's ``tiff32nc``). The Game
+Crafter: each template's exact canvas (poker and euro poker 825 x 1125 px, chits 375/300/225 px
+square) at 300 DPI in pHYs. MakePlayingCards: 822 x 1122 px at 300 DPI.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+
+from tokengen.errors import LayoutError
+from tokengen.outputs.export import export
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
+
+ROOT = Path(__file__).resolve().parent.parent
+POKER = ROOT / "examples" / "poker-cards" / "cards.yaml"  # 63 x 88 mm cards
+STATUS = ROOT / "examples" / "status-tokens" / "status.yaml"  # circle tokens
+PX_PER_M_300 = 11811  # 300 DPI as PNG stores it
+
+BLACK = """\
+title: Black deck
+size: 2.5inx3.5in
+fields:
+  name: text
+template:
+  - {rect: fill, fill: "#000000", bleed: true}
+  - {text: "{name}", font: bold, at: [0.5, 0.5], width: 0.8, size: 0.1, colour: "#ffffff"}
+back:
+  - {rect: fill, fill: "#000000", bleed: true}
+  - {text: "BACK", font: bold, at: [0.5, 0.5], width: 0.8, size: 0.1, colour: "#ffffff"}
+tokens:
+  - {id: night, name: Night}
+  - {id: dusk, name: Dusk, copies: 2}
+"""
+
+
+@pytest.fixture(scope="module")
+def black(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("black")
+    (folder / "black.yaml").write_text(BLACK, "utf-8")
+    return folder / "black.yaml"
+
+
+def boxes(page: pypdf.PageObject) -> dict[str, tuple[float, ...]]:
+    return {k: tuple(round(float(v), 4) for v in page[f"/{k}"]) for k in ("MediaBox", "TrimBox", "BleedBox")}
+
+
+def phys(png: Path) -> tuple[int, int, int]:
+    """The raw pHYs chunk of a PNG: (x px per unit, y px per unit, unit)."""
+    data = png.read_bytes()
+    at = data.index(b"pHYs")
+    return struct.unpack(">IIB", data[at + 4:at + 13])
+
+
+def max_total_ink(pdf: Path, folder: Path) -> float:
+    """The highest C+M+Y+K (%) of any pixel of any page, rendered by Ghostscript (tiff32nc, 150 DPI)."""
+    gs = shutil.which("gs")
+    if gs is None:
+        pytest.skip("Ghostscript (gs) is not installed")
+    pattern = folder / "page-%d.tif"
+    subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", "-r150",
+                    f"-sOutputFile={pattern}", str(pdf)], check=True)
+    highest = 0
+    for tif in sorted(folder.glob("page-*.tif")):
+        with Image.open(tif) as image:
+            assert image.mode == "CMYK"
+            bands = [band.tobytes() for band in image.split()]
+            highest = max(highest, max(map(sum, zip(*bands, strict=True))))
+    return highest / 255 * 100
+
+
+# -- DriveThruCards -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "page", "trim"), [
+    ("dtc-poker", (198.0, 270.0), (180.0, 252.0)),          # 2.75 x 3.75 in page, 2.5 x 3.5 in trim
+    ("dtc-euro-poker", (196.56, 267.12), (178.56, 249.12)),  # 2.73 x 3.71 in page, 2.48 x 3.46 in trim
+])
+def test_dtc_pages_are_trim_plus_eighth_inch_back_first(tmp_path: Path, black: Path, name: str, page, trim):
+    [pdf] = export(load_catalogue(black), load_profiles()[name], tmp_path)
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == 6  # 3 cards x (back, face)
+    for n, p in enumerate(reader.pages):
+        b = boxes(p)
+        assert b["MediaBox"] == (0, 0, *page) == b["BleedBox"]
+        assert b["TrimBox"] == (9.0, 9.0, 9.0 + trim[0], 9.0 + trim[1])
+        text = p.extract_text()
+        assert ("BACK" in text) == (n % 2 == 0)  # back, face, back, face ...
+    assert "Night" in reader.pages[1].extract_text() and "Dusk" in reader.pages[3].extract_text() and "Dusk" in reader.pages[5].extract_text()
+    assert reader.trailer["/Root"]["/OutputIntents"][0]["/S"] == "/GTS_PDFX"
+
+
+def test_dtc_black_card_total_ink_is_at_most_240(tmp_path: Path, black: Path):
+    [pdf] = export(load_catalogue(black), load_profiles()["dtc-poker"], tmp_path)
+    ink = max_total_ink(pdf, tmp_path)
+    assert 230 < ink <= 240.0  # a rich black, held to DriveThruCards' limit
+    [plain] = export(load_catalogue(black), load_profiles()["single-pages"], tmp_path / "plain")
+    assert max_total_ink(plain, tmp_path / "plain") > 280  # the generic profile is not limited so
+
+
+def test_dtc_poker_resizes_other_cards_to_its_trim(tmp_path: Path):
+    [pdf] = export(load_catalogue(POKER), load_profiles()["dtc-poker"], tmp_path)
+    assert boxes(pypdf.PdfReader(pdf).pages[0])["TrimBox"] == (9.0, 9.0, 189.0, 261.0)
+
+
+# -- The Game Crafter, MakePlayingCards ---------------------------------------------------------
+@pytest.mark.parametrize(("name", "catalogue", "px", "trim_box"), [
+    ("tgc-poker", POKER, (825, 1125), (9.0, 9.0, 189.0, 261.0)),
+    ("tgc-euro-poker", POKER, (825, 1125), (9.72, 10.44, 188.28, 259.56)),  # 0.135 / 0.145 in bleed
+    ("tgc-square-chit-large", None, (375, 375), (9.0, 9.0, 81.0, 81.0)),
+    ("tgc-square-chit-medium", None, (300, 300), (9.0, 9.0, 63.0, 63.0)),
+    ("tgc-square-chit-small", None, (225, 225), (9.0, 9.0, 45.0, 45.0)),
+    ("tgc-round-chit-large", STATUS, (375, 375), (9.0, 9.0, 81.0, 81.0)),
+    ("tgc-round-chit-medium", STATUS, (300, 300), (9.0, 9.0, 63.0, 63.0)),
+    ("tgc-round-chit-small", STATUS, (225, 225), (9.0, 9.0, 45.0, 45.0)),
+    ("mpc-poker", POKER, (822, 1122), (8.64, 8.64, 188.64, 260.64)),  # 36 px = 0.12 in bleed
+])
+def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path, name: str, catalogue, px, trim_box):
+    files = export(load_catalogue(catalogue or black), load_profiles()[name], tmp_path)
+    pngs = [f for f in files if f.suffix == ".png"]
+    assert pngs
+    for png in pngs:
+        with Image.open(png) as image:
+            assert image.size == px and image.mode == "RGB"
+        assert phys(png) == (PX_PER_M_300, PX_PER_M_300, 1)
+    page = pypdf.PdfReader(files[0]).pages[0]
+    b = boxes(page)
+    assert b["MediaBox"] == (0, 0, round(px[0] * 0.24, 4), round(px[1] * 0.24, 4)) == b["BleedBox"]  # 72/300 pt per px
+    assert b["TrimBox"] == pytest.approx(trim_box, abs=1e-3)
+
+
+def test_canvas_too_small_for_the_trim_is_refused(tmp_path: Path):
+    user = tmp_path / "mine.yaml"
+    user.write_text("tiny:\n  extends: tgc-poker\n  trim: null\n  canvas_px: [300, 300]\n", "utf-8")
+    with pytest.raises(LayoutError, match=r"cards\.yaml: a 63mm x 88mm token does not fit profile tiny's 300 x 300 px canvas at 300 DPI \(1in x 1in\)"):
+        export(load_catalogue(POKER), load_profiles(user)["tiny"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x:\n  output: sheets\n  canvas_px: [825, 1125]\n", "mine.yaml:3: x.canvas_px: a canvas in pixels needs output: single-pages or png, not sheets"),
+    ("x:\n  output: png\n  canvas_px: [825]\n", "mine.yaml:3: x.canvas_px: expected [width, height] in whole pixels such as [825, 1125], got [825]"),
+    ("x:\n  output: png\n  trim: [2.5in, 3]\n", "mine.yaml:3: x.trim"),
+])
+def test_bad_preset_keys_name_file_line_and_field(tmp_path: Path, run, text: str, message: str):
+    user = tmp_path / "mine.yaml"
+    user.write_text(text, "utf-8")
+    result = run("export", "--profile", "x", "--profiles", str(user), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"tokengen: error: {tmp_path / message}")
+
+
+# -- listing ------------------------------------------------------------------------------------
+def test_list_profiles_shows_name_product_output_source(run, tmp_path: Path):
+    result = run("export", "--list-profiles")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["profile", "product", "output", "source"]
+    assert len(lines) == 1 + len(load_profiles())
+    row = next(line for line in lines if line.startswith("dtc-poker "))
+    assert "DriveThruCards poker card (2.5 x 3.5 in)" in row and " single-pages " in row and "total ink <= 240 %" in row
+    user = tmp_path / "mine.yaml"
+    user.write_text("my-shop:\n  extends: print-shop\n  product: my card\n", "utf-8")
+    mine = run("export", "--profiles", str(user), "--list-profiles")
+    assert mine.exit_code == 0 and mine.stdout.splitlines()[-1].split()[:4] == ["my-shop", "my", "card", "sheets"]
+
+
+def test_export_help_lists_every_profile(run):
+    text = re.sub(r"-\s+", "-", " ".join(run("export", "--help").stdout.split()))  # click wraps at hyphens
+    for name in load_profiles():
+        stem = name.rsplit("-", 1)[0] if name.startswith(("tgc-square-chit-", "tgc-round-chit-")) else name
+        assert stem in text, name
+    assert "tgc-square-chit-large|medium|small" in text and "tgc-round-chit-large|medium|small" in text
