@@ -180,3 +180,59 @@ def test_export_help_lists_every_profile(run):
         stem = name.rsplit("-", 1)[0] if name.startswith(("tgc-square-chit-", "tgc-round-chit-")) else name
         assert stem in text, name
     assert "tgc-square-chit-large|medium|small" in text and "tgc-round-chit-large|medium|small" in text
+
+
+# -- crop and registration marks in the All separation -------------------------------------------
+def test_tabloid_example_passes_its_own_preflight_with_marks_in_all(run, tmp_path: Path):
+    out = tmp_path / "big"
+    result = run("export", str(ROOT / "token_defs.yaml"), "--profile", "print-shop", "--page", "tabloid", "--size", "0.75in", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    pdf = out / "meatshields-print-shop.pdf"
+    assert result.stdout.splitlines()[-1] == "preflight: meatshields-print-shop.pdf passes every check of profile print-shop"
+    reader = pypdf.PdfReader(pdf)
+    for page in reader.pages:  # face and back sheets: the marks' colour space, a tint of 1
+        space = page["/Resources"]["/ColorSpace"]["/All"].get_object()
+        assert [str(v) for v in space[:3]] == ["/Separation", "/All", "/DeviceCMYK"]
+        tint = space[3].get_object()
+        assert b"1.0 mul" in tint.get_data() and [float(v) for v in tint["/Range"]] == [0, 1] * 4
+        assert b"/All CS 1 SCN" in page.get_contents().get_data()
+    # without --page the sheet is the wrong size (a true failure); with it, every check passes
+    assert run("preflight", str(pdf)).exit_code == 1
+    again = run("preflight", str(pdf), "--page", "tabloid")
+    assert again.exit_code == 0 and again.stdout.splitlines()[-1] == f"{pdf}: 13 of 13 checks passed (profile print-shop)"
+
+
+def test_all_separation_is_every_plate_and_no_ink(tmp_path: Path):
+    gs = shutil.which("gs")
+    if gs is None:
+        pytest.skip("Ghostscript (gs) is not installed")
+    [pdf] = export(load_catalogue(ROOT / "token_defs.yaml"), load_profiles()["print-shop"], tmp_path)
+    from tokengen.preflight.checks import preflight
+
+    ink = next(c for c in preflight(pdf, load_profiles()["print-shop"]) if c.name == "ink")
+    assert ink.passed and "stroke" not in ink.message  # the highest total is the art's, not a mark's
+    # Ghostscript puts the marks on all four process plates at 100 %
+    subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-dPDFSTOPONERROR", "-sDEVICE=tiffsep", "-r72", "-dLastPage=1",
+                    f"-sOutputFile={tmp_path / 'sep.tif'}", str(pdf)], check=True)
+    page = pypdf.PdfReader(pdf).pages[0]
+    bx0, by0, _, _ = (float(v) for v in page["/BleedBox"])
+    tx0 = float(page["/TrimBox"][0])
+    x, y = round(tx0), round(792 - (by0 - 9 - 8.5))  # a vertical crop mark below the bleed box, in px from the top
+    for plate in ("Cyan", "Magenta", "Yellow", "Black"):
+        with Image.open(tmp_path / f"sep({plate}).tif") as image:
+            assert min(image.getpixel((x + dx, y)) for dx in (-1, 0, 1)) < 100, plate  # dark: ink on this plate
+
+
+def test_a_failing_export_suggests_a_preflight_with_its_page(run, tmp_path: Path):
+    user = tmp_path / "mine.yaml"
+    user.write_text("strict:\n  extends: print-shop\n  dpi: 600\n", "utf-8")  # the example's art is 300 DPI
+    out = tmp_path / "out"
+    result = run("export", str(POKER), "--profile", "strict", "--profiles", str(user), "--page", "tabloid", "-o", str(out))
+    assert result.exit_code == 1
+    pdf = out / "poker-cards-strict.pdf"
+    assert result.stderr.splitlines()[-1] == (f"tokengen: error: poker-cards-strict.pdf fails preflight (images): see tokengen preflight {pdf} "
+                                              "--profile strict --page tabloid")
+    suggested = run("preflight", str(pdf), "--profile", "strict", "--profiles", str(user), "--page", "tabloid", "--format", "json")
+    import json
+
+    assert suggested.exit_code == 1 and [c["name"] for c in json.loads(suggested.stdout)["checks"] if not c["passed"]] == ["images"]

@@ -34,7 +34,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``ink``          total ink (C+M+Y+K, %) of fills, strokes, text and CMYK image pixels inside the
                  print area (BleedBox, else TrimBox, else CropBox) at most the profile's
                  ``ink_limit`` (:func:`tokengen.preflight.pdfx.ink_limit`); the highest total found and
-                 where.
+                 where. The ``All`` separation (crop and registration marks, printed on every
+                 plate) counts as no ink (:data:`tokengen.preflight.pdfwalk.ALL_SEPARATION`).
 
 A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
 the output intent, the PDF version, an odd page count).
