@@ -40,7 +40,7 @@ from ..geometry.sizing import sheet_spec
 from ..io import guard
 from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
-from ..sources.profiles import Profile
+from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
 from .cutsvg import svg_path
@@ -107,7 +107,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if not out_dir.is_dir():
             raise ExportError(f"{out_dir}: not a folder")
 
-    if profile.output in ("sheets", "cut-svg"):
+    if profile.output in SHEET_OUTPUTS:
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns, group=catalogue.columns,
@@ -122,6 +122,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
                                max_tokens=max_tokens, max_pages=max_pages)
         settled, _, pages = settle(catalogue, options)
         svgs = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cut-svg" else []
+        if profile.output == "cut-dxf":
+            from .cutdxf import dxf_path
+
+            svgs = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
         ready([pdf, *svgs], pdf_pages(catalogue, settled, pages))
         built = build_pdf(catalogue, options, pdf)
         if warnings is not None:
@@ -131,6 +135,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             from .cutsvg import write_cut_svgs
 
             return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+        if profile.output == "cut-dxf":  # the same outlines as DXF (mm) for cutting machines
+            from .cutdxf import write_cut_dxfs
+
+            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
         return [pdf]
     if profile.output == "single-pages":
         tokens = catalogue.count * profile.copies
@@ -402,5 +410,5 @@ def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: 
     """
     from ..preflight.checks import preflight
 
-    expected = None if profile.output in ("sheets", "cut-svg") or catalogue.height is not None else size
+    expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
     return [c.name for c in preflight(pdf, profile, size=expected) if not c.passed]

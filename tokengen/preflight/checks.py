@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PreflightError
-from ..sources.profiles import Profile
+from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from . import pdfx
 
@@ -379,7 +379,7 @@ class _Run:
                     self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)")
                 if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
                     self.found["bleed"].add(n, f"BleedBox {s(bleed, uu)} runs off the MediaBox {s(media, uu)}")
-        if profile.output in ("sheets", "cut-svg"):
+        if profile.output in SHEET_OUTPUTS:
             want = sorted(profile.page)
             got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
             if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
@@ -392,7 +392,7 @@ class _Run:
             return
         dims = ((box[2] - box[0]) * uu, (box[3] - box[1]) * uu)
         # a product preset's trim (profile key trim) is the shop's product: it wins over ``size``
-        product = profile.trim if profile.output not in ("sheets", "cut-svg") else None
+        product = profile.trim if profile.output not in SHEET_OUTPUTS else None
         expected = product or ((self.size, self.size) if self.size is not None else self.first_trim)
         if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
             whose = f" (profile {profile.name}'s product trim)" if product else ""
@@ -514,7 +514,7 @@ class _Run:
         else:
             least = self.least_bleed if self.least_bleed < math.inf else 0.0
             checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
-        if p.output in ("sheets", "cut-svg"):
+        if p.output in SHEET_OUTPUTS:
             want = sorted(p.page)
             checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet"))
         else:

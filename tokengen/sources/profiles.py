@@ -19,7 +19,9 @@ from . import schemas
 from .catalogue import suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png", "cut-svg")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "cut-dxf")
+#: The outputs imposed on sheets (the sheet PDF, plus the cut files of ``cut-svg`` and ``cut-dxf``).
+SHEET_OUTPUTS = ("sheets", "cut-svg", "cut-dxf")
 #: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
 COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
@@ -70,7 +72,8 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"``, ``"png"`` or ``"cut-svg"`` (sheets plus cut SVGs).
+        output: ``"sheets"``, ``"single-pages"``, ``"png"``, ``"cut-svg"`` (sheets plus cut SVGs)
+            or ``"cut-dxf"`` (sheets plus cut DXFs).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
@@ -239,7 +242,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
+    if output in SHEET_OUTPUTS and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)
