@@ -81,6 +81,8 @@ def marks(page: pypdf.PageObject, width: float = 0.25) -> tuple[list[tuple[float
             current = float(operands[0])
         elif current == width and op in (b"K", b"RG", b"G", b"SC", b"SCN"):
             colours.append(op + b" " + b" ".join(str(float(v)).encode() for v in operands))
+        elif current == width and op == b"CS":  # the stroke colour space (the All separation)
+            colours.append(op + b" " + b" ".join(str(v).encode() for v in operands))
         elif current == width and op == b"m":
             start = tuple(float(v) for v in operands)
         elif current == width and op == b"l" and start:
@@ -131,7 +133,10 @@ def test_print_shop_crop_marks_sit_outside_the_bleed(exported):
             assert y_a in ys
             gap = max(bx0 - max(x_a, x_b), min(x_a, x_b) - bx1)
         assert gap >= BLEED  # the mark starts at least one bleed beyond the bleed edge
-    assert colours and set(colours) == {b"K 1.0 1.0 1.0 1.0"}  # registration: 100 % of every ink
+    # registration: the All separation at tint 1, on every plate (issue 26; was DeviceCMYK 1 1 1 1)
+    assert colours and set(colours) == {b"CS /All", b"SCN 1.0"}
+    space = page["/Resources"]["/ColorSpace"]["/All"].get_object()
+    assert [str(v) for v in space[:3]] == ["/Separation", "/All", "/DeviceCMYK"]
 
 
 def test_print_shop_is_cmyk_only_with_embedded_fonts(exported):
@@ -140,7 +145,11 @@ def test_print_shop_is_cmyk_only_with_embedded_fonts(exported):
     page = reader.pages[0]
     ops = operators(page)
     assert b"k" in ops and b"K" in ops
-    assert not ops & {b"rg", b"RG", b"sc", b"scn", b"SC", b"SCN", b"cs", b"CS"}
+    assert not ops & {b"rg", b"RG", b"sc", b"scn", b"SC", b"cs"}
+    # the only colour space set by name is the All separation of the crop marks (issue 26)
+    spaces = {str(operands[0]) for _, stream in streams(page) for operands, op in stream.operations if op == b"CS"}
+    assert spaces == {"/All"}
+    assert set(page["/Resources"]["/ColorSpace"]) == {"/All"}
     fonts = {}
     for ref in page["/Resources"]["/Font"].values():
         font = ref.get_object()

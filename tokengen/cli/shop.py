@@ -16,14 +16,28 @@ from .completion import complete_profile
 from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, _preview_options
 
 
+def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``export --list-profiles``: print the profile table and stop (eager, like --version)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..outputs.profilelist import profile_table
+
+    click.echo(profile_table(ctx.params.get("profiles_file")), nl=False)
+    ctx.exit(0)
+
+
 @cli.command("export")
 @click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
-              help="home, print-shop, eu-3mm, tgc-chits, single-pages, or one from --profiles.")
+              help="home, print-shop, eu-3mm, cut-svg, cut-dxf, tgc-chits, single-pages, dtc-poker, dtc-euro-poker, "
+                   "tgc-poker, tgc-euro-poker, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
+                   "mpc-poker, tts, or one from --profiles (see --list-profiles).")
+@click.option("--list-profiles", is_flag=True, is_eager=True, expose_value=False, callback=_list_profiles,
+              help="Print every profile (name, product, output, source) and exit; after --profiles FILE, its ones too.")
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write into (created if missing).")
 @click.option("--dpi", type=click.IntRange(72, 2400), default=None, help="PNG resolution, overriding the profile's.")
-@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None, is_eager=True,
               help="YAML file adding or overriding profiles (same shape as the built-in profiles.yaml).")
 @click.option("--page", default=None, metavar="NAME|WxH", help="Sheet page, overriding the profile's (letter, a4, …, WxH).")
 @click.option("--landscape", is_flag=True, default=None, help="Turn the profile's page sideways.")
@@ -83,7 +97,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     pdf = written[0]
     failed = preflight_failures(pdf, profile, cat, size)
     if failed:
-        message = preflight_failed(pdf, failed, profile.name)
+        again = [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())]
+        message = preflight_failed(pdf, failed, profile.name, again)
         if not allow_preflight_failures:
             raise CheckFailed(message)
         click.echo(f"warning: {message}", err=True)
@@ -114,6 +129,8 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="YAML file adding or overriding profiles.")
 @click.option("--size", type=LENGTH, default=None, help="Expected token trim (single-page profiles), e.g. 1in.")
+@click.option("--page", default=None, metavar="NAME|WxH", help="Expected sheet page, overriding the profile's (as export --page).")
+@click.option("--landscape", is_flag=True, default=None, help="Expect the profile's page sideways (as export --landscape).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
 @click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
 @click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
@@ -123,7 +140,7 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 @click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
 @click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
 def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
-                      **limits: int) -> None:
+                      page: str | None = None, landscape: bool | None = None, **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.
 
     Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
@@ -133,6 +150,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
       tokengen preflight out/shop/meatshields-print-shop.pdf
       tokengen preflight out/cards/meatshields-single-pages.pdf --profile single-pages --size 1in
       tokengen preflight sheet.pdf --profile eu-3mm --format json
+      tokengen preflight out/big/meatshields-print-shop.pdf --page tabloid
     """
     import json
 
@@ -140,7 +158,7 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     from ..preflight.pdfwalk import Limits
     from ..sources.profiles import get_profile
 
-    profile = get_profile(profile_name, profiles_file)
+    profile = _override_profile(get_profile(profile_name, profiles_file), page, landscape, None, None, None)
     checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
     failed = [c for c in checks if not c.passed]
     if fmt == "json":

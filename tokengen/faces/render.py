@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, Color
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
@@ -44,7 +44,34 @@ CROP_STROKE = 0.25
 
 CUT_COLOUR = Colour("rgb", (0.25, 0.25, 0.25))
 REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
+#: Crop and registration marks on CMYK sheets: the ``All`` separation (a Separation colour space
+#: named All, alternate DeviceCMYK 1 1 1 1, tint 1), so they print on every plate, the shop's
+#: RIP knows them as marks, and the total-ink check counts them as no ink.
+ALL_SEPARATION = CMYKColorSep(1.0, 1.0, 1.0, 1.0, spotName="All", density=1.0)
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+
+
+
+def cmyk_or_all(colour: Any) -> CMYKColor:
+    """ReportLab's ``enforceColorSpace="cmyk"`` check, letting :data:`ALL_SEPARATION` through:
+    a CMYK colour as it is (another separation as plain CMYK), an RGB grey as its K, the ``All``
+    separation as itself.
+
+    Raises:
+        ValueError: any other colour (RGB), as ReportLab does.
+    """
+    tc = toColor(colour)
+    if isinstance(tc, CMYKColorSep) and tc.spotName == ALL_SEPARATION.spotName:
+        return tc
+    if not isinstance(tc, CMYKColor):
+        if isinstance(tc, Color) and tc.red == tc.blue == tc.green:
+            return CMYKColor(0, 0, 0, 1 - tc.red, alpha=tc.alpha)
+        raise ValueError(f"Non CMYK colour {colour!r} = {tc!r} used")
+    if isinstance(tc, CMYKColorSep):
+        plain = tc.clone()
+        plain.__class__ = CMYKColor  # type: ignore[assignment]  # as ReportLab's own enforce check re-classes the clone
+        return plain
+    return tc
 
 
 @contextlib.contextmanager
@@ -73,7 +100,7 @@ def open_canvas(target: Any, page: tuple[float, float], *, title: str, author: s
     regular, _ = fonts.register()
     canvas = Canvas(str(target) if isinstance(target, Path) else target, pagesize=page, invariant=1, pageCompression=1,
                     initialFontName=regular, initialFontSize=10,  # type: ignore[arg-type]  # types-reportlab says float; it is a font name
-                    enforceColorSpace="cmyk" if colour_model == "cmyk" else None)
+                    enforceColorSpace=cmyk_or_all if colour_model == "cmyk" else None)
     canvas.setTitle(title)
     canvas.setAuthor(author)
     canvas.setSubject(subject)
@@ -179,10 +206,13 @@ class SheetCanvas:
         #: the safe area, art flattened onto mixed colours.
         self.warnings: dict[str, None] = {}
 
-    def paint(self, colour: Colour, *, area: bool = False) -> Color:
+    def paint(self, colour: Colour | Color, *, area: bool = False) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
         :meth:`tokengen.colour.Converter.paint` (``area``: a large fill, where pure black stays
-        rich black; otherwise text and lines, where pure black is 100 % K only)."""
+        rich black; otherwise text and lines, where pure black is 100 % K only). A ReportLab
+        colour (:data:`ALL_SEPARATION`) is used as it is."""
+        if isinstance(colour, Color):
+            return colour
         values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
             c, m, y, k = values
@@ -393,14 +423,26 @@ class SheetCanvas:
             c.doForm(forms[cell.index])
         c.addLiteral("Q")
 
-    def lines(self, lines: Sequence[Line], stroke: float, colour: Colour) -> None:
+    def lines(self, lines: Sequence[Line], stroke: float, colour: Colour | Color) -> None:
         """Stroke ``lines`` with a ``stroke`` pt line in ``colour`` (cut lines, crop marks).
 
         The lines are drawn once as a page-sized Form XObject and every page with the same lines
-        (every full page) places that form."""
+        (every full page) places that form; in a separation (:data:`ALL_SEPARATION`) they are
+        drawn on each page, whose resources then name the separation's colour space."""
         if not lines:
             return
         c = self.canvas
+        if isinstance(colour, CMYKColorSep):  # on the page itself: ReportLab gives a form no /ColorSpace resource
+            c.saveState()
+            c.setLineWidth(stroke)
+            c.setStrokeColor(colour)
+            p = c.beginPath()
+            for line in lines:
+                p.moveTo(line.x0, line.y0)
+                p.lineTo(line.x1, line.y1)
+            c.drawPath(p, stroke=1, fill=0)
+            c.restoreState()
+            return
         key = (tuple(lines), stroke, colour)
         name = self._line_forms.get(key)
         if name is None:
@@ -430,7 +472,7 @@ class SheetCanvas:
                 p.close()
         return p
 
-    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour, fill: bool = False) -> None:
+    def outlines(self, outlines: Sequence[shapes.Outline], stroke: float, colour: Colour | Color, fill: bool = False) -> None:
         """Stroke each cut outline (circles, hexes, rounded corners) with a ``stroke`` pt line
         (``fill``: fill it instead, as a registration square)."""
         if not outlines:

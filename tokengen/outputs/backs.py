@@ -84,9 +84,9 @@ class BackSheets:
         self.sheet.fill_rects([(r, self.tokens[i].back.background) for i, r in back.outer_bleed])
         self.sheet.place(self.forms, back)
         if back.crop_marks:  # a shop cuts the back sheet by its own marks, mirrored with the cells
-            from ..faces.render import CROP_STROKE, CUT_COLOUR, REGISTRATION
+            from ..faces.render import ALL_SEPARATION, CROP_STROKE, CUT_COLOUR
 
-            self.sheet.lines(back.crop_marks, CROP_STROKE, REGISTRATION if o.colour_model == "cmyk" else CUT_COLOUR)
+            self.sheet.lines(back.crop_marks, CROP_STROKE, ALL_SEPARATION if o.colour_model == "cmyk" else CUT_COLOUR)
         if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
             self._caption(face, back)
         c.showPage()

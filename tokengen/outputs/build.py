@@ -11,7 +11,7 @@ from ..colour import Converter
 from ..errors import LayoutError, UsageError
 from ..faces.art import ArtLibrary
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
-from ..faces.render import BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, REGISTRATION, SheetCanvas, binary_streams, open_canvas
+from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
 from ..geometry import foldover, furniture, pager, shapes
 from ..io import guard, testhook
@@ -98,8 +98,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
                 from .cutsvg import REG_STROKE, registration_marks
 
                 for mark in registration_marks(spec.page):
-                    sheet.outlines([mark.outline], REG_STROKE, REGISTRATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
-            sheet.lines(page.crop_marks, CROP_STROKE, REGISTRATION if options.colour_model == "cmyk" else CUT_COLOUR)
+                    sheet.outlines([mark.outline], REG_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
+            sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
                 what = f"{counted(len(page.cells), 'token')}, {shapes.describe(spec)}"

@@ -45,7 +45,7 @@ from ..geometry.sizing import sheet_spec
 from ..io import guard
 from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
-from ..sources.profiles import Profile
+from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
 from .cutsvg import svg_path
@@ -101,8 +101,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
-    if size is not None and size != catalogue.size:
-        catalogue = replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    catalogue = product_trim(catalogue, profile, size)
     inputs = catalogue.files_read()
 
     def ready(targets: list[Path], pages: int) -> None:
@@ -118,7 +117,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
         return _export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_url,
                            max_pixels, max_total_pixels, keep_resolution, warnings)
-    if profile.output in ("sheets", "cut-svg"):
+    if profile.output in SHEET_OUTPUTS:
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns, group=catalogue.columns,
@@ -133,6 +132,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
                                max_tokens=max_tokens, max_pages=max_pages)
         settled, _, pages = settle(catalogue, options)
         svgs = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cut-svg" else []
+        if profile.output == "cut-dxf":
+            from .cutdxf import dxf_path
+
+            svgs = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
         ready([pdf, *svgs], pdf_pages(catalogue, settled, pages))
         built = build_pdf(catalogue, options, pdf)
         if warnings is not None:
@@ -142,6 +145,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             from .cutsvg import write_cut_svgs
 
             return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+        if profile.output == "cut-dxf":  # the same outlines as DXF (mm) for cutting machines
+            from .cutdxf import write_cut_dxfs
+
+            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
         return [pdf]
     if profile.output == "single-pages":
         tokens = catalogue.count * profile.copies
@@ -157,18 +164,18 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         return _finish(pdf, catalogue, profile)
     # png: one page per design, then one per distinct back
     dpi = dpi or profile.dpi
-    px = round((catalogue.size + 2 * profile.bleed) / 72 * dpi)
-    py = round((catalogue.trim_height + 2 * profile.bleed) / 72 * dpi)
-    distinct_backs = png_backs(stem, catalogue)
-    count = len(catalogue.tokens) + len(distinct_backs)
+    page_w, page_h, _, _ = token_page(catalogue, profile)
+    px, py = round(page_w / 72 * dpi), round(page_h / 72 * dpi)
+    back_pngs = png_backs(stem, catalogue)
+    count = len(catalogue.tokens) + len(back_pngs)
     if px * py > max_pixels:
         raise LayoutError(f"{catalogue.path}: each PNG would be {px} x {py} px ({px * py:,} pixels) at {dpi} DPI, more than "
                           f"the limit of {max_pixels:,} (raise it with --max-pixels, or lower --dpi)")
     if px * py * count > max_total_pixels:
         raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
-    png_sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in distinct_backs]
-    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in distinct_backs]
+    png_sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in back_pngs]
+    names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in back_pngs]
     targets = [pdf] + [out_dir / name for name in names]
     ready(targets, len(png_sides))
     with atomic_files(targets, inputs=inputs) as temps:
@@ -176,7 +183,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
-        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, catalogue.size + 2 * profile.bleed), strict=True):
+        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True):
             write_png(image, temp, dpi, shown=target)
             image.close()
     return targets
@@ -211,6 +218,49 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
             image.close()
         temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
     return targets
+
+
+def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> Catalogue:
+    """``catalogue`` at the trim of the run: ``size`` (pt, ``--size``; a card's height scaled
+    with it) when it differs from the catalogue's, else the profile's product ``trim`` (width and
+    height, pt) when it has one, else the catalogue unchanged.
+
+    Raises:
+        LayoutError: the product trim is not square and the catalogue's tokens are circles or
+            hexes (their outline needs a square box).
+    """
+    if size is not None and size != catalogue.size:
+        return replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
+    if profile.trim is None:
+        return catalogue
+    width, height = profile.trim
+    square = abs(width - height) < 1e-6
+    kind = getattr(catalogue.shape, "kind", None)
+    if not square and kind in ("circle", "hex"):
+        raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
+                          f"{profile.product or 'cards'}; {kind} tokens need a square trim")
+    return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
+
+
+def token_page(catalogue: Catalogue, profile: Profile) -> tuple[float, float, float, float]:
+    """The page of one token side on single pages and PNGs: (width, height, left bleed, bottom
+    bleed), pt. Without ``canvas_px`` the page is the trim + 2 × the profile's bleed; with it the
+    page is the canvas (px / dpi × 72 pt: The Game Crafter's 825 × 1125 px at 300 DPI is
+    198 × 270 pt) and the trim sits centred on it, so a euro poker trim (178.56 × 249.12 pt)
+    has 9.72 pt of bleed left and right and 10.44 pt top and bottom.
+
+    Raises:
+        LayoutError: the trim is larger than the canvas.
+    """
+    size, height = catalogue.size, catalogue.trim_height
+    if profile.canvas_px is None:
+        return size + 2 * profile.bleed, height + 2 * profile.bleed, profile.bleed, profile.bleed
+    width, tall = (v / profile.dpi * 72 for v in profile.canvas_px)
+    if size > width + 1e-6 or height > tall + 1e-6:
+        raise LayoutError(f"{catalogue.path}: a {format_length(size)} x {format_length(height)} token does not fit profile "
+                          f"{profile.name}'s {profile.canvas_px[0]} x {profile.canvas_px[1]} px canvas at {profile.dpi} DPI "
+                          f"({format_length(width)} x {format_length(tall)})")
+    return width, tall, (width - size) / 2, (tall - height) / 2
 
 
 def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
@@ -284,12 +334,13 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     Raises:
         RenderError: a glyph is missing from the font; the art cannot be read.
     """
-    size, bleed = catalogue.size, profile.bleed
+    size = catalogue.size
     height = catalogue.trim_height  # cards: not square
-    edge = size + 2 * bleed
+    edge, page_h, bx, by = token_page(catalogue, profile)
+    bleed = max(bx, by)  # the art's bleed: it reaches every page edge of an uneven canvas
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
-    canvas = open_canvas(target, (edge, height + 2 * bleed), title=catalogue.title, author=catalogue.author or "tokengen",
+    canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
@@ -298,10 +349,10 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         key = (side, token.id)
         if key not in forms:  # once per design, before the page draws anything (equal backs share one form)
             forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
-        canvas.setTrimBox([bleed, bleed, bleed + size, bleed + height])
-        canvas.setBleedBox([0, 0, edge, height + 2 * bleed])
+        canvas.setTrimBox([bx, by, bx + size, by + height])
+        canvas.setBleedBox([0, 0, edge, page_h])
         canvas.saveState()
-        canvas.translate(bleed, bleed)
+        canvas.translate(bx, by)
         canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()
@@ -382,5 +433,5 @@ def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: 
     """
     from ..preflight.checks import preflight
 
-    expected = None if profile.output in ("sheets", "cut-svg") or catalogue.height is not None else size
+    expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
     return [c.name for c in preflight(pdf, profile, size=expected) if not c.passed]

@@ -7,6 +7,7 @@ Every function returns one line (no newline); paths are shown as given (``str(pa
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,10 +50,13 @@ def preflight_passed(pdf: Path, profile: str) -> str:
     return f"preflight: {pdf.name} passes every check of profile {profile}"
 
 
-def preflight_failed(pdf: Path, failed: Sequence[str], profile: str) -> str:
+def preflight_failed(pdf: Path, failed: Sequence[str], profile: str, options: Sequence[str] = ()) -> str:
     """The export's own preflight failed the checks named ``failed`` (the error, or with
-    ``--allow-preflight-failures`` the warning after ``warning: ``)."""
-    return f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile}"
+    ``--allow-preflight-failures`` the warning after ``warning: ``). ``options`` are the
+    preflight options that repeat the export's overrides of the profile (``--page tabloid``), so
+    the command shown checks what the export checked."""
+    more = "".join(f" {shlex.quote(o)}" for o in options)
+    return f"{pdf.name} fails preflight ({', '.join(failed)}): see tokengen preflight {pdf} --profile {profile}{more}"
 
 
 def usage_line(command: str, message: str) -> str:

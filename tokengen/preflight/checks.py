@@ -8,7 +8,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``bleed``        BleedBox minus TrimBox is at least the profile's bleed on all four sides, and
                  BleedBox lies inside the MediaBox.
 ``trim-size``    ``sheets``: the MediaBox is the profile's page (either way round);
-                 single pages: every page has the same trim, equal to ``size`` when given.
+                 single pages: every page has the same trim, equal to the profile's product
+                 ``trim`` when it has one (a preset), else to ``size`` when given.
 ``fonts``        every font reached from a page is embedded (FontFile, FontFile2 or FontFile3 in
                  its descriptor; Type0 through its descendant; Type3 is drawn by the file):
                  the page's, its Form XObjects' (nested), tiling patterns', Type 3 glyphs' and
@@ -33,7 +34,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``ink``          total ink (C+M+Y+K, %) of fills, strokes, text and CMYK image pixels inside the
                  print area (BleedBox, else TrimBox, else CropBox) at most the profile's
                  ``ink_limit`` (:func:`tokengen.preflight.pdfx.ink_limit`); the highest total found and
-                 where.
+                 where. The ``All`` separation (crop and registration marks, printed on every
+                 plate) counts as no ink (:data:`tokengen.preflight.pdfwalk.ALL_SEPARATION`).
 
 A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
 the output intent, the PDF version, an odd page count).
@@ -58,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PreflightError
-from ..sources.profiles import Profile
+from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from . import pdfx
 
@@ -378,7 +380,7 @@ class _Run:
                     self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)")
                 if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
                     self.found["bleed"].add(n, f"BleedBox {s(bleed, uu)} runs off the MediaBox {s(media, uu)}")
-        if profile.output in ("sheets", "cut-svg"):
+        if profile.output in SHEET_OUTPUTS:
             want = sorted(profile.page)
             got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
             if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
@@ -390,9 +392,12 @@ class _Run:
         if box is None:  # reported by the boxes check
             return
         dims = ((box[2] - box[0]) * uu, (box[3] - box[1]) * uu)
-        expected = (self.size, self.size) if self.size is not None else self.first_trim
+        # a product preset's trim (profile key trim) is the shop's product: it wins over ``size``
+        product = profile.trim if profile.output not in SHEET_OUTPUTS else None
+        expected = product or ((self.size, self.size) if self.size is not None else self.first_trim)
         if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
-            self.found["trim-size"].add(n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt")
+            whose = f" (profile {profile.name}'s product trim)" if product else ""
+            self.found["trim-size"].add(n, f"trim {dims[0]:.2f} × {dims[1]:.2f} pt, expected {expected[0]:.2f} × {expected[1]:.2f} pt{whose}")
         self.first_trim = self.first_trim or dims
 
     def _annotations(self, walker: Any, page: Any, n: int) -> list[Any]:
@@ -510,7 +515,7 @@ class _Run:
         else:
             least = self.least_bleed if self.least_bleed < math.inf else 0.0
             checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
-        if p.output in ("sheets", "cut-svg"):
+        if p.output in SHEET_OUTPUTS:
             want = sorted(p.page)
             checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet"))
         else:

@@ -476,6 +476,9 @@ class Measure:
 
 
 _RGB = {"/DeviceRGB", "/RGB", "/CalRGB"}
+#: The colour-space kind :meth:`Walker._space` gives the ``All`` separation (``[/Separation /All ...]``,
+#: how crop and registration marks print on every plate): it counts as no ink.
+ALL_SEPARATION = "/Separation /All"
 _NOT_X1A = {"/Lab": "Lab", "/CalGray": "CalGray", "/CalRGB": "CalRGB"}
 _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceCMYK": 4, "/CMYK": 4, "/DeviceRGB": 3, "/RGB": 3}
 
@@ -865,6 +868,8 @@ class _Reader(pikepdf.StreamParser):
             if kind in ("/Indexed", "/I"):
                 base = self._space(value[1])
                 return f"/Indexed {base[0]}", 1
+            if kind == "/Separation" and str(value[1]) == "/All":  # registration: every plate, no ink
+                return ALL_SEPARATION, 1
             if kind in ("/Separation", "/DeviceN"):
                 return kind, len(value[1]) if kind == "/DeviceN" and _is_array(value[1]) else 1
             if kind in ("/CalRGB", "/CalGray", "/Lab", "/Pattern"):
@@ -891,7 +896,7 @@ class _Reader(pikepdf.StreamParser):
             return 100.0 * sum(max(0.0, min(1.0, v)) for v in nums)
         if kind == "/Separation":
             return 100.0 * max(0.0, min(1.0, nums[0])) if nums else 100.0
-        return 0.0
+        return 0.0  # the All separation (crop and registration marks) too: marks, not ink
 
     def _record_ink(self, total: float, what: str, box: Box) -> None:
         """Keep the highest totals (per total and kind, bounds united); on a page, only ink that

@@ -19,7 +19,9 @@ from . import schemas
 from .catalogue import suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "tts")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "cut-dxf", "tts")
+#: The outputs imposed on sheets (the sheet PDF, plus the cut files of ``cut-svg`` and ``cut-dxf``).
+SHEET_OUTPUTS = ("sheets", "cut-svg", "cut-dxf")
 #: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
 COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
@@ -50,12 +52,18 @@ DEFAULTS: dict[str, Any] = {
     "fill": False,
     "home_bleed": 0,
     "pdfx": "none",
+    "product": "",
+    "source": "",
+    "trim": None,
+    "canvas_px": None,
 }
 KEYS = (*DEFAULTS, "extends")
 #: Longest profile description (characters).
 MAX_DESCRIPTION = 400
 #: Accepted DPI range (PNG resolution and least image resolution).
 DPI_RANGE = (72, 2400)
+#: Largest side of a ``canvas_px`` canvas, px.
+MAX_CANVAS_PX = 100_000
 
 
 @dataclass(frozen=True)
@@ -64,8 +72,9 @@ class Profile:
 
     Attributes:
         name: as given to ``--profile``.
-        output: ``"sheets"``, ``"single-pages"``, ``"png"``, ``"cut-svg"`` (sheets plus cut SVGs) or
-            ``"tts"`` (a Tabletop Simulator saved object and its images, :mod:`tokengen.outputs.tts`).
+        output: ``"sheets"``, ``"single-pages"``, ``"png"``, ``"cut-svg"`` (sheets plus cut SVGs),
+            ``"cut-dxf"`` (sheets plus cut DXFs) or ``"tts"`` (a Tabletop Simulator saved object and
+            its images, :mod:`tokengen.outputs.tts`).
         page: (width, height) of a sheet (``output: sheets`` only).
         margin, gutter: sheet margin and the space between token trims.
         bleed: background past each trim edge.
@@ -91,6 +100,14 @@ class Profile:
         home_bleed: on shared-edge sheets, background past the outer cut (pt).
         pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.preflight.pdfx`; needs
             ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
+        product: the shop's product this preset is for (``tokengen export --list-profiles``).
+        source: where the preset's figures come from (a URL or a short citation).
+        trim: the product's trim (width, height) pt, or None: the catalogue's. When set, the
+            export draws the tokens at this trim unless ``--size`` asks for another.
+        canvas_px: single-pages/png only: each page is exactly (width, height) px at ``dpi``
+            (a shop template's canvas), the trim centred on it; the bleed is then whatever the
+            canvas leaves around the trim, uneven when the template's is (see
+            :func:`tokengen.outputs.export.token_page`). None: trim + 2 × ``bleed``.
     """
 
     name: str
@@ -117,6 +134,10 @@ class Profile:
     ink_limit: float = INK_LIMIT
     max_dpi: int = 600
     pdfx: str = "none"
+    product: str = ""
+    source: str = ""
+    trim: tuple[float, float] | None = None
+    canvas_px: tuple[int, int] | None = None
 
     def colour_options(self) -> ColourOptions:
         """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
@@ -206,10 +227,11 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
             raise fail(key, f"expected a list such as [{', '.join(options[:2])}], got {values[key]!r}")
         return tuple(choice(key, options, v) for v in values[key])
 
-    if not isinstance(values["description"], str):
-        raise fail("description", "expected text")
-    if len(values["description"]) > MAX_DESCRIPTION:
-        raise fail("description", f"text is longer than {MAX_DESCRIPTION} characters ({len(values['description'])})")
+    for key in ("description", "product", "source"):
+        if not isinstance(values[key], str):
+            raise fail(key, "expected text")
+        if len(values[key]) > MAX_DESCRIPTION:
+            raise fail(key, f"text is longer than {MAX_DESCRIPTION} characters ({len(values[key])})")
     output = choice("output", OUTPUTS, values["output"])
     colour = choice("colour", COLOURS, values["colour"])
     colour_model = "cmyk" if colour == "formula" else colour
@@ -221,7 +243,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
     dpi = values["dpi"]
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output in ("sheets", "cut-svg") and gutter + 1e-9 < 2 * bleed:
+    if output in SHEET_OUTPUTS and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
     order = names("order", SIDES)
@@ -250,6 +272,15 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
             output_profile(icc)
         except RenderError as exc:
             raise fail("icc", str(exc)) from None
+    trim = _trim(values["trim"], lambda m: fail("trim", m))
+    canvas = values["canvas_px"]
+    if canvas is not None:
+        if (not isinstance(canvas, list) or len(canvas) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_CANVAS_PX for v in canvas)):
+            raise fail("canvas_px", f"expected [width, height] in whole pixels from 1 to {MAX_CANVAS_PX}, got {canvas!r}")
+        if output not in ("single-pages", "png"):
+            raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {output}")
+        canvas = (canvas[0], canvas[1])
     pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
     if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
         raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
@@ -260,4 +291,20 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
                    columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
                    conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
-                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx)
+                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx, product=values["product"],
+                   source=values["source"], trim=trim, canvas_px=canvas)
+
+
+def _trim(value: Any, fail: Any) -> tuple[float, float] | None:
+    """A profile's ``trim``: None, one length (a square) or [width, height] → (w, h) pt, each > 0
+    (raises ``fail(message)``)."""
+    if value is None:
+        return None
+    items = value if isinstance(value, list) else [value]
+    if len(items) not in (1, 2):
+        raise fail(f"expected a length or [width, height], got {value!r}")
+    try:
+        sides = [parse_length(v, allow_zero=False) for v in items]
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    return (sides[0], sides[-1])

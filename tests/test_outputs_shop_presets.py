@@ -1,0 +1,238 @@
+"""Product presets (issue 26): each shop's profile measured against the shop's published numbers.
+
+DriveThruCards: page = trim + 1/8 in bleed (poker 2.75 x 3.75 in, euro 2.73 x 3.71 in), back
+first, total ink at most 240 % (a black card rendered by Ghostscript's ``tiff32nc``). The Game
+Crafter: each template's exact canvas (poker and euro poker 825 x 1125 px, chits 375/300/225 px
+square) at 300 DPI in pHYs. MakePlayingCards: 822 x 1122 px at 300 DPI.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+
+from tokengen.errors import LayoutError
+from tokengen.outputs.export import export
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
+
+ROOT = Path(__file__).resolve().parent.parent
+POKER = ROOT / "examples" / "poker-cards" / "cards.yaml"  # 63 x 88 mm cards
+STATUS = ROOT / "examples" / "status-tokens" / "status.yaml"  # circle tokens
+PX_PER_M_300 = 11811  # 300 DPI as PNG stores it
+
+BLACK = """\
+title: Black deck
+size: 2.5inx3.5in
+fields:
+  name: text
+template:
+  - {rect: fill, fill: "#000000", bleed: true}
+  - {text: "{name}", font: bold, at: [0.5, 0.5], width: 0.8, size: 0.1, colour: "#ffffff"}
+back:
+  - {rect: fill, fill: "#000000", bleed: true}
+  - {text: "BACK", font: bold, at: [0.5, 0.5], width: 0.8, size: 0.1, colour: "#ffffff"}
+tokens:
+  - {id: night, name: Night}
+  - {id: dusk, name: Dusk, copies: 2}
+"""
+
+
+@pytest.fixture(scope="module")
+def black(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("black")
+    (folder / "black.yaml").write_text(BLACK, "utf-8")
+    return folder / "black.yaml"
+
+
+def boxes(page: pypdf.PageObject) -> dict[str, tuple[float, ...]]:
+    return {k: tuple(round(float(v), 4) for v in page[f"/{k}"]) for k in ("MediaBox", "TrimBox", "BleedBox")}
+
+
+def phys(png: Path) -> tuple[int, int, int]:
+    """The raw pHYs chunk of a PNG: (x px per unit, y px per unit, unit)."""
+    data = png.read_bytes()
+    at = data.index(b"pHYs")
+    return struct.unpack(">IIB", data[at + 4:at + 13])
+
+
+def max_total_ink(pdf: Path, folder: Path) -> float:
+    """The highest C+M+Y+K (%) of any pixel of any page, rendered by Ghostscript (tiff32nc, 150 DPI)."""
+    gs = shutil.which("gs")
+    if gs is None:
+        pytest.skip("Ghostscript (gs) is not installed")
+    pattern = folder / "page-%d.tif"
+    subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", "-r150",
+                    f"-sOutputFile={pattern}", str(pdf)], check=True)
+    highest = 0
+    for tif in sorted(folder.glob("page-*.tif")):
+        with Image.open(tif) as image:
+            assert image.mode == "CMYK"
+            bands = [band.tobytes() for band in image.split()]
+            highest = max(highest, max(map(sum, zip(*bands, strict=True))))
+    return highest / 255 * 100
+
+
+# -- DriveThruCards -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "page", "trim"), [
+    ("dtc-poker", (198.0, 270.0), (180.0, 252.0)),          # 2.75 x 3.75 in page, 2.5 x 3.5 in trim
+    ("dtc-euro-poker", (196.56, 267.12), (178.56, 249.12)),  # 2.73 x 3.71 in page, 2.48 x 3.46 in trim
+])
+def test_dtc_pages_are_trim_plus_eighth_inch_back_first(tmp_path: Path, black: Path, name: str, page, trim):
+    [pdf] = export(load_catalogue(black), load_profiles()[name], tmp_path)
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == 6  # 3 cards x (back, face)
+    for n, p in enumerate(reader.pages):
+        b = boxes(p)
+        assert b["MediaBox"] == (0, 0, *page) == b["BleedBox"]
+        assert b["TrimBox"] == (9.0, 9.0, 9.0 + trim[0], 9.0 + trim[1])
+        text = p.extract_text()
+        assert ("BACK" in text) == (n % 2 == 0)  # back, face, back, face ...
+    assert "Night" in reader.pages[1].extract_text() and "Dusk" in reader.pages[3].extract_text() and "Dusk" in reader.pages[5].extract_text()
+    assert reader.trailer["/Root"]["/OutputIntents"][0]["/S"] == "/GTS_PDFX"
+
+
+def test_dtc_black_card_total_ink_is_at_most_240(tmp_path: Path, black: Path):
+    [pdf] = export(load_catalogue(black), load_profiles()["dtc-poker"], tmp_path)
+    ink = max_total_ink(pdf, tmp_path)
+    assert 230 < ink <= 240.0  # a rich black, held to DriveThruCards' limit
+    [plain] = export(load_catalogue(black), load_profiles()["single-pages"], tmp_path / "plain")
+    assert max_total_ink(plain, tmp_path / "plain") > 280  # the generic profile is not limited so
+
+
+def test_dtc_poker_resizes_other_cards_to_its_trim(tmp_path: Path):
+    [pdf] = export(load_catalogue(POKER), load_profiles()["dtc-poker"], tmp_path)
+    assert boxes(pypdf.PdfReader(pdf).pages[0])["TrimBox"] == (9.0, 9.0, 189.0, 261.0)
+
+
+# -- The Game Crafter, MakePlayingCards ---------------------------------------------------------
+@pytest.mark.parametrize(("name", "catalogue", "px", "trim_box"), [
+    ("tgc-poker", POKER, (825, 1125), (9.0, 9.0, 189.0, 261.0)),
+    ("tgc-euro-poker", POKER, (825, 1125), (9.72, 10.44, 188.28, 259.56)),  # 0.135 / 0.145 in bleed
+    ("tgc-square-chit-large", None, (375, 375), (9.0, 9.0, 81.0, 81.0)),
+    ("tgc-square-chit-medium", None, (300, 300), (9.0, 9.0, 63.0, 63.0)),
+    ("tgc-square-chit-small", None, (225, 225), (9.0, 9.0, 45.0, 45.0)),
+    ("tgc-round-chit-large", STATUS, (375, 375), (9.0, 9.0, 81.0, 81.0)),
+    ("tgc-round-chit-medium", STATUS, (300, 300), (9.0, 9.0, 63.0, 63.0)),
+    ("tgc-round-chit-small", STATUS, (225, 225), (9.0, 9.0, 45.0, 45.0)),
+    ("mpc-poker", POKER, (822, 1122), (8.64, 8.64, 188.64, 260.64)),  # 36 px = 0.12 in bleed
+])
+def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path, name: str, catalogue, px, trim_box):
+    files = export(load_catalogue(catalogue or black), load_profiles()[name], tmp_path)
+    pngs = [f for f in files if f.suffix == ".png"]
+    assert pngs
+    for png in pngs:
+        with Image.open(png) as image:
+            assert image.size == px and image.mode == "RGB"
+        assert phys(png) == (PX_PER_M_300, PX_PER_M_300, 1)
+    page = pypdf.PdfReader(files[0]).pages[0]
+    b = boxes(page)
+    assert b["MediaBox"] == (0, 0, round(px[0] * 0.24, 4), round(px[1] * 0.24, 4)) == b["BleedBox"]  # 72/300 pt per px
+    assert b["TrimBox"] == pytest.approx(trim_box, abs=1e-3)
+
+
+def test_canvas_too_small_for_the_trim_is_refused(tmp_path: Path):
+    user = tmp_path / "mine.yaml"
+    user.write_text("tiny:\n  extends: tgc-poker\n  trim: null\n  canvas_px: [300, 300]\n", "utf-8")
+    with pytest.raises(LayoutError, match=r"cards\.yaml: a 63mm x 88mm token does not fit profile tiny's 300 x 300 px canvas at 300 DPI \(1in x 1in\)"):
+        export(load_catalogue(POKER), load_profiles(user)["tiny"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x:\n  output: sheets\n  canvas_px: [825, 1125]\n", "mine.yaml:3: x.canvas_px: a canvas in pixels needs output: single-pages or png, not sheets"),
+    ("x:\n  output: png\n  canvas_px: [825]\n", "mine.yaml:3: x.canvas_px: expected [width, height] in whole pixels such as [825, 1125], got [825]"),
+    ("x:\n  output: png\n  trim: [2.5in, 3]\n", "mine.yaml:3: x.trim"),
+])
+def test_bad_preset_keys_name_file_line_and_field(tmp_path: Path, run, text: str, message: str):
+    user = tmp_path / "mine.yaml"
+    user.write_text(text, "utf-8")
+    result = run("export", "--profile", "x", "--profiles", str(user), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"tokengen: error: {tmp_path / message}")
+
+
+# -- listing ------------------------------------------------------------------------------------
+def test_list_profiles_shows_name_product_output_source(run, tmp_path: Path):
+    result = run("export", "--list-profiles")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["profile", "product", "output", "source"]
+    assert len(lines) == 1 + len(load_profiles())
+    row = next(line for line in lines if line.startswith("dtc-poker "))
+    assert "DriveThruCards poker card (2.5 x 3.5 in)" in row and " single-pages " in row and "total ink <= 240 %" in row
+    user = tmp_path / "mine.yaml"
+    user.write_text("my-shop:\n  extends: print-shop\n  product: my card\n", "utf-8")
+    mine = run("export", "--profiles", str(user), "--list-profiles")
+    assert mine.exit_code == 0 and mine.stdout.splitlines()[-1].split()[:4] == ["my-shop", "my", "card", "sheets"]
+
+
+def test_export_help_lists_every_profile(run):
+    text = re.sub(r"-\s+", "-", " ".join(run("export", "--help").stdout.split()))  # click wraps at hyphens
+    for name in load_profiles():
+        stem = name.rsplit("-", 1)[0] if name.startswith(("tgc-square-chit-", "tgc-round-chit-")) else name
+        assert stem in text, name
+    assert "tgc-square-chit-large|medium|small" in text and "tgc-round-chit-large|medium|small" in text
+
+
+# -- crop and registration marks in the All separation -------------------------------------------
+def test_tabloid_example_passes_its_own_preflight_with_marks_in_all(run, tmp_path: Path):
+    out = tmp_path / "big"
+    result = run("export", str(ROOT / "token_defs.yaml"), "--profile", "print-shop", "--page", "tabloid", "--size", "0.75in", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    pdf = out / "meatshields-print-shop.pdf"
+    assert result.stdout.splitlines()[-1] == "preflight: meatshields-print-shop.pdf passes every check of profile print-shop"
+    reader = pypdf.PdfReader(pdf)
+    for page in reader.pages:  # face and back sheets: the marks' colour space, a tint of 1
+        space = page["/Resources"]["/ColorSpace"]["/All"].get_object()
+        assert [str(v) for v in space[:3]] == ["/Separation", "/All", "/DeviceCMYK"]
+        tint = space[3].get_object()
+        assert b"1.0 mul" in tint.get_data() and [float(v) for v in tint["/Range"]] == [0, 1] * 4
+        assert b"/All CS 1 SCN" in page.get_contents().get_data()
+    # without --page the sheet is the wrong size (a true failure); with it, every check passes
+    assert run("preflight", str(pdf)).exit_code == 1
+    again = run("preflight", str(pdf), "--page", "tabloid")
+    assert again.exit_code == 0 and again.stdout.splitlines()[-1] == f"{pdf}: 13 of 13 checks passed (profile print-shop)"
+
+
+def test_all_separation_is_every_plate_and_no_ink(tmp_path: Path):
+    gs = shutil.which("gs")
+    if gs is None:
+        pytest.skip("Ghostscript (gs) is not installed")
+    [pdf] = export(load_catalogue(ROOT / "token_defs.yaml"), load_profiles()["print-shop"], tmp_path)
+    from tokengen.preflight.checks import preflight
+
+    ink = next(c for c in preflight(pdf, load_profiles()["print-shop"]) if c.name == "ink")
+    assert ink.passed and "stroke" not in ink.message  # the highest total is the art's, not a mark's
+    # Ghostscript puts the marks on all four process plates at 100 %
+    subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-dPDFSTOPONERROR", "-sDEVICE=tiffsep", "-r72", "-dLastPage=1",
+                    f"-sOutputFile={tmp_path / 'sep.tif'}", str(pdf)], check=True)
+    page = pypdf.PdfReader(pdf).pages[0]
+    bx0, by0, _, _ = (float(v) for v in page["/BleedBox"])
+    tx0 = float(page["/TrimBox"][0])
+    x, y = round(tx0), round(792 - (by0 - 9 - 8.5))  # a vertical crop mark below the bleed box, in px from the top
+    for plate in ("Cyan", "Magenta", "Yellow", "Black"):
+        with Image.open(tmp_path / f"sep({plate}).tif") as image:
+            assert min(image.getpixel((x + dx, y)) for dx in (-1, 0, 1)) < 100, plate  # dark: ink on this plate
+
+
+def test_a_failing_export_suggests_a_preflight_with_its_page(run, tmp_path: Path):
+    user = tmp_path / "mine.yaml"
+    user.write_text("strict:\n  extends: print-shop\n  dpi: 600\n", "utf-8")  # the example's art is 300 DPI
+    out = tmp_path / "out"
+    result = run("export", str(POKER), "--profile", "strict", "--profiles", str(user), "--page", "tabloid", "-o", str(out))
+    assert result.exit_code == 1
+    pdf = out / "poker-cards-strict.pdf"
+    assert result.stderr.splitlines()[-1] == (f"tokengen: error: poker-cards-strict.pdf fails preflight (images): see tokengen preflight {pdf} "
+                                              "--profile strict --page tabloid")
+    suggested = run("preflight", str(pdf), "--profile", "strict", "--profiles", str(user), "--page", "tabloid", "--format", "json")
+    import json
+
+    assert suggested.exit_code == 1 and [c["name"] for c in json.loads(suggested.stdout)["checks"] if not c["passed"]] == ["images"]

@@ -1,0 +1,150 @@
+"""DXF cut files, the twin of :mod:`tokengen.outputs.cutsvg` (``tokengen export --profile cut-dxf``):
+one DXF per sheet, in millimetres (``$INSUNITS`` 4), of every token's cut outline, for cutting
+machines whose software imports DXF and not SVG (Silhouette Studio's basic edition).
+
+The outlines are the ones the SVG and the PDF's cut guides are drawn from
+(:func:`tokengen.outputs.cutsvg.page_outlines`, i.e. :func:`tokengen.geometry.shapes.outline`):
+a circle becomes one ``CIRCLE``; every other outline one closed ``LWPOLYLINE`` (its Bézier corners
+flattened to within :data:`FLATNESS` mm), on layer ``CUT``. Coordinates are the PDF's, in mm,
+y up from the sheet's bottom-left corner (DXF's way; the SVG's y runs down from the top).
+Registration marks (profile mark ``registration``) go on layer ``REGISTRATION``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from ..errors import ExportError
+from ..geometry import pager, shapes
+from ..geometry.imposition import PageLayout, SheetSpec
+from ..geometry.shapes import Outline
+from .cutsvg import MM_PER_PT, page_outlines, registration_marks
+
+#: Largest distance (mm) of a flattened Bézier from the true curve.
+FLATNESS = 0.005
+#: DXF ``$INSUNITS`` for millimetres.
+INSUNITS_MM = 4
+
+
+def dxf_path(out_stem: Path, number: int) -> Path:
+    """The DXF of sheet ``number`` (1-based): ``<out_stem>-cut-<number>.dxf``."""
+    return out_stem.with_name(f"{out_stem.name}-cut-{number}.dxf")
+
+
+def circle_of(outline: Outline) -> tuple[float, float, float] | None:
+    """(cx, cy, r) pt when ``outline`` is the four-arc circle :func:`shapes.outline` draws, else None."""
+    ops = outline.ops
+    if len(ops) != 6 or ops[0][0] != "M" or any(op[0] != "C" for op in ops[1:5]):
+        return None
+    (x0, y0), (x1, _) = ops[0][1:3], ops[2][5:7]  # the rightmost and the leftmost points
+    cx, cy, r = (x0 + x1) / 2, y0, (x0 - x1) / 2
+    return (cx, cy, r) if r > 0 and abs(ops[1][6] - (cy + r)) < 1e-6 else None
+
+
+def points(outline: Outline) -> list[tuple[float, float]]:
+    """The vertices (pt) of ``outline`` with every cubic flattened to within :data:`FLATNESS`;
+    the closing point equal to the first is dropped (the polyline is closed)."""
+    tol = FLATNESS / MM_PER_PT
+    out: list[tuple[float, float]] = []
+    for op in outline.ops:
+        if op[0] in ("M", "L"):
+            out.append((op[1], op[2]))
+        elif op[0] == "C":
+            (x0, y0), (x1, y1, x2, y2, x3, y3) = out[-1], op[1:]
+            span = math.dist((x0, y0), (x1, y1)) + math.dist((x1, y1), (x2, y2)) + math.dist((x2, y2), (x3, y3))
+            n = max(2, math.ceil(math.sqrt(span / (8 * tol))) * 2)  # error of a chord ~ span² / (8 n²)
+            for k in range(1, n + 1):
+                t = k / n
+                a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+                out.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+    if len(out) > 1 and math.dist(out[0], out[-1]) < 1e-9:
+        out.pop()
+    return out
+
+
+def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool) -> object:
+    """The ezdxf document of one sheet's cut file (mm, y up)."""
+    import ezdxf
+
+    doc = ezdxf.new("R2010", setup=False)
+    doc.header["$INSUNITS"] = INSUNITS_MM
+    doc.header["$MEASUREMENT"] = 1  # metric
+    w, h = spec.page
+    doc.header["$EXTMIN"] = (0, 0, 0)
+    doc.header["$EXTMAX"] = (w * MM_PER_PT, h * MM_PER_PT, 0)
+    doc.layers.add("CUT", color=1)
+    msp = doc.modelspace()
+
+    def add(outline: Outline, layer: str, name: str | None = None, closed: bool = True) -> None:
+        circle = circle_of(outline)
+        entity: Any
+        if circle is not None:
+            entity = msp.add_circle((circle[0] * MM_PER_PT, circle[1] * MM_PER_PT), circle[2] * MM_PER_PT, dxfattribs={"layer": layer})
+        else:
+            entity = msp.add_lwpolyline([(x * MM_PER_PT, y * MM_PER_PT) for x, y in points(outline)], close=closed,
+                                        dxfattribs={"layer": layer})
+        if name:
+            entity.set_xdata("TOKENGEN", [(1000, name)])
+
+    doc.appids.add("TOKENGEN")
+    for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
+        add(outline, "CUT", token_id)
+    if registration:
+        doc.layers.add("REGISTRATION", color=7)
+        for mark in registration_marks(spec.page):
+            add(mark.outline, "REGISTRATION", closed=mark.filled)
+    return doc
+
+
+def _save(doc: object, path: Path) -> None:
+    """Save ``doc`` deterministically: ezdxf's fixed dates and GUIDs instead of now and random
+    ones, so the same input gives the same bytes (as the PDFs do)."""
+    import ezdxf
+
+    doc.classes.add_required_classes(doc.dxfversion)  # type: ignore[attr-defined]  # doc is an ezdxf Drawing, typed object to keep ezdxf out of import time
+    classes = doc.classes.classes  # type: ignore[attr-defined]  # filled in set order: sort them
+    ordered = sorted(classes.items())
+    classes.clear()
+    classes.update(ordered)
+    from ezdxf.document import CREATED_BY_EZDXF, WRITTEN_BY_EZDXF
+
+    meta = doc.ezdxf_metadata()  # type: ignore[attr-defined]  # an ezdxf Drawing (see above)
+    marker = f"{ezdxf.__version__} (tokengen)"  # ezdxf's marker holds the time of day
+    meta[CREATED_BY_EZDXF] = marker
+    doc._update_ezdxf_metadata = lambda: meta.__setitem__(WRITTEN_BY_EZDXF, marker)  # type: ignore[attr-defined]  # ezdxf stamps the time here on every save: fixed for byte-identical files
+    fixed = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    try:
+        doc.saveas(path)  # type: ignore[attr-defined]  # an ezdxf Drawing (see above)
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = fixed
+
+
+def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1) -> list[Path]:
+    """Write ``<out_stem>-cut-<n>.dxf`` for every sheet, laid out as
+    :func:`tokengen.outputs.cutsvg.write_cut_svgs` lays out the SVGs (same tokens, same ids:
+    ``<token id>-<k>`` as extended data of each entity).
+
+    Returns:
+        The files written, by sheet.
+    Raises:
+        ExportError: a file cannot be written.
+    """
+    from ..io.atomic import atomic_path
+
+    spec = pager.plan(catalogue.count, shapes.sheet_for(spec, catalogue), copies).spec  # the columns build chose
+    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
+    written = []
+    for page in pager.pages(len(tokens), spec):
+        ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
+        target = dxf_path(out_stem, page.number + 1)
+        doc = dxf_page(page, spec, ids, registration)
+        with atomic_path(target, inputs=catalogue.files_read()) as temp:
+            try:
+                _save(doc, temp)
+            except OSError as exc:
+                raise ExportError(f"{target}: cannot write DXF: {exc.strerror or exc}") from None
+        written.append(target)
+    return written
