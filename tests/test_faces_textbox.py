@@ -265,3 +265,17 @@ def test_family_has_four_styles():
         "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSans-BoldOblique")
     laid = textbox.fit_box("a **b** *c* ***d***", 200, 30, size=10)
     assert laid.xml == ("a <b>b</b> <i>c</i> <b><i>d</i></b>",)
+
+
+def test_italic_survives_another_sheet_resetting_the_family(tmp_path: Path):
+    """ReportLab keeps one process-wide style mapping per family name; the rules sheet maps
+    DejaVuSans' italic to the upright face for its own paragraphs. A boxed text laid out after
+    it still prints its italic words in DejaVuSans-Oblique (the family is set again each time)."""
+    from reportlab.pdfbase.pdfmetrics import registerFontFamily
+
+    fonts.register_family()
+    registerFontFamily(fonts.REGULAR, normal=fonts.REGULAR, bold=fonts.BOLD, italic=fonts.REGULAR, boldItalic=fonts.BOLD)
+    laid = textbox.fit_box("plain *slanted* words", 60 * mm, 20 * mm, size=10)
+    chars, _, _ = _chars(_pdf(tmp_path / "italic.pdf", laid, 2 * mm, 2 * mm))
+    slanted = "".join(c["text"] for c in chars if c["fontname"].endswith("DejaVuSans-Oblique"))
+    assert slanted == "slanted"

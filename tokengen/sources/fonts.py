@@ -97,16 +97,22 @@ def family(regular: str, bold: str | None = None, italic: str | None = None, bol
 
 
 @cache
+def _load_family() -> None:
+    register()
+    for name in (ITALIC, BOLD_ITALIC):
+        _load(name)
+
+
 def register_family() -> Family:
     """Register the bundled DejaVu Sans in its four styles (regular, bold, oblique, bold oblique)
-    as one family, once per process.
+    as one family: the files are read once per process, the family mapping is set again on every
+    call, since ReportLab keeps one process-wide mapping per family name that other sheets (the
+    rules sheet sets its own italic) may have changed since.
 
     Raises:
         RenderError: a font file is missing or unreadable.
     """
-    register()
-    for name in (ITALIC, BOLD_ITALIC):
-        _load(name)
+    _load_family()
     return family(REGULAR, BOLD, ITALIC, BOLD_ITALIC)
 
 
