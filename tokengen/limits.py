@@ -21,3 +21,8 @@ MAX_PNG_TOTAL_PIXELS = 400_000_000
 #: Smallest token size accepted from a catalogue, pt (1/8 in, about 3 mm: smaller cannot be cut
 #: or read). There is no largest: a size that does not fit the page is a layout error.
 MIN_SIZE = 9.0
+#: Largest SVG art file, bytes (8 MiB, as a YAML file): a detailed illustration is far smaller.
+MAX_SVG_BYTES = 8 * 1024 * 1024
+#: Most elements one SVG picture may hold, and most shapes it may draw once its ``<use>`` copies
+#: are made (``--max-svg-elements``): an icon has tens, a detailed illustration a few thousand.
+MAX_SVG_ELEMENTS = 50_000

@@ -32,6 +32,10 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
    DCT bytes; other JPEG art is re-encoded as JPEG (quality 95, no chroma subsampling); PNG art
    is Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.faces.render`).
 
+SVG art (``.svg``) is read by :func:`tokengen.faces.svgart.read_svg` instead, once per file
+(:meth:`ArtLibrary.svg`): vectors have no pixels, so steps 1 to 8 do not apply; its colours go
+through the same converter.
+
 Memory: one picture is decoded at a time (at most ``max_pixels``, less for a JPEG decoded with
 ``draft``) and its pixels are released once embedded (:meth:`ArtLibrary.release`); the pixels of
 every picture after resampling are bounded in total by ``max_total_pixels``
@@ -67,6 +71,8 @@ MIN_DPI = 300.0
 #: Both live in :mod:`tokengen.limits` (the command line shows them without importing Pillow).
 from ..limits import MAX_ART_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from ..limits import MAX_DPI  # noqa: E402
+from ..limits import MAX_SVG_ELEMENTS  # noqa: E402
+from .svgart import SvgArt, is_svg, read_svg  # noqa: E402
 
 #: Largest image accepted, in pixels (width × height): 50 megapixels is a 7000 × 7000 image,
 #: enough for a 23 in token at 300 DPI. Anything larger is treated as a decompression bomb.
@@ -147,10 +153,12 @@ class ArtLibrary:
         min_dpi: warn about art printed below this resolution.
         max_dpi: resample art printed above this resolution down to it (None: keep every pixel).
         max_total_pixels: refuse a build whose art holds more pixels than this after resampling.
+        max_svg_elements: refuse SVG art with more elements (or shapes drawn) than this.
     """
 
     def __init__(self, colour: str | Converter = "rgb", *, max_pixels: int = MAX_PIXELS, min_dpi: float = MIN_DPI,
-                 max_dpi: float | None = MAX_DPI, max_total_pixels: int = MAX_TOTAL_PIXELS):
+                 max_dpi: float | None = MAX_DPI, max_total_pixels: int = MAX_TOTAL_PIXELS,
+                 max_svg_elements: int = MAX_SVG_ELEMENTS):
         self.colour = colour if isinstance(colour, Converter) else Converter(colour)
         self.colour_model = self.colour.model
         self.max_pixels = max_pixels
@@ -162,15 +170,36 @@ class ArtLibrary:
         self._warnings: dict[Path, float] = {}
         self._resampled: dict[Path, tuple[float, float]] = {}
         self._held = 0
+        self.max_svg_elements = max_svg_elements
+        self._svgs: dict[Path, SvgArt] = {}
 
-    def size(self, path: Path) -> tuple[int, int]:
-        """(width, height) in pixels of the art at ``path`` as displayed (EXIF orientation
-        applied), read from the header after the checks of step 1 (no pixels decoded).
+    def svg(self, path: Path) -> SvgArt:
+        """The SVG art at ``path``, read, checked and colour-converted the first time it is asked for.
 
         Raises:
-            RenderError: see :meth:`load`.
+            RenderError: see :func:`tokengen.faces.svgart.read_svg`.
         """
         path = Path(path)
+        found = self._svgs.get(path)
+        if found is None:
+            found = self._svgs[path] = read_svg(path, self.colour, max_elements=self.max_svg_elements)
+        return found
+
+    def size(self, path: Path) -> tuple[float, float]:
+        """(width, height) of the art at ``path`` as displayed: pixels (EXIF orientation
+        applied), read from the header after the checks of step 1 (no pixels decoded); for SVG
+        art, its size in pt.
+
+        Raises:
+            RenderError: see :meth:`load` (SVG: :meth:`svg`).
+        """
+        path = Path(path)
+        if is_svg(path):
+            art = self.svg(path)
+            return art.width, art.height
+        return self._pixels(path)
+
+    def _pixels(self, path: Path) -> tuple[int, int]:
         found = self._sizes.get(path)
         if found is None:
             found = self._sizes[path] = _header(path, self.max_pixels)
@@ -193,7 +222,7 @@ class ArtLibrary:
                 line naming the file.
         """
         path = Path(path)
-        width, height = self.size(path)
+        width, height = self._pixels(path)
         target = None
         if drawn is not None and self.max_dpi is not None:
             dpi = effective_dpi((width, height), drawn)
@@ -223,8 +252,11 @@ class ArtLibrary:
                 self._images[key] = replace(image, reader=None)
                 return
 
-    def check_resolution(self, image: ArtImage, drawn: Rect) -> float:
-        """Effective DPI of ``image`` drawn at ``drawn`` (pt); records a warning below ``min_dpi``."""
+    def check_resolution(self, image: ArtImage | SvgArt, drawn: Rect) -> float:
+        """Effective DPI of ``image`` drawn at ``drawn`` (pt); records a warning below ``min_dpi``.
+        SVG art has no pixels: infinite."""
+        if isinstance(image, SvgArt):
+            return math.inf
         dpi = effective_dpi((image.width, image.height), drawn)
         if dpi + 1e-6 < self.min_dpi:
             self._warnings[image.path] = min(dpi, self._warnings.get(image.path, dpi))
@@ -237,6 +269,7 @@ class ArtLibrary:
         resampled to 600 DPI (art/orc.png, art/elf.png, …); --keep-resolution keeps them``."""
         low = [f"{path}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
                for path, dpi in self._warnings.items()]
+        low += [line for art in self._svgs.values() for line in art.warnings]
         return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
 
 

@@ -33,6 +33,7 @@ from ..sources.template import Element, Template, colour_of, family_of, font_nam
 from ..units import counted, format_length
 from . import beneath, emblem
 from .art import ArtImage, ArtLibrary, fit
+from .svgart import SvgArt
 
 if TYPE_CHECKING:  # platypus loads only when a face has a boxed text
     from . import textbox
@@ -57,7 +58,7 @@ class FaceCanvas:
     paint: Callable[..., Color]  # (colour, *, area=False): area for large fills, else text and lines
     text_scale: float
     art: ArtLibrary
-    art_forms: dict[tuple[Path, Element], tuple[str, float, float, ArtImage]]
+    art_forms: dict[tuple[Path, Element], tuple[str, float, float, ArtImage | SvgArt]]
     area: textfit.SafeArea | None = None  # the safe area text is fitted into (see set_text)
 
 

@@ -29,6 +29,7 @@ from ..sources.template import Template
 from ..units import format_length
 from . import beneath, emblem, facedraw
 from .art import ArtImage, ArtLibrary, fit
+from .svgart import SvgArt, is_svg
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
 SAFE = 1 / 16
@@ -72,6 +73,23 @@ def cmyk_or_all(colour: Any) -> CMYKColor:
         plain.__class__ = CMYKColor  # type: ignore[assignment]  # as ReportLab's own enforce check re-classes the clone
         return plain
     return tc
+
+
+def _form_resources(canvas: Canvas) -> Any:
+    """The resources of the form being drawn on ``canvas``, shadings and graphics states
+    included: ReportLab's ``endForm`` gives a form only its fonts and XObjects, so a gradient
+    (``sh``) or an opacity (``gs``) drawn inside a form would name a resource it lacks. The
+    form's own shadings are the canvas' (ReportLab 4 and 5 keep them per page or form in
+    ``_shadingUsed``); its graphics states are the document's (one dictionary for all)."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.setShading(canvas._shadingUsed)  # type: ignore[attr-defined]  # private, no public way to read it
+    state = canvas._extgstate.getState()  # type: ignore[attr-defined]  # the same ExtGState ReportLab gives pages
+    if state:
+        resources.ExtGState = state  # type: ignore[attr-defined]  # set from dict_attributes; types-reportlab lists none
+    return resources
 
 
 @contextlib.contextmanager
@@ -310,13 +328,17 @@ class SheetCanvas:
         return Rect(SAFE * s, SAFE * s, s * (1 - 2 * SAFE), s * (1 - 2 * SAFE)), "contain"
 
     def _art_form(self, path: Path, background: Colour | None,
-                  placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage]:
+                  placed: tuple[Rect, str] | None = None) -> tuple[str, float, float, ArtImage | SvgArt]:
         """(form name, pixel width, pixel height, image) of the art at ``path`` as displayed: a Form
         XObject drawing the image on the unit square, defined once per file (and, in CMYK, per
         background its transparency is flattened onto), so every face or back using it
         references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
-        ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). Must be called
+        ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). SVG art is drawn
+        as vectors, once per file (width and height in pt; see :meth:`_svg_form`). Must be called
         outside any other form."""
+        if is_svg(path):
+            svg = self.art.svg(path)
+            return self._svg_form(svg), svg.width, svg.height, svg
         width, height = self.art.size(path)
         box, how = placed or self._art_box()
         image = self.art.load(path, fit(width, height, box, how), background)
@@ -331,7 +353,26 @@ class SheetCanvas:
             self.art.release(image)
         return name, width, height, image
 
-    def _draw_art(self, art: tuple[str, float, float, ArtImage], path: object) -> Rect:
+    def _svg_form(self, svg: SvgArt) -> str:
+        """Name of the Form XObject drawing ``svg``'s vectors on the unit square (clipped to it, as
+        an SVG viewer clips to the picture's box), defined the first time. Must be called outside
+        any other form."""
+        key = ("svg", svg.path)
+        name = self._art_forms.get(key)
+        if name is None:
+            from reportlab.graphics import renderPDF
+
+            name = self._art_forms[key] = f"art-{len(self._art_forms) + 1}"
+            self.canvas.beginForm(name, 0, 0, 1, 1)
+            self.canvas.scale(1 / svg.width, 1 / svg.height)
+            # ReportLab's renderer sets a font before drawing (Helvetica by default, never embedded);
+            # SVG text is refused, so the bundled font it names is never used to draw a glyph
+            svg.drawing.initialFontName = self.regular  # type: ignore[attr-defined]  # in Drawing's _attrMap; types-reportlab lacks it
+            renderPDF.draw(svg.drawing, self.canvas, 0, 0, showBoundary=False)
+            self.canvas.endForm(Resources=_form_resources(self.canvas))
+        return name
+
+    def _draw_art(self, art: tuple[str, float, float, ArtImage | SvgArt], path: object) -> Rect:
         """Draw art inside the current form: fitted inside the safe area (contain) and clipped to
         the frame's rounded outline, or covering the bleed box (cover, clipped to it) when the
         sheet has bleed. The DPI at that size is checked. Returns where it went (pt)."""
@@ -371,7 +412,7 @@ class SheetCanvas:
             self.canvas.scale(self.text_scale, self.text_scale)
             self.canvas.translate(-half, -half)
 
-    def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage] | None = None) -> None:
+    def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage | SvgArt] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
         c.setFillColor(self.paint(back.background, area=True))
         c.rect(-b, -b, s + 2 * b, s + 2 * b, stroke=0, fill=1)

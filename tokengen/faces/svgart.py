@@ -1,0 +1,270 @@
+"""SVG art: an ``.svg`` file read as hostile input and turned into a ReportLab graphics drawing
+(svglib), drawn as vectors, never rasterised.
+
+Lengths are in pt (1 in = 72 pt); SVG user units (CSS px) are 0.75 pt, as svglib converts them.
+:func:`read_svg` is the one reader; :class:`tokengen.faces.art.ArtLibrary` calls it once per
+file and colour output, and :mod:`tokengen.faces.render` draws the drawing once into a Form
+XObject on the unit square, which every face using it references.
+
+The checks, in order, each a one-line :class:`~tokengen.errors.RenderError` naming the file:
+
+1. a regular file of at most ``max_bytes`` bytes (:data:`tokengen.limits.MAX_SVG_BYTES`);
+2. XML read by defusedxml first: any entity declaration (billion laughs, external entities
+   ``SYSTEM "file:///…"``) and any external reference are refused, and at most ``max_elements``
+   elements (:data:`tokengen.limits.MAX_SVG_ELEMENTS`, ``--max-svg-elements``) are read;
+3. the same bytes parsed by lxml with entities, DTD loading and the network off, the root an
+   ``<svg>``; refused with their line: ``<text>`` (svglib draws it with fonts tokengen cannot
+   check: convert the text to paths), ``<script>``, ``<foreignObject>``, ``<image>`` (an external
+   file or an embedded raster picture: neither goes through the art pipeline), and any ``href``
+   that is not ``#id`` in the same file;
+4. svglib's drawing, with at most ``max_elements`` shapes after ``<use>`` copies; its log
+   messages (colours it cannot read, …) become warnings;
+5. for a CMYK output, every fill and stroke colour and gradient stop goes through the
+   :class:`~tokengen.colour.Converter` (fills as areas, strokes as lines: pure black strokes are
+   K only), so the PDF is DeviceCMYK only; transparency (``fill-opacity``, ``stroke-opacity``,
+   stop opacity below 1) is refused there, as print-shop PDFs allow none.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.colors import CMYKColor, Color
+
+from ..colour import Converter
+from ..errors import RenderError
+from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS
+from ..model import Colour
+
+if TYPE_CHECKING:  # defusedxml, lxml, svglib and ReportLab's graphics load only when a picture is an SVG
+    from reportlab.graphics.shapes import Drawing
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+#: Element names refused (local names), with why.
+REFUSED = {
+    "text": "SVG text is drawn with fonts tokengen cannot check; convert the text to paths (Inkscape: Path > Object to Path)",
+    "script": "SVG scripts are refused",
+    "foreignObject": "SVG <foreignObject> (HTML inside an SVG) cannot be drawn",
+}
+
+
+@dataclass(frozen=True)
+class SvgArt:
+    """An SVG picture ready to draw.
+
+    Attributes:
+        path: the source file (absolute).
+        width, height: its size in pt as the SVG states it (``width``/``height``, else the viewBox).
+        drawing: the ReportLab drawing, colours already in the output's colour model.
+        warnings: what svglib reported while reading it, one line each.
+    """
+
+    path: Path
+    width: float
+    height: float
+    drawing: Drawing = field(compare=False, repr=False)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def aspect(self) -> float:
+        """Width / height."""
+        return self.width / self.height
+
+
+def is_svg(path: Path | str) -> bool:
+    """True when ``path`` names an SVG file (by its ``.svg`` suffix, any case)."""
+    return str(path).lower().endswith(".svg")
+
+
+def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MAX_SVG_BYTES,
+             max_elements: int = MAX_SVG_ELEMENTS) -> SvgArt:
+    """The SVG at ``path`` checked and drawn (see the module's steps).
+
+    Args:
+        path: the file.
+        colour: the output's converter; a CMYK one converts every colour (None: RGB as written).
+        max_bytes: the largest file accepted, bytes.
+        max_elements: the most XML elements read, and the most shapes drawn.
+    Raises:
+        RenderError: one line naming the file (and the line of the refused element, when known).
+    """
+    path = Path(path)
+    data = _read(path, max_bytes)
+    _defused_count(path, data, max_elements)
+    root = _parse(path, data)
+    _refuse_elements(path, root)
+    drawing, logged = _draw(path, root)
+    count = sum(1 for _ in _shapes(drawing))
+    if count > max_elements:
+        raise RenderError(f"{path}: SVG draws {count} shapes (its <use> copies included), more than the limit of "
+                          f"{max_elements} (raise it with --max-svg-elements)")
+    width, height = float(drawing.width), float(drawing.height)
+    if not (width > 0 and height > 0):
+        raise RenderError(f"{path}: SVG has no size (give it width and height, or a viewBox)")
+    if colour is not None and colour.model == "cmyk":
+        _to_cmyk(path, drawing, colour)
+    return SvgArt(path, width, height, drawing, tuple(f"{path}: SVG: {m}" for m in logged))
+
+
+def _read(path: Path, max_bytes: int) -> bytes:
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise RenderError(f"{path}: art is not a regular file")
+        if info.st_size > max_bytes:
+            raise RenderError(f"{path}: SVG file of {info.st_size} bytes, more than the limit of {max_bytes} bytes")
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise RenderError(f"{path}: art file not found") from None
+    except OSError as exc:
+        raise RenderError(f"{path}: cannot read art: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # grew since stat
+        raise RenderError(f"{path}: SVG file of more than {max_bytes} bytes, more than the limit of {max_bytes} bytes")
+    return data
+
+
+def _defused_count(path: Path, data: bytes, max_elements: int) -> None:
+    """Read ``data`` with defusedxml (entities and external references refused), counting elements."""
+    from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
+    from defusedxml import ElementTree as DefusedET
+
+    count = 0
+    try:
+        for _ in DefusedET.iterparse(io.BytesIO(data), events=("start",), forbid_dtd=False, forbid_entities=True,
+                                     forbid_external=True):
+            count += 1
+            if count > max_elements:
+                raise RenderError(f"{path}: SVG with more than {max_elements} elements, more than the limit "
+                                  f"(raise it with --max-svg-elements)")
+    except EntitiesForbidden as exc:
+        if exc.sysid or exc.pubid:
+            raise RenderError(f"{path}: SVG declares the external entity '{exc.name}' ({exc.sysid or exc.pubid}); "
+                              "external references are refused") from None
+        raise RenderError(f"{path}: SVG declares the XML entity '{exc.name}'; entities are refused "
+                          "(a small file can expand without bound)") from None
+    except ExternalReferenceForbidden as exc:
+        raise RenderError(f"{path}: SVG refers to the external file {exc.sysid or exc.pubid}; external references are refused") from None
+    except DefusedXmlException as exc:
+        raise RenderError(f"{path}: SVG refused: {_one_line(exc)}") from None
+    except DefusedET.ParseError as exc:
+        raise RenderError(f"{path}: not a readable SVG: {_one_line(exc)}") from None
+
+
+def _parse(path: Path, data: bytes) -> Any:
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True, remove_pis=True)
+    try:
+        root = etree.fromstring(data, parser=parser)
+    except etree.XMLSyntaxError as exc:
+        raise RenderError(f"{path}: not a readable SVG: {_one_line(exc)}") from None
+    if etree.QName(root).localname != "svg":
+        raise RenderError(f"{path}: not an SVG: its root element is <{etree.QName(root).localname}>, not <svg>")
+    return root
+
+
+def _refuse_elements(path: Path, root: Any) -> None:
+    from lxml import etree
+
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        name = etree.QName(el).localname
+        where = f"{path}:{el.sourceline}"
+        if name in REFUSED or name in ("tspan", "textPath", "flowRoot"):
+            raise RenderError(f"{where}: <{name}> refused: {REFUSED.get(name, REFUSED['text'])}")
+        href = el.get(XLINK_HREF) or el.get("href")
+        if name == "image":
+            kind = "embeds a raster picture" if (href or "").lstrip().startswith("data:") else f"refers to the file '{href}'"
+            raise RenderError(f"{where}: <image> {kind}; pictures inside an SVG are refused "
+                              "(give the picture its own image element)")
+        if href is not None and name != "a" and not href.strip().startswith("#"):
+            raise RenderError(f"{where}: <{name}> refers to '{href}' outside the file; external references are refused")
+        if name == "style" and "@import" in (el.text or ""):
+            raise RenderError(f"{where}: <style> imports another stylesheet; external references are refused")
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: dict[str, None] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages[_one_line(record.getMessage())] = None
+
+
+def _draw(path: Path, root: Any) -> tuple[Drawing, list[str]]:
+    from svglib.svglib import SvgRenderer  # loads cssselect2 and tinycss2: only when a picture is an SVG
+
+    log = logging.getLogger("svglib.svglib")
+    handler, propagate = _Collect(), log.propagate
+    log.addHandler(handler)
+    log.propagate = False  # svglib's messages become our warnings, not lines on stderr
+    try:
+        drawing = SvgRenderer(str(path), external_reference_root=str(path.parent)).render(root)
+    except RenderError:
+        raise
+    except Exception as exc:  # svglib raises what its parsing meets: ValueError, KeyError, CircularRefError, …
+        raise RenderError(f"{path}: cannot draw SVG: {_one_line(exc)}") from None
+    finally:
+        log.removeHandler(handler)
+        log.propagate = propagate
+    return drawing, list(handler.messages)
+
+
+def _shapes(node: Any) -> Iterator[Any]:
+    """Every node under ``node`` (a drawing or group), depth first, groups included."""
+    from reportlab.graphics.shapes import Group
+
+    for child in getattr(node, "contents", ()):
+        yield child
+        if isinstance(child, Group):
+            yield from _shapes(child)
+        clip = getattr(child, "_clip_shape", None)
+        if clip is not None:
+            yield clip
+
+
+def _cmyk(colour: Converter, value: Color, area: bool) -> CMYKColor:
+    if isinstance(value, CMYKColor):
+        tokengen_colour = Colour("cmyk", (value.cyan, value.magenta, value.yellow, value.black))
+    else:
+        tokengen_colour = Colour("rgb", (value.red, value.green, value.blue))
+    c, m, y, k = colour.paint(tokengen_colour, area=area)
+    return CMYKColor(c, m, y, k)
+
+
+def _to_cmyk(path: Path, drawing: Drawing, colour: Converter) -> None:
+    """Replace every colour of ``drawing`` by the converter's CMYK (refusing transparency)."""
+    for node in _shapes(drawing):
+        for attr, opacity, area in (("fillColor", "fillOpacity", True), ("strokeColor", "strokeOpacity", False)):
+            value = getattr(node, attr, None)
+            alpha = getattr(node, opacity, None)
+            if isinstance(value, Color):
+                alpha = value.alpha if alpha is None else min(alpha, value.alpha)
+            if alpha is not None and alpha < 1:
+                raise RenderError(f"{path}: SVG uses transparency ({attr[:-5]} opacity {alpha:g}); print-shop PDFs allow none: "
+                                  "make its colours opaque")
+            if isinstance(value, Color):
+                setattr(node, attr, _cmyk(colour, value, area))
+        stops = getattr(node, "_rl_colors", None)
+        if stops is not None:
+            for stop in stops:
+                if stop.alpha < 1:
+                    raise RenderError(f"{path}: SVG uses transparency (gradient stop opacity {stop.alpha:g}); "
+                                      "print-shop PDFs allow none: make its colours opaque")
+            node._rl_colors = [_cmyk(colour, stop, True) for stop in stops]
+
+
+def _one_line(exc: BaseException | str) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
