@@ -13,7 +13,7 @@ by :mod:`tokengen.faces.textbox` (:func:`set_box`); the others are one line (:fu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,6 +60,9 @@ class FaceCanvas:
     art: ArtLibrary
     art_forms: dict[tuple[Path, Element], tuple[str, float, float, ArtImage | SvgArt]]
     area: textfit.SafeArea | None = None  # the safe area text is fitted into (see set_text)
+    #: icon file → the form drawing it on the unit square (SVG icons; raster icons in CMYK outputs),
+    #: defined before the face's form (see :func:`icon_files`); other icons ReportLab draws from the file
+    icon_forms: dict[str, str] = field(default_factory=dict)
 
 
 def images(template: Template, values: dict[str, Any]) -> list[Path]:
@@ -396,4 +399,21 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
     box = _pdf_box(face, element.box)
     from . import textbox
 
-    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour))
+    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+
+
+def icon_files(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, float]]:
+    """(boxed text element, icon file, printed height pt) for each icon the boxed texts of
+    ``template`` print with these ``values`` (once per element and file, in order)."""
+    found: dict[tuple[int, str], tuple[Element, str, float]] = {}
+    for index, element in enumerate(template.elements):
+        if element.kind in ("text", "glyph") and element.boxed:
+            laid = set_box(face_w, face_h, template, element, values)
+            for path in (p for paragraph in laid.icons for p in paragraph):
+                found.setdefault((index, path), (element, path, laid.size))
+    return list(found.values())
+
+
+def text_box(face: FaceCanvas, element: Element) -> Rect:
+    """The box (pt, face coordinates) of a boxed text ``element``."""
+    return _pdf_box(face, element.box)

@@ -22,10 +22,13 @@ no taller than the box. When even ``min_size`` does not fit, it keeps as many wo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from os import PathLike
+from pathlib import Path
 from typing import Any, Literal
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
@@ -41,6 +44,7 @@ from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc, Icon
+from .svgart import is_svg, read_svg
 
 ALIGNS: dict[str, Literal[0, 1, 2, 4]] = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 VALIGNS = ("top", "middle", "bottom")
@@ -68,6 +72,7 @@ class Laid:
         cut_words, cut_chars: what was left out to fit at the smallest size (0 when all fits);
             characters count non-space characters, an icon as one.
         xml: each paragraph as the ReportLab XML drawn.
+        icons: each paragraph's icon files in the order they print (``:name:`` by ``:name:``).
     """
 
     size: float
@@ -84,6 +89,7 @@ class Laid:
     align: str = "left"
     family: Family | None = None
     hyphenate: str = ""
+    icons: tuple[tuple[str, ...], ...] = ()
 
     @property
     def truncated(self) -> bool:
@@ -97,8 +103,27 @@ class Laid:
         return {"top": 0.0, "bottom": room}.get(self.valign, room / 2)
 
 
+def icon_src(path: str) -> str:
+    """The ``<img src>`` of the icon at ``path``: the path itself for a PNG or JPEG; for an SVG,
+    tokengen's blank 1 × 1 PNG (ReportLab reads every ``src`` with Pillow while parsing), which
+    :func:`draw` replaces by the icon's own form."""
+    return str(_blank()) if is_svg(path) else path
+
+
+@cache
+def _blank() -> Path:
+    return Path(str(resources.files("tokengen").joinpath("data", "blank.png")))
+
+
+def _src(icon: Icon) -> str:
+    return icon_src(icon.path)
+
+
 @cache
 def _aspect(path: str) -> float:
+    if is_svg(path):  # its size as the SVG states it, after the checks of tokengen.faces.svgart
+        svg = read_svg(Path(path))
+        return svg.aspect
     try:
         w, h = ImageReader(path).getSize()
     except Exception as exc:  # PIL and ReportLab raise OSError, ValueError, …
@@ -145,7 +170,7 @@ class _Setter:
     def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool]:
         """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width)."""
         style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long)
-        xml = [mk.to_xml(items, _icon_size(size)) for items in doc]
+        xml = [mk.to_xml(items, _icon_size(size), icon_src=_src) for items in doc]
         paras = [Paragraph(x, style) for x in xml]
         height = 0.0
         widths_ok = True
@@ -222,11 +247,11 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         doc, cut_words, cut_chars = _cut(setter, doc, chosen)
         require_glyphs(doc, family, "text")
     paras, xml, height, _ = setter.set(doc, chosen, split_long=True)
-    names = {item.path: item.name for items in doc for item in items if isinstance(item, Icon)}
-    lines = tuple(line for p in paras for line in _line_texts(p, names))
+    in_order = tuple(tuple(item for item in items if isinstance(item, Icon)) for items in doc)
+    lines = tuple(line for p, used in zip(paras, in_order, strict=True) for line in _line_texts(p, used))
     return Laid(size=chosen, leading=leading * chosen, lines=lines, box_w=box_w, box_h=box_h, height=height if paras else 0.0,
                 valign=valign, shrunk=chosen < size, cut_words=cut_words, cut_chars=cut_chars, xml=tuple(xml),
-                align=align, family=family, hyphenate=hyphenate or "")
+                align=align, family=family, hyphenate=hyphenate or "", icons=tuple(tuple(i.path for i in used) for used in in_order))
 
 
 def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
@@ -244,7 +269,9 @@ def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
     return mk.truncate(doc, lo)
 
 
-def _line_texts(para: Paragraph, icons: dict[str, str]) -> list[str]:
+def _line_texts(para: Paragraph, icons: tuple[Icon, ...]) -> list[str]:
+    """The printed lines of ``para``, its ``icons`` (in order) as ``:name:``."""
+    names = iter(icon.name for icon in icons)
     out = []
     for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
         if isinstance(line, tuple):
@@ -254,16 +281,23 @@ def _line_texts(para: Paragraph, icons: dict[str, str]) -> list[str]:
         for frag in line.words:
             defn = getattr(frag, "cbDefn", None)
             if defn is not None and getattr(defn, "kind", "") == "img":
-                parts.append(f":{icons.get(defn.src, '?')}:")
+                parts.append(f":{next(names, '?')}:")
             else:
                 parts.append(getattr(frag, "text", ""))
         out.append("".join(parts).strip())
     return out
 
 
-def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None) -> None:
+def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
+         icon_forms: Mapping[str, str] | None = None) -> None:
     """Draw ``laid`` with its box's lower-left corner at (``x``, ``y``) pt on ``canvas``, in
-    ``colour`` (a ReportLab colour; default black)."""
+    ``colour`` (a ReportLab colour; default black).
+
+    ``icon_forms`` maps an icon's path to a Form XObject drawing it on the unit square (already
+    defined: an SVG icon's vectors, or a raster icon converted for a CMYK output); each such
+    icon is drawn as that form where ReportLab's layout puts its ``<img>``. An SVG icon needs
+    one; a raster icon without one is drawn by ReportLab from its file.
+    """
     if not laid.xml:
         return
     family = laid.family or fonts.register_family()
@@ -271,11 +305,48 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None) 
     above, _ = _overhang(family, laid.leading / laid.size)
     top = y + laid.box_h - laid.top_gap - above * laid.size
     gap = PARAGRAPH_GAP * laid.leading
-    for xml in laid.xml:
+    forms = dict(icon_forms or {})
+    icons = laid.icons or tuple(() for _ in laid.xml)
+    for xml, used in zip(laid.xml, icons, strict=True):
         p = Paragraph(xml, style)
         _, h = p.wrap(laid.box_w, 1e9)
-        p.drawOn(canvas, x, top - h)
+        with _icons_as_forms(canvas, used, forms):
+            p.drawOn(canvas, x, top - h)
         top -= h + gap
+
+
+@contextmanager
+def _icons_as_forms(canvas: Canvas, used: tuple[str, ...], forms: Mapping[str, str]) -> Iterator[None]:
+    """While drawing one paragraph whose icons are ``used`` (paths, in order): each icon in
+    ``forms`` is drawn as that form. Platypus draws every inline image, line by line and left to
+    right, with ``canvas.drawImage(reader, x, y, w, h)``: that call, on this canvas object only,
+    is the one place that knows where the layout put it, and the n-th call is the n-th icon."""
+    if not any(path in forms for path in used):
+        yield
+        return
+    plain = canvas.drawImage
+    queue = iter(used)
+
+    def draw_icon(image: Any, x: float, y: float, width: float | None = None, height: float | None = None,
+                  *args: Any, **kwargs: Any) -> Any:
+        path = next(queue, None)
+        if path is None or getattr(image, "fileName", None) != icon_src(path):
+            raise RenderError(f"icon {path or '?'}: drawn out of order by the text layout")  # ReportLab changed how it draws <img>
+        name = forms.get(path)
+        if name is None or width is None or height is None:
+            return plain(image, x, y, width, height, *args, **kwargs)
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.scale(width, height)
+        canvas.doForm(name)
+        canvas.restoreState()
+        return width, height
+
+    canvas.drawImage = draw_icon  # type: ignore[method-assign]  # this object only, undone below
+    try:
+        yield
+    finally:
+        del canvas.drawImage  # the class's method again
 
 
 def missing_glyphs(doc: Doc, family: Family) -> list[tuple[str, str]]:

@@ -199,13 +199,14 @@ def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | Pa
 
 
 def to_xml(items: tuple[Item, ...], icon_size: Callable[[Icon], tuple[float, float]],
-           valign: str = "baseline") -> str:
+           valign: str = "baseline", icon_src: Callable[[Icon], str] | None = None) -> str:
     """One paragraph as ReportLab paragraph XML.
 
     Args:
         items: a paragraph of a :data:`Doc`.
         icon_size: an icon → its (width, height) in pt as printed.
         valign: the ``<img>`` ``valign`` (``baseline``: the icon's bottom edge on the baseline).
+        icon_src: an icon → the ``src`` written (default: its path).
     Returns:
         XML with the text escaped, ``<b>``/``<i>`` for styles, ``<br/>`` for breaks and
         ``<img src=… width=… height=… valign=…/>`` for icons.
@@ -221,7 +222,8 @@ def to_xml(items: tuple[Item, ...], icon_size: Callable[[Icon], tuple[float, flo
             out.append(body)
         elif isinstance(item, Icon):
             w, h = icon_size(item)
-            out.append(f"<img src={quoteattr(item.path)} width=\"{w:.4f}\" height=\"{h:.4f}\" valign={quoteattr(valign)}/>")
+            src = item.path if icon_src is None else icon_src(item)
+            out.append(f"<img src={quoteattr(src)} width=\"{w:.4f}\" height=\"{h:.4f}\" valign={quoteattr(valign)}/>")
         else:
             out.append("<br/>")
     return "".join(out)
