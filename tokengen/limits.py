@@ -24,5 +24,6 @@ MIN_SIZE = 9.0
 #: Largest SVG art file, bytes (8 MiB, as a YAML file): a detailed illustration is far smaller.
 MAX_SVG_BYTES = 8 * 1024 * 1024
 #: Most elements one SVG picture may hold, and most shapes it may draw once its ``<use>`` copies
-#: are made (``--max-svg-elements``): an icon has tens, a detailed illustration a few thousand.
-MAX_SVG_ELEMENTS = 50_000
+#: are made (``--max-svg-elements``): an icon has tens, a detailed illustration a few thousand;
+#: svglib reads about 4,000 a second, so the limit bounds the time too.
+MAX_SVG_ELEMENTS = 20_000

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_TOKENS
+from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_SVG_ELEMENTS, MAX_TOKENS
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
@@ -81,11 +81,14 @@ def echo_build_report(result: Any) -> None:
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
               help="Refuse builds whose art holds more pixels (after resampling).")
+@click.option("--max-svg-elements", type=click.IntRange(1), default=MAX_SVG_ELEMENTS, show_default=True,
+              help="Refuse SVG art with more elements (its <use> copies counted).")
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
-          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, previews: Any = None) -> Any:
+          punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
+          previews: Any = None) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -122,7 +125,8 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
         spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
     result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels), target,
+                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
+                                         max_svg_elements=max_svg_elements), target,
                        also=previews)
     echo_build_report(result)
     return result

@@ -62,7 +62,9 @@ from reportlab.lib.utils import ImageReader
 from ..colour import Converter, is_srgb
 from ..errors import RenderError
 from ..geometry.imposition import Rect
+from ..limits import MAX_SVG_ELEMENTS
 from ..model import Colour
+from .svgart import SvgArt, is_svg, read_svg
 
 #: Resolution (DPI) below which art is reported: the usual print-shop minimum.
 MIN_DPI = 300.0
@@ -71,8 +73,6 @@ MIN_DPI = 300.0
 #: Both live in :mod:`tokengen.limits` (the command line shows them without importing Pillow).
 from ..limits import MAX_ART_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from ..limits import MAX_DPI  # noqa: E402
-from ..limits import MAX_SVG_ELEMENTS  # noqa: E402
-from .svgart import SvgArt, is_svg, read_svg  # noqa: E402
 
 #: Largest image accepted, in pixels (width × height): 50 megapixels is a 7000 × 7000 image,
 #: enough for a 23 in token at 300 DPI. Anything larger is treated as a decompression bomb.

@@ -101,11 +101,12 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
     _defused_count(path, data, max_elements)
     root = _parse(path, data)
     _refuse_elements(path, root)
+    _count_copies(path, root, max_elements)
     drawing, logged = _draw(path, root)
     count = sum(1 for _ in _shapes(drawing))
     if count > max_elements:
-        raise RenderError(f"{path}: SVG draws {count} shapes (its <use> copies included), more than the limit of "
-                          f"{max_elements} (raise it with --max-svg-elements)")
+        raise RenderError(f"{path}: SVG draws more than {max_elements} elements once its <use> copies are made, "
+                          "the limit (raise it with --max-svg-elements)")
     width, height = float(drawing.width), float(drawing.height)
     if not (width > 0 and height > 0):
         raise RenderError(f"{path}: SVG has no size (give it width and height, or a viewBox)")
@@ -143,7 +144,7 @@ def _defused_count(path: Path, data: bytes, max_elements: int) -> None:
                                      forbid_external=True):
             count += 1
             if count > max_elements:
-                raise RenderError(f"{path}: SVG with more than {max_elements} elements, more than the limit "
+                raise RenderError(f"{path}: SVG has more than {max_elements} elements, the limit "
                                   f"(raise it with --max-svg-elements)")
     except EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
@@ -192,6 +193,40 @@ def _refuse_elements(path: Path, root: Any) -> None:
             raise RenderError(f"{where}: <{name}> refers to '{href}' outside the file; external references are refused")
         if name == "style" and "@import" in (el.text or ""):
             raise RenderError(f"{where}: <style> imports another stylesheet; external references are refused")
+
+
+def _count_copies(path: Path, root: Any, max_elements: int) -> None:
+    """Refuse an SVG whose elements, counted with every ``<use>`` copy made (a ``<use>`` of a
+    group of ``<use>``\ s multiplies), exceed ``max_elements``: before svglib copies them."""
+    from lxml import etree
+
+    ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
+    sizes: dict[Any, int] = {}
+    busy: set[Any] = set()
+
+    def size(el: Any) -> int:
+        if el in sizes:
+            return sizes[el]
+        if el in busy:
+            raise RenderError(f"{path}:{el.sourceline}: <{etree.QName(el).localname}> uses itself (a <use> loop)")
+        busy.add(el)
+        total = 1
+        stack = [c for c in el if isinstance(c.tag, str)]
+        for child in stack:
+            total += size(child)
+            if total > max_elements:
+                break
+        href = (el.get(XLINK_HREF) or el.get("href") or "").strip()
+        if etree.QName(el).localname == "use" and href.startswith("#") and href[1:] in ids:
+            total += size(ids[href[1:]])
+        busy.discard(el)
+        total = min(total, max_elements + 1)
+        sizes[el] = total
+        return total
+
+    if size(root) > max_elements:
+        raise RenderError(f"{path}: SVG draws more than {max_elements} elements once its <use> copies are made, "
+                          "the limit (raise it with --max-svg-elements)")
 
 
 class _Collect(logging.Handler):

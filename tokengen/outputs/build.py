@@ -174,7 +174,7 @@ def art_library(options: BuildOptions) -> ArtLibrary:
         RenderError: the output profile named by ``options.colour.icc`` cannot be used.
     """
     return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
-                      max_total_pixels=options.max_art_pixels)
+                      max_total_pixels=options.max_art_pixels, max_svg_elements=options.max_svg_elements)
 
 
 def describe(result: BuildResult) -> str:

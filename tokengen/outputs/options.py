@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..colour import ColourOptions
 from ..faces.art import MAX_DPI, MAX_TOTAL_PIXELS
 from ..geometry.imposition import SheetSpec
-from ..limits import MAX_PAGES, MAX_TOKENS
+from ..limits import MAX_PAGES, MAX_SVG_ELEMENTS, MAX_TOKENS
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class BuildOptions:
         max_dpi: art above this resolution at its printed size is resampled to it (None:
             ``--keep-resolution``, every pixel kept).
         max_art_pixels: refuse a build whose art holds more pixels than this after resampling.
+        max_svg_elements: refuse SVG art with more elements than this (``<use>`` copies counted).
         fill: repeat whole sets (at least ``copies``) until no further set fits on the pages
             needed (see :func:`tokengen.geometry.pager.plan`).
         registration: draw the cut SVG's registration marks on every face sheet.
@@ -64,6 +65,7 @@ class BuildOptions:
     colour: ColourOptions = field(default_factory=ColourOptions)
     max_dpi: float | None = MAX_DPI
     max_art_pixels: int = MAX_TOTAL_PIXELS
+    max_svg_elements: int = MAX_SVG_ELEMENTS
     fill: bool = False
     registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.outputs.cutsvg)
     fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.geometry.foldover)
