@@ -197,7 +197,7 @@ def _refuse_elements(path: Path, root: Any) -> None:
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:
     """Refuse an SVG whose elements, counted with every ``<use>`` copy made (a ``<use>`` of a
-    group of ``<use>``\ s multiplies), exceed ``max_elements``: before svglib copies them."""
+    group of ``<use>`` elements multiplies), exceed ``max_elements``: before svglib copies them."""
     from lxml import etree
 
     ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
