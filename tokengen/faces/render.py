@@ -27,7 +27,7 @@ from ..model import Back, Colour, Token
 from ..sources import fonts, template
 from ..sources.template import Template
 from ..units import format_length
-from . import beneath, emblem, facedraw
+from . import beneath, emblem, facedraw, figures
 from .art import ArtImage, ArtLibrary, fit
 
 #: Safe area inset as a fraction of the token size: 1/16 in on a 1 in token.
@@ -298,7 +298,7 @@ class SheetCanvas:
         facedraw.draw_template(face, template, values)
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
-        self.canvas.endForm()
+        figures.end_form(self.canvas, name)  # a form with gradients lists their shadings
         self._forms.add(name)
 
     def _art_box(self) -> tuple[Rect, str]:
