@@ -15,8 +15,8 @@ as PDF paints them:
 * ``("Z",)``: close the piece.
 
 Circular arcs are cubic curves of at most 90° each (the error is under 0.03 % of the radius, what
-PDF writers use). A ring (a sector with an inner radius) is one piece running clockwise outside
-and anticlockwise inside, so the nonzero winding rule leaves its hole empty.
+PDF writers use). A whole ring is two pieces, the outer clockwise and the inner anticlockwise,
+so both the nonzero and the even-odd rule leave its hole empty.
 """
 
 from __future__ import annotations
