@@ -297,3 +297,22 @@ def test_print_shop_export_of_a_gradient_card_is_cmyk_only_and_passes_preflight(
             if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form":
                 assert not {"rg", "RG"} & set(operators(pikepdf.parse_content_stream(obj)))  # no DeviceRGB paint
     assert shadings >= 2 * 1  # the card's linear and radial gradients (the back has none)
+
+
+def test_arc_text_between_start_and_end_shrinks_to_fit_and_a_longer_one_is_named(tmp_path, run):
+    catalogue(tmp_path, '''
+        - {arc_text: "{name}", at: [0.5, 0.5], r: 0.4, start: -20, end: 20, size: 20pt}
+        - {arc_text: "A VERY LONG TEXT INDEED", at: [0.5, 0.5], r: 0.1, start: 0, end: 30, size: 9pt}
+    ''')
+    out = tmp_path / "out.pdf"
+    result = run("build", str(tmp_path / "cat.yaml"), "-o", str(out))
+    assert result.exit_code == 0
+    assert result.stderr == ("tokengen: warning: " + str(tmp_path / "cat.yaml") + ":6: template[1]: token a: 'A VERY LONG TEXT INDEED' "
+                             "is longer than its arc from start to end even at 4 pt; shorten it, widen the arc or make r larger\n")
+    _, _, ops, _ = face(out)
+    sizes = [float(op.operands[1]) for op in ops if str(op.operator) == "Tf"]
+    assert 4 < sizes[0] < 20  # shrunk into its 40° arc
+    from reportlab.pdfbase import pdfmetrics
+
+    width = pdfmetrics.stringWidth("Hello", "DejaVuSans", sizes[0])
+    assert math.degrees(width / (0.4 * SIZE)) == pytest.approx(40, abs=0.01)

@@ -559,6 +559,24 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
         raise RenderError(f"{template.place(element)}: {exc}; make r larger or the text smaller") from None
 
 
+def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, figures.ArcSet]]:
+    """The ``arc_text`` elements (their text, and how they are set) longer than the arc from
+    their ``start`` to their ``end`` even at the smallest size (or at ``size`` with ``fit: false``)."""
+    found = []
+    for element in template.elements:
+        if element.kind == "arc_text" and element.end is not None:
+            laid = set_arc_text(face_w, face_h, template, element, values)
+            if not laid.fits:
+                found.append((element, substitute(element.content, values), laid))
+    return found
+
+
+def long_arc_message(what: str, text: str, laid: figures.ArcSet) -> str:
+    """The warning for a text on a circle longer than its arc (``what``: ``token knight``, ``back``)."""
+    return (f"{what}: '{text}' is longer than its arc from start to end even at {laid.size:.3g} pt; "
+            "shorten it, widen the arc or make r larger")
+
+
 def _arc_text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
     laid = set_arc_text(face.width, face.height, template, element, values)
     if laid.glyphs:

@@ -275,6 +275,8 @@ class SheetCanvas:
             self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
         for element, laid in facedraw.cut_texts(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.cut_message(what, laid)}"] = None
+        for element, text, arc in facedraw.long_arcs(self.size, self.height, template, values):
+            self.warnings[f"{template.place(element)}: {facedraw.long_arc_message(what, text, arc)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
                                    area)
         for element, path in facedraw.image_elements(template, values):
