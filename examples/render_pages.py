@@ -16,6 +16,8 @@ BUILDS = {
     "status-tokens": ["build", "status-tokens/status.yaml", "--punch"],
     "poker-cards": ["export", "poker-cards/cards.yaml", "--profile", "print-shop"],
     "rules-cards": ["build", "rules-cards/cards.yaml"],
+    "nato-counters": ["build", "nato-counters/counters.yaml"],
+    "dial": ["build", "dial/dial.yaml"],
 }
 
 

@@ -20,7 +20,11 @@ CASES = {
     "hex-counters": ("hex-counters/counters.yaml", 20, "6-4", 6),
     "status-tokens": ("status-tokens/status.yaml", 36, "Stunned", 6),
     "poker-cards": ("poker-cards/cards.yaml", 8, "Knight", 2),
+    "nato-counters": ("nato-counters/counters.yaml", 14, "5-4", 2),
+    "dial": ("dial/dial.yaml", 2, "Empire", 1),
 }
+#: The examples of square tokens, cut along straight lines across the sheet (no outline per token).
+SQUARE = ("poker-cards", "nato-counters")
 
 
 def words(pdf, page):
@@ -42,7 +46,7 @@ def test_example_builds(tmp_path, run, name, page, mode):
     faces = range(0, len(reader.pages), 2) if mode == "duplex" else range(len(reader.pages))
     seen = sum(words(out, p).count(word) for p in faces)
     assert seen == times
-    if mode == "faces" and name != "poker-cards":  # one cut outline per token (hexes: 6 corners, circles: 4 curves)
+    if mode == "faces" and name not in SQUARE:  # one cut outline per token (hexes: 6 corners, circles: 4 curves)
         outlines = [p for n in range(len(reader.pages)) for p in pdf_paths(out, n) if len(p) in (5, 6)]
         assert len(outlines) == count
 
@@ -153,3 +157,47 @@ def test_card_pngs_and_per_token_backs_on_single_pages(tmp_path, run):
     assert len(reader.pages) == 2 * 20
     backs = [words(pdf, n) for n in range(1, 40, 2)]  # face, then back, for every counter
     assert [w for page in backs for w in page if "-" in w] == ["3-4"] * 6 + ["5-6"] * 2 + ["2-3"] * 2 + ["1-5"] + ["2-4"] * 4 + ["4-6"] * 2 + ["2-3"] * 2 + ["1-5"]
+
+
+def _face_forms(pdf):
+    """{token id: the operators of its face form} on page 1, read with pikepdf."""
+    import pikepdf
+
+    doc = pikepdf.open(pdf)
+    forms = {str(k).split("face-", 1)[1]: pikepdf.parse_content_stream(v)
+             for k, v in doc.pages[0].Resources.XObject.items() if "face-" in str(k)}
+    return doc, forms
+
+
+def test_nato_counters_draw_the_unit_symbol_with_a_rect_and_two_lines(tmp_path, run):
+    out = tmp_path / "out.pdf"
+    result = run("build", str(EXAMPLES / "nato-counters/counters.yaml"), "-o", str(out))
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+    doc, forms = _face_forms(out)
+    ops = [str(op.operator) for op in forms["us-26"]]
+    assert ops.count("re") == 2  # the counter's fill and the symbol's box
+    strokes = [i for i, op in enumerate(ops) if op == "S"]
+    assert len(strokes) == 2 and all(ops[i - 2:i] == ["m", "l"] for i in strokes)  # two straight lines across the box
+    tm, shown = None, {}
+    for op in forms["us-26"]:
+        if str(op.operator) == "Tm":
+            tm = [round(float(v), 6) for v in op.operands[:4]]
+        elif str(op.operator) == "Tj":
+            shown[str(op.operands[0])] = tm
+    assert shown["26"] == [0.0, 1.0, -1.0, 0.0]  # the unit number reads upwards, as real text
+    assert shown["5-4"] == [1.0, 0.0, 0.0, 1.0]
+    doc.close()
+
+
+def test_dial_draws_ring_sectors_and_labels_along_the_circle(tmp_path, run):
+    out = tmp_path / "out.pdf"
+    result = run("build", str(EXAMPLES / "dial/dial.yaml"), "-o", str(out))
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+    doc, forms = _face_forms(out)
+    ops = forms["empire"]
+    names = [str(op.operator) for op in ops]
+    assert names.count("h") >= 8 and names.count("c") >= 16  # eight ring segments: an outer and an inner arc each
+    letters = [str(op.operands[0]) for op in ops if str(op.operator) == "Tj"]
+    assert "".join(letters[:7]) == "PRODUCE"  # a1, one letter per text matrix
+    assert sum(1 for op in ops if str(op.operator) == "sh") == 1  # the hub's radial gradient
+    doc.close()

@@ -6,6 +6,10 @@ lies under the picture: the fill of the topmost ``rect`` or ``circle`` drawn bef
 covers the whole visible picture, else paper (None). When shapes drawn between that one and the
 picture cover only part of it, what lies beneath is not one colour; the picture is then
 flattened onto the colour under its centre and :func:`underlay` says so (``uniform`` False).
+A gradient is not one colour either: a picture over one is flattened onto its middle colour, not
+uniform. A turned (``rotate``) rect or circle is tested in its own turned frame; the figures
+(lines, polygons, stars, sectors, ellipses, text on a circle) only count as painting where their
+box reaches.
 
 Pure geometry, no drawing: lengths in pt, face coordinates with the origin at the trim's
 lower-left corner and y up; template boxes are fractions of the token from its top-left corner.
@@ -16,9 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..geometry import figures as geo
 from ..geometry.imposition import Rect
 from ..model import Colour
-from ..sources.template import Element, Template, colour_of
+from ..sources.template import Element, Gradient, Template, colour_of
+from . import figures
 
 #: Slack (pt) when deciding that a shape covers a box: rounding in fractions of the token.
 EPS = 1e-6
@@ -69,8 +75,22 @@ def _in_rect(point: tuple[float, float], rect: Rect, radius: float) -> bool:
     return (x - cx) ** 2 + (y - cy) ** 2 <= r * r + EPS
 
 
+def _turned_box(box: Rect, centre: tuple[float, float], degrees: float) -> Rect:
+    x, y, w, h = geo.bounds([geo.turned(p, centre, degrees) for p in _corners(box)])
+    return Rect(x, y, w, h)
+
+
 def _shape(element: Element, width: float, height: float, bleed: float) -> Any:
-    """A point test for a filled element's area (pt), and its bounding box."""
+    """A point test for a filled element's area (pt), and its bounding box (a turned element:
+    the point is turned back into the element's own frame first)."""
+    if element.rotate:
+        inside, box = _upright_shape(element, width, height, bleed)
+        centre = figures.centre(element, width, height, bleed)
+        return (lambda p: inside(geo.turned(p, centre, -element.rotate))), _turned_box(box, centre, element.rotate)
+    return _upright_shape(element, width, height, bleed)
+
+
+def _upright_shape(element: Element, width: float, height: float, bleed: float) -> Any:
     side = min(width, height)
     if element.kind == "rect":
         area = rect_area(element, width, height, bleed)
@@ -89,6 +109,16 @@ def _touches(element: Element, visible: Rect, values: dict[str, Any], width: flo
     if element.kind in ("rect", "circle"):
         painted = colour_of(element.fill, values) is not None or (colour_of(element.stroke, values) is not None and stroke > 0)
         return painted and _overlaps(_shape(element, width, height, bleed)[1].grow(stroke / 2), visible)
+    if element.kind in figures.FIGURE_KINDS:
+        x, y, w, h = geo.bounds(geo.path_points(figures.figure_path(element, width, height)))
+        box = Rect(x, y, w, h)
+        if element.rotate:
+            box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
+        return _overlaps(box.grow(stroke / 2), visible)
+    if element.kind == "arc_text":
+        x, y = element.at
+        reach = element.r.resolve(side) + element.size.resolve(side)
+        return _overlaps(Rect(x * width - reach, height * (1 - y) - reach, 2 * reach, 2 * reach), visible)
     if element.kind == "frame":
         if colour_of(element.colour, values) is None or stroke <= 0:
             return False
@@ -98,11 +128,17 @@ def _touches(element: Element, visible: Rect, values: dict[str, Any], width: flo
         return _overlaps(Rect(0, 0, width, height).grow(-inset + stroke / 2), visible) and not all(
             _in_rect(p, inner, radius) for p in _corners(visible))
     if element.kind == "image":
-        return _overlaps(box_pt(width, height, element.box), visible)
+        box = box_pt(width, height, element.box)
+        if element.rotate:
+            box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
+        return _overlaps(box, visible)
     size = element.size.resolve(side)  # text and glyph: its fit width about the anchor, one line high
     left, right = element.text_span(width)
     y = height * (1 - element.at[1])
-    return _overlaps(Rect(left, y - 0.3 * size, right - left, 1.3 * size), visible)
+    box = Rect(left, y - 0.3 * size, right - left, 1.3 * size)
+    if element.rotate:
+        box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
+    return _overlaps(box, visible)
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:
@@ -131,7 +167,7 @@ def underlay(template: Template, index: int, values: dict[str, Any], width: floa
         if fill is not None:
             inside, _ = _shape(element, width, height, bleed)
             if all(inside(p) for p in _corners(visible)):
-                return Underlay(at_centre if centre_found else fill, not mixed)
+                return Underlay(at_centre if centre_found else fill, not mixed and not isinstance(element.fill, Gradient))
             if not centre_found and inside(centre):
                 at_centre, centre_found = fill, True
         mixed = mixed or _touches(element, visible, values, width, height, bleed)

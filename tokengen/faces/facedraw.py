@@ -8,6 +8,9 @@ are drawn in runs that share one shrink about the token centre (the safe-area sh
 group gets an opaque rounded plate under it (one plate per group, around all its texts), drawn
 before the first text so text never sits on a picture. A text with a ``box`` is a paragraph set
 by :mod:`tokengen.faces.textbox` (:func:`set_box`); the others are one line (:func:`set_text`).
+Lines, polygons, stars, ellipses, sectors, gradients and text on a circle are drawn by
+:mod:`tokengen.faces.figures`; an element with ``rotate`` is drawn turned about its centre
+(:func:`tokengen.faces.figures.centre`), a one-line text by a turned text matrix.
 """
 
 from __future__ import annotations
@@ -22,16 +25,18 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from ..errors import RenderError
 from ..geometry import textfit
+from ..geometry.figures import bounds, path_points, turned
 from ..geometry.imposition import Rect
 from ..model import Colour
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc
-from ..sources.template import Element, Template, colour_of, family_of, font_name, substitute
+from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, substitute
 from ..units import counted, format_length
-from . import beneath, emblem
+from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt
 
@@ -80,10 +85,10 @@ def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
 
 
 def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
-    """(text, ReportLab font) of every one-line text and glyph element, substituted (for glyph
-    checks; a boxed text's styles are checked by :func:`set_box`)."""
+    """(text, ReportLab font) of every one-line text, glyph and arc text element, substituted (for
+    glyph checks; a boxed text's styles are checked by :func:`set_box`)."""
     return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements
-            if e.kind in ("text", "glyph") and not e.boxed]
+            if e.kind in ("text", "glyph", "arc_text") and not e.boxed]
 
 
 def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
@@ -157,7 +162,18 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) 
             c.restoreState()
             i = j
             continue
-        {"rect": _rect, "circle": _circle, "frame": _frame, "image": _image}[element.kind](face, element, values, side)
+        if element.kind == "arc_text":  # turned along its circle by its own angles
+            _arc_text(face, template, element, values, side)
+            i += 1
+            continue
+        draw = _DRAW.get(element.kind, _figure)
+        if element.rotate:
+            face.canvas.saveState()
+            figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
+            draw(face, element, values, side)
+            face.canvas.restoreState()
+        else:
+            draw(face, element, values, side)
         i += 1
 
 
@@ -167,6 +183,80 @@ def _shrink(face: FaceCanvas) -> None:
         face.canvas.translate(cx, cy)
         face.canvas.scale(face.text_scale, face.text_scale)
         face.canvas.translate(-cx, -cy)
+
+
+def _styled(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> bool:
+    """Whether a rect, circle or frame needs the figure drawing (a gradient fill or a dashed
+    outline); plain ones are drawn as before, operator for operator."""
+    return isinstance(element.fill, Gradient) or element.dash is not None or element.join != "miter"
+
+
+def _ink(face: FaceCanvas, element: Element, values: dict[str, Any], side: float,
+         stroke_ref: Any = None) -> tuple[Color | None, tuple[Gradient, list[Color]] | None, figures.Stroke | None]:
+    """A figure's fill (a colour), gradient (with its painted colours) and stroke, with these values."""
+    fill: Color | None = None
+    gradient = None
+    if isinstance(element.fill, Gradient):
+        colours = figures.painted_gradient(element.fill, values, face.paint)
+        gradient = (element.fill, colours) if colours is not None else None
+    else:
+        plain = colour_of(element.fill, values)
+        fill = face.paint(plain, area=True) if plain is not None else None
+    colour = colour_of(stroke_ref if stroke_ref is not None else element.stroke, values)
+    width = element.width.resolve(side) if element.width else 0.0
+    stroke: figures.Stroke | None = None
+    if colour is not None and width > 0:
+        dash = (element.dash[0].resolve(side), element.dash[1].resolve(side)) if element.dash else None
+        stroke = figures.Stroke(face.paint(colour), width, dash, element.cap, element.join)
+    return fill, gradient, stroke
+
+
+def geo_bounds(path: list[tuple[Any, ...]]) -> tuple[float, float, float, float]:
+    """(x, y, w, h) pt of the box holding a figure's outline (what its gradient spans)."""
+    return bounds(path_points(path))
+
+
+def _figure(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    """A line, polygon, regular polygon, star, ellipse or sector (:func:`tokengen.faces.figures.figure_path`)."""
+    path = figures.figure_path(element, face.width, face.height)
+    box = geo_bounds(path)
+    if element.kind == "line":
+        colour = figures.colour_or_black(colour_of(element.colour, values))
+        width = element.width.resolve(side) if element.width else 0.0
+        if width > 0:
+            dash = (element.dash[0].resolve(side), element.dash[1].resolve(side)) if element.dash else None
+            line = figures.Stroke(face.paint(colour), width, dash, element.cap, element.join)
+            figures.draw_figure(face.canvas, figures.to_path(face.canvas, path), None, None, line, box)
+        return
+    fill, gradient, stroke = _ink(face, element, values, side)
+    figures.draw_figure(face.canvas, figures.to_path(face.canvas, path), fill, gradient, stroke, box)
+
+
+def _styled_shape(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    """A rect, circle or frame with a gradient fill or a dashed outline, drawn as a figure."""
+    c = face.canvas
+    p = c.beginPath()
+    if element.kind == "circle":
+        radius = element.r.resolve(side)
+        cx, cy = element.at[0] * face.width, face.height * (1 - element.at[1])
+        box = Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
+        p.circle(cx, cy, radius)
+    else:
+        if element.kind == "frame":
+            inset = element.inset.resolve(side)
+            box = Rect(inset, inset, face.width - 2 * inset, face.height - 2 * inset)
+        else:
+            box = beneath.rect_area(element, face.width, face.height, face.bleed)
+        r = element.radius.resolve(side)
+        if r > 0:
+            p.roundRect(box.x, box.y, box.w, box.h, r)
+        else:
+            p.rect(box.x, box.y, box.w, box.h)
+    if element.kind == "frame":
+        fill, gradient, stroke = None, None, _ink(face, element, values, side, element.colour)[2]
+    else:
+        fill, gradient, stroke = _ink(face, element, values, side)
+    figures.draw_figure(c, p, fill, gradient, stroke, (box.x, box.y, box.w, box.h))
 
 
 def _set_colours(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> tuple[bool, bool]:
@@ -183,6 +273,9 @@ def _set_colours(face: FaceCanvas, element: Element, values: dict[str, Any], sid
 
 
 def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    if _styled(face, element, values, side):
+        _styled_shape(face, element, values, side)
+        return
     box = beneath.rect_area(element, face.width, face.height, face.bleed)  # bleed: edges on the trim run out
     stroke, fill = _set_colours(face, element, values, side)
     if not (stroke or fill):
@@ -195,6 +288,9 @@ def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: floa
 
 
 def _circle(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    if _styled(face, element, values, side):
+        _styled_shape(face, element, values, side)
+        return
     stroke, fill = _set_colours(face, element, values, side)
     if stroke or fill:
         x, y = element.at
@@ -202,6 +298,9 @@ def _circle(face: FaceCanvas, element: Element, values: dict[str, Any], side: fl
 
 
 def _frame(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
+    if _styled(face, element, values, side):
+        _styled_shape(face, element, values, side)
+        return
     stroke, _ = _set_colours(face, element, values, side)
     if stroke:
         inset = element.inset.resolve(side)
@@ -226,11 +325,17 @@ def image_box(face: FaceCanvas, element: Element) -> tuple[Rect, str]:
 
 def image_visible(face: FaceCanvas, element: Element, pixels: tuple[float, float]) -> Rect:
     """Where an image ``element`` of ``pixels`` (width, height) shows on the face (pt): its
-    fitted rectangle within its clip (the bleed box, ``clip`` or ``box``)."""
+    fitted rectangle within its clip (the bleed box, ``clip`` or ``box``); a turned picture: the
+    upright box around that rectangle turned."""
     box, how = image_box(face, element)
     full = element.bleed and face.bleed > 0
     clip = box if full or element.clip is None else _pdf_box(face, element.clip)
-    return beneath.visible_box(fit(pixels[0], pixels[1], box, how), clip)
+    shown = beneath.visible_box(fit(pixels[0], pixels[1], box, how), clip)
+    if not element.rotate:
+        return shown
+    centre = figures.centre(element, face.width, face.height, face.bleed)  # turned: the upright box around it
+    x, y, w, h = bounds([turned(p, centre, element.rotate) for p in ((shown.x, shown.y), (shown.x1, shown.y), (shown.x, shown.y1), (shown.x1, shown.y1))])
+    return Rect(x, y, w, h)
 
 
 def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
@@ -267,7 +372,8 @@ def _image(face: FaceCanvas, element: Element, values: dict[str, Any], side: flo
 @dataclass(frozen=True)
 class SetText:
     """A text element as it will be set: the text, font, size (pt), anchor (pt) and spacing;
-    ``fits``: False when it cannot be shrunk into the safe area it was set for."""
+    ``fits``: False when it cannot be shrunk into the safe area it was set for; ``turn``: degrees
+    it is turned clockwise about its anchor (x, baseline)."""
 
     text: str
     font: str
@@ -277,9 +383,28 @@ class SetText:
     align: str
     char_space: float
     fits: bool = True
+    turn: float = 0.0
+
+    def left(self) -> float:
+        """The left end (pt) of the text's box before it is turned."""
+        w = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space).w
+        return {"left": self.x, "right": self.x - w}.get(self.align, self.x - w / 2)
+
+    def outline(self) -> list[tuple[float, float]]:
+        """The four corners (pt) of the text's box as printed: turned about its anchor."""
+        box = self._upright()
+        pts = [(box.x, box.y), (box.x1, box.y), (box.x1, box.y1), (box.x, box.y1)]
+        return [turned(p, (self.x, self.baseline), self.turn) for p in pts] if self.turn else pts
 
     def box(self) -> Rect:
-        """The text's box (pt): advance width × ascent..descent."""
+        """The text's box (pt): advance width × ascent..descent (a turned text: the upright box
+        around its turned outline)."""
+        if not self.turn:
+            return self._upright()
+        x, y, w, h = bounds(self.outline())
+        return Rect(x, y, w, h)
+
+    def _upright(self) -> Rect:
         box = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space)
         if self.align == "left":
             return Rect(self.x, box.y, box.w, box.h)
@@ -293,7 +418,9 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
     size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
     with a safe ``area`` (pt, see :func:`tokengen.geometry.textfit.safe_area`), shrunk further and moved
-    within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`)."""
+    within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`);
+    a text with ``rotate`` is only shrunk about its anchor until its turned box lies inside
+    (:func:`tokengen.geometry.textfit.fit_turned`)."""
     side = min(face_w, face_h)
     text = substitute(element.content, values)
     font = font_name(template, element.font)
@@ -301,9 +428,12 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
     if area is None or not text:
-        return SetText(text, font, size, x, y, element.align, element.spacing * size)
+        return SetText(text, font, size, x, y, element.align, element.spacing * size, turn=element.rotate)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
     metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
+        turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size)
+        return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
     placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
@@ -384,6 +514,10 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
     c = face.canvas
+    if t.turn:
+        figures.draw_text_turned(c, t.text, t.font, t.size, t.left(), t.baseline, (t.x, t.baseline), t.turn,
+                                 face.paint(colour), t.char_space)
+        return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
     draw = {"left": c.drawString, "right": c.drawRightString}.get(t.align, c.drawCentredString)
@@ -399,6 +533,12 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
     box = _pdf_box(face, element.box)
     from . import textbox
 
+    if element.rotate:
+        face.canvas.saveState()
+        figures.turn(face.canvas, figures.centre(element, face.width, face.height), element.rotate)
+        textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+        face.canvas.restoreState()
+        return
     textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
 
 
@@ -417,3 +557,54 @@ def icon_files(face_w: float, face_h: float, template: Template, values: dict[st
 def text_box(face: FaceCanvas, element: Element) -> Rect:
     """The box (pt, face coordinates) of a boxed text ``element``."""
     return _pdf_box(face, element.box)
+
+
+def set_arc_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> figures.ArcSet:
+    """How an ``arc_text`` element is set on a ``face_w`` × ``face_h`` pt token with these
+    values (:func:`tokengen.faces.figures.set_arc`): its circle about ``at`` of radius ``r``,
+    from ``start`` (turned on by ``rotate``) to ``end``.
+
+    Raises:
+        RenderError: the letters on the inside of the circle are taller than its radius.
+    """
+    side = min(face_w, face_h)
+    text = substitute(element.content, values)
+    font = font_name(template, element.font)
+    centre = (element.at[0] * face_w, face_h * (1 - element.at[1]))
+    end = None if element.end is None else element.end + element.rotate
+    try:
+        return figures.set_arc(text, font, element.size.resolve(side), element.spacing, centre, element.r.resolve(side),
+                               element.start + element.rotate, end, element.align, element.side,
+                               element.direction == "clockwise", bool(element.fit))
+    except ValueError as exc:
+        raise RenderError(f"{template.place(element)}: {exc}; make r larger or the text smaller") from None
+
+
+def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, figures.ArcSet]]:
+    """The ``arc_text`` elements (their text, and how they are set) longer than the arc from
+    their ``start`` to their ``end`` even at the smallest size (or at ``size`` with ``fit: false``)."""
+    found = []
+    for element in template.elements:
+        if element.kind == "arc_text" and element.end is not None:
+            laid = set_arc_text(face_w, face_h, template, element, values)
+            if not laid.fits:
+                found.append((element, substitute(element.content, values), laid))
+    return found
+
+
+def long_arc_message(what: str, text: str, laid: figures.ArcSet) -> str:
+    """The warning for a text on a circle longer than its arc (``what``: ``token knight``, ``back``)."""
+    return (f"{what}: '{text}' is longer than its arc from start to end even at {laid.size:.3g} pt; "
+            "shorten it, widen the arc or make r larger")
+
+
+def _arc_text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
+    laid = set_arc_text(face.width, face.height, template, element, values)
+    if laid.glyphs:
+        colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
+        figures.draw_arc(face.canvas, laid, face.paint(colour))
+
+
+#: How each kind other than text and glyph is drawn (the figures by :func:`_figure`).
+_DRAW: dict[str, Callable[[FaceCanvas, Element, dict[str, Any], float], None]] = {
+    "rect": _rect, "circle": _circle, "frame": _frame, "image": _image}

@@ -27,7 +27,7 @@ from ..model import Back, Colour, Token
 from ..sources import fonts, template
 from ..sources.template import Template
 from ..units import format_length
-from . import beneath, emblem, facedraw
+from . import beneath, emblem, facedraw, figures
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt, is_svg
 
@@ -293,6 +293,8 @@ class SheetCanvas:
             self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
         for element, laid in facedraw.cut_texts(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.cut_message(what, laid)}"] = None
+        for element, text, arc in facedraw.long_arcs(self.size, self.height, template, values):
+            self.warnings[f"{template.place(element)}: {facedraw.long_arc_message(what, text, arc)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
                                    area)
         for element, path in facedraw.image_elements(template, values):
@@ -317,7 +319,7 @@ class SheetCanvas:
         facedraw.draw_template(face, template, values)
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
-        self.canvas.endForm()
+        figures.end_form(self.canvas, name)  # a form with gradients lists their shadings
         self._forms.add(name)
 
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:

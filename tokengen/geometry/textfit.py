@@ -10,6 +10,8 @@ proportional to ``s``. A template text has a box of its own: its fit ``width`` a
 one line of its largest size high. :func:`fit_line` clips that box to the safe area and finds
 the largest size, down to a floor, at which the line fits the clipped box, placed as near its
 anchor as the clipped box allows (the way Squib's and nanDECK's autoscaled text fits its box).
+A line turned about its anchor (``rotate``) is only shrunk, about that anchor, until its turned
+box lies inside the area (:func:`fit_turned`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .figures import corners, turned
 from .imposition import Rect
 from .shapes import Shape, outline
 
@@ -60,6 +63,19 @@ class SafeArea:
                     t = min(1.0, max(0.0, (y - ya) / (yb - ya)))
                     xs.append(xa + t * (xb - xa))
         return (min(xs), max(xs)) if xs else None
+
+    def contains(self, point: tuple[float, float]) -> bool:
+        """Whether ``point`` (pt) lies inside the convex region or on its edge (within :data:`TOL`)."""
+        pts = self.points
+        sides = set()
+        for (xa, ya), (xb, yb) in zip(pts, pts[1:] + pts[:1], strict=True):
+            length = math.hypot(xb - xa, yb - ya)
+            if length < 1e-12:
+                continue
+            cross = ((xb - xa) * (point[1] - ya) - (yb - ya) * (point[0] - xa)) / length  # signed distance
+            if abs(cross) > TOL:
+                sides.add(cross > 0)
+        return len(sides) <= 1
 
     def across(self, y0: float, y1: float) -> tuple[float, float] | None:
         """The x extent (pt) inside the region at every height from ``y0`` to ``y1``: for a
@@ -141,6 +157,46 @@ def fit_line(area: SafeArea, m: Metrics, x: float, baseline: float, align: str, 
     if not low.fits:
         return low
     lo, hi = floor, largest  # lo fits, hi does not
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if place(mid).fits:
+            lo = mid
+        else:
+            hi = mid
+    return place(lo)
+
+
+def turned_box(m: Metrics, x: float, baseline: float, align: str, size: float, degrees: float) -> list[tuple[float, float]]:
+    """The four corners (pt) of the box of a line with metrics ``m`` at ``size`` pt anchored at
+    ``x`` on ``baseline`` (as ``align`` says), turned ``degrees`` clockwise about that anchor."""
+    width = m.advance * size
+    left = {"left": x, "right": x - width}.get(align, x - width / 2)
+    box = corners(left, baseline + m.descent * size, width, (m.ascent - m.descent) * size)
+    return [turned(p, (x, baseline), degrees) for p in box]
+
+
+def fit_turned(area: SafeArea, m: Metrics, x: float, baseline: float, align: str, degrees: float, largest: float,
+               smallest: float = MIN_SIZE) -> Placed:
+    """Set a line of text with metrics ``m`` anchored at ``x`` on ``baseline`` (pt, as
+    ``align`` says) and turned ``degrees`` clockwise about that anchor: the largest size up to
+    ``largest`` at which the turned box (:func:`turned_box`) lies inside ``area``. The line is
+    not moved. When it fits at no size down to ``smallest`` (or ``largest``, if that is
+    smaller), it is set at that size with ``fits`` False. ``left`` is the left end of the box
+    before it is turned."""
+    def place(size: float) -> Placed:
+        width = m.advance * size
+        left = {"left": x, "right": x - width}.get(align, x - width / 2)
+        fits = all(area.contains(p) for p in turned_box(m, x, baseline, align, size, degrees))
+        return Placed(size, left, baseline, fits)
+
+    first = place(largest)
+    if first.fits:
+        return first
+    floor = min(smallest, largest)
+    low = place(floor)
+    if not low.fits:
+        return low
+    lo, hi = floor, largest
     for _ in range(30):
         mid = (lo + hi) / 2
         if place(mid).fits:

@@ -401,7 +401,7 @@ _BOXED_ONLY = "\n\r\u00ad\u00a0\u2007\u202f"
 def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:
     """Refuse text a template's font cannot draw, naming the token field it came from."""
     for element in template.elements:
-        if element.kind not in ("text", "glyph"):
+        if element.kind not in ("text", "glyph", "arc_text"):
             continue
         text = substitute(element.content, values)
         source = next(iter(element.fields()), None)

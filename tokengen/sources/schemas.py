@@ -289,8 +289,11 @@ def _explain_kind(path: Path, error: jsonschema.ValidationError, lines: Lines) -
     if len(present) > 1:
         return at(where, f"one {noun} has one kind; this one has {' and '.join(present)}")
     if not present:
-        near = next((k for k in error.instance if suggest(str(k), kinds)), None)
-        if near is not None:
+        # the kind is the first key no kind takes (``{arrow: …, from: …}`` is an unknown kind
+        # 'arrow', not a misspelt 'frame'); a key some kind takes is never blamed
+        taken = {key for branch in schema["oneOf"] for key in branch.get("properties", {})}
+        near = next((k for k in error.instance if k not in taken), None)
+        if near is not None and suggest(str(near), kinds):
             return at(where + (near,), f"unknown {noun} kind{suggest(str(near), kinds)}")
         return at(where, f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun} needs one of {', '.join(kinds)}")
     branch = kinds.index(present[0])

@@ -11,6 +11,23 @@ A template is a list of elements, each a mapping with exactly one *kind* key:
   spacing (a symbol read across the table).
 * ``image: "{art}"`` (or a literal path): a picture fitted into ``box``.
 * ``rect: fill`` / ``circle: fill`` / ``frame: stroke``: shapes (the value is a free word).
+* ``line: [[x1, y1], [x2, y2], …]``: an open polyline (``width``, ``colour``, ``dash: [on, off]``,
+  ``cap``, ``join``); ``polygon: [[x, y], …]``: a closed one (``fill``, ``stroke``, ``width``);
+  ``regular: N`` and ``star: N``: a regular N-gon or an N-pointed star about ``at`` with radius
+  ``r`` (a star's notches at ``inner`` · ``r``); ``ellipse: fill``: the ellipse in ``box``;
+  ``sector: fill``: the wedge about ``at`` of radius ``r`` from ``start`` to ``end`` (degrees
+  clockwise from 12 o'clock), a ring segment with ``inner``. The geometry is
+  :mod:`tokengen.geometry.figures`.
+* ``arc_text: "{name}"``: one line of text set along the circle about ``at`` of radius ``r``,
+  from ``start`` (and up to ``end``) as ``align`` says, on its ``outside`` or ``inside``, read
+  ``clockwise`` or ``anticlockwise``.
+
+Any element takes ``rotate: DEG``: it is turned clockwise (as the face is seen) about its box
+centre (a one-line text: its ``at`` point; a figure about ``at``: that point; a line or polygon:
+the centre of its corners' box). A filled shape's ``fill`` may be a gradient:
+``{gradient: [COLOUR, …], angle: DEG}`` (linear, running in the direction ``angle`` clockwise
+from 12 o'clock as CSS's ``linear-gradient``; default 180, top to bottom) or
+``{radial: [COLOUR, …]}`` (from the shape's centre out), with optional ``stops``.
 
 Positions and sizes are fractions of the token so a template rescales with the token: ``x`` and
 widths of the token width, ``y`` and heights of the token height, measured from the token's
@@ -41,13 +58,39 @@ from .schemas import line_at, suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
-KINDS = ("text", "glyph", "image", "rect", "circle", "frame")
+KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text")
+#: The kinds drawn as filled (and stroked) figures: they take ``fill`` (a colour or a gradient), ``stroke``, ``width``.
+FIGURES = ("polygon", "regular", "star", "ellipse", "sector")
+#: The kinds whose value is text with ``{field}`` places.
+TEXT_KINDS = ("text", "glyph", "image", "arc_text")
 #: Field types a catalogue may declare (``fields: {name: text, cost: number, art: image}``).
 FIELD_TYPES = ("text", "number", "integer", "image", "colour")
 #: Built-in fonts (the bundled DejaVu Sans), by the names templates use.
 BUILTIN_FONTS = ("regular", "bold")
 #: A colour in a template: a literal :class:`Colour`, or the name of a colour field (str).
 ColourRef = Colour | str | None
+
+
+@dataclass(frozen=True)
+class Gradient:
+    """A gradient fill: ``kind`` ``linear`` (running in the direction ``angle``, degrees
+    clockwise from 12 o'clock as CSS's ``linear-gradient``: 180 is top to bottom) or ``radial``
+    (from the shape's centre out to half its larger side); its ``colours`` (each a
+    :data:`ColourRef`) at ``stops`` (fractions 0..1 along the way, increasing; empty: evenly)."""
+
+    kind: str
+    colours: tuple[ColourRef, ...]
+    angle: float = 180.0
+    stops: tuple[float, ...] = ()
+
+    def resolve(self, values: dict[str, Any]) -> tuple[Colour, ...] | None:
+        """The colours with these field ``values`` (None when a colour field has no colour)."""
+        found = [colour_of(c, values) for c in self.colours]
+        return None if any(c is None for c in found) else tuple(c for c in found if c is not None)
+
+
+#: A fill in a template: a colour or a gradient.
+FillRef = ColourRef | Gradient
 
 
 @dataclass(frozen=True)
@@ -68,13 +111,17 @@ class Size:
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
          "align": "align", "spacing": "number",
-         "min_size": "size", "leading": "number"}
+         "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
+         "start": "number", "end": "number"}
 #: What an element of each kind has when its keys do not say.
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "text": {"width": Size(0.8)},
     "glyph": {"font": "bold", "spacing": -0.08, "size": Size(0.36), "width": Size(0.8)},
     "image": {"fit": "contain"},
     "rect": {"width": Size(0.0)}, "circle": {"width": Size(0.0)}, "frame": {"width": Size(0.0)},
+    "line": {"width": Size(0.02)}, "polygon": {"width": Size(0.0)}, "regular": {"width": Size(0.0)},
+    "star": {"width": Size(0.0), "inner": 0.4}, "ellipse": {"width": Size(0.0)}, "sector": {"width": Size(0.0)},
+    "arc_text": {"size": Size(0.1)},
 }
 
 
@@ -85,10 +132,11 @@ class Element:
 
     Attributes:
         kind: one of :data:`KINDS`.
-        content: text with ``{field}`` places (text, glyph, image), else the kind's word.
+        content: text with ``{field}`` places (text, glyph, image, arc_text), else the kind's word
+            (empty for line and polygon).
         at: (x, y) anchor: a text's baseline point (at its left end, centre or right end as
-            ``align`` says) or a circle's centre.
-        box: (x, y, w, h) of rect and image (x, y = top-left corner).
+            ``align`` says) or the centre of a circle, regular polygon, star, sector or arc text.
+        box: (x, y, w, h) of rect, ellipse and image (x, y = top-left corner).
         width: text: the width text is fitted into; rect, circle, frame: stroke width (Size).
         size: text: the largest font size (Size).
         font: ``regular``, ``bold`` or a catalogue font name.
@@ -108,6 +156,18 @@ class Element:
         valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
         leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
+        rotate: degrees the element is turned clockwise about its centre (see the module docstring).
+        points: line, polygon: the corners (x, y) in order, fractions of the token from its top-left.
+        sides: regular: the number of corners; star: of points.
+        inner: star: the notches' distance from the centre, a fraction of ``r``; sector: the
+            inner radius of a ring segment, a fraction of ``r`` (0: a wedge from the centre).
+        start, end: sector: from where to where it runs, degrees clockwise from 12 o'clock; arc
+            text: where it begins (and may end), the same way (``end`` None: not bounded).
+        dash: line and figure outlines: (on, off) lengths (Size), or None for a solid line.
+        cap, join: how line ends and corners are drawn (``butt``/``round``/``square``,
+            ``miter``/``round``/``bevel``).
+        side: arc text: ``outside`` (letters beyond the circle) or ``inside`` (within it).
+        direction: arc text: read ``clockwise`` (letters' tops outwards) or ``anticlockwise`` (towards the centre).
     """
 
     kind: str
@@ -119,7 +179,7 @@ class Element:
     font: str = "regular"
     align: str = "centre"
     colour: ColourRef = None
-    fill: ColourRef = None
+    fill: FillRef = None
     stroke: ColourRef = None
     fit: bool | str = True
     spacing: float = 0.0
@@ -135,6 +195,17 @@ class Element:
     valign: str = "top"
     leading: float = 1.2
     markup: bool = True
+    rotate: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()
+    sides: int = 0
+    inner: float = 0.0
+    start: float = 0.0
+    end: float | None = None
+    dash: tuple[Size, Size] | None = None
+    cap: str = "butt"
+    join: str = "miter"
+    side: str = "outside"
+    direction: str = "clockwise"
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -150,8 +221,9 @@ class Element:
 
     def fields(self) -> list[str]:
         """The field names this element reads (its text places and its colour fields)."""
-        names = placeholders(self.content) if self.kind in ("text", "glyph", "image") else []
-        names += [c for c in (self.colour, self.fill, self.stroke, self.plate_colour) if isinstance(c, str)]
+        names = placeholders(self.content) if self.kind in TEXT_KINDS else []
+        fills = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
         return names
 
 
@@ -216,8 +288,12 @@ def substitute(text: str, values: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def colour_of(ref: ColourRef, values: dict[str, Any]) -> Colour | None:
-    """The colour ``ref`` stands for with these field ``values`` (None: not drawn)."""
+def colour_of(ref: FillRef, values: dict[str, Any]) -> Colour | None:
+    """The colour ``ref`` stands for with these field ``values`` (None: not drawn); a gradient
+    stands for its middle colour (what a picture over it is flattened onto, what its bleed shows)."""
+    if isinstance(ref, Gradient):
+        colours = ref.resolve(values)
+        return colours[len(colours) // 2] if colours else None
     if isinstance(ref, str):
         value = values.get(ref)
         return value if isinstance(value, Colour) else None
@@ -265,13 +341,36 @@ class _Parser:
             raise self.fail(where, f"unknown font {value!r}{suggest(value, known)} (fonts: {', '.join(known)})")
         return value
 
+    def dash(self, value: list[str | float], where: tuple[Any, ...]) -> tuple[Size, Size]:
+        on, off = (self.size(v, where + (i,)) for i, v in enumerate(value))
+        if on.frac <= 0 and not on.pt:
+            raise self.fail(where, f"a dash needs an 'on' length above 0, got {value[0]!r}")
+        return (on, off)
+
+    def fill(self, value: Any, where: tuple[Any, ...]) -> FillRef:
+        """A colour, or a gradient ``{gradient: [...], angle: DEG}`` / ``{radial: [...]}``."""
+        if not isinstance(value, dict):
+            return self.colour(value, where)
+        kinds = [k for k in ("gradient", "radial") if k in value]
+        if len(kinds) != 1:
+            raise self.fail(where, "a gradient fill has either gradient: [COLOUR, …] (linear) or radial: [COLOUR, …]"
+                            + (", not both" if kinds else ""))
+        kind = kinds[0]
+        if kind == "radial" and "angle" in value:
+            raise self.fail(where + ("angle",), "'angle' is for a linear gradient; a radial one runs from the centre out")
+        colours = tuple(self.colour(c, where + (kind, i)) for i, c in enumerate(value[kind]))
+        stops = tuple(float(v) for v in value.get("stops", ()))
+        if stops and (len(stops) != len(colours) or any(b < a for a, b in zip(stops, stops[1:], strict=False))):
+            raise self.fail(where + ("stops",), f"stops must be {len(colours)} increasing fractions, one for each colour, got {list(value['stops'])}")
+        return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops)
+
     def align(self, value: str, where: tuple[Any, ...]) -> str:
         return "centre" if value == "center" else value
 
     def content(self, kind: str, content: str, where: tuple[Any, ...]) -> str:
         """The text of a text, glyph or image element, its ``{field}`` places declared (an
         image's of type image; a literal picture resolved inside the catalogue's folder)."""
-        if kind not in ("text", "glyph", "image"):
+        if kind not in TEXT_KINDS:
             return content
         try:
             names = placeholders(content)
@@ -294,10 +393,23 @@ class _Parser:
         kind = next(k for k in KINDS if k in spec)
         args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS.get(kind, {})}
         for key, value in spec.items():
-            if key == kind:
+            if key == kind and kind in ("line", "polygon"):
+                args["points"], args["content"] = tuple((float(x), float(y)) for x, y in value), ""
+            elif key == kind and kind in ("regular", "star"):
+                args["sides"], args["content"] = int(value), ""
+            elif key == kind:
                 args["content"] = self.content(kind, value, where + (key,))
+            elif key == "fill":
+                args[key] = self.fill(value, where + (key,))
             else:
                 args[key] = getattr(self, _READ[key])(value, where + (key,)) if key in _READ else value
+        for key in ("box", "clip"):
+            if kind not in ("text", "glyph") and key in spec and not (spec[key][2] > 0 and spec[key][3] > 0):
+                raise self.fail(where + (key,), f"a box needs a width and height above 0, got {list(spec[key])}")
+        if kind == "arc_text" and args.get("align") == "justify":
+            raise self.fail(where + ("align",), "text on a circle is aligned left, centre or right")
+        if kind == "sector" and "start" in spec and "end" in spec and spec["start"] == spec["end"]:
+            raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
         if kind in ("text", "glyph"):
             args["boxed"] = "box" in spec
             if args["boxed"] and not (args["box"][2] > 0 and args["box"][3] > 0):
