@@ -355,6 +355,14 @@ def colour_of(ref: ColourRef, values: dict[str, Any]) -> Colour | None:
     return ref
 
 
+def _given(value: Any) -> list[Any]:
+    """The values a key was given as written: a value map's values (and its default), else the
+    value itself (none when the key is absent)."""
+    if isinstance(value, dict):
+        return [*value["map"].values(), *([value["default"]] if "default" in value else [])]
+    return [] if value is None else [value]
+
+
 def _as_given(value: Any, where: tuple[Any, ...]) -> Any:
     """A key's value as the schema passed it (a flag, a word, a number)."""
     return value
@@ -455,7 +463,8 @@ class _Parser:
                 raise self.fail(where, f"field '{field}' is a number; {show(value)} is not")
             return number
         if isinstance(value, bool):
-            raise self.fail(where, f"{show(value)} is YAML's true/false; write the text in quotes ('yes', 'no', 'on', 'off')")
+            words = "yes, on or true" if value else "no, off or false"
+            raise self.fail(where, f"YAML reads an unquoted {words} as {str(value).lower()}; to compare text, put it in quotes ('{words.split(',')[0]}')")
         if kind == "colour":
             if isinstance(value, str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", value.strip()):
                 return Colour.parse(value.strip())
@@ -516,17 +525,14 @@ class _Parser:
                 args[name] = read(value, at)
         if kind in ("text", "glyph"):
             args["boxed"] = "box" in spec
-            boxes = [(args["box"], spec["box"])] if args["boxed"] else []
-            boxes += [(b, list(b)) for name, pick in picks if name == "box" for b in pick.values()]
-            for box, given in boxes:
+            for box in _given(spec.get("box")):
                 if not (box[2] > 0 and box[3] > 0):
-                    raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(given)}")
+                    raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
                 for key in ("min_size", "valign", "leading", "markup"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
-                aligns = [args.get("align")] + [a for name, pick in picks if name == "align" for a in pick.values()]
-                if "justify" in aligns:
+                if "justify" in _given(spec.get("align")):
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
         return Element(**args, picks=tuple(picks))
 
