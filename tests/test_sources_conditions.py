@@ -40,7 +40,7 @@ def colour(value) -> tuple[float, ...]:
 
 def faces(path: Path, size: float = 72.0) -> list[dict]:
     """Each token on the first page of the built sheet, in sheet order (top row first, left to
-    right): its background fill (the token-sized filled rectangle, never white here), its words
+    right): where it is (x0, top: pdfplumber's), its background fill (the token-sized filled rectangle, never white here), its words
     (text → fill colour), the font sizes of its characters (text → size), and the fill colours
     of the rounded plates (curves) on it."""
     out = path.parent / (path.stem + ".pdf")
@@ -57,7 +57,7 @@ def faces(path: Path, size: float = 72.0) -> list[dict]:
                 x, y = (o["x0"] + o["x1"]) / 2, (o["top"] + o["bottom"]) / 2
                 return cell["x0"] < x < cell["x1"] and cell["top"] < y < cell["bottom"]
             mine = [w for w in words if inside(w)]
-            found.append({"fill": colour(cell["non_stroking_color"]),
+            found.append({"fill": colour(cell["non_stroking_color"]), "x0": cell["x0"], "top": cell["top"],
                           "words": {w["text"]: colour(w["non_stroking_color"]) for w in mine},
                           "sizes": {w["text"]: round(w["size"], 2) for w in mine},
                           "plates": [colour(c["non_stroking_color"]) for c in page.curves if inside(c) and c["fill"]]})
