@@ -16,6 +16,7 @@ BUILDS = {
     "status-tokens": ["build", "status-tokens/status.yaml", "--punch"],
     "poker-cards": ["export", "poker-cards/cards.yaml", "--profile", "print-shop"],
     "rules-cards": ["build", "rules-cards/cards.yaml"],
+    "two-layouts": ["build", "two-layouts/deck.yaml"],
 }
 
 
