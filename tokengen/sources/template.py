@@ -18,6 +18,13 @@ top-left corner (as a designer reads a card); font sizes, radii and stroke width
 of the token's smaller side, or lengths with a unit (``9pt``). Colours are ``"#rrggbb"``,
 ``[c, m, y, k]`` or ``"{field}"`` naming a ``colour`` field.
 
+Any element may take ``when:`` and ``unless:`` (:class:`Condition`: a field name, ``{FIELD:
+VALUE}``, ``{FIELD: [V1, V2]}``), and any of its values may be a value map ``{by: FIELD, map:
+{VALUE: X}, default: X}`` (:class:`Pick`). A catalogue's ``layouts:`` name element lists
+(:func:`parse_layouts`, with ``extends``); ``template:`` and ``back:`` name one, list elements,
+or choose a layout per token with a layout map. :func:`resolve` settles all of it once per
+token, so what is drawn is a plain :class:`Template`.
+
 This module parses and checks templates and substitutes values; :mod:`tokengen.faces.facedraw`
 draws them with ReportLab. Errors are :class:`~tokengen.errors.CatalogueError` naming the file,
 line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?``).
@@ -166,7 +173,7 @@ class Element:
         names = placeholders(self.content) if self.kind in ("text", "glyph", "image") else []
         names += [c for c in (self.colour, self.fill, self.stroke, self.plate_colour) if isinstance(c, str)]
         for condition in (self.when, self.unless):
-            names += [test.field for test in condition.tests] if condition else []
+            names += [clause.field for clause in condition.clauses] if condition else []
         for key, pick in self.picks:
             names.append(pick.by)
             for value in pick.values():
@@ -202,8 +209,8 @@ def _same(value: Any, kind: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Test:
-    """One key of a condition: field ``field`` is given (``values`` None; ``given`` False: is
+class Clause:
+    """One key of a condition (a clause): field ``field`` is given (``values`` None; ``given`` False: is
     not), or equals one of ``values`` (each in the form :func:`_same` gives: numbers as floats)."""
 
     field: str
@@ -220,12 +227,12 @@ class Test:
 
 @dataclass(frozen=True)
 class Condition:
-    """A ``when:`` or ``unless:``: it holds when every test holds."""
+    """A ``when:`` or ``unless:``: it holds when every clause holds."""
 
-    tests: tuple[Test, ...]
+    clauses: tuple[Clause, ...]
 
     def holds(self, values: dict[str, Any]) -> bool:
-        return all(test.holds(values) for test in self.tests)
+        return all(clause.holds(values) for clause in self.clauses)
 
 
 @dataclass(frozen=True)
@@ -474,17 +481,17 @@ class _Parser:
     def condition(self, spec: str | dict[Any, Any], where: tuple[Any, ...]) -> Condition:
         """A ``when:`` or ``unless:``: a field name (the field is given), or {FIELD: VALUE} /
         {FIELD: [VALUES]} (equal to one of them; true or false: given or not), every key holding."""
-        tests = []
+        clauses = []
         for name, wanted in ({spec: True} if isinstance(spec, str) else spec).items():
             at = where if isinstance(spec, str) else where + (name,)
             if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
-                tests.append(Test(str(name), self.fields[name], None, wanted))
+                clauses.append(Clause(str(name), self.fields[name], None, wanted))
                 continue
             field = self.field_of(name, at, "a condition")
             listed = wanted if isinstance(wanted, list) else [wanted]
             keys = tuple(self.key(v, field, at + ((i,) if isinstance(wanted, list) else ())) for i, v in enumerate(listed))
-            tests.append(Test(field, self.fields[field], keys))
-        return Condition(tuple(tests))
+            clauses.append(Clause(field, self.fields[field], keys))
+        return Condition(tuple(clauses))
 
     def pick(self, spec: dict[str, Any], where: tuple[Any, ...], read: Callable[[Any, tuple[Any, ...]], Any]) -> Pick:
         """A value map ``{by: FIELD, map: {VALUE: X}, default: X}``, each X read by ``read``."""
