@@ -18,6 +18,7 @@ BUILDS = {
     "rules-cards": ["build", "rules-cards/cards.yaml"],
     "nato-counters": ["build", "nato-counters/counters.yaml"],
     "dial": ["build", "dial/dial.yaml"],
+    "two-layouts": ["build", "two-layouts/deck.yaml"],
 }
 
 

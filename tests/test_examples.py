@@ -1,4 +1,4 @@
-"""The three example catalogues in examples/ build on Letter and A4, with duplex backs, as
+"""The example catalogues in examples/ build on Letter and A4, with duplex backs, as
 fold-over sheets and as print-shop files; the tests count and measure what they print."""
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ CASES = {
     "poker-cards": ("poker-cards/cards.yaml", 8, "Knight", 2),
     "nato-counters": ("nato-counters/counters.yaml", 14, "5-4", 2),
     "dial": ("dial/dial.yaml", 2, "Empire", 1),
+    "two-layouts": ("two-layouts/deck.yaml", 6, "CREATURE", 4),
 }
 #: The examples of square tokens, cut along straight lines across the sheet (no outline per token).
-SQUARE = ("poker-cards", "nato-counters")
+SQUARE = ("poker-cards", "nato-counters", "two-layouts")
 
 
 def words(pdf, page):

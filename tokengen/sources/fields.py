@@ -22,7 +22,6 @@ import hashlib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,22 @@ from . import markup as mk
 from .artpath import resolve_art
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, read_table
-from .template import FIELD_TYPES, Element, Template, colour_of, family_of, font_name, parse_template, placeholders, substitute
+from .template import (
+    FIELD_NAME,
+    FIELD_TYPES,
+    Element,
+    Face,
+    Template,
+    colour_of,
+    dressed,
+    family_of,
+    font_name,
+    parse_layouts,
+    parse_template,
+    pictures,
+    resolve,
+    substitute,
+)
 from .yamlsrc import Lines, dotted, floats, one_line
 
 #: Keys a token has besides its declared fields.
@@ -93,17 +107,17 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     for where, value in floats(data):
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
-    fields, defaults = _fields(data["fields"], fail)
+    fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
     font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    face = replace(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map)),
-                   fonts=tuple(font_map.items()), icons=tuple(icons.items()))
-    back_template = PLAIN_BACK
+    dress = tuple(font_map.items()), tuple(icons.items())
+    layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
+    face = dressed(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map), layouts), *dress)
+    back_face: Face = PLAIN_BACK
     if "back" in data:
-        back_template = replace(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map)),
-                                fonts=tuple(font_map.items()), icons=tuple(icons.items()))
+        back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     width, height, shape = _geometry(data, fail)
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
@@ -133,19 +147,20 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     tokens: list[Token] = []
     first: dict[str, str] = {}
     for n, (raw, locate, line, origin) in enumerate(rows):
-        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma)
+        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
         if token_id in first:
             raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
-        for template in (face, back_template):
-            _check_text(template, values, locate)
+        miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
+        template, back_template = resolve(face, values, miss), resolve(back_face, values, miss)  # once per token: plain elements
+        for each in (template, back_template):
+            _check_text(each, values, locate)
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
         back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
-        style = FaceStyle(_background(face, values), BLACK, BLACK)
-        tokens.append(Token(token_id, style, back, copies, line, values=tuple(values.items()), template=face))
+        style = FaceStyle(_background(template, values), BLACK, BLACK)
+        tokens.append(Token(token_id, style, back, copies, line, values=tuple(values.items()), template=template))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
-    sources += [Path(e.content) for t in (face, back_template) for e in t.elements  # literal pictures (resolved when parsed)
-                if e.kind == "image" and e.content and not placeholders(e.content)]
+    sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
@@ -163,28 +178,42 @@ def _background(template: Template, values: dict[str, Any]) -> Colour:
     return WHITE
 
 
-def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any]]:
+def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
+    """A token value a value map lacks, named at the token's ``field``."""
+    return locate(field)._replace_message(message)
+
+
+#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``.
+FIELD_KEYS = ("type", "default", "optional")
+
+
+def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any], set[str]]:
+    """The declared fields (name → type), their defaults, and the fields that may be empty
+    (``optional: true``: an empty text is ``""``, any other type None)."""
     fields: dict[str, str] = {}
     defaults: dict[str, Any] = {}
+    optional: set[str] = set()
     for name, kind in spec.items():
         where: tuple[str, ...] = ("fields", name)
-        if not isinstance(name, str) or not name.isidentifier() or name in TOKEN_KEYS:
-            reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {show(name)} must be a word (letters, digits, _)"
+        if not isinstance(name, str) or not FIELD_NAME.fullmatch(name) or name in TOKEN_KEYS:
+            reason = f"'{name}' is reserved" if name in TOKEN_KEYS else f"field name {show(name)} must be a word (letters, digits, _ or -)"
             raise fail(where, reason)
         if isinstance(kind, dict):
-            unknown = [k for k in kind if k not in ("type", "default")]
+            unknown = [k for k in kind if k not in FIELD_KEYS]
             if unknown:
-                raise fail(where + (unknown[0],), f"unknown key{suggest(str(unknown[0]), ['type', 'default'])} (known keys: type, default)")
+                raise fail(where + (unknown[0],), f"unknown key{suggest(str(unknown[0]), FIELD_KEYS)} (known keys: {', '.join(FIELD_KEYS)})")
             if "type" not in kind:
                 raise fail(where, "missing required key 'type'")
             if "default" in kind:
                 defaults[name] = kind["default"]
+            if kind.get("optional"):
+                optional.add(name)
             kind = kind["type"]
             where = where + ("type",)
         if kind not in FIELD_TYPES:
             raise fail(where, f"unknown field type {show(kind)}{suggest(str(kind), FIELD_TYPES)} (types: {', '.join(FIELD_TYPES)})")
         fields[name] = kind
-    return fields, defaults
+    return fields, defaults, optional
 
 
 def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside: bool, what: str) -> Path:
@@ -293,7 +322,8 @@ class _Error(CatalogueError):
 
 
 def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], defaults: dict[str, Any],
-                  path: Path, allow_outside_art: bool, n: int, decimal_comma: bool = False) -> tuple[dict[str, Any], str, int]:
+                  path: Path, allow_outside_art: bool, n: int, decimal_comma: bool = False,
+                  optional: set[str] | frozenset[str] = frozenset()) -> tuple[dict[str, Any], str, int]:
     def fail(key: str | None, message: str) -> CatalogueError:
         return locate(key)._replace_message(message)
 
@@ -324,6 +354,9 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
         if value is None:
             if name in defaults:
                 value = defaults[name]
+            elif name in optional:  # may be empty: empty text, or no value
+                values[name] = "" if kind == "text" else None
+                continue
             elif kind == "image" and name in raw:
                 values[name] = None  # an empty cell: no picture
                 continue
@@ -385,6 +418,8 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
     if kind == "image":
         if not isinstance(value, str):
             raise fail(f"expected an image path, got {_got(value)}")
+        if not value.strip():  # an empty default (default: ""): no picture
+            return None
         return resolve_art(path, value.strip(), allow_outside_art, where)
     # colour
     if isinstance(value, str) and re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", value):

@@ -262,7 +262,7 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
     if kind == "minLength" and error.validator_value == 1:
         return CatalogueError(path, "must not be empty text", line=line, field=field)
-    if kind == "minItems" and error.validator_value == 1:
+    if kind in ("minItems", "minProperties") and error.validator_value == 1:
         return CatalogueError(path, "must not be empty", line=line, field=field)
     if kind == "maxItems":
         return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)

@@ -35,6 +35,13 @@ top-left corner (as a designer reads a card); font sizes, radii and stroke width
 of the token's smaller side, or lengths with a unit (``9pt``). Colours are ``"#rrggbb"``,
 ``[c, m, y, k]`` or ``"{field}"`` naming a ``colour`` field.
 
+Any element may take ``when:`` and ``unless:`` (:class:`Condition`: a field name, ``{FIELD:
+VALUE}``, ``{FIELD: [V1, V2]}``), and any of its values may be a value map ``{by: FIELD, map:
+{VALUE: X}, default: X}`` (:class:`Pick`). A catalogue's ``layouts:`` name element lists
+(:func:`parse_layouts`, with ``extends``); ``template:`` and ``back:`` name one, list elements,
+or choose a layout per token with a layout map. :func:`resolve` settles all of it once per
+token, so what is drawn is a plain :class:`Template`.
+
 This module parses and checks templates and substitutes values; :mod:`tokengen.faces.facedraw`
 draws them with ReportLab. Errors are :class:`~tokengen.errors.CatalogueError` naming the file,
 line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?``).
@@ -42,9 +49,11 @@ line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?`
 
 from __future__ import annotations
 
+import re
 import string
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -54,7 +63,7 @@ from ..model import Colour, Token
 from ..units import parse_length
 from . import fonts, schemas
 from .fonts import Family
-from .schemas import line_at, suggest
+from .schemas import line_at, show, suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
@@ -69,6 +78,8 @@ FIELD_TYPES = ("text", "number", "integer", "image", "colour")
 BUILTIN_FONTS = ("regular", "bold")
 #: A colour in a template: a literal :class:`Colour`, or the name of a colour field (str).
 ColourRef = Colour | str | None
+#: A field name: a letter or ``_``, then letters, digits, ``_`` or ``-`` (decksmith's ``first-paragraph``).
+FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
@@ -168,6 +179,11 @@ class Element:
             ``miter``/``round``/``bevel``).
         side: arc text: ``outside`` (letters beyond the circle) or ``inside`` (within it).
         direction: arc text: read ``clockwise`` (letters' tops outwards) or ``anticlockwise`` (towards the centre).
+        when, unless: the element is drawn only on a token where ``when`` holds and ``unless``
+            does not (:class:`Condition`; None: always).
+        picks: (key, :class:`Pick`) for each key given as a value map: the value chosen by a
+            field's value (the attribute holds the map's default, else its first value, until
+            :func:`resolve` chooses per token). A resolved element has no picks and no conditions.
     """
 
     kind: str
@@ -206,6 +222,9 @@ class Element:
     join: str = "miter"
     side: str = "outside"
     direction: str = "clockwise"
+    when: Condition | None = None
+    unless: Condition | None = None
+    picks: tuple[tuple[str, Pick], ...] = ()
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -220,11 +239,119 @@ class Element:
         return {"left": (x, x + w), "right": (x - w, x)}.get(self.align, (x - w / 2, x + w / 2))
 
     def fields(self) -> list[str]:
-        """The field names this element reads (its text places and its colour fields)."""
+        """The field names this element reads (its text places and its colour fields; unresolved:
+        also its conditions' and value maps' fields and every value a map may choose)."""
         names = placeholders(self.content) if self.kind in TEXT_KINDS else []
         fills = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
         names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
+        for condition in (self.when, self.unless):
+            names += [clause.field for clause in condition.clauses] if condition else []
+        for key, pick in self.picks:
+            names.append(pick.by)
+            for value in pick.values():
+                if key == "content" and self.kind in TEXT_KINDS:
+                    names += placeholders(value)
+                elif key in _COLOUR_KEYS and isinstance(value, str):
+                    names.append(value)
         return names
+
+
+#: The element keys whose values are colours (a str value: the name of a colour field).
+_COLOUR_KEYS = ("colour", "fill", "stroke", "plate_colour")
+
+
+def truthy(value: Any) -> bool:
+    """Whether a field value counts as given for ``when: FIELD``: non-empty text (spaces do not
+    count), a number other than 0, true, a colour or a picture; None (an empty optional field) is not."""
+    if value is None:
+        return False
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, (bool, int, float)):
+        return bool(value)
+    return True
+
+
+def _same(value: Any, kind: str) -> Any:
+    """A token's field value in the form map keys and condition values are compared in: a
+    number field's value as a float, anything else as it is."""
+    if kind in ("number", "integer") and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One key of a condition (a clause): field ``field`` is given (``values`` None; ``given`` False: is
+    not), or equals one of ``values`` (each in the form :func:`_same` gives: numbers as floats)."""
+
+    field: str
+    kind: str
+    values: tuple[Any, ...] | None = None
+    given: bool = True
+
+    def holds(self, values: dict[str, Any]) -> bool:
+        value = values.get(self.field)
+        if self.values is None:
+            return truthy(value) == self.given
+        return _same(value, self.kind) in self.values
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A ``when:`` or ``unless:``: it holds when every clause holds."""
+
+    clauses: tuple[Clause, ...]
+
+    def holds(self, values: dict[str, Any]) -> bool:
+        return all(clause.holds(values) for clause in self.clauses)
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A value chosen per token: ``{by: FIELD, map: {VALUE: X, ...}, default: X}``.
+
+    Attributes:
+        by, kind: the field whose value chooses, and its type.
+        choices: (key, X) in map order, each key in the form :func:`_same` gives and each X
+            read as the element key's own value is (a layout map: a :class:`Template`).
+        keys: the map's keys as written, for messages.
+        default: X for a value the map lacks; ``has_default`` False: such a value is an error.
+        where, line, source: the map's place (``template[2].fill``, its line, the catalogue).
+    """
+
+    by: str
+    kind: str
+    choices: tuple[tuple[Any, Any], ...]
+    keys: tuple[str, ...]
+    default: Any = None
+    has_default: bool = False
+    where: str = ""
+    line: int | None = None
+    source: str = ""
+
+    def values(self) -> list[Any]:
+        """Every value this map may choose (its default last)."""
+        return [v for _, v in self.choices] + ([self.default] if self.has_default else [])
+
+    def choose(self, values: dict[str, Any], fail: Callable[[str, str], Exception]) -> Any:
+        """The value chosen by the token field ``values``.
+
+        Raises:
+            the exception ``fail(field, message)`` returns: the value is not in the map and the
+            map has no default (the message names the value, the map and its keys).
+        """
+        value = values.get(self.by)
+        key = _same(value, self.kind)
+        for choice, chosen in self.choices:
+            if choice == key:
+                return chosen
+        if self.has_default:
+            return self.default
+        shown = "the empty value" if value is None or value == "" else show(value) if isinstance(value, str) else format_value(value)
+        place = f"{Path(self.source).name}:{self.line}" if self.line else Path(self.source).name or "a built-in template"
+        raise fail(self.by, f"{shown} is not in the value map at {self.where} ({place}): its keys are {', '.join(self.keys)} "
+                            "and it has no default") from None
 
 
 @dataclass(frozen=True)
@@ -250,6 +377,17 @@ class Template:
         """Every field the template reads, in first-use order."""
         return tuple(dict.fromkeys(f for e in self.elements for f in e.fields()))
 
+    @property
+    def plain(self) -> bool:
+        """True when no element has a condition or a value map (the template needs no
+        :func:`resolve` beyond leaving out empty texts and pictures)."""
+        return all(e.when is None and e.unless is None and not e.picks for e in self.elements)
+
+
+#: A catalogue's face or back before it is resolved per token: one template, or a layout map
+#: (:class:`Pick` whose values are templates).
+Face = Template | Pick
+
 
 def placeholders(text: str) -> list[str]:
     """The ``{field}`` names in ``text`` (``{{``/``}}`` are literal braces).
@@ -261,7 +399,7 @@ def placeholders(text: str) -> list[str]:
     for _, name, spec, conversion in string.Formatter().parse(text):
         if name is None:
             continue
-        if not name.isidentifier() or spec or conversion:
+        if not FIELD_NAME.fullmatch(name) or spec or conversion:
             raise ValueError(f"'{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}' is not a field place; write {{field}}")
         names.append(name)
     return names
@@ -298,6 +436,29 @@ def colour_of(ref: FillRef, values: dict[str, Any]) -> Colour | None:
         value = values.get(ref)
         return value if isinstance(value, Colour) else None
     return ref
+
+
+def _given(value: Any) -> list[Any]:
+    """The values a key was given as written: a value map's values (and its default), else the
+    value itself (none when the key is absent)."""
+    if isinstance(value, dict):
+        return [*value["map"].values(), *([value["default"]] if "default" in value else [])]
+    return [] if value is None else [value]
+
+
+def _points(value: Any, where: tuple[Any, ...]) -> tuple[tuple[float, float], ...]:
+    """A line's or polygon's corners as the schema passed them: [[x, y], …] → ((x, y), …)."""
+    return tuple((float(x), float(y)) for x, y in value)
+
+
+def _count(value: Any, where: tuple[Any, ...]) -> int:
+    """A regular polygon's corners or a star's points: a whole number."""
+    return int(value)
+
+
+def _as_given(value: Any, where: tuple[Any, ...]) -> Any:
+    """A key's value as the schema passed it (a flag, a word, a number)."""
+    return value
 
 
 class _Parser:
@@ -387,74 +548,297 @@ class _Parser:
             return str(resolve_art(self.path, content, False, self.fail(where, "")))
         return content
 
+    def field_of(self, name: Any, where: tuple[Any, ...], what: str) -> str:
+        """The declared field ``name`` a condition or value map reads (``what``: for messages).
+
+        Raises:
+            CatalogueError: no such field (with a did-you-mean), or an image field.
+        """
+        if name not in self.fields:
+            raise self.fail(where, f"unknown field {show(name)}{suggest(str(name), list(self.fields))} "
+                                   f"(fields: {', '.join(self.fields) or 'none declared'})")
+        if self.fields[name] == "image":
+            raise self.fail(where, f"field '{name}' is an image: {what} can test only whether it is given (when: {name})")
+        return str(name)
+
+    def key(self, value: Any, field: str, where: tuple[Any, ...]) -> Any:
+        """A map key or condition value written for ``field``, in the form token values are
+        compared in (:func:`_same`): a number for a number field, text for a text field, a
+        :class:`Colour` for a colour field."""
+        kind = self.fields[field]
+        if kind in ("number", "integer"):
+            number: float | None = None
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                number = float(value)
+            elif isinstance(value, str):
+                try:
+                    number = float(value.strip())
+                except ValueError:
+                    number = None
+            if number is None:
+                raise self.fail(where, f"field '{field}' is a number; {show(value)} is not")
+            return number
+        if isinstance(value, bool):
+            words = "yes, on or true" if value else "no, off or false"
+            raise self.fail(where, f"YAML reads an unquoted {words} as {str(value).lower()}; to compare text, put it in quotes ('{words.split(',')[0]}')")
+        if kind == "colour":
+            if isinstance(value, str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", value.strip()):
+                return Colour.parse(value.strip())
+            raise self.fail(where, f"field '{field}' is a colour; expected \"#rrggbb\", got {show(value)}")
+        return format_value(value)
+
+    def condition(self, spec: str | dict[Any, Any], where: tuple[Any, ...]) -> Condition:
+        """A ``when:`` or ``unless:``: a field name (the field is given), or {FIELD: VALUE} /
+        {FIELD: [VALUES]} (equal to one of them; true or false: given or not), every key holding."""
+        clauses = []
+        for name, wanted in ({spec: True} if isinstance(spec, str) else spec).items():
+            at = where if isinstance(spec, str) else where + (name,)
+            if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
+                clauses.append(Clause(str(name), self.fields[name], None, wanted))
+                continue
+            field = self.field_of(name, at, "a condition")
+            listed = wanted if isinstance(wanted, list) else [wanted]
+            keys = tuple(self.key(v, field, at + ((i,) if isinstance(wanted, list) else ())) for i, v in enumerate(listed))
+            clauses.append(Clause(field, self.fields[field], keys))
+        return Condition(tuple(clauses))
+
+    def pick(self, spec: dict[str, Any], where: tuple[Any, ...], read: Callable[[Any, tuple[Any, ...]], Any]) -> Pick:
+        """A value map ``{by: FIELD, map: {VALUE: X}, default: X}``, each X read by ``read``."""
+        field = self.field_of(spec["by"], where + ("by",), "a value map")
+        choices = []
+        for key, value in spec["map"].items():
+            choices.append((self.key(key, field, where + ("map", key)), read(value, where + ("map", key))))
+        has_default = "default" in spec
+        default = read(spec["default"], where + ("default",)) if has_default else None
+        keys = tuple(format_value(k) for k in spec["map"])
+        return Pick(field, self.fields[field], tuple(choices), keys, default, has_default, dotted(where),
+                    line_at(self.lines, where), str(self.path))
+
     def element(self, spec: dict[str, Any], where: tuple[Any, ...]) -> Element:
         """One element that passed ``template.schema.json#/$defs/element`` (one kind key, that
-        kind's keys, values of the right form)."""
+        kind's keys, values of the right form; any value may be a value map)."""
         kind = next(k for k in KINDS if k in spec)
         args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS.get(kind, {})}
+        picks = []
         for key, value in spec.items():
+            at = where + (key,)
+            if key in ("when", "unless"):
+                args[key] = self.condition(value, at)
+                continue
+            read: Callable[[Any, tuple[Any, ...]], Any]
+            name = key
             if key == kind and kind in ("line", "polygon"):
-                args["points"], args["content"] = tuple((float(x), float(y)) for x, y in value), ""
+                read, name = _points, "points"
             elif key == kind and kind in ("regular", "star"):
-                args["sides"], args["content"] = int(value), ""
+                read, name = _count, "sides"
             elif key == kind:
-                args["content"] = self.content(kind, value, where + (key,))
+                read, name = partial(self.content, kind), "content"
             elif key == "fill":
-                args[key] = self.fill(value, where + (key,))
+                read = self.fill
+            elif key in _READ:
+                read = getattr(self, _READ[key])
             else:
-                args[key] = getattr(self, _READ[key])(value, where + (key,)) if key in _READ else value
+                read = _as_given
+            if isinstance(value, dict) and "by" in value and "map" in value:  # a value map (a gradient has neither key)
+                pick = self.pick(value, at, read)
+                picks.append((name, pick))
+                args[name] = pick.default if pick.has_default else pick.choices[0][1]
+            else:
+                args[name] = read(value, at)
+        if kind in ("line", "polygon", "regular", "star"):
+            args.setdefault("content", "")
         for key in ("box", "clip"):
-            if kind not in ("text", "glyph") and key in spec and not (spec[key][2] > 0 and spec[key][3] > 0):
-                raise self.fail(where + (key,), f"a box needs a width and height above 0, got {list(spec[key])}")
+            for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
+                if not (box[2] > 0 and box[3] > 0):
+                    raise self.fail(where + (key,), f"a box needs a width and height above 0, got {list(box)}")
         if kind == "arc_text" and args.get("align") == "justify":
             raise self.fail(where + ("align",), "text on a circle is aligned left, centre or right")
         if kind == "sector" and "start" in spec and "end" in spec and spec["start"] == spec["end"]:
             raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
         if kind in ("text", "glyph"):
             args["boxed"] = "box" in spec
-            if args["boxed"] and not (args["box"][2] > 0 and args["box"][3] > 0):
-                raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(spec['box'])}")
+            for box in _given(spec.get("box")):
+                if not (box[2] > 0 and box[3] > 0):
+                    raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
                 for key in ("min_size", "valign", "leading", "markup"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
-                if args.get("align") == "justify":
+                if "justify" in _given(spec.get("align")):
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
-        return Element(**args)
+        return Element(**args, picks=tuple(picks))
+
+    def elements(self, spec: list[Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
+        return tuple(self.element(e, where + (i,)) for i, e in enumerate(spec))
 
     def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
         source = "" if name else str(self.path)
-        return Template(tuple(self.element(e, where + (i,)) for i, e in enumerate(spec)), name, source=source)
+        return Template(self.elements(spec, where), name, source=source)
+
+
+def parse_layouts(path: Path, spec: dict[str, Any], lines: Lines, fields: dict[str, str],
+                  fonts: tuple[str, ...] = ()) -> dict[str, Template]:
+    """Parse a catalogue's ``layouts:`` (name → an element list, or ``{extends: NAME, elements:
+    [...]}``: the parent's elements drawn first, then its own).
+
+    Raises:
+        CatalogueError: what :func:`parse_template` finds in an element; an ``extends`` naming
+            no layout (with a did-you-mean) or closing a circle (``a → b → a``); a layout with
+            neither elements nor extends.
+    """
+    parser = _Parser(path, lines, fields, fonts)
+    done: dict[str, Template] = {}
+
+    def build(name: str, chain: tuple[str, ...]) -> Template:
+        if name in done:
+            return done[name]
+        entry = spec[name]
+        where: tuple[Any, ...] = ("layouts", name)
+        if isinstance(entry, list):
+            elements = parser.elements(entry, where)
+        else:
+            parent: tuple[Element, ...] = ()
+            if "extends" in entry:
+                base = entry["extends"]
+                if base not in spec:
+                    raise parser.fail(where + ("extends",), f"unknown layout {show(base)}{suggest(str(base), list(spec))} (layouts: {', '.join(spec)})")
+                if base in chain + (name,):
+                    circle = chain[chain.index(base):] + (name, base) if base in chain else (name, base)
+                    raise parser.fail(where + ("extends",), f"layouts extend each other in a circle: {' → '.join(circle)}")
+                parent = build(base, chain + (name,)).elements
+            elif "elements" not in entry:
+                raise parser.fail(where, "a layout needs elements: [...] or extends: LAYOUT")
+            elements = parent + parser.elements(entry.get("elements", []), where + ("elements",))
+        done[name] = Template(elements, name, source=str(path))
+        return done[name]
+
+    for name in spec:
+        build(name, ())
+    return done
 
 
 def parse_template(path: Path, spec: Any, lines: Lines, where: tuple[Any, ...], fields: dict[str, str],
-                   fonts: tuple[str, ...] = ()) -> Template:
+                   fonts: tuple[str, ...] = (), layouts: dict[str, Template] | None = None) -> Face:
     """Parse the template ``spec`` found at ``where`` in ``path``.
 
     Args:
-        spec: a list of element mappings, or the name of a built-in template (``meatshield``),
-            that passed ``data/template.schema.json#/$defs/template`` (the catalogue schema refers
+        spec: a list of element mappings, the name of one of ``layouts`` or of a built-in
+            template (``meatshield``), or a layout map ``{by: FIELD, map: {VALUE: LAYOUT},
+            default: LAYOUT}`` (each LAYOUT a name or an element list), that passed
+            ``data/template.schema.json#/$defs/template`` (the catalogue schema refers
             to it: unknown kinds and keys, values of the wrong form are found there).
         lines: source lines from :func:`tokengen.sources.yamlsrc.read_yaml`.
         fields: the catalogue's declared fields, name → type (see :data:`FIELD_TYPES`).
         fonts: the catalogue's own font names (besides ``regular`` and ``bold``).
+        layouts: the catalogue's layouts (:func:`parse_layouts`), by name.
+    Returns:
+        A :class:`Template`, or for a layout map a :class:`Pick` of templates; either may hold
+        conditions and value maps, which :func:`resolve` settles per token.
     Raises:
-        CatalogueError: an unknown field, font or built-in template (with a did-you-mean), a
+        CatalogueError: an unknown field, font, layout or built-in template (with a did-you-mean), a
             field of the wrong type, a length without a known unit, a picture outside the
             catalogue's folder, or a built-in template reading a field the catalogue lacks.
     """
     parser = _Parser(path, lines, fields, fonts)
-    if isinstance(spec, str):
+    layouts = layouts or {}
+
+    def named(name: str, at: tuple[Any, ...]) -> Template:
+        if name in layouts:
+            return layouts[name]
         known = builtin_names()
-        if spec not in known:
-            raise parser.fail(where, f"unknown template {spec!r}{suggest(spec, known)} (built in: {', '.join(known)})")
-        template = builtin(spec)
+        if name not in known:
+            listed = f"layouts: {', '.join(layouts)}; built in: {', '.join(known)}" if layouts else f"built in: {', '.join(known)}"
+            raise parser.fail(at, f"unknown template {name!r}{suggest(name, list(layouts) + list(known))} ({listed})")
+        template = builtin(name)
         for element in template.elements:
-            for name in element.fields():
-                if name not in fields:
-                    raise parser.fail(where, f"the built-in template '{spec}' reads field '{name}', which is not declared in fields")
+            for field in element.fields():
+                if field not in fields:
+                    raise parser.fail(at, f"the built-in template '{name}' reads field '{field}', which is not declared in fields")
         return template
-    return parser.template(spec, where)
+
+    def one(value: Any, at: tuple[Any, ...]) -> Template:
+        return named(value, at) if isinstance(value, str) else parser.template(value, at)
+
+    if isinstance(spec, dict):
+        return parser.pick(spec, where, one)
+    return one(spec, where)
+
+
+def templates_of(face: Face) -> list[Template]:
+    """The templates a face may be drawn from: itself, or every template its layout map chooses."""
+    return [face] if isinstance(face, Template) else list(dict.fromkeys(face.values()))
+
+
+def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...]) -> Face:
+    """``face`` (each template of a layout map) with the catalogue's fonts and icons."""
+    if isinstance(face, Template):
+        return replace(face, fonts=fonts, icons=icons)
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons) if face.has_default else None)
+
+
+def pictures(face: Face) -> list[Path]:
+    """The literal pictures (``image: art/back.png``, also as a value map's values) a face may
+    show: absolute paths, resolved when parsed."""
+    found = []
+    for template in templates_of(face):
+        for element in template.elements:
+            if element.kind != "image":
+                continue
+            given = [element.content] + [v for key, pick in element.picks if key == "content" for v in pick.values()]
+            found += [Path(v) for v in given if v and not placeholders(v)]
+    return list(dict.fromkeys(found))
+
+
+def image_source(element: Element, values: dict[str, Any]) -> Path | None:
+    """The picture an image ``element`` shows with these field ``values``: the art file of a
+    ``"{field}"`` naming an image field (None when the field is empty), else the substituted
+    path (None when empty)."""
+    if element.content.startswith("{") and element.content.endswith("}") and element.content.count("{") == 1:
+        value = values.get(element.content[1:-1])
+        return value if isinstance(value, Path) else None
+    text = substitute(element.content, values)
+    return Path(text) if text else None
+
+
+def _empty(element: Element, values: dict[str, Any]) -> bool:
+    """Whether ``element`` shows nothing with these values: a text or glyph whose text is empty
+    (or only spaces), a picture that names no file."""
+    if element.kind in ("text", "glyph"):
+        return not substitute(element.content, values).strip()
+    if element.kind == "image":
+        return image_source(element, values) is None
+    return False
+
+
+def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Exception]) -> Template:
+    """The plain template one token is drawn with: its layout chosen (a layout map), every
+    element whose ``when`` fails or whose ``unless`` holds left out, every value map settled,
+    and every text or picture left empty by the token's values left out (with its plate, which
+    is drawn for the texts present only). Done once per token (when the catalogue is read), so
+    the drawing, the checks and the backs' sharing see plain elements. Returns ``face`` itself
+    when nothing changes.
+
+    Raises:
+        the exception ``fail(field, message)`` returns: a token value a map lacks, with no default.
+    """
+    template = face.choose(values, fail) if isinstance(face, Pick) else face
+    if template.plain and not any(e.kind in ("text", "glyph", "image") for e in template.elements):
+        return template
+    kept = []
+    for element in template.elements:
+        if element.when is not None and not element.when.holds(values):
+            continue
+        if element.unless is not None and element.unless.holds(values):
+            continue
+        if element.picks or element.when is not None or element.unless is not None:
+            chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
+            element = replace(element, when=None, unless=None, picks=(), **chosen)
+        if not _empty(element, values):
+            kept.append(element)
+    if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
+        return template
+    return replace(template, elements=tuple(kept))
 
 
 @cache
