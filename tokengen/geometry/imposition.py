@@ -29,9 +29,9 @@ from ..units import format_length
 #: Height (pt) of the calibration strip kept at the foot of the printable area (or its width,
 #: when it runs up the left margin beside the block: :func:`calibration_side`).
 CALIBRATION_HEIGHT = 22.0
-#: Where the calibration strip may go (``--furniture``): ``full`` at the foot unless that costs
-#: a row, then up the left margin when that costs no column; ``compact`` up the left margin
-#: whenever that costs no column; ``none`` no ruler, note or caption.
+#: Where the calibration strip may go (``--furniture``): ``full`` across the foot unless that
+#: costs a sheet, then up the left margin; ``compact`` up the left margin unless that costs
+#: room for a token; ``none`` no ruler, note or caption (settled by :func:`tokengen.geometry.pager.plan`).
 FURNITURE = ("full", "compact", "none")
 #: Least clear space (pt) between the grid and the calibration strip, for cut-line guides.
 CALIBRATION_GAP = 6.0
@@ -115,9 +115,11 @@ class SheetSpec:
             saves pages or fills a sheet.
         home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
             how far the outer tokens' background runs past the outer cut (0: none).
-        furniture: ``"full"`` or ``"compact"``: where the calibration strip goes when
-            ``calibration`` is set (:func:`calibration_side`; ``--furniture none`` clears
-            ``calibration``).
+        furniture: ``"full"`` or ``"compact"``: where the calibration strip may go when
+            ``calibration`` is set (:data:`FURNITURE`; ``--furniture none`` clears
+            ``calibration``); :func:`tokengen.geometry.pager.plan` settles ``side`` from it.
+        side: the calibration strip runs up the left margin (``CALIBRATION_HEIGHT`` wide, the
+            block centred right of it) instead of across the foot.
     """
 
     page: tuple[float, float]
@@ -135,8 +137,10 @@ class SheetSpec:
     # (None: ``size``, a square) and the shape (a tokengen.geometry.shapes.Shape; None: square)
     height: float | None = None
     shape: Any = None
-    # where the calibration strip goes (FURNITURE): "full" or "compact" (see calibration_side)
+    # where the calibration strip may go (FURNITURE: "full" or "compact") and where it went:
+    # side = up the left margin beside the block (settled by tokengen.geometry.pager.plan)
     furniture: str = "full"
+    side: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,7 @@ class Grid:
     rows: int
     area: Rect
     pitch: float
-    side: bool = False  # the calibration strip runs up the left margin (calibration_side)
+    side: bool = False  # the calibration strip runs up the left margin (SheetSpec.side)
 
     @property
     def per_page(self) -> int:
@@ -172,15 +176,14 @@ class PageLayout:
     cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.geometry.shapes.Outline)
 
 
-def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...], side: bool = False) -> tuple[Rect, float, float]:
+def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[Rect, float, float]:
     """The printable area of ``spec``'s sheet (inside the margin, above the calibration strip, or
-    right of it with ``side``: :func:`calibration_side`) and the width and height, pt, left in it
-    for cells once the outermost bleed is kept inside: the checks every sheet shares, squares
-    (:func:`grid_for`) and shaped tokens (:func:`tokengen.geometry.shapes.packing_for`) alike.
+    right of it when ``spec.side``) and the width and height, pt, left in it for cells once the
+    outermost bleed is kept inside: the checks every sheet shares, squares (:func:`grid_for`)
+    and shaped tokens (:func:`tokengen.geometry.shapes.packing_for`) alike.
 
     Args:
         token: (name, length pt) of each token length to check, e.g. ``(("token size", 72.0),)``.
-        side: the calibration strip runs up the left margin instead of across the foot.
     Raises:
         LayoutError: a page or token length is not a positive finite length, or the gutter is
             narrower than twice the bleed.
@@ -192,29 +195,12 @@ def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...], side: bool
     if spec.gutter + 1e-9 < 2 * spec.bleed:
         raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
     reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
-    if side and spec.calibration:
+    if spec.side and spec.calibration:
         area = Rect(spec.margin + reserve, spec.margin, width - 2 * spec.margin - reserve, height - 2 * spec.margin)
     else:
         area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
     # the outermost cells also need room for their bleed inside the area
     return area, area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
-
-
-def calibration_side(spec: SheetSpec, w: float, h: float, pitch_x: float, pitch_y: float) -> bool:
-    """Whether the calibration strip of ``spec`` runs up the left margin beside the block (True)
-    or across the foot of the sheet (False), for cells ``w`` × ``h`` pt at ``pitch_x`` ×
-    ``pitch_y``: with ``furniture="full"`` beside the block only when the foot strip would cost
-    a row and the side strip costs no column; with ``"compact"`` beside the block whenever that
-    costs no column. (63 × 88 mm cards on Letter at a 1/4 in margin: 2 rows under a foot strip,
-    3 beside a side strip, 3 columns either way, so 9 a sheet.) False without a strip."""
-    if not spec.calibration or spec.furniture not in ("full", "compact"):
-        return False
-    width, height = spec.page
-    reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP
-    free_w, free_h = width - 2 * spec.margin - 2 * spec.bleed, height - 2 * spec.margin - 2 * spec.bleed
-    if _fit(free_w - reserve, w, pitch_x) != _fit(free_w, w, pitch_x):
-        return False  # the side strip would cost a column
-    return spec.furniture == "compact" or _fit(free_h - reserve, h, pitch_y) != _fit(free_h, h, pitch_y)
 
 
 def calibration_strip(spec: SheetSpec, side: bool) -> Rect | None:
@@ -259,12 +245,11 @@ def grid_for(spec: SheetSpec) -> Grid:
             the message names the largest token size that would fit (see :func:`sheet_area`,
             :func:`require_fit`).
     """
+    area, usable_w, usable_h = sheet_area(spec, (("token size", spec.size),))
     pitch = spec.size + spec.gutter
-    side = calibration_side(spec, spec.size, spec.size, pitch, pitch)
-    area, usable_w, usable_h = sheet_area(spec, (("token size", spec.size),), side)
     rows = _fit(usable_h, spec.size, pitch)
     columns = require_fit(spec, _fit(usable_w, spec.size, pitch), rows, format_length(spec.size), min(usable_w, usable_h))
-    return Grid(columns, rows, area, pitch, side)
+    return Grid(columns, rows, area, pitch, spec.side and spec.calibration)
 
 
 def column_choices(spec: SheetSpec) -> list[SheetSpec]:
@@ -391,9 +376,9 @@ def guide_limits(spec: SheetSpec, block: Rect, strip: Rect | None) -> tuple[floa
     width, height = spec.page
     edge = spec.margin / 2
     side = strip is not None and strip.h > strip.w
-    left = max(strip.x1 + 1.0 if side else edge, block.x - GUIDE_LENGTH)
+    left = max(strip.x1 + 1.0 if strip is not None and side else edge, block.x - GUIDE_LENGTH)
     right = min(width - edge, block.x1 + GUIDE_LENGTH)
-    bottom = max(strip.y1 + 1.0 if strip and not side else edge, block.y - GUIDE_LENGTH)
+    bottom = max(strip.y1 + 1.0 if strip is not None and not side else edge, block.y - GUIDE_LENGTH)
     top = min(height - edge, block.y1 + GUIDE_LENGTH)
     return left, right, bottom, top
 

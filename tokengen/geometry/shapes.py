@@ -33,7 +33,6 @@ from .imposition import (
     PageLayout,
     Rect,
     SheetSpec,
-    calibration_side,
     calibration_strip,
     edges,
     guide_limits,
@@ -172,7 +171,7 @@ class Packing:
     """Where cells go on one sheet of a shaped catalogue: ``columns`` × ``rows``, the x and y
     pitch (pt), the shift (pt) of every odd row (pointy hexes, to the right) or odd column (flat
     hexes, down), the printable ``area``, and ``side``: the calibration strip runs up the left
-    margin beside the block (rectangles and circles only: :func:`tokengen.geometry.imposition.calibration_side`)."""
+    margin beside the block (:attr:`tokengen.geometry.imposition.SheetSpec.side`)."""
 
     columns: int
     rows: int
@@ -180,7 +179,7 @@ class Packing:
     pitch_y: float
     shift: float
     area: Rect
-    side: bool = False  # the calibration strip runs up the left margin (imposition.calibration_side)
+    side: bool = False  # the calibration strip runs up the left margin (SheetSpec.side)
 
     @property
     def per_page(self) -> int:
@@ -208,9 +207,8 @@ def packing_for(spec: SheetSpec) -> Packing:
     """
     w, h = spec.size, spec.height or spec.size
     shape: Shape = spec.shape or Shape()
+    area, usable_w, usable_h = sheet_area(spec, (("token width", w), ("token height", h)))
     g = gutter_for(spec)
-    side = shape.kind != "hex" and calibration_side(spec, w, h, w + g, h + g)
-    area, usable_w, usable_h = sheet_area(spec, (("token width", w), ("token height", h)), side)
     shift = 0.0
     if shape.kind == "hex" and shape.orientation == "pointy":
         across = w  # across the flats, horizontal
@@ -228,7 +226,7 @@ def packing_for(spec: SheetSpec) -> Packing:
         pitch_x, pitch_y = w + g, h + g
         columns, rows = _fit(usable_w, w, pitch_x), _fit(usable_h, h, pitch_y)
     columns = require_fit(spec, columns, rows, f"{format_length(w)} × {format_length(h)} {shape.kind}")
-    return Packing(columns, rows, pitch_x, pitch_y, shift, area, side)
+    return Packing(columns, rows, pitch_x, pitch_y, shift, area, spec.side and spec.calibration)
 
 
 def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) -> PageLayout:
