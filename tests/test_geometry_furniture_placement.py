@@ -45,8 +45,9 @@ def placed_per_page(pdf_path: Path, width: float) -> list[int]:
     return out
 
 
-def spec_for(catalogue, page: str, **kw) -> SheetSpec:
-    return shapes.sheet_for(SheetSpec(page=parse_page(page), size=catalogue.size, group=catalogue.columns, **kw), catalogue)
+def spec_for(catalogue, page: str, furniture: str = "full") -> SheetSpec:
+    """The sheet ``build`` asks for (``--furniture full`` by default)."""
+    return shapes.sheet_for(SheetSpec(page=parse_page(page), size=catalogue.size, group=catalogue.columns, furniture=furniture), catalogue)
 
 
 @pytest.mark.parametrize(("page", "side"), [("letter", True), ("a4", False)])
@@ -59,6 +60,12 @@ def test_poker_cards_are_nine_a_page_on_letter_and_a4(tmp_path: Path, page: str,
     settled = pager.plan(cards.count, spec_for(cards, page), 3).spec
     assert settled.side is side  # A4 has room for 3 rows under the foot strip; Letter has not
     assert not [w for w in result.warnings if "printers cannot print" in w]
+
+
+def test_a_spec_made_by_hand_keeps_the_foot_strip() -> None:
+    cards = load_catalogue(POKER)
+    assert pager.plan(cards.count, spec_for(cards, "letter", "foot")).spec.side is False
+    assert pager.plan(cards.count, spec_for(cards, "letter", "foot")).pages == 2
 
 
 @pytest.mark.parametrize("page", ["letter", "a4"])

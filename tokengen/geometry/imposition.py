@@ -115,9 +115,11 @@ class SheetSpec:
             saves pages or fills a sheet.
         home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
             how far the outer tokens' background runs past the outer cut (0: none).
-        furniture: ``"full"`` or ``"compact"``: where the calibration strip may go when
-            ``calibration`` is set (:data:`FURNITURE`; ``--furniture none`` clears
-            ``calibration``); :func:`tokengen.geometry.pager.plan` settles ``side`` from it.
+        furniture: where the calibration strip may go when ``calibration`` is set: ``"foot"``
+            (always across the foot, the default of a spec made by hand) or :data:`FURNITURE`'s
+            ``"full"`` or ``"compact"`` (what ``build``, ``export`` and the page ask for;
+            ``--furniture none`` clears ``calibration``); :func:`tokengen.geometry.pager.plan`
+            settles ``side`` from it.
         side: the calibration strip runs up the left margin (``CALIBRATION_HEIGHT`` wide, the
             block centred right of it) instead of across the foot.
     """
@@ -137,9 +139,9 @@ class SheetSpec:
     # (None: ``size``, a square) and the shape (a tokengen.geometry.shapes.Shape; None: square)
     height: float | None = None
     shape: Any = None
-    # where the calibration strip may go (FURNITURE: "full" or "compact") and where it went:
-    # side = up the left margin beside the block (settled by tokengen.geometry.pager.plan)
-    furniture: str = "full"
+    # where the calibration strip may go ("foot", or FURNITURE's "full" or "compact") and where it
+    # went: side = up the left margin beside the block (settled by tokengen.geometry.pager.plan)
+    furniture: str = "foot"
     side: bool = False
 
 

@@ -142,12 +142,13 @@ def furniture_place(count: int, spec: SheetSpec, fold: str | None = None) -> She
     for ``count`` tokens: with ``furniture="full"`` across the foot unless running it up the left
     margin needs fewer sheets (63 × 88 mm cards on Letter at a 1/4 in margin: 6 a sheet under a
     foot strip, 9 beside a side strip); with ``"compact"`` up the left margin unless that holds
-    fewer tokens a sheet. Unchanged without a strip and on fold-over sheets (which have none).
+    fewer tokens a sheet. Unchanged with ``"foot"``, without a strip and on fold-over sheets
+    (which have none).
 
     Raises:
         LayoutError: not one token fits either way (see :func:`capacity`).
     """
-    if not spec.calibration or fold:
+    if not spec.calibration or fold or spec.furniture not in ("full", "compact"):
         return spec
     foot, side = replace(spec, side=False), replace(spec, side=True)
 

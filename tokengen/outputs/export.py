@@ -128,7 +128,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns, group=catalogue.columns,
             cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
-            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
+            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed, furniture="full",
         )
         backs = "duplex" if profile.backs == "duplex" else None
         registration = "registration" in profile.marks
