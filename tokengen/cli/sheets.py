@@ -84,8 +84,8 @@ def echo_build_report(result: Any) -> None:
 @click.option("--max-svg-elements", type=click.IntRange(1), default=MAX_SVG_ELEMENTS, show_default=True,
               help="Refuse SVG art with more elements (its <use> copies counted).")
 @click.option("--furniture", type=click.Choice(["full", "compact", "none"]), default="full", show_default=True,
-              help="The calibration ruler and caption: full (across the foot, or up the left margin when the foot would cost a row), "
-                   "compact (up the left margin whenever that costs no column), none.")
+              help="The calibration ruler and caption: full (across the foot, or up the left margin when the foot strip would cost a sheet), "
+                   "compact (up the left margin whenever the sheet still holds as many tokens), none.")
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
