@@ -78,11 +78,13 @@ def _sheet_options(f: Any) -> Any:
 
 def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
                cut_lines: bool, crop_marks: bool, size: float, bleed: float = 0.0, *, group: int | None = None,
-               home_bleed: float = 0.0) -> SheetSpec:
+               home_bleed: float = 0.0, furniture: str = "full") -> SheetSpec:
     """Turn the shared CLI options into a :class:`SheetSpec` (raises click's BadParameter):
     ``--page`` read here, the rest as :func:`tokengen.geometry.sizing.sheet_spec` takes them
     (``size``: the box width :func:`~tokengen.geometry.sizing.token_size` settled).
-    ``columns``: None (use ``group``, the catalogue's columns), 0 (as many as fit) or N."""
+    ``columns``: None (use ``group``, the catalogue's columns), 0 (as many as fit) or N;
+    ``furniture``: where the calibration strip may go (``"full"``: up the left margin when the
+    foot would cost a sheet)."""
     try:
         page_size = parse_page(page, landscape=landscape)
     except ValueError as exc:
@@ -90,7 +92,7 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
     from ..geometry import sizing
 
     return sizing.sheet_spec(page_size, size, margin=margin, gutter=gutter, bleed=bleed, columns=columns, group=group,
-                             cut_lines=cut_lines, crop_marks=crop_marks, home_bleed=home_bleed)
+                             cut_lines=cut_lines, crop_marks=crop_marks, home_bleed=home_bleed, furniture=furniture)
 
 
 def output_file(text: str, name: str) -> Path:

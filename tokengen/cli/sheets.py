@@ -83,11 +83,15 @@ def echo_build_report(result: Any) -> None:
               help="Refuse builds whose art holds more pixels (after resampling).")
 @click.option("--max-svg-elements", type=click.IntRange(1), default=MAX_SVG_ELEMENTS, show_default=True,
               help="Refuse SVG art with more elements (its <use> copies counted).")
+@click.option("--furniture", type=click.Choice(["full", "compact", "none"]), default="full", show_default=True,
+              help="The calibration ruler and caption: full (across the foot, or up the left margin when the foot strip would cost a sheet), "
+                   "compact (up the left margin whenever the sheet still holds as many tokens), none.")
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
+          furniture: str = "full",
           previews: Any = None) -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
@@ -103,6 +107,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
+      tokengen build examples/poker-cards/cards.yaml --furniture compact -o cards.pdf
       tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
     """
@@ -118,6 +123,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
+    spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)
     if punch:

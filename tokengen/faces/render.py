@@ -50,19 +50,30 @@ REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
 #: RIP knows them as marks, and the total-ink check counts them as no ink.
 ALL_SEPARATION = CMYKColorSep(1.0, 1.0, 1.0, 1.0, spotName="All", density=1.0)
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+#: Die line (profile key ``cut_layer``): a spot colour's alternate (100 % magenta, how RIPs and
+#: viewers show a ``CutContour``) and its stroke, pt (the thinnest stroke preflight passes).
+DIE_ALTERNATE = (0.0, 1.0, 0.0, 0.0)
+DIE_STROKE = 0.25
 
+
+def die_colour(name: str) -> CMYKColorSep:
+    """The die line's colour: a Separation named ``name`` (``CutContour``), alternate DeviceCMYK
+    0 1 0 0, tint 100 %."""
+    colour = CMYKColorSep(*DIE_ALTERNATE, spotName=name, density=1.0)
+    colour.die = True  # type: ignore[attr-defined]  # marks the die line for cmyk_or_all: a separation kept as one
+    return colour
 
 
 def cmyk_or_all(colour: Any) -> CMYKColor:
     """ReportLab's ``enforceColorSpace="cmyk"`` check, letting :data:`ALL_SEPARATION` through:
     a CMYK colour as it is (another separation as plain CMYK), an RGB grey as its K, the ``All``
-    separation as itself.
+    separation and the die line's (:func:`die_colour`) as themselves.
 
     Raises:
         ValueError: any other colour (RGB), as ReportLab does.
     """
     tc = toColor(colour)
-    if isinstance(tc, CMYKColorSep) and tc.spotName == ALL_SEPARATION.spotName:
+    if isinstance(tc, CMYKColorSep) and (tc.spotName == ALL_SEPARATION.spotName or getattr(tc, "die", False)):
         return tc
     if not isinstance(tc, CMYKColor):
         if isinstance(tc, Color) and tc.red == tc.blue == tc.green:
@@ -552,6 +563,29 @@ class SheetCanvas:
             c.drawPath(self._outline_path(outline), stroke=0 if fill else 1, fill=1 if fill else 0)
         c.restoreState()
 
+    def die_line(self, outlines: Sequence[shapes.Outline], name: str, layer: str | None = None) -> None:
+        """Stroke every cut outline in the spot colour ``name`` (:func:`die_colour`) with a
+        :data:`DIE_STROKE` pt line, overprinting (an ExtGState with ``/OP true /op true``), on
+        the page itself so its resources name the separation. With ``layer`` the strokes sit in
+        an optional-content block ``/OC /<layer> BDC … EMC``; the page's ``/Properties`` entry and
+        the document's ``/OCProperties`` are added afterwards
+        (:func:`tokengen.outputs.dieline.add_layer`): ReportLab has no optional content."""
+        if not outlines:
+            return
+        c = self.canvas
+        if layer:
+            c.addLiteral(f"/OC /{layer} BDC")
+        c.saveState()
+        c.setStrokeOverprint(True)
+        c.setFillOverprint(True)
+        c.setLineWidth(DIE_STROKE)
+        c.setStrokeColor(die_colour(name))
+        for outline in outlines:
+            c.drawPath(self._outline_path(outline), stroke=1, fill=0)
+        c.restoreState()
+        if layer:
+            c.addLiteral("EMC")
+
     def dashed(self, line: Line, stroke: float, colour: Colour, dash: tuple[float, float]) -> None:
         """Stroke ``line`` dashed (``dash`` = pt on, pt off): the fold line of a fold-over sheet."""
         c = self.canvas
@@ -587,9 +621,13 @@ class SheetCanvas:
         1 in, 0, 10 and 20 mm, and the instruction to print at actual size; then the page's
         caption (``captions``: fullest wording first). It never scales with the tokens. The ruler
         and its note are drawn once, as a page-sized Form XObject, and placed on every page.
-        Returns the layout used (its ``warnings`` name anything left out for lack of room)."""
+        A side strip (taller than wide, :func:`tokengen.geometry.furniture.turned`) is laid out
+        along its length and drawn turned a quarter turn anticlockwise, reading upwards.
+        Returns the layout used, in the strip's own upright coordinates (its ``warnings`` name
+        anything left out for lack of room; :func:`tokengen.geometry.furniture.on_page` maps it)."""
         c = self.canvas
-        plan = furniture.calibration(strip, captions, self.measure)
+        plan = furniture.calibration(furniture.upright(strip), captions, self.measure)
+        side = furniture.turned(strip)  # up the left margin: laid out lengthwise, drawn a quarter turn round
         key = ("calibration", strip)
         name = self._rulers.get(key)
         if name is None:
@@ -597,14 +635,26 @@ class SheetCanvas:
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
             name = self._rulers[key] = f"calibration-{len(self._rulers)}"
             self._page_form(name)
+            if side:
+                c.saveState()
+                c.translate(strip.x1, strip.y)
+                c.rotate(90)
             if plan.ruler:
                 self._draw_ruler(*plan.ruler)
             for text in plan.labels + ((plan.note,) if plan.note else ()):
                 self._text(text)
+            if side:
+                c.restoreState()
             c.endForm()
         c.doForm(name)
         if plan.caption:
+            if side:
+                c.saveState()
+                c.translate(strip.x1, strip.y)
+                c.rotate(90)
             self._text(plan.caption)
+            if side:
+                c.restoreState()
         return plan
 
     def measure(self, text: str, size: float) -> float:

@@ -1,5 +1,6 @@
 """Sheet furniture that fits the page: where the calibration ruler, its note and the page caption
-go in the calibration strip, where a back sheet's caption goes, and what lies where most printers
+go in the calibration strip (across the foot of the sheet, or up its left margin beside the block
+when the foot would cost a row of tokens: :func:`tokengen.geometry.imposition.calibration_side`), where a back sheet's caption goes, and what lies where most printers
 cannot print. Pure geometry: text widths come from a ``measure(text, size) -> pt`` callable, so
 nothing here draws or imports ReportLab.
 
@@ -152,6 +153,27 @@ def back_caption(page: tuple[float, float], margin: float, band: Rect, captions:
             if y - 0.24 * size >= 0 and y + 0.76 * size <= height:
                 return Text(margin + 2.0, y, size, text), None
     return None, "back sheet caption left out: the back block leaves no clear margin above or below it"
+
+
+def turned(strip: Rect) -> bool:
+    """Whether ``strip`` runs up the side of the sheet (taller than wide): its furniture is laid
+    out along it (:func:`upright`) and drawn turned a quarter turn anticlockwise, reading upwards."""
+    return strip.h > strip.w
+
+
+def upright(strip: Rect) -> Rect:
+    """The strip :func:`calibration` lays out, pt: ``strip`` itself, or for a side strip the
+    same strip turned to lie along its length, origin at (0, 0) (see :func:`on_page`)."""
+    return Rect(0.0, 0.0, strip.h, strip.w) if turned(strip) else strip
+
+
+def on_page(rects: Sequence[Rect], strip: Rect) -> list[Rect]:
+    """Rectangles laid out in :func:`upright` ``strip`` as they lie on the page, pt: unchanged
+    for a foot strip; for a side strip turned a quarter turn anticlockwise about the origin and
+    moved to the strip's lower-right corner, (x, y) → (strip.x1 - y, strip.y + x)."""
+    if not turned(strip):
+        return list(rects)
+    return [Rect(strip.x1 - r.y1, strip.y + r.x, r.h, r.w) for r in rects]
 
 
 def text_box(t: Text, measure: Measure) -> Rect:

@@ -26,8 +26,13 @@ from typing import Any
 from ..errors import LayoutError
 from ..units import format_length
 
-#: Height (pt) of the calibration strip kept at the foot of the printable area.
+#: Height (pt) of the calibration strip kept at the foot of the printable area (or its width,
+#: when it runs up the left margin beside the block: :func:`calibration_side`).
 CALIBRATION_HEIGHT = 22.0
+#: Where the calibration strip may go (``--furniture``): ``full`` across the foot unless that
+#: costs a sheet, then up the left margin; ``compact`` up the left margin unless that costs
+#: room for a token; ``none`` no ruler, note or caption (settled by :func:`tokengen.geometry.pager.plan`).
+FURNITURE = ("full", "compact", "none")
 #: Least clear space (pt) between the grid and the calibration strip, for cut-line guides.
 CALIBRATION_GAP = 6.0
 #: Crop marks: gap from the trim (or bleed) edge and length, in pt (about 6 mm long).
@@ -110,6 +115,13 @@ class SheetSpec:
             saves pages or fills a sheet.
         home_bleed: on a sheet whose neighbours share edges (``gutter == 0`` and ``bleed == 0``),
             how far the outer tokens' background runs past the outer cut (0: none).
+        furniture: where the calibration strip may go when ``calibration`` is set: ``"foot"``
+            (always across the foot, the default of a spec made by hand) or :data:`FURNITURE`'s
+            ``"full"`` or ``"compact"`` (what ``build``, ``export`` and the page ask for;
+            ``--furniture none`` clears ``calibration``); :func:`tokengen.geometry.pager.plan`
+            settles ``side`` from it.
+        side: the calibration strip runs up the left margin (``CALIBRATION_HEIGHT`` wide, the
+            block centred right of it) instead of across the foot.
     """
 
     page: tuple[float, float]
@@ -127,16 +139,22 @@ class SheetSpec:
     # (None: ``size``, a square) and the shape (a tokengen.geometry.shapes.Shape; None: square)
     height: float | None = None
     shape: Any = None
+    # where the calibration strip may go ("foot", or FURNITURE's "full" or "compact") and where it
+    # went: side = up the left margin beside the block (settled by tokengen.geometry.pager.plan)
+    furniture: str = "foot"
+    side: bool = False
 
 
 @dataclass(frozen=True)
 class Grid:
-    """The capacity of one sheet: ``columns`` × ``rows`` cells inside ``area``."""
+    """The capacity of one sheet: ``columns`` × ``rows`` cells inside ``area`` (``side``: the
+    calibration strip runs up the left margin)."""
 
     columns: int
     rows: int
     area: Rect
     pitch: float
+    side: bool = False  # the calibration strip runs up the left margin (SheetSpec.side)
 
     @property
     def per_page(self) -> int:
@@ -161,10 +179,10 @@ class PageLayout:
 
 
 def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[Rect, float, float]:
-    """The printable area of ``spec``'s sheet (inside the margin, above the calibration strip) and
-    the width and height, pt, left in it for cells once the outermost bleed is kept inside: the
-    checks every sheet shares, squares (:func:`grid_for`) and shaped tokens
-    (:func:`tokengen.geometry.shapes.packing_for`) alike.
+    """The printable area of ``spec``'s sheet (inside the margin, above the calibration strip, or
+    right of it when ``spec.side``) and the width and height, pt, left in it for cells once the
+    outermost bleed is kept inside: the checks every sheet shares, squares (:func:`grid_for`)
+    and shaped tokens (:func:`tokengen.geometry.shapes.packing_for`) alike.
 
     Args:
         token: (name, length pt) of each token length to check, e.g. ``(("token size", 72.0),)``.
@@ -179,9 +197,24 @@ def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[R
     if spec.gutter + 1e-9 < 2 * spec.bleed:
         raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
     reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0
-    area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
+    if spec.side and spec.calibration:
+        area = Rect(spec.margin + reserve, spec.margin, width - 2 * spec.margin - reserve, height - 2 * spec.margin)
+    else:
+        area = Rect(spec.margin, spec.margin + reserve, width - 2 * spec.margin, height - 2 * spec.margin - reserve)
     # the outermost cells also need room for their bleed inside the area
     return area, area.w - 2 * spec.bleed, area.h - 2 * spec.bleed
+
+
+def calibration_strip(spec: SheetSpec, side: bool) -> Rect | None:
+    """The calibration strip of ``spec``'s sheets, pt: across the foot (``CALIBRATION_HEIGHT``
+    high) or with ``side`` up the left margin (``CALIBRATION_HEIGHT`` wide, taller than wide:
+    drawn turned a quarter turn, reading upwards); None without calibration."""
+    if not spec.calibration:
+        return None
+    width, height = spec.page
+    if side:
+        return Rect(spec.margin, spec.margin, CALIBRATION_HEIGHT, height - 2 * spec.margin)
+    return Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT)
 
 
 def require_fit(spec: SheetSpec, columns: int, rows: int, token: str, largest: float | None = None) -> int:
@@ -218,7 +251,7 @@ def grid_for(spec: SheetSpec) -> Grid:
     pitch = spec.size + spec.gutter
     rows = _fit(usable_h, spec.size, pitch)
     columns = require_fit(spec, _fit(usable_w, spec.size, pitch), rows, format_length(spec.size), min(usable_w, usable_h))
-    return Grid(columns, rows, area, pitch)
+    return Grid(columns, rows, area, pitch, spec.side and spec.calibration)
 
 
 def column_choices(spec: SheetSpec) -> list[SheetSpec]:
@@ -267,7 +300,7 @@ def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> Pag
     rows = math.ceil(n / grid.columns)
     block_w = cols * spec.size + (cols - 1) * spec.gutter
     block_h = rows * spec.size + (rows - 1) * spec.gutter
-    x0 = (width - block_w) / 2
+    x0 = grid.area.x + (grid.area.w - block_w) / 2 if grid.side else (width - block_w) / 2  # centred right of a side strip
     y_low = grid.area.y + spec.bleed
     y0 = max((height - block_h) / 2, y_low)  # centred, unless that would cover the strip
     block = Rect(x0, y0, block_w, block_h)
@@ -278,13 +311,12 @@ def layout_page(number: int, indices: range, spec: SheetSpec, grid: Grid) -> Pag
              spec.bleed)
         for k, index in enumerate(indices)
     )
-    strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
+    strip = calibration_strip(spec, grid.side)
     cut = _cut_lines(block, cells, spec, strip) if spec.cut_lines else ()
     crop = _crop_marks(block, cols, rows, spec) if spec.crop_marks else ()
     home: tuple[tuple[int, Rect], ...] = ()
     if spec.bleed == 0 and spec.gutter == 0:  # (no home bleed when it is 0: see outer_bleed)
-        limit = Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0) if strip else Rect(0.0, 0.0, width, height)
-        home = outer_bleed(cells, spec.home_bleed, limit)
+        home = outer_bleed(cells, spec.home_bleed, clear_of(strip, spec.page))
     return PageLayout(number, (width, height), cells, block, cut, crop, strip, home)
 
 
@@ -328,6 +360,31 @@ def outer_bleed(cells: tuple[Cell, ...], d: float, limit: Rect) -> tuple[tuple[i
     return tuple(out)
 
 
+def clear_of(strip: Rect | None, page: tuple[float, float]) -> Rect:
+    """The part of the page a home bleed may fill: all of it but the calibration ``strip`` and
+    1 pt beside it (above a foot strip, right of a side strip), pt."""
+    width, height = page
+    if strip is None:
+        return Rect(0.0, 0.0, width, height)
+    if strip.h > strip.w:  # up the left margin
+        return Rect(strip.x1 + 1.0, 0.0, width - strip.x1 - 1.0, height)
+    return Rect(0.0, strip.y1 + 1.0, width, height - strip.y1 - 1.0)
+
+
+def guide_limits(spec: SheetSpec, block: Rect, strip: Rect | None) -> tuple[float, float, float, float]:
+    """How far cut-line guides run past ``block`` (left, right, bottom, top, pt): up to
+    :data:`GUIDE_LENGTH`, at most half-way into the margin, and never into the calibration
+    ``strip`` (1 pt clear of a foot strip's top or a side strip's right edge)."""
+    width, height = spec.page
+    edge = spec.margin / 2
+    side = strip is not None and strip.h > strip.w
+    left = max(strip.x1 + 1.0 if strip is not None and side else edge, block.x - GUIDE_LENGTH)
+    right = min(width - edge, block.x1 + GUIDE_LENGTH)
+    bottom = max(strip.y1 + 1.0 if strip is not None and not side else edge, block.y - GUIDE_LENGTH)
+    top = min(height - edge, block.y1 + GUIDE_LENGTH)
+    return left, right, bottom, top
+
+
 def _clip(r: Rect, limit: Rect) -> Rect | None:
     """``r`` cut to ``limit``, or None when nothing is left."""
     x0, y0 = max(r.x, limit.x), max(r.y, limit.y)
@@ -357,11 +414,7 @@ def _cut_lines(block: Rect, cells: tuple[Cell, ...], spec: SheetSpec, strip: Rec
     very same coordinates, so "reaches the bottom row (last column)" is an exact comparison."""
     if not cells:
         return ()
-    width, height = spec.page
-    edge = spec.margin / 2  # guides reach half-way into the margin, or GUIDE_LENGTH past the block
-    left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
-    bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
-    top = min(height - edge, block.y1 + GUIDE_LENGTH)
+    left, right, bottom, top = guide_limits(spec, block, strip)  # half-way into the margin, or GUIDE_LENGTH past the block
     lows: dict[float, list[float]] = {}    # vertical line at x -> the bottoms of the cells with that edge
     rights: dict[float, list[float]] = {}  # horizontal line at y -> the right sides of the cells with that edge
     for c in cells:

@@ -26,16 +26,16 @@ from typing import Any
 
 from ..units import format_length
 from .imposition import (
-    CALIBRATION_HEIGHT,
     CROP_LENGTH,
     CROP_OFFSET,
-    GUIDE_LENGTH,
     Cell,
     Line,
     PageLayout,
     Rect,
     SheetSpec,
+    calibration_strip,
     edges,
+    guide_limits,
     require_fit,
     sheet_area,
 )
@@ -170,7 +170,8 @@ def outline(shape: Shape | None, box: Rect, grow: float = 0.0) -> Outline:
 class Packing:
     """Where cells go on one sheet of a shaped catalogue: ``columns`` × ``rows``, the x and y
     pitch (pt), the shift (pt) of every odd row (pointy hexes, to the right) or odd column (flat
-    hexes, down), and the printable ``area``."""
+    hexes, down), the printable ``area``, and ``side``: the calibration strip runs up the left
+    margin beside the block (:attr:`tokengen.geometry.imposition.SheetSpec.side`)."""
 
     columns: int
     rows: int
@@ -178,6 +179,7 @@ class Packing:
     pitch_y: float
     shift: float
     area: Rect
+    side: bool = False  # the calibration strip runs up the left margin (SheetSpec.side)
 
     @property
     def per_page(self) -> int:
@@ -224,7 +226,7 @@ def packing_for(spec: SheetSpec) -> Packing:
         pitch_x, pitch_y = w + g, h + g
         columns, rows = _fit(usable_w, w, pitch_x), _fit(usable_h, h, pitch_y)
     columns = require_fit(spec, columns, rows, f"{format_length(w)} × {format_length(h)} {shape.kind}")
-    return Packing(columns, rows, pitch_x, pitch_y, shift, area)
+    return Packing(columns, rows, pitch_x, pitch_y, shift, area, spec.side and spec.calibration)
 
 
 def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) -> PageLayout:
@@ -244,7 +246,7 @@ def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) 
     flat = shape.kind == "hex" and not pointy
     block_w = w + (cols - 1) * packing.pitch_x + (packing.shift if pointy and rows > 1 else 0.0)
     block_h = h + (rows - 1) * packing.pitch_y + (packing.shift if flat and cols > 1 else 0.0)
-    x0 = (width - block_w) / 2
+    x0 = packing.area.x + (packing.area.w - block_w) / 2 if packing.side else (width - block_w) / 2  # right of a side strip
     y0 = max((height - block_h) / 2, packing.area.y + spec.bleed)
     top = y0 + block_h
     cells = []
@@ -254,7 +256,7 @@ def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) 
         y = top - h - row * packing.pitch_y - (packing.shift if flat and col % 2 else 0.0)
         cells.append(Cell(index, row, col, Rect(x, y, w, h), spec.bleed))
     block = Rect(x0, y0, block_w, block_h)
-    strip = Rect(spec.margin, spec.margin, width - 2 * spec.margin, CALIBRATION_HEIGHT) if spec.calibration else None
+    strip = calibration_strip(spec, packing.side)
     cut_lines: tuple[Line, ...] = ()
     cut_paths: tuple[Outline, ...] = ()
     crop: tuple[Line, ...] = ()
@@ -289,11 +291,7 @@ def crosshair(trim: Rect) -> list[Line]:
 
 
 def _grid_lines(block: Rect, cols: int, rows: int, w: float, h: float, g: float, spec: SheetSpec, strip: Rect | None) -> tuple[Line, ...]:
-    width, height = spec.page
-    edge = spec.margin / 2
-    left, right = max(edge, block.x - GUIDE_LENGTH), min(width - edge, block.x1 + GUIDE_LENGTH)
-    bottom = max(strip.y1 + 1.0 if strip else edge, block.y - GUIDE_LENGTH)
-    top = min(height - edge, block.y1 + GUIDE_LENGTH)
+    left, right, bottom, top = guide_limits(spec, block, strip)
     xs, ys = edges(block.x, cols, w, g), edges(block.y, rows, h, g)
     vertical = [Line(x, min(bottom, block.y), x, max(top, block.y1)) for x in xs]
     horizontal = [Line(min(left, block.x), y, max(right, block.x1), y) for y in ys]

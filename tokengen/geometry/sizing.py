@@ -74,7 +74,7 @@ def _show(pt: float) -> str:
 
 def sheet_spec(page: tuple[float, float], size: float, *, margin: float = 18.0, gutter: float = 0.0, bleed: float = 0.0,
                columns: int | None = None, group: int | None = None, cut_lines: bool = True, crop_marks: bool = False,
-               calibration: bool = True, home_bleed: float = 0.0) -> SheetSpec:
+               calibration: bool = True, home_bleed: float = 0.0, furniture: str = "foot") -> SheetSpec:
     """The sheet of a run from its settled options (lengths in pt; ``size`` already settled by
     :func:`token_size`, the box width). Never raises.
 
@@ -87,10 +87,13 @@ def sheet_spec(page: tuple[float, float], size: float, *, margin: float = 18.0, 
         group: the catalogue's ``columns:`` (None: none), used only when ``columns`` is None.
         margin, gutter, bleed, cut_lines, crop_marks, calibration, home_bleed: as
             :class:`~tokengen.geometry.imposition.SheetSpec` holds them.
+        furniture: ``"foot"`` (the ruler strip always across the foot), ``"full"`` (across the
+            foot, or up the left margin when that saves sheets: what build, export, batch and
+            the page ask for) or ``"compact"`` (see :func:`tokengen.geometry.pager.furniture_place`).
     Returns:
         a square :class:`~tokengen.geometry.imposition.SheetSpec`; a build gives it the
         catalogue's height and shape with :func:`tokengen.geometry.shapes.sheet_for`.
     """
     return SheetSpec(page=page, size=size, margin=margin, gutter=gutter, bleed=bleed, columns=columns or None,
                      cut_lines=cut_lines, crop_marks=crop_marks, calibration=calibration,
-                     group=group if columns is None else None, home_bleed=home_bleed)
+                     group=group if columns is None else None, home_bleed=home_bleed, furniture=furniture)

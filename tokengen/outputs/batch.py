@@ -321,7 +321,7 @@ def run_job(job: Job) -> JobResult:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         spec = sheet_spec(page, size, margin=job.margin, gutter=job.gutter, columns=job.columns, group=cat.columns,
-                          cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED)
+                          cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED, furniture="full")
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))

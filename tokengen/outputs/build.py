@@ -99,6 +99,11 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
 
                 for mark in registration_marks(spec.page):
                     sheet.outlines([mark.outline], REG_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
+            if options.die_line:
+                from .cutsvg import page_outlines
+                from .dieline import LAYER
+
+                sheet.die_line(page_outlines(page, spec), options.die_line, LAYER if options.die_layer else None)
             sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
@@ -107,7 +112,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
                             f"{catalogue.title} · {where}", where)
                 laid = sheet.calibration(page.calibration, captions)
                 warnings.update(dict.fromkeys(laid.warnings))
-                extras = furniture.boxes(laid, sheet.measure)
+                extras = furniture.on_page(furniture.boxes(laid, sheet.measure), page.calibration)
             else:
                 extras = []
             edge = furniture.in_unprintable(page, extras)

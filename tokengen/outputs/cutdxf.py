@@ -7,7 +7,9 @@ The outlines are the ones the SVG and the PDF's cut guides are drawn from
 a circle becomes one ``CIRCLE``; every other outline one closed ``LWPOLYLINE`` (its Bézier corners
 flattened to within :data:`FLATNESS` mm), on layer ``CUT``. Coordinates are the PDF's, in mm,
 y up from the sheet's bottom-left corner (DXF's way; the SVG's y runs down from the top).
-Registration marks (profile mark ``registration``) go on layer ``REGISTRATION``.
+Registration marks (profile mark ``registration``) go on layer ``REGISTRATION``. With the profile's
+``cut: shared`` each edge is one entity instead (a ``LINE``, or an open ``LWPOLYLINE`` for a curved
+corner), every edge two tokens share once (:func:`tokengen.geometry.cutpaths.shared_edges`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ExportError
-from ..geometry import pager, shapes
+from ..geometry import cutpaths, pager, shapes
 from ..geometry.imposition import PageLayout, SheetSpec
 from ..geometry.shapes import Outline
-from .cutsvg import MM_PER_PT, page_outlines, registration_marks
+from .cutsvg import MM_PER_PT, check_clear, page_outlines, registration_marks
 
 #: Largest distance (mm) of a flattened Bézier from the true curve.
 FLATNESS = 0.005
@@ -64,8 +66,9 @@ def points(outline: Outline) -> list[tuple[float, float]]:
     return out
 
 
-def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool) -> object:
-    """The ezdxf document of one sheet's cut file (mm, y up)."""
+def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool, cut: str = "outlines") -> object:
+    """The ezdxf document of one sheet's cut file (mm, y up): one entity per token, or with
+    ``cut="shared"`` one per edge (shared edges once)."""
     import ezdxf
 
     doc = ezdxf.new("R2010", setup=False)
@@ -89,8 +92,16 @@ def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bo
             entity.set_xdata("TOKENGEN", [(1000, name)])
 
     doc.appids.add("TOKENGEN")
-    for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
-        add(outline, "CUT", token_id)
+    if cut == "shared":
+        for edge in cutpaths.shared_edges(page_outlines(page, spec)):
+            (_, x0, y0), op = edge.ops
+            if op[0] == "L":
+                msp.add_line((x0 * MM_PER_PT, y0 * MM_PER_PT), (op[1] * MM_PER_PT, op[2] * MM_PER_PT), dxfattribs={"layer": "CUT"})
+            else:
+                add(edge, "CUT", closed=False)
+    else:
+        for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
+            add(outline, "CUT", token_id)
     if registration:
         doc.layers.add("REGISTRATION", color=7)
         for mark in registration_marks(spec.page):
@@ -122,7 +133,8 @@ def _save(doc: object, path: Path) -> None:
         ezdxf.options.write_fixed_meta_data_for_testing = fixed
 
 
-def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1) -> list[Path]:
+def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1,
+                   cut: str = "outlines") -> list[Path]:
     """Write ``<out_stem>-cut-<n>.dxf`` for every sheet, laid out as
     :func:`tokengen.outputs.cutsvg.write_cut_svgs` lays out the SVGs (same tokens, same ids:
     ``<token id>-<k>`` as extended data of each entity).
@@ -130,6 +142,7 @@ def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     Returns:
         The files written, by sheet.
     Raises:
+        LayoutError: a registration mark would touch a token.
         ExportError: a file cannot be written.
     """
     from ..io.atomic import atomic_path
@@ -138,9 +151,11 @@ def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     written = []
     for page in pager.pages(len(tokens), spec):
+        if registration:
+            check_clear(catalogue, page, spec)
         ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
         target = dxf_path(out_stem, page.number + 1)
-        doc = dxf_page(page, spec, ids, registration)
+        doc = dxf_page(page, spec, ids, registration, cut)
         with atomic_path(target, inputs=catalogue.files_read()) as temp:
             try:
                 _save(doc, temp)

@@ -1,10 +1,16 @@
 """Print-shop export: one catalogue, one :class:`~tokengen.sources.profiles.Profile`, the files a shop takes.
 
-Four kinds of output, chosen by the profile's ``output``:
+The kinds of output, chosen by the profile's ``output``:
 
 * ``sheets``: tokens imposed on pages by :func:`tokengen.outputs.build.build_pdf` with the profile's
   page, margin, gutter, bleed, marks and colour model; with ``boxes`` each page's TrimBox is the
-  block of token trims and its BleedBox that block grown by the bleed.
+  block of token trims and its BleedBox that block grown by the bleed. ``cut-svg`` and ``cut-dxf``
+  add a cut file per sheet (:mod:`tokengen.outputs.cutsvg`, :mod:`tokengen.outputs.cutdxf`); a
+  ``cut_layer`` adds a die line in a spot colour (:mod:`tokengen.outputs.dieline`).
+* ``cricut``: a print-then-cut bundle for Cricut Design Space, which prints its own registration
+  frame around a print area of 6.75 × 9.25 in: the sheets at that page size without marks, and
+  for each sheet ``<name>-print-<n>.png`` (the sheet at the profile's DPI, 300: 2025 × 2775 px)
+  and ``<name>-cut-<n>.svg`` of the same size (171.45 × 234.95 mm), its cut outlines.
 * ``single-pages``: one PDF where each page is one token side: page = trim + 2 × bleed square,
   TrimBox = the trim, BleedBox = the page. For every physical token (copies included) its two
   sides follow each other in the profile's ``order`` (face, then back, by default).
@@ -122,21 +128,25 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
             columns=profile.columns, group=catalogue.columns,
             cut_lines="cut-lines" in profile.marks, crop_marks="crop-marks" in profile.marks,
-            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed,
+            calibration="calibration" in profile.marks, home_bleed=profile.home_bleed, furniture="full",
         )
         backs = "duplex" if profile.backs == "duplex" else None
         registration = "registration" in profile.marks
+        die_layer = profile.cut_layer is not None and profile.pdfx != "x1a"  # PDF/X-1a (PDF 1.3): the spot colour only
         options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
                                colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
-                               max_tokens=max_tokens, max_pages=max_pages)
+                               max_tokens=max_tokens, max_pages=max_pages, die_line=profile.cut_layer, die_layer=die_layer)
         settled, _, pages = settle(catalogue, options)
-        svgs = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cut-svg" else []
-        if profile.output == "cut-dxf":
+        cut_files: list[Path] = []
+        if profile.output in ("cut-svg", "cricut"):
+            cut_files = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)]
+        elif profile.output == "cut-dxf":
             from .cutdxf import dxf_path
 
-            svgs = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
-        ready([pdf, *svgs], pdf_pages(catalogue, settled, pages))
+            cut_files = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
+        prints = [print_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cricut" else []
+        ready([pdf, *prints, *cut_files], pdf_pages(catalogue, settled, pages))
         built = build_pdf(catalogue, options, pdf)
         if warnings is not None:
             warnings.extend(built.warnings)
@@ -144,11 +154,20 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
             from .cutsvg import write_cut_svgs
 
-            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets, cut=profile.cut)]
         if profile.output == "cut-dxf":  # the same outlines as DXF (mm) for cutting machines
             from .cutdxf import write_cut_dxfs
 
-            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration, copies=built.sets)]
+            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration, copies=built.sets, cut=profile.cut)]
+        if profile.output == "cricut":  # print then cut: a 300 DPI print image and its cut file, sheet by sheet
+            from .cutsvg import write_cut_svgs
+
+            with atomic_files(prints, inputs=inputs) as temps:
+                for target, temp, image in zip(prints, temps, rasterise_pages(pdf, dpi or profile.dpi, profile.page[0]), strict=True):
+                    write_png(image, temp, dpi or profile.dpi, shown=target)
+                    image.close()
+            svgs = write_cut_svgs(catalogue, spec, out_dir / stem, False, copies=built.sets, cut=profile.cut)
+            return [pdf, *(f for pair in zip(prints, svgs, strict=True) for f in pair)]
         return [pdf]
     if profile.output == "single-pages":
         tokens = catalogue.count * profile.copies
@@ -264,14 +283,25 @@ def token_page(catalogue: Catalogue, profile: Profile) -> tuple[float, float, fl
 
 
 def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
-    """Post-processing of a written PDF export: PDF/X-1a when the profile asks (``pdfx: x1a``),
-    rewritten atomically with pikepdf (:func:`tokengen.preflight.pdfx.convert`)."""
+    """Post-processing of a written PDF export, each rewritten atomically with pikepdf: PDF/X-1a
+    when the profile asks (``pdfx: x1a``, :func:`tokengen.preflight.pdfx.convert`), else the die
+    line's optional-content layer when it has a ``cut_layer`` (:func:`tokengen.outputs.dieline.add_layer`)."""
     from ..preflight import pdfx
 
     if pdfx.wanted(profile):
         with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
             pdfx.convert(pdf, temp, profile)
+    elif profile.cut_layer is not None and profile.output in SHEET_OUTPUTS:
+        from .dieline import add_layer
+
+        with atomic_path(pdf, inputs=(catalogue.path,)) as temp:
+            add_layer(pdf, temp)
     return [pdf]
+
+
+def print_path(out_stem: Path, number: int) -> Path:
+    """The print image of sheet ``number`` (1-based) of a print-then-cut bundle: ``<out_stem>-print-<number>.png``."""
+    return out_stem.with_name(f"{out_stem.name}-print-{number}.png")
 
 
 def slug(text: str) -> str:

@@ -46,6 +46,10 @@ class BuildOptions:
         registration: draw the cut SVG's registration marks on every face sheet.
         fold: ``"long"`` or ``"short"``: fold-over sheets (:mod:`tokengen.geometry.foldover`), each back on
             the other half of the face's sheet, mirrored across a dashed fold line.
+        die_line: the name of a spot colour (``CutContour``): every token's cut outline is
+            stroked in it on every face sheet, after the art (:mod:`tokengen.outputs.dieline`).
+        die_layer: put the die line in the optional-content layer ``Cut`` as well (the layer
+            dictionaries are added by :func:`tokengen.outputs.dieline.add_layer` afterwards).
     """
 
     sheet: SheetSpec
@@ -69,3 +73,5 @@ class BuildOptions:
     fill: bool = False
     registration: bool = False  # print-and-cut registration marks at the sheet corners (tokengen.outputs.cutsvg)
     fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.geometry.foldover)
+    die_line: str | None = None  # a spot colour name (CutContour): every cut outline stroked in it (tokengen.outputs.dieline)
+    die_layer: bool = False  # the die line also in an optional-content layer "Cut" (not in PDF/X-1a)

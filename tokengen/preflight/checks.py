@@ -7,7 +7,10 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``boxes``        every page has its own TrimBox and BleedBox (when the profile sets ``boxes``).
 ``bleed``        BleedBox minus TrimBox is at least the profile's bleed on all four sides, and
                  BleedBox lies inside the MediaBox.
-``trim-size``    ``sheets``: the MediaBox is the profile's page (either way round);
+``trim-size``    ``sheets``: the MediaBox is the profile's page (either way round); with a
+                 ``cut_layer`` (a die line), every path stroked in that separation has the
+                 bounds of one token's trim within :data:`DIE_TOL` (0.1 pt) and every token on a
+                 page with a die line has one;
                  single pages: every page has the same trim, equal to the profile's product
                  ``trim`` when it has one (a preset), else to ``size`` when given.
 ``fonts``        every font reached from a page is embedded (FontFile, FontFile2 or FontFile3 in
@@ -35,7 +38,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
                  print area (BleedBox, else TrimBox, else CropBox) at most the profile's
                  ``ink_limit`` (:func:`tokengen.preflight.pdfx.ink_limit`); the highest total found and
                  where. The ``All`` separation (crop and registration marks, printed on every
-                 plate) counts as no ink (:data:`tokengen.preflight.pdfwalk.ALL_SEPARATION`).
+                 plate) counts as no ink (:data:`tokengen.preflight.pdfwalk.ALL_SEPARATION`), and so does
+                 the die line (the profile's ``cut_layer`` separation).
 
 A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
 the output intent, the PDF version, an odd page count).
@@ -73,6 +77,8 @@ MAX_PAGES = 5_000
 TOL = 0.01
 #: Problems listed per check (the count is always complete).
 MAX_DETAILS = 20
+#: How far (pt) a die-line path's bounds may lie from its token's trim (profile key ``cut_layer``).
+DIE_TOL = 0.1
 #: Thinnest stroke that prints reliably, pt (the usual shop minimum; 0.25 pt = 0.09 mm).
 HAIRLINE = 0.25
 #: Every check, in report order.
@@ -227,6 +233,7 @@ class _Run:
         self.transparency = 0
         self.rgb = 0
         self.unsafe: dict[str, _Unsafe] = {}  # this page's characters too close to a trim, by trim kind
+        self.die_pages = 0  # pages with a die line (profile key cut_layer)
         self.piece_cache: dict[tuple[Any, ...], tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]] = {}
 
     def run(self) -> list[Check]:
@@ -235,7 +242,7 @@ class _Run:
         pdf = open_pdf(self.path, self.limits)
         try:
             budget = Budget(self.limits)
-            walker = Walker(pdf, budget, self.ink_limit)
+            walker = Walker(pdf, budget, self.ink_limit, die=self.profile.cut_layer)
             count = 0
             walker.count_placements(pdf.pages)
             budget.decoded = 0  # the first pass is not counted twice
@@ -284,6 +291,8 @@ class _Run:
                 forms.append(_shift(measure.bbox, m[4], m[5]))
         trims = pieces(forms, trim, bleed)
         self.tokens += len(trims)
+        if self.profile.cut_layer is not None:
+            self._die(n, summary.die, trims, uu)
         piece_set = set(trims)
         for key, measure, dx, dy in placed:
             self._dpi(n, measure.dpi, uu)
@@ -316,6 +325,29 @@ class _Run:
             if gap + TOL / uu < safe:
                 self._unsafe(n, b, text, gap, where, uu)
         self._report_unsafe(n, uu)
+
+    def _die(self, n: int, paths: list[Box], trims: list[Box], uu: float) -> None:
+        """The die line of page ``n`` against its tokens: every path stroked in the profile's
+        ``cut_layer`` separation must have the bounds of one token's trim within :data:`DIE_TOL`
+        pt, and on a page with a die line every token needs its path (a back sheet has none)."""
+        if not paths:
+            return
+        self.die_pages += 1
+        name = self.profile.cut_layer
+
+        def near(a: Box, b: Box) -> bool:
+            return all(abs(a[i] - b[i]) * uu <= DIE_TOL for i in range(4))
+
+        stray = [p for p in paths if not any(near(p, t) for t in trims)]
+        if stray:
+            x0, y0, x1, y1 = (v * uu for v in stray[0])
+            self.found["trim-size"].add(n, f"die line {name}: {counted(len(stray), 'path')} of {len(paths)} {'matches' if len(stray) == 1 else 'match'} "
+                                           f"no token's trim within {DIE_TOL:g} pt; the first spans ({x0:.2f}, {y0:.2f})-({x1:.2f}, {y1:.2f}) pt")
+        uncut = [t for t in trims if not any(near(p, t) for p in paths)]
+        if uncut:
+            x0, y0 = uncut[0][0] * uu, uncut[0][1] * uu
+            self.found["trim-size"].add(n, f"die line {name}: {counted(len(uncut), 'token')} of {len(trims)} {'has' if len(uncut) == 1 else 'have'} "
+                                           f"no cut path; the first at ({x0:.2f}, {y0:.2f}) pt")
 
     def _piece(self, key: Any, measure: Any, bleed: float, safe: float) -> tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]:
         """Characters of a token form checked against its own trim once (cached): those too
@@ -517,7 +549,11 @@ class _Run:
             checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
         if p.output in SHEET_OUTPUTS:
             want = sorted(p.page)
-            checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet"))
+            if p.cut_layer is not None and not self.die_pages and count:
+                f["trim-size"].add(None, f"die line {p.cut_layer}: no page has a path stroked in the {p.cut_layer} separation")
+            die = f"; the {p.cut_layer} die line follows every token's trim within {DIE_TOL:g} pt on {_count(self.die_pages, 'page')}" \
+                if p.cut_layer is not None else ""
+            checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet{die}"))
         else:
             shown = f"{self.first_trim[0]:.2f} × {self.first_trim[1]:.2f} pt" if self.first_trim else "none"
             checks.append(_result("trim-size", f["trim-size"], f"every page has the same trim, {shown}"))

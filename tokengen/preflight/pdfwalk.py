@@ -454,6 +454,7 @@ class Summary:
     count: int = 0
     bbox: Box | None = None
     counts: dict[str, int] = field(default_factory=dict)   # complete counts for rgb, spaces, transparency
+    die: list[Box] = field(default_factory=list)           # bounds of each subpath stroked in the die line's separation
 
     def note(self, kind: str, text: str) -> None:
         bucket: list[str] = getattr(self, kind)
@@ -479,6 +480,12 @@ _RGB = {"/DeviceRGB", "/RGB", "/CalRGB"}
 #: The colour-space kind :meth:`Walker._space` gives the ``All`` separation (``[/Separation /All ...]``,
 #: how crop and registration marks print on every plate): it counts as no ink.
 ALL_SEPARATION = "/Separation /All"
+#: The colour-space kind :meth:`Walker._space` gives the die line's separation (the profile's
+#: ``cut_layer``, e.g. ``[/Separation /CutContour ...]``): a cut path, not ink; its stroked paths
+#: are kept (:attr:`Summary.die`) so preflight can match them to the tokens' trims.
+DIE_SEPARATION = "/Separation die"
+#: Most die-line paths kept per stream.
+MAX_DIE_PATHS = 100_000
 _NOT_X1A = {"/Lab": "Lab", "/CalGray": "CalGray", "/CalRGB": "CalRGB"}
 _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceCMYK": 4, "/CMYK": 4, "/DeviceRGB": 3, "/RGB": 3}
 
@@ -490,11 +497,13 @@ class Walker:
         pdf: an open ``pikepdf.Pdf``.
         budget: the work budget.
         ink_limit: total ink (%) above which an ink use is recorded with its bounds.
+        die: the die line's separation name (``CutContour``), or None: no separation is one.
     """
 
-    def __init__(self, pdf: Any, budget: Budget, ink_limit: float):
+    def __init__(self, pdf: Any, budget: Budget, ink_limit: float, die: str | None = None):
         import pikepdf
 
+        self.die = None if die is None else "/" + die  # the die line's separation name (profile key cut_layer)
         self.pikepdf = pikepdf
         self.pdf = pdf
         self.budget = budget
@@ -870,6 +879,8 @@ class _Reader(pikepdf.StreamParser):
                 return f"/Indexed {base[0]}", 1
             if kind == "/Separation" and str(value[1]) == "/All":  # registration: every plate, no ink
                 return ALL_SEPARATION, 1
+            if kind == "/Separation" and self.w.die is not None and str(value[1]) == self.w.die:  # the die line: a cut, no ink
+                return DIE_SEPARATION, 1
             if kind in ("/Separation", "/DeviceN"):
                 return kind, len(value[1]) if kind == "/DeviceN" and _is_array(value[1]) else 1
             if kind in ("/CalRGB", "/CalGray", "/Lab", "/Pattern"):
@@ -896,7 +907,7 @@ class _Reader(pikepdf.StreamParser):
             return 100.0 * sum(max(0.0, min(1.0, v)) for v in nums)
         if kind == "/Separation":
             return 100.0 * max(0.0, min(1.0, nums[0])) if nums else 100.0
-        return 0.0  # the All separation (crop and registration marks) too: marks, not ink
+        return 0.0  # the All separation (crop and registration marks) and the die line too: marks, not ink
 
     def _record_ink(self, total: float, what: str, box: Box) -> None:
         """Keep the highest totals (per total and kind, bounds united); on a page, only ink that
@@ -1045,6 +1056,8 @@ class _Reader(pikepdf.StreamParser):
 
     def _paint(self, fill: bool, stroke: bool) -> None:
         boxes = self._path_boxes()
+        if stroke and self.stroke_space[0] == DIE_SEPARATION:
+            self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
             a, b, c, d = self.ctm[:4]
             key = (round(self.lw, 4), round(a, 6), round(b, 6), round(c, 6), round(d, 6))

@@ -7,6 +7,7 @@ change keys of a built-in one. Lengths are parsed here, at the edge, into pt (1 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -19,13 +20,18 @@ from . import schemas
 from .catalogue import suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
-OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "cut-dxf", "tts")
-#: The outputs imposed on sheets (the sheet PDF, plus the cut files of ``cut-svg`` and ``cut-dxf``).
-SHEET_OUTPUTS = ("sheets", "cut-svg", "cut-dxf")
+OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "cut-dxf", "cricut", "tts")
+#: The outputs imposed on sheets (the sheet PDF, plus the cut files of ``cut-svg`` and ``cut-dxf``,
+#: and the print image and cut file of ``cricut``).
+SHEET_OUTPUTS = ("sheets", "cut-svg", "cut-dxf", "cricut")
 #: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
 COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
+#: ``cut``: one closed outline per token, or each shared edge once (:func:`tokengen.geometry.cutpaths.shared_edges`).
+CUTS = ("outlines", "shared")
+#: A ``cut_layer`` name: a PDF name a RIP matches (``CutContour``, ``Thru-cut``, ``Dieline``).
+CUT_LAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 
 #: Every key a profile may give, with its default (lengths as the YAML would write them).
 DEFAULTS: dict[str, Any] = {
@@ -56,6 +62,8 @@ DEFAULTS: dict[str, Any] = {
     "source": "",
     "trim": None,
     "canvas_px": None,
+    "cut_layer": None,
+    "cut": "outlines",
 }
 KEYS = (*DEFAULTS, "extends")
 #: Longest profile description (characters).
@@ -108,6 +116,11 @@ class Profile:
             (a shop template's canvas), the trim centred on it; the bleed is then whatever the
             canvas leaves around the trim, uneven when the template's is (see
             :func:`tokengen.outputs.export.token_page`). None: trim + 2 × ``bleed``.
+        cut_layer: sheet outputs only: the name of a spot colour (``CutContour``) in which every
+            token's cut outline is stroked beside the art, as a die line for a die-cut or
+            print-and-cut shop (:mod:`tokengen.outputs.dieline`); None: no die line.
+        cut: ``"outlines"`` (one closed outline per token in the cut files) or ``"shared"``
+            (each edge two tokens share cut once: :func:`tokengen.geometry.cutpaths.shared_edges`).
     """
 
     name: str
@@ -138,6 +151,8 @@ class Profile:
     source: str = ""
     trim: tuple[float, float] | None = None
     canvas_px: tuple[int, int] | None = None
+    cut_layer: str | None = None
+    cut: str = "outlines"
 
     def colour_options(self) -> ColourOptions:
         """The :class:`tokengen.colour.ColourOptions` this profile asks for."""
@@ -282,6 +297,16 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
             raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {output}")
         canvas = (canvas[0], canvas[1])
     pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
+    cut = choice("cut", CUTS, values["cut"])
+    cut_layer = values["cut_layer"]
+    if cut_layer is not None:
+        if not isinstance(cut_layer, str) or not CUT_LAYER_NAME.fullmatch(cut_layer):
+            raise fail("cut_layer", f"expected a separation name such as CutContour (a letter, then letters, digits, '.', '_' "
+                                    f"or '-', at most 64), got {cut_layer!r}")
+        if cut_layer == "All":
+            raise fail("cut_layer", "All is the registration separation (every plate): name the die line CutContour or another name")
+        if output not in SHEET_OUTPUTS:
+            raise fail("cut_layer", f"a die line needs a sheet output (sheets, cut-svg, cut-dxf, cricut), not {output}")
     if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
         raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
     if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output in ("png", "tts")):
@@ -292,7 +317,7 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
                    columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
                    conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
                    ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx, product=values["product"],
-                   source=values["source"], trim=trim, canvas_px=canvas)
+                   source=values["source"], trim=trim, canvas_px=canvas, cut_layer=cut_layer, cut=cut)
 
 
 def _trim(value: Any, fail: Any) -> tuple[float, float] | None:

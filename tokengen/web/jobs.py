@@ -134,7 +134,7 @@ def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
         spec = sizing.sheet_spec(_page(command, values.get("page") or DEFAULTS["page"], on(values.get("landscape"))), trim,
                                  margin=margin, gutter=gutter, columns=None, group=cat.columns,
                                  cut_lines=not on(values.get("no_cut_lines")), crop_marks=on(values.get("crop_marks")),
-                                 home_bleed=home_bleed)
+                                 home_bleed=home_bleed, furniture="full")
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES,
                                              fill=on(values.get("fill")), fold=None, max_dpi=MAX_DPI,
                                              max_art_pixels=MAX_ART_PIXELS, **options), out)
