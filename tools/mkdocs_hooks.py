@@ -100,7 +100,8 @@ def render_picture(yaml_text: str, png: Path, dpi: int = 150) -> Path:
         image = page.render(scale=scale).to_pil().convert("RGB")
         # the one token is centred on the page: crop its trim box (a hair larger)
         left, top = (w - tw) / 2 - 2, (h - th) / 2 - 2
-        box = tuple(round(v * scale) for v in (left, top, left + tw + 4, top + th + 4))
+        x, y = round(left * scale), round(top * scale)
+        box = (x, y, x + round((tw + 4) * scale), y + round((th + 4) * scale))
         png.parent.mkdir(parents=True, exist_ok=True)
         image.crop(box).save(png, optimize=True)
         doc.close()

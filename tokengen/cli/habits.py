@@ -30,6 +30,8 @@ LEVEL = "tokengen.level"
 #: Seconds of work before the progress bar shows.
 AFTER = 1.0
 BAR_WIDTH = 30
+#: Seconds between two redraws of the bar.
+REDRAW = 0.1
 
 
 def level() -> str:
@@ -106,14 +108,18 @@ class Bar:
         self.stream = stream
         self.after = after
         self.start = time.perf_counter()
+        self.drawn = 0.0
         self.shown = False
 
     def __call__(self, label: str, done: int, total: int | None) -> None:
         if level() == "quiet":  # --quiet may come after the command's name, read after the bar was set up
             return
-        if not self.shown and time.perf_counter() - self.start < self.after:
+        now = time.perf_counter()
+        if not self.shown and now - self.start < self.after:
             return
-        self.shown = True
+        if self.shown and now - self.drawn < REDRAW and done != total:
+            return  # at most ten redraws a second, and always the last
+        self.shown, self.drawn = True, now
         if total:
             filled = min(BAR_WIDTH, BAR_WIDTH * done // total)
             text = f"{label} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total}"
