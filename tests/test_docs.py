@@ -170,7 +170,7 @@ def _sandbox(tmp_path: Path) -> Path:
 
 
 def test_the_manual_has_command_and_catalogue_blocks():
-    assert len(_blocks("sh")) >= 10 and len(_blocks("catalogue")) >= 7
+    assert len(_blocks("sh")) >= 10 and len(_blocks("catalogue")) >= 15
 
 
 @pytest.mark.parametrize("where, body", _blocks("sh"), ids=[w for w, _ in _blocks("sh")])
@@ -214,7 +214,8 @@ def test_manual_catalogues_build(run, tmp_path: Path, monkeypatch: pytest.Monkey
 def test_every_picture_marker_is_a_catalogue_block():
     text = (ROOT / "docs" / "guide" / "templates.md").read_text("utf-8")
     names = list(HOOKS.pictures(text))
-    assert names == ["text", "glyph", "image", "rect", "circle", "frame", "boxed-text"]
+    assert names == ["text", "glyph", "image", "rect", "circle", "frame", "boxed-text", "line", "polygon", "regular", "star",
+                     "ellipse", "sector", "arc-text", "rotate-gradient"]
     for name in names:
         assert f"](../pictures/{name}.png)" in text
 
