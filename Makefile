@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= meatshields.pdf
 
-.PHONY: pdf test bench fuzz clean data matrix
+.PHONY: pdf test docs bench fuzz clean data matrix
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -19,9 +19,13 @@ $(STAMP): pyproject.toml
 pdf: $(STAMP)  ## build the default Meatshield sheet from token_defs.yaml
 	$(BIN)/tokengen build token_defs.yaml -o $(OUT)
 
-test: $(STAMP)  ## type-check the package (mypy, [tool.mypy]), then run the test suite
+test: $(STAMP)  ## type-check the package (mypy, [tool.mypy]), build the docs site (--strict), then run the test suite
 	$(BIN)/python -m mypy
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --quiet
 	$(BIN)/python -m pytest
+
+docs: $(STAMP)  ## the documentation site into site/ (mkdocs.yml; a broken link or an undocumented command fails it)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
 matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (Python 3.11) and the newest (newest Python)
 	bash .ci/matrix
@@ -37,7 +41,7 @@ data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test
 	cp token_defs.yaml tokengen/data/catalogues/meatshields.yaml
 
 clean:
-	rm -rf $(VENV) .venv-bench $(OUT) out .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-bench $(OUT) out site .pytest_cache .hypothesis
 
 .PHONY: mutate
 mutate: $(STAMP)  ## mutation testing of the core modules, one at a time (slow; not part of make test); MODULES=tokengen/units.py for one

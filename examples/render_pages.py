@@ -1,6 +1,10 @@
-"""Render the page pictures shown in the README for the example catalogues
-(run from the repository: python examples/render_pages.py). Each example is built as the README
-shows it, and its first page is rendered with pypdfium2 at 60 DPI to examples/<name>/page.png.
+"""Render the first page of each example catalogue to a PNG: the pictures of the docs' gallery.
+
+The docs build (``tools/mkdocs_hooks.py``) calls :func:`render` for every example into the site,
+so the gallery always shows what the examples build today. Run from the repository,
+``python examples/render_pages.py [DIR]`` writes ``DIR/<name>/page.png`` (default: beside each
+example). Each example is built as the gallery shows it, and its first page is rendered with
+pypdfium2 at 60 DPI.
 """
 
 import subprocess
@@ -22,16 +26,26 @@ BUILDS = {
 }
 
 
-def main() -> None:
+def render(name: str, png: Path) -> Path:
+    """Build example ``name`` (a key of :data:`BUILDS`) in a temporary folder and write its first
+    page, 60 DPI, 64 colours, to ``png``; returns ``png``. Raises CalledProcessError when the build fails."""
+    args = BUILDS[name]
     with tempfile.TemporaryDirectory() as tmp:
-        for name, args in BUILDS.items():
-            out = Path(tmp) / name
-            target = ["-o", str(out)] if args[0] == "export" else ["-o", str(out.with_suffix(".pdf"))]
-            subprocess.run([str(Path(sys.executable).with_name("tokengen")), *args, *target], cwd=HERE, check=True)
-            pdf = next(out.glob("*.pdf")) if args[0] == "export" else out.with_suffix(".pdf")
-            doc = pdfium.PdfDocument(pdf)
-            doc[0].render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64).save(HERE / name / "page.png", optimize=True)
-            doc.close()
+        out = Path(tmp) / name
+        target = ["-o", str(out)] if args[0] == "export" else ["-o", str(out.with_suffix(".pdf"))]
+        subprocess.run([sys.executable, "-m", "tokengen", *args, *target, "--quiet"], cwd=HERE, check=True)
+        pdf = next(out.glob("*.pdf")) if args[0] == "export" else out.with_suffix(".pdf")
+        doc = pdfium.PdfDocument(pdf)
+        png.parent.mkdir(parents=True, exist_ok=True)
+        doc[0].render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64).save(png, optimize=True)
+        doc.close()
+    return png
+
+
+def main() -> None:
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
+    for name in BUILDS:
+        render(name, root / name / "page.png")
 
 
 if __name__ == "__main__":

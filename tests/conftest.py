@@ -19,6 +19,14 @@ settings.load_profile("tokengen")
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "token_defs.yaml"
 DATA = Path(__file__).resolve().parent / "data"
+#: The manual's pages: README.md (the first page) and every page of the docs site, docs/**/*.md.
+MANUAL_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def manual() -> str:
+    """The whole manual as one text (README.md, then the docs site's pages), for tests that check
+    it documents something."""
+    return "\n".join(p.read_text("utf-8") for p in MANUAL_PAGES)
 
 
 def catalogue_with_art(catalogue: Path, art: dict[str, str], out: Path) -> Path:
@@ -73,4 +81,4 @@ def run():
     return _run
 
 
-__all__ = ["cli", "ROOT", "CATALOGUE", "DATA"]
+__all__ = ["cli", "ROOT", "CATALOGUE", "DATA", "MANUAL_PAGES", "manual"]

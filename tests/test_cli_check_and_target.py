@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CATALOGUE, DATA, ROOT
+from conftest import CATALOGUE, DATA, ROOT, manual
 
 from tokengen.sources.bundled import missing_message
 
@@ -210,19 +210,19 @@ def test_target_names_a_missing_scenario_before_the_default_catalogue(run, tmp_p
 def test_help_has_an_example_and_the_readme_documents_it(run, command):
     result = run(command, "--help")
     assert result.exit_code == 0 and "Example" in result.stdout and f"tokengen {command}" in result.stdout
-    assert f"tokengen {command}" in (ROOT / "README.md").read_text("utf-8")
+    assert f"tokengen {command}" in manual()
 
 
 @pytest.mark.parametrize("command", ["tokengen check", "tokengen target"])
 def test_readme_example_runs_are_real(run, monkeypatch, command):
-    """The README's example runs are the commands' actual output."""
+    """The manual's example runs are the commands' actual output."""
     import re
     import shlex
 
     monkeypatch.chdir(ROOT)
-    text = (ROOT / "README.md").read_text("utf-8")
+    text = manual()
     block = re.search(r"```text\n\$ (" + command + r"(?:[^\n]*\\\n)*[^\n]*)\n(.*?)```", text, re.S)
-    assert block, f"README has no example run of {command}"
+    assert block, f"the manual has no example run of {command}"
     args = shlex.split(block[1].replace("\\\n", " "))[1:]
     result = run(*args)
     assert result.exit_code == 0 and result.stdout == block[2]

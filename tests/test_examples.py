@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, manual
 from tests.test_sources_anygame import pdf_paths
 from tokengen import load_catalogue
 
@@ -134,8 +134,8 @@ def test_rules_cards_wrap_their_rules_with_icons(tmp_path, run, page):
     assert "…" not in "".join(words(out, 0))
 
 
-def test_example_pages_are_in_the_readme():
-    readme = (ROOT / "README.md").read_text("utf-8")
+def test_example_pages_are_in_the_gallery():
+    readme = manual()
     for name in [*CASES, "rules-cards"]:
         picture = EXAMPLES / name / "page.png"
         assert picture.exists() and f"examples/{name}/page.png" in readme

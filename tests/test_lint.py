@@ -24,10 +24,11 @@ def test_ruff_is_clean():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_make_test_type_checks_the_package_before_pytest():
+def test_make_test_type_checks_the_package_and_builds_the_docs_before_pytest():
     recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)
     assert recipe is not None
-    assert recipe.group(1).splitlines() == ["\t$(BIN)/python -m mypy", "\t$(BIN)/python -m pytest"]
+    assert recipe.group(1).splitlines() == ["\t$(BIN)/python -m mypy", "\tNO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --quiet",
+                                             "\t$(BIN)/python -m pytest"]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     mypy = project["tool"]["mypy"]
     assert (mypy["files"], mypy["python_version"], mypy["warn_unused_ignores"]) == (["tokengen"], "3.11", True)

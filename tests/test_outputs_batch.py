@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import manual
 
 from tokengen.errors import CatalogueError
 from tokengen.outputs.batch import Job, load_jobs, output_name, run_jobs, summary_table
@@ -170,8 +171,7 @@ def test_example_job_file_loads(tmp_path: Path):
 
 
 def test_help_has_examples_and_the_readme_documents_it(run):
-    root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text("utf-8")
+    readme = manual()
     result = run("batch", "--help")
     assert result.exit_code == 0 and "Examples:" in result.stdout and "tokengen batch" in result.stdout
     assert "## Rescaling and batch" in readme and "tokengen batch" in readme

@@ -11,7 +11,7 @@ from pathlib import Path
 import pypdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import CATALOGUE
+from conftest import CATALOGUE, manual
 from PIL import Image
 from pypdf.generic import ContentStream
 
@@ -308,7 +308,7 @@ def test_unknown_profile_suggests(run, tmp_path: Path):
 
 
 def test_every_command_is_in_the_readme():
-    readme = (CATALOGUE.parent / "README.md").read_text("utf-8")
+    readme = manual()
     assert "## Sending to a print shop" in readme
     for name in load_profiles():
         assert f"`{name}`" in readme

@@ -3,6 +3,7 @@ default output name, ``python -m tokengen``, and a real wheel installed into a f
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -153,6 +154,9 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     import zipfile
 
     names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("tokengen/data/starters/counters/tokens.csv", "tokengen/data/starters/cards/art/knight.png",
+                   "tokengen/data/starters/markers/markers.yaml"):
+        assert needed in names
     for needed in ("tokengen/py.typed", "tokengen/data/fonts/DejaVuSans.ttf", "tokengen/data/catalogues/meatshields.yaml",
                    "tokengen/data/profiles.yaml", "tokengen/data/catalogue.schema.json", "tokengen/__main__.py"):
         assert needed in names
@@ -181,6 +185,65 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     assert _run([str(script), "build", "-o", "mine.pdf"], cwd=empty, env=env).stdout.startswith("wrote mine.pdf: 18 tokens")
     version = _run([str(py), "-m", "tokengen", "--version"], cwd=empty, env=env).stdout
     assert version == "tokengen, version " + tokengen.__version__ + "\n"
+    _starters_build_check_and_export(script, empty, env)
+
+
+#: starter → its catalogue file, its token count and the files it writes besides the catalogue
+STARTERS = {
+    "meatshields": ("token_defs.yaml", 18, ["README-token_defs.md"]),
+    "counters": ("counters.yaml", 20, ["tokens.csv"]),
+    "markers": ("markers.yaml", 36, ["tokens.csv"]),
+    "cards": ("cards.yaml", 8, ["art/back.png", "art/dragon.png", "art/knight.png", "art/treasure.png", "art/wizard.png"]),
+}
+
+
+def _starters_build_check_and_export(script: Path, folder: Path, env: dict[str, str]) -> None:
+    """Each starter of the installed package, written by ``tokengen init --starter``, builds,
+    checks and exports (print-shop, passing its preflight) with no warning at all."""
+    listed = _run([str(script), "init", "--list"], cwd=folder, env=env).stdout
+    assert [line.split()[0] for line in listed.splitlines()] == list(STARTERS)
+    for name, (catalogue, tokens, others) in STARTERS.items():
+        made = _run([str(script), "init", name, "--starter", name], cwd=folder, env=env)
+        assert made.stderr == "" and sorted(made.stdout.splitlines()) == sorted(f"wrote {name}/{f}" for f in [catalogue, *others])
+        here = folder / name
+        built = _run([str(script), "build", catalogue, "-o", "sheet.pdf", "--format", "json"], cwd=here, env=env)
+        report = json.loads(built.stdout)
+        assert (built.stderr, report["tokens"], report["warnings"]) == ("", tokens, [])
+        assert len(pypdf.PdfReader(here / "sheet.pdf").pages) == report["pages"]
+        checked = _run([str(script), "check", catalogue, "--format", "json"], cwd=here, env=env)
+        findings = json.loads(checked.stdout)["findings"]
+        assert checked.stderr == "" and [f for f in findings if f["severity"] != "info"] == [], name
+        shop = _run([str(script), "export", catalogue, "--profile", "print-shop", "-o", "shop", "--format", "json"], cwd=here, env=env)
+        exported = json.loads(shop.stdout)
+        assert (shop.stderr, exported["passed"], exported["warnings"]) == ("", True, []), name
+        assert all(c["passed"] and not c["warning"] for c in exported["checks"]), name
+
+
+def test_every_starter_builds_from_the_tree(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The same starters from this tree (the install test does it from the wheel)."""
+    monkeypatch.chdir(tmp_path)
+    assert [line.split()[0] for line in run("init", "--list").stdout.splitlines()] == list(STARTERS)
+    for name, (catalogue, tokens, _) in STARTERS.items():
+        assert run("init", name, "--starter", name).exit_code == 0
+        result = run("build", str(Path(name) / catalogue), "-o", f"{name}.pdf", "--format", "json")
+        assert (result.exit_code, result.stderr, json.loads(result.stdout)["tokens"]) == (0, "", tokens)
+    again = run("init", "cards", "--starter", "cards")
+    assert (again.exit_code, again.stderr) == (2, "tokengen: error: cards/art/back.png: already exists; tokengen init never overwrites "
+                                                   "(remove it or pick another folder)\n")
+
+
+def test_an_unknown_starter_is_named(run, tmp_path: Path):
+    result = run("init", str(tmp_path / "x"), "--starter", "card")
+    assert (result.exit_code, result.stderr) == (2, "tokengen: error: --starter: unknown starter 'card'; did you mean 'cards'?\n")
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_starters_ship_in_the_package():
+    starters = INSTALLED / "data" / "starters"
+    assert sorted(p.name for p in starters.iterdir() if p.is_dir()) == ["cards", "counters", "markers"]
+    shipped = (ROOT / "examples" / "poker-cards" / "art")
+    for art in shipped.glob("*.png"):
+        assert (starters / "cards" / "art" / art.name).read_bytes() == art.read_bytes()
 
 
 # ---- Windows limits and liveness ------------------------------------------------------------------

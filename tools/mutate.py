@@ -35,7 +35,7 @@ SCRATCH = ROOT / ".mutate"
 EQUIVALENTS = ROOT / "mutation-equivalents.md"
 TARGET = 0.95
 #: what each scratch folder gets besides the package and the tests (read by the tests at run time)
-SHARED = ["tokengen", "tests", "fonts", "token_defs.yaml", "examples", "README.md"]
+SHARED = ["tokengen", "tests", "fonts", "token_defs.yaml", "examples", "README.md", "docs", "mkdocs.yml", "tools", "CHANGELOG.md"]
 
 
 def _toml_value(value: object) -> str:

@@ -15,6 +15,9 @@ import click
 from ..errors import TokengenError
 from . import batch, rules, serve, sheets, shop, streams  # noqa: F401  (importing each adds its commands to cli)
 from .app import cli
+from .habits import add_to_every_command
+
+add_to_every_command(cli)  # -q/--quiet and -v/--verbose after the command's name too
 
 __all__ = ["cli", "main", "run", "usage_message"]
 

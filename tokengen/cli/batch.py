@@ -8,9 +8,11 @@ from pathlib import Path
 import click
 
 from ..errors import ExportError
+from ..io import progress
 from .app import cli
 from .completion import complete_page
-from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH
+from .habits import say, step, warn
+from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, written_report
 
 
 @cli.command()
@@ -28,9 +30,10 @@ from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
+@FORMAT
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
-          copies: int, workers: int | None, force: bool) -> None:
+          copies: int, workers: int | None, force: bool, fmt: str = "text") -> None:
     """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
     job file (a YAML file with a `jobs:` list), in parallel processes.
 
@@ -42,13 +45,14 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
     Examples:
       tokengen batch --size 0.75in --size 1in --size 25mm --page letter --page a4 -o out
       tokengen batch jobs.yaml -o out --force
+      tokengen batch --size 1in --size 25mm -o out --format json
     """
     from ..outputs import batch as batching
 
     if batching.is_job_file(source):
         ctx = click.get_current_context()
         given = [p.opts[-1] for p in ctx.command.params
-                 if p.name not in ("source", "output_dir", "workers", "force")
+                 if p.name not in ("source", "output_dir", "workers", "force", "fmt", "quiet", "verbose")
                  and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise click.UsageError(f"{', '.join(given)}: a job file sets these per job")
@@ -61,16 +65,27 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
-    if sys.stdout.isatty():
-        with click.progressbar(length=len(jobs), label="building", show_pos=True) as bar:
-            results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: bar.update(1))
+    done = iter(range(1, len(jobs) + 1))
+    lines = fmt == "text" and not sys.stdout.isatty()  # plain progress lines where no bar is drawn on a terminal
+
+    def finished(result: batching.JobResult) -> None:
+        number = next(done)
+        progress.report("jobs", number, len(jobs))  # the bar on stderr, on a terminal
+        if lines:
+            say(batching.progress_line(result, number, len(jobs)))
+
+    with step(f"{len(jobs)} jobs"):
+        results = batching.run_jobs(jobs, workers=workers, force=force, on_result=finished)
+    warnings = list(dict.fromkeys(w for r in results for w in r.warnings))  # each distinct warning once
+    if fmt == "json":
+        built = [r for r in results if r.ok and not r.skipped]
+        _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
+                                  jobs=[{"name": r.job.name, "output": str(r.job.output), "pages": r.pages, "tokens": r.tokens,
+                                         "seconds": round(r.seconds, 3), "skipped": r.skipped, "error": r.error} for r in results]))
     else:
-        done = iter(range(1, len(jobs) + 1))
-        results = batching.run_jobs(jobs, workers=workers, force=force, on_result=lambda r: click.echo(
-            batching.progress_line(r, next(done), len(jobs))))
-    click.echo(batching.summary_table(results))
-    for warning in dict.fromkeys(w for r in results for w in r.warnings):  # each distinct warning once
-        click.echo(f"tokengen: warning: {warning}", err=True)
+        say(batching.summary_table(results))
+    for warning in warnings:
+        warn(f"tokengen: warning: {warning}")
     failed = [r for r in results if not r.ok]
     if failed:
         raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")

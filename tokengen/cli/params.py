@@ -13,6 +13,7 @@ import click
 from ..errors import UsageError
 from ..units import parse_length, parse_page
 from .completion import complete_page
+from .habits import data, say
 
 if TYPE_CHECKING:
     from ..geometry.imposition import SheetSpec
@@ -150,7 +151,15 @@ def _preview_options(*, watch: bool = False) -> Any:
 
                     pdf = written[0] if isinstance(written, list) else written.path
                     pngs = write_previews(pdf, target, preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
-                    click.echo(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                    if isinstance(written, list):
+                        written.extend(pngs)
+                    else:
+                        ctx.meta.setdefault("tokengen.previews", []).extend(pngs)
+                    if ctx.params.get("fmt") != "json":
+                        say(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                report = ctx.meta.pop(REPORT, None)
+                if report is not None:  # --format json: what was written, previews included
+                    report()
                 return written
 
             if not watch:
@@ -174,7 +183,7 @@ def _preview_options(*, watch: bool = False) -> Any:
                 return catalogue_inputs(kwargs["catalogue"], (pdf, duplex_backs_path(pdf)), allow_outside_art=allow,
                                         previews=target or (pdf.with_suffix(".png") if preview is not None else None))
 
-            watch_build(summary, inputs, echo=lambda line: click.echo(line), error=lambda line: click.echo(line, err=True))
+            watch_build(summary, inputs, echo=lambda line: say(line), error=lambda line: click.echo(line, err=True))
             return None
 
         options = [
@@ -242,7 +251,24 @@ def backs_options(f: Any) -> Any:
     return wrapper
 
 
-def _echo_json(data: dict[str, Any]) -> None:
+def _echo_json(report: dict[str, Any]) -> None:
     import json
 
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    data(json.dumps(report, ensure_ascii=False, indent=2))
+
+
+#: Key in ``click.Context.meta`` of the function that prints a ``--format json`` report once the previews are written.
+REPORT = "tokengen.report"
+
+#: ``--format text|json`` of build, export and batch: json prints what was written as one object.
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                      help="json: print what was written (files, pages, tokens, warnings, checks) as one JSON object.")
+
+
+def written_report(command: str, files: list[Any], pages: int, tokens: int, warnings: list[str],
+                   checks: list[dict[str, Any]] | None = None, **more: Any) -> dict[str, Any]:
+    """The ``--format json`` object of build, export and batch: ``command``, ``files`` (paths as
+    strings, in the order written), ``pages``, ``tokens``, ``warnings`` (each once), ``checks``
+    (the preflight's, each ``{name, passed, warning, message}``) and any ``more`` keys."""
+    return {"command": command, "files": [str(f) for f in files], "pages": pages, "tokens": tokens,
+            "warnings": list(dict.fromkeys(warnings)), "checks": checks or [], **more}

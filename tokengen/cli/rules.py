@@ -11,6 +11,7 @@ from ..errors import CheckFailed
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
+from .habits import say
 from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, MAX_SPEC, _echo_json
 
 
@@ -76,7 +77,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
     if fmt == "json":
         _echo_json(report.as_dict())
     else:
-        click.echo(format_report(report), nl=False)
+        say(format_report(report), nl=False)
     if not report.playable:
         errors = report.counts()["error"]
         raise CheckFailed(f"{catalogue}: not playable ({errors} error{'s' if errors != 1 else ''})")
@@ -119,4 +120,4 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
     if fmt == "json":
         _echo_json(result.as_dict())
     else:
-        click.echo(result.format(), nl=False)
+        say(result.format(), nl=False)

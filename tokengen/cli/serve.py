@@ -9,6 +9,7 @@ import click
 
 from ..errors import TokengenError
 from .app import cli
+from .habits import say
 from .params import DEFAULT_CATALOGUE
 
 
@@ -34,7 +35,7 @@ def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
     except ModuleNotFoundError as exc:
         raise TokengenError(f"tokengen serve needs the web extra ({exc.name} is missing): pip install 'tokengen[web]'") from None
     def echo(line: str) -> None:
-        click.echo(line)
+        say(line)
         sys.stdout.flush()
 
     serve(catalogue, port, open_browser, echo=echo)

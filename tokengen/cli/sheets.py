@@ -12,7 +12,21 @@ from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_SVG_ELEMENTS, MAX_T
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
-from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, _preview_options, _sheet_options, backs_options, output_file, sheet_spec
+from .habits import data, say, step, warn
+from .params import (
+    CATALOGUE,
+    DEFAULT_CATALOGUE,
+    FORMAT,
+    LENGTH,
+    REPORT,
+    _echo_json,
+    _preview_options,
+    _sheet_options,
+    backs_options,
+    output_file,
+    sheet_spec,
+    written_report,
+)
 
 
 @click.command()
@@ -45,20 +59,31 @@ def align(output: Path, page: str, landscape: bool, flip: str, back_offset: str 
     scale = parse_scale(printer_scale) if printer_scale else None
     warnings: list[str] = []
     out = write_alignment_test(output, size, flip, offset, scale, warnings=warnings)
-    click.echo(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
+    say(f"wrote {out}: duplex alignment test, {flip}-edge flip (2 pages)")
     for warning in warnings:
-        click.echo(f"tokengen: warning: {warning}", err=True)
+        warn(f"tokengen: warning: {warning}")
 
 
-def echo_build_report(result: Any) -> None:
+def echo_build_report(result: Any, fmt: str = "text") -> None:
     """Echo what a build wrote (the PDF, the separate backs file) and its warnings on stderr
-    (``tokengen: warning: …``), in the words of :mod:`tokengen.outputs.summary`."""
+    (``tokengen: warning: …``), in the words of :mod:`tokengen.outputs.summary`; with ``fmt``
+    "json" the lines give way to :func:`tokengen.cli.params.written_report`'s object, printed
+    once the previews are written too."""
     from ..outputs.summary import build_lines, warning_line
 
-    for line in build_lines(result):
-        click.echo(line)
+    if fmt == "text":
+        for line in build_lines(result):
+            say(line)
     for warning in result.warnings:
-        click.echo(warning_line(warning), err=True)
+        warn(warning_line(warning))
+
+
+def build_json(result: Any) -> None:
+    """Print a build's ``--format json`` object: the PDF, the backs file and the previews."""
+    previews = click.get_current_context().meta.get("tokengen.previews", [])
+    files = [result.path, *([result.backs_path] if result.backs_path else []), *previews]
+    _echo_json(written_report("build", files, result.pages + result.back_pages + result.rules_pages, result.tokens, list(result.warnings),
+                              sets=result.sets, face_pages=result.pages, back_pages=result.back_pages, rules_pages=result.rules_pages))
 
 
 @cli.command()
@@ -86,13 +111,14 @@ def echo_build_report(result: Any) -> None:
 @click.option("--furniture", type=click.Choice(["full", "compact", "none"]), default="full", show_default=True,
               help="The calibration ruler and caption: full (across the foot, or up the left margin when the foot strip would cost a sheet), "
                    "compact (up the left margin whenever the sheet still holds as many tokens), none.")
+@FORMAT
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
           furniture: str = "full",
-          previews: Any = None) -> Any:
+          previews: Any = None, fmt: str = "text") -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -110,6 +136,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build examples/poker-cards/cards.yaml --furniture compact -o cards.pdf
       tokengen build --preview -o sheet.pdf        # and sheet-1.png, sheet-2.png at 100 DPI
       tokengen build --watch --preview -o sheet.pdf  # rebuild on every save
+      tokengen build --format json -o sheet.pdf      # what was written, as JSON
     """
     from ..geometry import sizing
     from ..outputs.build import build_pdf
@@ -120,7 +147,10 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
 
     if token_size is not None and scale is not None:
         raise click.UsageError(SIZE_OR_SCALE)
-    cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
+    if fmt == "json" and click.get_current_context().params.get("watch"):
+        raise click.UsageError("--format json is for one build, not --watch")
+    with step(f"read {catalogue}"):
+        cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
     spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
@@ -130,32 +160,54 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         if cat.shape is None or cat.shape.kind != "circle":
             raise click.UsageError("--punch is for circle tokens (shape: circle)")
         spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
-    result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                                         max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
-                                         max_svg_elements=max_svg_elements), target,
-                       also=previews)
-    echo_build_report(result)
+    with step(f"built {target}"):
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                                             max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
+                                             max_svg_elements=max_svg_elements), target,
+                           also=previews)
+    echo_build_report(result, fmt)
+    if fmt == "json":
+        click.get_current_context().meta[REPORT] = lambda: build_json(result)  # after the previews
     return result
 
 
 cli.add_command(align)
 
 
+def _list_starters(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``init --list``: name every starter and stop."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..sources.bundled import STARTERS
+
+    for name, what in STARTERS.items():
+        data(f"{name:<12} {what}")
+    ctx.exit(0)
+
+
 @cli.command("init")
 @click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
-def init_command(folder: Path) -> None:
-    """Write an editable token_defs.yaml (the Meatshields set) and a short guide to its fields
-    into FOLDER (default: the current folder). Never overwrites a file.
+@click.option("--starter", default="meatshields", show_default=True, metavar="NAME",
+              help="What to start from: meatshields, counters, markers or cards (see --list).")
+@click.option("--list", "list_starters", is_flag=True, is_eager=True, expose_value=False, callback=_list_starters,
+              help="Name every starter and exit.")
+def init_command(folder: Path, starter: str) -> None:
+    """Write a small, complete catalogue to start from into FOLDER (default: the current
+    folder): by default an editable token_defs.yaml (the Meatshields set) and a short guide to its
+    fields; --starter counters, markers or cards writes that kind, with its spreadsheet and art.
+    Each builds as it stands. Never overwrites a file.
 
     \b
     Examples:
       tokengen init
       tokengen init my-tokens && cd my-tokens && tokengen build
+      tokengen init --list
+      tokengen init my-counters --starter counters && cd my-counters && tokengen build counters.yaml
     """
     from ..sources.bundled import init
 
-    for path in init(folder):
-        click.echo(f"wrote {path}")
+    for path in init(folder, starter):
+        say(f"wrote {path}")
 
 
 @cli.command("preview")
@@ -175,5 +227,6 @@ def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) 
     """
     from ..outputs.preview import check_target, write_previews
 
-    pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
-    click.echo(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+    with step(f"rendered {pdf}"):
+        pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
+    say(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))

@@ -13,7 +13,8 @@ from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from ..units import parse_page
 from .app import cli
 from .completion import complete_profile
-from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, _preview_options
+from .habits import data, say, step, warn
+from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, _echo_json, _preview_options, written_report
 
 
 def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -22,7 +23,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         return
     from ..outputs.profilelist import profile_table
 
-    click.echo(profile_table(ctx.params.get("profiles_file")), nl=False)
+    data(profile_table(ctx.params.get("profiles_file")), nl=False)
     ctx.exit(0)
 
 
@@ -55,12 +56,14 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
+@FORMAT
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None) -> list[Path]:
+                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
+                   fmt: str = "text") -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -72,39 +75,62 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export --profile print-shop -o out/shop --preview
       tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
       tokengen export --profile tts -o out/tts --image-url https://example.org/tokens
+      tokengen export --profile print-shop -o out/shop --format json
 
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
     """
     from ..faces import scale as scaling
     from ..geometry import sizing
-    from ..outputs.export import export, preflight_failures
+    from ..outputs.export import export, preflight_checks
     from ..outputs.summary import export_line, preflight_failed, preflight_passed, warning_line
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
     profile = get_profile(profile_name, profiles_file)
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
-    cat = load_catalogue(catalogue)
+    with step(f"read {catalogue}"):
+        cat = load_catalogue(catalogue)
     size = sizing.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
-    written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
-                     max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                     also=previews, image_url=image_url)
-    click.echo(export_line(written, out_dir, profile.name))
-    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
-        click.echo(warning_line(warning), err=True)
+    with step(f"exported {out_dir} (profile {profile.name})"):
+        written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
+                         max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
+                         also=previews, image_url=image_url)
+    if fmt == "text":
+        say(export_line(written, out_dir, profile.name))
+    warnings = list(dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]))  # sheets' builds repeat the small-text ones
+    for warning in warnings:
+        warn(warning_line(warning))
     pdf = written[0]
-    failed = preflight_failures(pdf, profile, cat, size)
+    with step(f"preflight of {pdf}"):
+        checks = preflight_checks(pdf, profile, cat, size)
+    failed = [c.name for c in checks if not c.passed]
+    if fmt == "json":
+        ctx = click.get_current_context()
+        report = written_report("export", written, _page_count(pdf), cat.count, warnings,
+                                [c.to_dict() for c in checks],
+                                profile=profile.name, passed=not failed)
+        ctx.meta[REPORT] = lambda: _echo_json({**report, "files": [str(f) for f in written]})  # previews join `written`
     if failed:
         again = [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())]
         message = preflight_failed(pdf, failed, profile.name, again)
         if not allow_preflight_failures:
+            if fmt == "json":
+                click.get_current_context().meta.pop(REPORT)()
             raise CheckFailed(message)
-        click.echo(f"warning: {message}", err=True)
-    else:
-        click.echo(preflight_passed(pdf, profile.name))
+        warn(f"warning: {message}")
+    elif fmt == "text":
+        say(preflight_passed(pdf, profile.name))
     return written
+
+
+def _page_count(pdf: Path) -> int:
+    """The pages of the PDF an export wrote (pikepdf reads only the page tree)."""
+    import pikepdf
+
+    with pikepdf.open(pdf) as doc:
+        return len(doc.pages)
 
 
 def _override_profile(profile: Any, page: str | None, landscape: bool | None, columns: int | None, copies: int | None,
@@ -159,16 +185,17 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     from ..sources.profiles import get_profile
 
     profile = _override_profile(get_profile(profile_name, profiles_file), page, landscape, None, None, None)
-    checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
+    with step(f"preflight of {pdf}"):
+        checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
-        click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
+        data(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
         for check in checks:
-            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
+            say(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
             for problem in check.problems[1:]:
-                click.echo(f"      {'':<12} {problem}")
-        click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
+                say(f"      {'':<12} {problem}")
+        say(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")

@@ -14,7 +14,7 @@ from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxe
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
 from ..geometry import foldover, furniture, pager, shapes
-from ..io import guard, testhook
+from ..io import guard, progress, testhook
 from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from ..model import Catalogue
@@ -123,6 +123,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if backs:
                 backs.add(page)
             testhook.checkpoint("page")
+            progress.report("pages", page.number + 1, pages)
         if options.rules:
             from ..games.meatshields import rulesheet  # platypus: imported only when a rules sheet is asked for
 

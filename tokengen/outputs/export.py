@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from PIL import Image, PngImagePlugin
 
@@ -48,7 +48,7 @@ from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
 from ..geometry.pager import check_limits
 from ..geometry.sizing import sheet_spec
-from ..io import guard
+from ..io import guard, progress
 from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
@@ -202,9 +202,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
-        for target, temp, image in zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True):
+        for number, (target, temp, image) in enumerate(zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True), 1):
             write_png(image, temp, dpi, shown=target)
             image.close()
+            progress.report("PNGs", number, len(names))
     return targets
 
 
@@ -375,7 +376,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
                          + described, colour_model=profile.colour)
     sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
     forms: dict[tuple[str, str], str] = {}
-    for side, token in sides:
+    for number, (side, token) in enumerate(sides, 1):
         key = (side, token.id)
         if key not in forms:  # once per design, before the page draws anything (equal backs share one form)
             forms[key] = sheet.face_form(token) if side == "face" else sheet.back_form(_back(catalogue, token))
@@ -386,6 +387,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.doForm(forms[key])
         canvas.restoreState()
         canvas.showPage()
+        progress.report("pages", number, count)
     if warnings is not None:
         warnings.extend(library.warnings(catalogue.path.parent))
         warnings.extend(sheet.warnings)
@@ -461,7 +463,17 @@ def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: 
     Raises:
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
     """
+    return [c.name for c in preflight_checks(pdf, profile, catalogue, size) if not c.passed]
+
+
+def preflight_checks(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Any]:
+    """Every preflight check (:class:`tokengen.preflight.checks.Check`) of the exported ``pdf``
+    against its own ``profile``; ``size`` as for :func:`preflight_failures`.
+
+    Raises:
+        PreflightError: the PDF cannot be read.
+    """
     from ..preflight.checks import preflight
 
     expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
-    return [c.name for c in preflight(pdf, profile, size=expected) if not c.passed]
+    return list(preflight(pdf, profile, size=expected))

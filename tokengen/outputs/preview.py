@@ -21,6 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from ..errors import RenderError, UsageError
+from ..io import progress
 from ..io.atomic import atomic_files
 
 #: Default preview resolution (px per in).
@@ -177,6 +178,7 @@ def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int =
     images = render_pages(pdf, dpi, page, flags)
     paths = preview_paths(target if target is not None else default_target(pdf), len(images), page)
     with atomic_files(paths, inputs=(pdf, *inputs)) as temps:  # every PNG checked before the first is written; all or none
-        for image, temp in zip(images, temps, strict=True):
+        for number, (image, temp) in enumerate(zip(images, temps, strict=True), 1):
             temp.write_bytes(png_bytes(image, dpi))
+            progress.report("PNGs", number, len(images))
     return paths

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PreflightError
+from ..io import progress
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from . import pdfx
@@ -246,11 +247,13 @@ class _Run:
             count = 0
             walker.count_placements(pdf.pages)
             budget.decoded = 0  # the first pass is not counted twice
+            total = len(pdf.pages)
             for number, page in enumerate(pdf.pages, 1):
                 if number > self.limits.pages:
                     raise PreflightError(f"the PDF has more pages than its page count says, more than the limit of {self.limits.pages:,} (raise it with --max-pages)")
                 count = number
                 self._page(walker, page, number)
+                progress.report("preflight pages", number, total)
             x_problems = pdfx.problems(pdf, self.path) if self.x1a else []
         finally:
             pdf.close()

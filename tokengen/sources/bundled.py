@@ -4,6 +4,10 @@ The bundled catalogues are package data (``tokengen/data/catalogues/NAME.yaml``,
 :mod:`importlib.resources`), so an installed tokengen builds them from any folder:
 ``tokengen build meatshields``. ``meatshields.yaml`` is a copy of the repository's
 ``token_defs.yaml`` (a test keeps the two equal; ``make data`` refreshes the copy).
+
+The starters ``tokengen init --starter NAME`` writes are package data too: ``meatshields`` is the
+bundled catalogue with its field guide; the others are folders ``tokengen/data/starters/NAME/``
+(a catalogue, its spreadsheet and art), copied as they are.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from ..errors import CatalogueError, ExportError
+from ..errors import CatalogueError, ExportError, UsageError
 
 #: The catalogue ``tokengen init`` writes, and the file name commands read by default.
 DEFAULT_CATALOGUE = "token_defs.yaml"
@@ -20,6 +24,13 @@ DEFAULT_CATALOGUE = "token_defs.yaml"
 STARTER = "meatshields"
 #: The field guide ``tokengen init`` writes beside the catalogue.
 FIELD_GUIDE = "README-token_defs.md"
+#: Every starter ``tokengen init --starter NAME`` writes: name → what it is (``--list``).
+STARTERS = {
+    "meatshields": "the Meatshields hirelings: 18 one-inch tokens and their rules check (token_defs.yaml)",
+    "counters": "two-sided hex counters for a wargame, one row of tokens.csv each (counters.yaml)",
+    "markers": "round status markers for a 1 in circle punch, from tokens.csv (markers.yaml)",
+    "cards": "poker-size cards with art and a shared back, for a print shop (cards.yaml, art/)",
+}
 
 
 def _folder() -> Path:
@@ -74,17 +85,37 @@ def default_output(catalogue: Path, title: str) -> Path:
     return Path((re.sub(r"[^a-z0-9.]+", "-", stem.lower()).strip("-.") or "tokens") + ".pdf")
 
 
-def init(folder: str | Path = ".") -> list[Path]:
-    """Write an editable ``token_defs.yaml`` (the bundled Meatshields set) and a short guide to
-    its fields into ``folder`` (created if missing). Nothing is overwritten.
+def starter_files(name: str) -> dict[Path, Path]:
+    """The files of starter ``name``: path relative to the folder written → the packaged file.
+
+    Raises:
+        UsageError: no starter of that name (with a suggestion).
+    """
+    if name not in STARTERS:
+        from difflib import get_close_matches
+
+        close = get_close_matches(name, list(STARTERS), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else f" (starters: {', '.join(STARTERS)})"
+        raise UsageError(f"--starter: unknown starter '{name}'{hint}")
+    if name == STARTER:
+        return {Path(DEFAULT_CATALOGUE): _folder() / f"{STARTER}.yaml", Path(FIELD_GUIDE): _folder() / "README.md"}
+    root = Path(str(resources.files("tokengen").joinpath("data", "starters", name)))
+    return {p.relative_to(root): p for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def init(folder: str | Path = ".", starter: str = STARTER) -> list[Path]:
+    """Write starter ``starter`` (see :data:`STARTERS`; default: an editable ``token_defs.yaml``,
+    the bundled Meatshields set, and a short guide to its fields) into ``folder`` (created if
+    missing). Every starter builds, checks and exports as it stands. Nothing is overwritten.
 
     Returns:
         The files written.
     Raises:
+        UsageError: no starter of that name.
         ExportError: one of the files already exists, or the folder cannot be written.
     """
     folder = Path(folder)
-    targets = {folder / DEFAULT_CATALOGUE: _folder() / f"{STARTER}.yaml", folder / FIELD_GUIDE: _folder() / "README.md"}
+    targets = {folder / relative: source for relative, source in starter_files(starter).items()}
     for target in targets:
         if target.exists() or target.is_symlink():
             raise ExportError(f"{target}: already exists; tokengen init never overwrites (remove it or pick another folder)")
@@ -92,6 +123,7 @@ def init(folder: str | Path = ".") -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for target, source in targets.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "xb") as handle:  # exclusive: never replaces a file made meanwhile
                 handle.write(source.read_bytes())
             written.append(target)
