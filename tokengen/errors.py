@@ -58,5 +58,10 @@ class CheckFailed(TokengenError):
     exit_code = 1
 
 
+class GameModuleError(TokengenError):
+    """An installed game module (entry point group ``tokengen.games``) broke its contract: a
+    check returned something other than a list of findings. The message names the module."""
+
+
 class PreflightError(TokengenError):
     """A PDF given to ``tokengen preflight`` cannot be read (missing, not a PDF, encrypted, damaged)."""
