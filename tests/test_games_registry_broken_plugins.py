@@ -8,11 +8,10 @@ import sys
 import textwrap
 
 import pytest
-
-from tokengen.games import registry as games
-
 from conftest import CATALOGUE
 from test_games_registry import BASE, write
+
+from tokengen.games import registry as games
 
 
 @pytest.fixture

@@ -78,8 +78,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     """
     from ..faces import scale as scaling
     from ..geometry import sizing
-    from ..outputs.export import export, preflight_failures
-    from ..outputs.summary import export_line, preflight_failed, preflight_passed, warning_line
+    from ..outputs.export import export, preflight_results
+    from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
@@ -95,7 +95,11 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(warning_line(warning), err=True)
     pdf = written[0]
-    failed = preflight_failures(pdf, profile, cat, size)
+    checks = preflight_results(pdf, profile, cat, size)
+    failed = [c.name for c in checks if not c.passed]
+    warned = [c for c in checks if c.passed and c.warning]
+    for check in warned:  # a hairline passes but a shop may not print it: say so, never "passes every check"
+        click.echo(preflight_warning(check.name, check.message), err=True)
     if failed:
         again = [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())]
         message = preflight_failed(pdf, failed, profile.name, again)
@@ -103,7 +107,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
             raise CheckFailed(message)
         click.echo(f"warning: {message}", err=True)
     else:
-        click.echo(preflight_passed(pdf, profile.name))
+        click.echo(preflight_passed(pdf, profile.name, [c.name for c in warned]))
     return written
 
 
@@ -165,10 +169,10 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
         click.echo(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
-        for check in checks:
-            click.echo(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
-            for problem in check.problems[1:]:
-                click.echo(f"      {'':<12} {problem}")
+        from ..outputs.summary import preflight_lines
+
+        for line in preflight_lines(checks):
+            click.echo(line)
         click.echo(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from PIL import Image, PngImagePlugin
 
@@ -54,6 +54,9 @@ from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
+
+if TYPE_CHECKING:
+    from ..preflight.checks import Check
 from .cutsvg import svg_path
 from .options import BuildOptions
 
@@ -455,8 +458,19 @@ def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Pat
 
 def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[str]:
     """The names of the preflight checks the exported ``pdf`` fails against its own ``profile``
-    (empty: it passes). The token trim ``size`` (pt) is checked only for single-token pages of
-    square tokens: a sheet, a cut file or a token with its own height has no one trim to check.
+    (empty: it passes); see :func:`preflight_results`.
+
+    Raises:
+        PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
+    """
+    return [c.name for c in preflight_results(pdf, profile, catalogue, size) if not c.passed]
+
+
+def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Check]:
+    """Every preflight check (:class:`tokengen.preflight.checks.Check`) of the exported ``pdf``
+    against its own ``profile``: the failures, the warnings (``passed`` and ``warning``, such as
+    a hairline) and the passes. The token trim ``size`` (pt) is checked only for single-token
+    pages of square tokens: a sheet, a cut file or a token with its own height has no one trim.
 
     Raises:
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
@@ -464,4 +478,4 @@ def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: 
     from ..preflight.checks import preflight
 
     expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
-    return [c.name for c in preflight(pdf, profile, size=expected) if not c.passed]
+    return list(preflight(pdf, profile, size=expected))
