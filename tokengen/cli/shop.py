@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import CheckFailed
-from ..limits import MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from ..limits import MAX_ART_PIXELS, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from ..units import parse_page
 from .app import cli
@@ -53,6 +53,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
               help="Refuse PNG sets with more pixels in all (png profiles).")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse runs whose art embeds more pixels in all; one picture may hold a fifth of it (at least 50 Mpx).")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @_preview_options()
@@ -60,7 +62,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None) -> list[Path]:
+                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
+                   max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -90,7 +93,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     notes: list[str] = []
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                     also=previews, image_url=image_url)
+                     also=previews, image_url=image_url, max_art_pixels=max_art_pixels)
     click.echo(export_line(written, out_dir, profile.name))
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(warning_line(warning), err=True)

@@ -10,9 +10,10 @@ Routes (all GET or HEAD; a request with a body, any other method, a query longer
 * ``/render/KEY/N.png``: page N of a render (kept in memory, the last :data:`CACHE_SIZE`).
 * ``/api/changes?since=G``: long poll; answers with the catalogue's generation once an input
   changed (the same watcher as ``build --watch``) or after :data:`POLL_SECONDS`.
-* ``/download/home``, ``/download/backs``, ``/download/shop?profile=NAME``,
+* ``/download/home``, ``/download/backs``, ``/download/shop?profile=NAME[&image_url=URL]``,
   ``/download/align``: the home PDF, the separate backs PDF, the print-shop files (the PDF, or a
-  zip of the files when a profile writes several, such as the PNG chits) and the duplex
+  zip of the files when a profile writes several, such as the PNG chits or a Tabletop Simulator
+  save, whose ``image_url`` is the address its images will be uploaded to) and the duplex
   alignment test.
 * ``/files/PATH``: a file inside the catalogue's folder (art, the catalogue); a path that
   resolves outside it (``..``, a symlink) is refused with 403.
@@ -75,9 +76,9 @@ MAX_SHOWN = 12
 CACHE_SIZE = 8
 #: Longest wait of a long poll (s).
 POLL_SECONDS = 20.0
-#: Form fields: the build options, plus the print profile for the shop download.
+#: Form fields: the build options, plus the print profile and (tts) image URL for the shop download.
 FIELDS = ("page", "landscape", "margin", "gutter", "crop_marks", "no_cut_lines", "size", "scale", "copies", "fill",
-          "backs", "flip", "back_offset", "printer_scale", "rules", "profile")
+          "backs", "flip", "back_offset", "printer_scale", "rules", "profile", "image_url")
 #: Longest wait for a request's headers (s), from the connection or the request's first byte:
 #: a client that never finishes them is disconnected, so slow clients cannot hold every slot.
 HEADER_TIMEOUT = 10.0
@@ -284,16 +285,17 @@ class State:
         except TokengenError:
             return "tokens.pdf"
 
-    def shop(self, profile: str) -> tuple[str, bytes, str]:
-        """The print-shop files of ``profile``: (file name, bytes, media type)."""
-        key = f"{self.generation}:{profile}"
+    def shop(self, profile: str, image_url: str | None = None) -> tuple[str, bytes, str]:
+        """The print-shop files of ``profile`` (a ``tts`` one with ``image_url``, the
+        ``--image-url``): (file name, bytes, media type)."""
+        key = json.dumps([self.generation, profile, image_url])
         with self.cache_lock:
             if key in self.downloads:
                 return self.downloads[key]
         folder = self._out("shop")
         try:
             try:
-                written = jobs.export(self.given, profile, folder)
+                written = jobs.export(self.given, profile, folder, image_url)
             except TokengenError as exc:  # the message and any preflight lines, without the private folder's path
                 details = getattr(exc, "details", ())
                 text = "\n".join([str(exc), *details]).replace(f"{folder}/", "").replace(str(self.workdir), "…")
@@ -425,7 +427,7 @@ async def download(request: Request) -> Response:
                 return _attachment(rendered.name.replace(".pdf", "-backs.pdf"), rendered.backs, "application/pdf")
             return _attachment(rendered.name, rendered.pdf, "application/pdf")
         if what == "shop":
-            return _attachment(*await run_in_threadpool(state.shop, values.get("profile") or "print-shop"))
+            return _attachment(*await run_in_threadpool(state.shop, values.get("profile") or "print-shop", values.get("image_url") or None))
         if what == "align":
             return _attachment("align.pdf", await run_in_threadpool(state.align, values), "application/pdf")
     except Refused as exc:

@@ -80,6 +80,20 @@
     return table;
   }
 
+  // the shop download: the profile, and for a Tabletop Simulator save the URL its images go to
+  function shopUrl() {
+    const params = new URLSearchParams({ profile: form.elements.profile.value });
+    const url = form.elements.image_url.value.trim();
+    if (form.elements.profile.value === "tts" && url) params.append("image_url", url);
+    return `/download/shop?${params}`;
+  }
+
+  function ttsControls() {
+    const tts = form.elements.profile.value === "tts";
+    for (const id of ["image_url", "image-url-label", "image-url-help"]) document.getElementById(id).hidden = !tts;
+    form.elements.image_url.disabled = !tts;
+  }
+
   // the download URLs for the options the form shows now (not those of the last render)
   function downloadUrls() {
     const q = query();
@@ -92,7 +106,7 @@
     return {
       "download-home": `/download/home?${q}`,
       "download-backs": `/download/backs?${q}`,
-      "download-shop": `/download/shop?profile=${encodeURIComponent(form.elements.profile.value)}`,
+      "download-shop": shopUrl(),
       "download-align": `/download/align?${align}`,
     };
   }
@@ -151,6 +165,7 @@
 
   async function render() {
     backsControls();
+    ttsControls();
     const q = query();
     if (pending) pending.abort();
     const controller = new AbortController();
