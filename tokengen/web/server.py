@@ -219,7 +219,11 @@ class State:
     def watch(self) -> None:
         from ..outputs.watch import catalogue_inputs, changes
 
-        for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
+        try:
+            for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
+                if self.loop is not None:
+                    self.loop.call_soon_threadsafe(self.bump)
+        except TokengenError:  # the catalogue's folder is gone: one last render shows the missing file
             if self.loop is not None:
                 self.loop.call_soon_threadsafe(self.bump)
 
