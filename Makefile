@@ -1,14 +1,22 @@
 # Set-up is automatic: every target creates .venv and installs tokengen into it
-# (editable, with the test extra) the first time, and again when pyproject.toml changes.
+# (editable, with the test extra) the first time, again when pyproject.toml changes, and anew
+# when PYTHON is another Python version than the one .venv was made with
+# (make PYTHON=python3.13 test after a 3.11 .venv rebuilds it with 3.13).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= meatshields.pdf
+# X.Y of $(PYTHON) and of the venv's Python; STALE is the venv's when they differ
+VERSION = -c 'import sys; print("%d.%d" % sys.version_info[:2])'
+PYVER  := $(shell $(PYTHON) $(VERSION) 2>/dev/null)
+STALE  := $(filter-out $(PYVER),$(shell [ -x $(BIN)/python ] && $(BIN)/python $(VERSION) 2>/dev/null))
 
-.PHONY: pdf test docs bench fuzz clean data matrix
+.PHONY: pdf test docs bench fuzz clean data matrix FORCE
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(if $(STALE),FORCE)
+	@if [ -n "$(STALE)" ]; then echo "$(VENV) was made with Python $(STALE); rebuilding it with $(PYTHON) ($(or $(PYVER),missing))"; \
+	  rm -rf $(VENV); fi
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
 	  echo "tokengen needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) --version 2>&1 || echo missing)." \
 	       "Give another one, e.g. make PYTHON=python3.12 $(MAKECMDGOALS)" >&2; exit 1; }

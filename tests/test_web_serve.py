@@ -192,7 +192,7 @@ def test_path_traversal_over_a_raw_socket_is_refused(folder: Path, tmp_path: Pat
             assert status in (403, 404), (path, answer[:200])
             assert b"root:" not in answer
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
 
 
 def test_listens_on_loopback_only_and_cleans_up(folder: Path, tmp_path: Path):
@@ -212,7 +212,7 @@ def test_listens_on_loopback_only_and_cleans_up(folder: Path, tmp_path: Path):
             assert not six.is_file() or not [line for line in six.read_text().splitlines()[1:]
                                              if line.split()[3] == "0A" and int(line.split()[1].split(":")[1], 16) == server.port]
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
     assert server.lines.get(timeout=HANG) == "stopped serving"
     assert list(private.iterdir()) == []  # removed on Ctrl-C
 
@@ -255,7 +255,7 @@ def test_two_clients_and_a_rebuild_during_a_download(folder: Path, tmp_path: Pat
             assert z.testzip() is None and len(z.namelist()) == len(list((tmp_path / "old").iterdir()))
         assert _get(f"{server.url}/download/home?page=a4") == _cli_bytes(run, cat, tmp_path, "--page", "a4")
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
     replace(cat, text)
     after = snapshot(folder)
     assert after.keys() == before.keys()  # nothing written beside the catalogue (only our own edits)

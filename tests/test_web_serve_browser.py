@@ -126,7 +126,7 @@ def test_the_page_in_chromium(tmp_path: Path, run, shots: Path):
             finally:
                 browser.close()
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
     assert snapshot(folder).keys() == before.keys()  # the server wrote nothing beside the catalogue
 
 
@@ -154,4 +154,66 @@ def test_the_check_of_another_game_in_chromium(tmp_path: Path):
             finally:
                 browser.close()
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
+
+
+def test_downloads_in_chromium_refusals_and_a_render_in_flight(tmp_path: Path, run):
+    """A refused print-shop download shows its preflight lines on the page (no server path); a
+    download clicked while the page says "Rendering…" is the file of the options now shown."""
+    from conftest import catalogue_with_art
+    from PIL import Image
+
+    folder = tmp_path / "game"
+    folder.mkdir()
+    Image.new("RGB", (20, 20), (200, 30, 30)).save(folder / "lo.png")  # 16 DPI: print-shop's preflight fails
+    cat = catalogue_with_art(CATALOGUE, {"str-low": "lo.png"}, folder / "token_defs.yaml")
+    server = Server(cat, cwd=folder, tmpdir=tmp_path)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            try:
+                page = browser.new_page(accept_downloads=True, bypass_csp=True)  # the test's own JS only
+                page.set_default_timeout(HANG * 1000)
+                page.goto(server.url + "/")
+                page.wait_for_function(_widths(1, 850))
+                page.click("#download-shop")
+                page.wait_for_selector("#download-error:not([hidden])")
+                shown = page.inner_text("#download-error")
+                assert shown.splitlines()[0] == "Print-shop files refused:"
+                assert ("meatshields-print-shop.pdf fails preflight (images): see tokengen preflight "
+                        "meatshields-print-shop.pdf --profile print-shop") in shown
+                assert "FAIL  images" in shown and "PASS  pages" in shown
+                assert str(tmp_path) not in shown and "tokengen-serve-" not in shown
+                assert page.get_attribute("#download-error", "role") == "alert"
+
+                # hold the next render: the page says "Rendering…" while the download is clicked
+                held: list = []
+                page.route("**/api/render*", lambda route: held.append(route))
+                page.get_by_label("Page size").select_option("a4")
+                page.wait_for_function("document.getElementById('status').textContent === 'Rendering…'")
+                assert held
+                with page.expect_download() as info:
+                    page.click("#download-home")
+                downloaded = Path(info.value.path()).read_bytes()
+                assert info.value.suggested_filename == "meatshields.pdf"
+                assert page.is_hidden("#download-error")  # the old refusal is cleared
+                for route in held:
+                    route.continue_()
+                page.unroute("**/api/render*")
+                page.wait_for_function(_widths(1, 827))
+
+                # under the page's own Content-Security-Policy the saved file (a blob: URL) arrives too
+                strict = browser.new_page(accept_downloads=True)
+                strict.set_default_timeout(HANG * 1000)
+                strict.goto(server.url + "/")
+                with strict.expect_download() as info:
+                    strict.click("#download-align")
+                assert info.value.suggested_filename == "align.pdf"
+                assert Path(info.value.path()).read_bytes().startswith(b"%PDF-")
+            finally:
+                browser.close()
+    finally:
+        assert server.stop() == 130  # Ctrl-C: exit 130, as every command
+    out = tmp_path / "cli.pdf"
+    assert run("build", str(cat), "--page", "a4", "-o", str(out)).exit_code == 0
+    assert downloaded == out.read_bytes()  # A4, the options shown, not the Letter sheet on screen

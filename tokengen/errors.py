@@ -53,9 +53,16 @@ class ExportError(TokengenError):
 
 class CheckFailed(TokengenError):
     """A check ran and found the input unfit (``tokengen check``: the set is not playable;
-    ``tokengen preflight``: a print shop would reject the PDF)."""
+    ``tokengen preflight``: a print shop would reject the PDF). ``details``: further lines a
+    front end may show below the message (the preflight report of a refused export)."""
 
     exit_code = 1
+    details: tuple[str, ...] = ()
+
+
+class GameModuleError(TokengenError):
+    """An installed game module (entry point group ``tokengen.games``) broke its contract: a
+    check returned something other than a list of findings. The message names the module."""
 
 
 class PreflightError(TokengenError):

@@ -9,9 +9,14 @@ MAX_TOKENS = 200_000
 MAX_PAGES = 5_000
 #: Resolution (DPI) above which art is resampled down by default (``max_dpi`` in profiles).
 MAX_DPI = 600
-#: Pixels of art held at once for one build, after resampling (``--max-art-pixels``): 100 Mpx is
-#: about 400 MB in CMYK; 600 DPI art on a 1 in token is 0.36 Mpx.
-MAX_ART_PIXELS = 100_000_000
+#: Pixels of art one build embeds in all, after resampling (``--max-art-pixels``); pictures are
+#: decoded one at a time and released once embedded, so this bounds the work and the PDF's size,
+#: not the memory. 250 Mpx: 100 distinct photos on 2.5 in tokens at 600 DPI (1500 x 1500 px,
+#: 2.25 Mpx each) fit; 600 DPI art on a 1 in token is 0.36 Mpx.
+MAX_ART_PIXELS = 250_000_000
+#: One picture may hold this share of ``--max-art-pixels`` (and at least 50 Mpx, the default):
+#: raising the option lets a larger photo through, a fifth of the value given.
+PICTURE_SHARE = 5
 #: Largest PNG written, in pixels (40 MP: a 2.5 in token with 1/8 in bleed at 2400 DPI is
 #: 6,600 px square = 43.6 MP and is refused; 1 in at 2400 DPI, 9 MP, passes). Raise it with
 #: ``--max-pixels``. One image at a time is held in memory: about 7 bytes per pixel at the peak.

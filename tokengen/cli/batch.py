@@ -9,6 +9,7 @@ import click
 
 from ..errors import ExportError
 from ..io import progress
+from ..limits import MAX_ART_PIXELS
 from .app import cli
 from .completion import complete_page
 from .habits import say, step, warn
@@ -28,12 +29,14 @@ from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, wr
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True, help="Full-length cut lines on the token edges.")
 @click.option("--crop-marks", is_flag=True, help="Short crop marks outside the grid.")
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse builds whose art embeds more pixels in all; one picture may hold a fifth of it (at least 50 Mpx).")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 @FORMAT
 def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
-          copies: int, workers: int | None, force: bool, fmt: str = "text") -> None:
+          copies: int, workers: int | None, force: bool, fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS) -> None:
     """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
     job file (a YAML file with a `jobs:` list), in parallel processes.
 
@@ -46,6 +49,9 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
       tokengen batch --size 0.75in --size 1in --size 25mm --page letter --page a4 -o out
       tokengen batch jobs.yaml -o out --force
       tokengen batch --size 1in --size 25mm -o out --format json
+
+    A job in a job file may name an export profile (profile: tts, print-shop, …): it is then
+    tokengen export into a folder of that name.
     """
     from ..outputs import batch as batching
 
@@ -60,7 +66,7 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
     else:
         jobs = batching.matrix_jobs(source, output_dir, sizes=sizes, scales=scales, pages=pages or ("letter",),
                                     landscape=landscape, margin=margin, gutter=gutter, columns=columns,
-                                    cut_lines=cut_lines, crop_marks=crop_marks, copies=copies)
+                                    cut_lines=cut_lines, crop_marks=crop_marks, copies=copies, max_art_pixels=max_art_pixels)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -66,7 +66,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
       tokengen check --size 0.5in
     """
     from ..games.meatshields.rules import Settings
-    from ..games.registry import check_catalogue, format_report  # any catalogue: generic checks, then its game module's
+    from ..games.registry import check_catalogue, format_report, skipped  # any catalogue: generic checks, then its game module's
+    from ..outputs.summary import warning_line
 
     try:
         page_size = parse_page(page)
@@ -74,6 +75,8 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
         raise click.BadParameter(str(exc), param_hint="'--page'") from None
     settings = Settings(page=page_size, margin=margin, size=token_size)
     report = check_catalogue(catalogue, settings, add=add, remove=remove, readings=readings)
+    for line in skipped():  # a broken game plug-in: named and left out, the check goes on
+        click.echo(warning_line(line), err=True)
     if fmt == "json":
         _echo_json(report.as_dict())
     else:

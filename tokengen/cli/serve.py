@@ -10,11 +10,11 @@ import click
 from ..errors import TokengenError
 from .app import cli
 from .habits import say
-from .params import DEFAULT_CATALOGUE
+from .params import CATALOGUE, DEFAULT_CATALOGUE
 
 
 @cli.command("serve")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port on 127.0.0.1 (0: a free one, printed on start).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
@@ -26,6 +26,7 @@ def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
     Examples:
       tokengen serve                      # token_defs.yaml on a free port
       tokengen serve token_defs.yaml --port 8765 --open
+      tokengen serve meatshields          # the bundled catalogue, as build takes it
     """
     if not catalogue.is_file():
         raise click.BadParameter(f"{catalogue}: no such file" if not catalogue.exists() else f"{catalogue}: not a file",

@@ -105,7 +105,7 @@ def build_json(result: Any) -> None:
 @click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
-              help="Refuse builds whose art holds more pixels (after resampling).")
+              help="Refuse builds whose art embeds more pixels in all (after resampling); one picture may hold a fifth of it (at least 50 Mpx).")
 @click.option("--max-svg-elements", type=click.IntRange(1), default=MAX_SVG_ELEMENTS, show_default=True,
               help="Refuse SVG art with more elements (its <use> copies counted).")
 @click.option("--furniture", type=click.Choice(["full", "compact", "none"]), default="full", show_default=True,

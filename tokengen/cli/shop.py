@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import CheckFailed
-from ..limits import MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from ..limits import MAX_ART_PIXELS, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from ..units import parse_page
 from .app import cli
@@ -54,6 +54,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--max-total-pixels", type=click.IntRange(1), default=MAX_TOTAL_PIXELS_PNG, show_default=True,
               help="Refuse PNG sets with more pixels in all (png profiles).")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
+@click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
+              help="Refuse runs whose art embeds more pixels in all; one picture may hold a fifth of it (at least 50 Mpx).")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @FORMAT
@@ -63,7 +65,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
-                   fmt: str = "text") -> list[Path]:
+                   fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -82,8 +84,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     """
     from ..faces import scale as scaling
     from ..geometry import sizing
-    from ..outputs.export import export, preflight_checks
-    from ..outputs.summary import export_line, preflight_failed, preflight_passed, warning_line
+    from ..outputs.export import export, preflight_results
+    from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
@@ -96,7 +98,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     with step(f"exported {out_dir} (profile {profile.name})"):
         written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                         also=previews, image_url=image_url)
+                         also=previews, image_url=image_url, max_art_pixels=max_art_pixels)
     if fmt == "text":
         say(export_line(written, out_dir, profile.name))
     warnings = list(dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]))  # sheets' builds repeat the small-text ones
@@ -104,8 +106,11 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         warn(warning_line(warning))
     pdf = written[0]
     with step(f"preflight of {pdf}"):
-        checks = preflight_checks(pdf, profile, cat, size)
+        checks = preflight_results(pdf, profile, cat, size)
     failed = [c.name for c in checks if not c.passed]
+    warned = [c for c in checks if c.passed and c.warning]
+    for check in warned:  # a hairline passes but a shop may not print it: say so, never "passes every check"
+        warn(preflight_warning(check.name, check.message))
     if fmt == "json":
         ctx = click.get_current_context()
         report = written_report("export", written, _page_count(pdf), cat.count, warnings,
@@ -121,7 +126,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
             raise CheckFailed(message)
         warn(f"warning: {message}")
     elif fmt == "text":
-        say(preflight_passed(pdf, profile.name))
+        say(preflight_passed(pdf, profile.name, [c.name for c in warned]))
     return written
 
 
@@ -192,10 +197,10 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
         data(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
                                "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
     else:
-        for check in checks:
-            say(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
-            for problem in check.problems[1:]:
-                say(f"      {'':<12} {problem}")
+        from ..outputs.summary import preflight_lines
+
+        for line in preflight_lines(checks):
+            say(line)
         say(f"{pdf}: {len(checks) - len(failed)} of {len(checks)} checks passed (profile {profile.name})")
     if failed:
         raise CheckFailed(f"{pdf}: {len(failed)} of {len(checks)} preflight checks failed ({', '.join(c.name for c in failed)})")

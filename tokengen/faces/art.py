@@ -72,15 +72,26 @@ MIN_DPI = 300.0
 #: Pixels of art held at once for one build (``--max-art-pixels``): MAX_TOTAL_PIXELS, 100 Mpx.
 #: Both live in :mod:`tokengen.limits` (the command line shows them without importing Pillow).
 from ..limits import MAX_ART_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
-from ..limits import MAX_DPI  # noqa: E402
+from ..limits import MAX_DPI, PICTURE_SHARE  # noqa: E402
 
-#: Largest image accepted, in pixels (width × height): 50 megapixels is a 7000 × 7000 image,
-#: enough for a 23 in token at 300 DPI. Anything larger is treated as a decompression bomb.
-MAX_PIXELS = 50_000_000
+#: Largest image accepted by default, in pixels (width × height): 50 megapixels is a 7000 × 7000
+#: image, enough for a 23 in token at 300 DPI; ``--max-art-pixels`` above its default raises it
+#: (:func:`picture_limit`). Anything far larger is treated as a decompression bomb.
+MAX_PIXELS = MAX_TOTAL_PIXELS // PICTURE_SHARE
+#: A picture over this many times its limit is named a possible decompression bomb with no hint.
+_BOMB = 20
+
+
+def picture_limit(max_total_pixels: int) -> int:
+    """The most pixels one picture may have in a build whose art may hold ``max_total_pixels``
+    (``--max-art-pixels``): a fifth of it (:data:`tokengen.limits.PICTURE_SHARE`), never below
+    :data:`MAX_PIXELS`."""
+    return max(MAX_PIXELS, max_total_pixels // PICTURE_SHARE)
 #: Largest PNG chunk other than image data (``IDAT``), bytes: ICC profiles and text are far smaller.
 MAX_CHUNK = 16 * 1024 * 1024
-#: Formats accepted (Pillow format names).
-FORMATS = ("PNG", "JPEG")
+#: Formats accepted (Pillow format names): an ``MPO`` is a phone's JPEG with a second picture
+#: (a depth map, a preview) appended; its first frame is the photo, read as a JPEG.
+FORMATS = ("PNG", "JPEG", "MPO")
 #: EXIF orientations that swap width and height (transpose, 90°, transverse, 270°).
 _SWAPPED = (5, 6, 7, 8)
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -149,19 +160,20 @@ class ArtLibrary:
     Args:
         colour: ``"rgb"``, ``"cmyk"`` or a :class:`~tokengen.colour.Converter` (which also
             carries the output profile, rendering intent and ink limit).
-        max_pixels: refuse images with more pixels than this (decompression bombs).
+        max_pixels: refuse images with more pixels than this (decompression bombs); None:
+            :func:`picture_limit` of ``max_total_pixels``.
         min_dpi: warn about art printed below this resolution.
         max_dpi: resample art printed above this resolution down to it (None: keep every pixel).
         max_total_pixels: refuse a build whose art holds more pixels than this after resampling.
         max_svg_elements: refuse SVG art with more elements (or shapes drawn) than this.
     """
 
-    def __init__(self, colour: str | Converter = "rgb", *, max_pixels: int = MAX_PIXELS, min_dpi: float = MIN_DPI,
+    def __init__(self, colour: str | Converter = "rgb", *, max_pixels: int | None = None, min_dpi: float = MIN_DPI,
                  max_dpi: float | None = MAX_DPI, max_total_pixels: int = MAX_TOTAL_PIXELS,
                  max_svg_elements: int = MAX_SVG_ELEMENTS):
         self.colour = colour if isinstance(colour, Converter) else Converter(colour)
         self.colour_model = self.colour.model
-        self.max_pixels = max_pixels
+        self.max_pixels = picture_limit(max_total_pixels) if max_pixels is None else max_pixels
         self.min_dpi = min_dpi
         self.max_dpi = max_dpi
         self.max_total_pixels = max_total_pixels
@@ -309,9 +321,14 @@ def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
 
 
 def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
-    if width * height > max_pixels:
+    pixels = width * height
+    if pixels > max_pixels * _BOMB:
         raise RenderError(f"{path}: image of {width} × {height} pixels exceeds the limit of "
                           f"{max_pixels} pixels (possible decompression bomb)")
+    if pixels > max_pixels:  # a big photo, not a bomb: say how to let it through
+        raise RenderError(f"{path}: image of {width} × {height} pixels exceeds the limit of {max_pixels} pixels "
+                          f"for one picture; --max-art-pixels {pixels * PICTURE_SHARE} lets it through (one picture "
+                          "may hold a fifth of it), or save it smaller")
 
 
 def _check_png_chunks(path: Path, size: int) -> None:
@@ -403,7 +420,7 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
                 im.load()  # decodes fully, so a corrupt JPEG is refused here, not in a viewer
                 data = path.read_bytes()
                 return ArtImage(path, im.width, im.height, im.mode, ImageReader(io.BytesIO(data)), True, displayed)
-            jpeg = im.format == "JPEG"
+            jpeg = im.format in ("JPEG", "MPO")  # an MPO: its first frame (Pillow opens it there), re-encoded
             if jpeg and target is not None:  # decode at 1/2, 1/4 or 1/8 when that still covers the target
                 stored = (target[1], target[0]) if swapped else target
                 im.draft(None, stored)

@@ -130,5 +130,36 @@ def check_blind_backs(catalogue: Catalogue, settings: Settings) -> list[Finding]
             for t in catalogue.tokens[1:] if t.back != first.back]
 
 
+def check_thin_strokes(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``thin-stroke`` for each stroked shape (``rect``, ``circle``, ``frame``) of a face
+    or back template whose line prints thinner than a print shop's minimum stroke at the token
+    size in use: :data:`tokengen.preflight.checks.HAIRLINE` (0.25 pt), the width below which the
+    export's preflight warns of a hairline. One per template element, at the element's line."""
+    from ..preflight.checks import HAIRLINE
+
+    spec = _spec(catalogue, settings)
+    side = min(spec.size, spec.height or spec.size)
+    found: dict[tuple[str, str], Finding] = {}
+    for token in catalogue.tokens:
+        for kind, template in (("face", token.template), ("back", token.back.template)):
+            if template is None:
+                continue
+            for element in template.elements:
+                if element.kind not in ("rect", "circle", "frame") or not element.width:
+                    continue
+                if (element.colour if element.kind == "frame" else element.stroke) is None:
+                    continue  # no line is drawn
+                width = element.width.resolve(side)
+                key = (template.source, element.where)
+                if 0 < width < HAIRLINE - 1e-9 and key not in found:
+                    outside = template.source and template.source != str(catalogue.path)
+                    found[key] = Finding(WARNING, "thin-stroke", f"{kind} {element.kind} stroke is {width:.3f} pt wide at "
+                                         f"{format_length(spec.size)}, thinner than the {HAIRLINE:g} pt a print shop prints "
+                                         "reliably (preflight warns of a hairline)", element.line, element.where,
+                                         {"side": kind, "pt": round(width, 3), "minimum_pt": HAIRLINE},
+                                         file=template.source if outside else None)
+    return list(found.values())
+
+
 #: The generic checks, in report order.
-CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits)
+CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes)

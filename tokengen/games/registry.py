@@ -20,14 +20,17 @@ whose ``readings`` says it plays by them. Any other report speaks of its game's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ..errors import CatalogueError, UsageError
+from ..errors import CatalogueError, GameModuleError, UsageError
 from ..model import Catalogue
 from ..sources import bundled
 from ..sources.catalogue import line_at, suggest, validate_schema
@@ -60,22 +63,106 @@ class GameModule:
     readings: bool = False
 
 
+#: One line per entry point :func:`modules` left out, filled as it loads them.
+_SKIPPED: list[str] = []
+
+
 @cache
 def modules() -> dict[str, GameModule]:
     """The registered game modules by name (entry point group :data:`GROUP`), loaded once.
 
-    A module that fails to load is left out (its name maps to nothing), so one broken plug-in
-    does not stop tokengen.
+    A module that fails to load (raises anything on import, ``SystemExit`` and a
+    ``KeyboardInterrupt`` of its own included, or is not a :class:`GameModule`) is left out and
+    named in :func:`skipped`, so one broken plug-in does not stop tokengen. A Ctrl-C pressed
+    while the modules load still interrupts.
     """
     found: dict[str, GameModule] = {}
+    _SKIPPED.clear()
     for point in entry_points(group=GROUP):
         try:
-            module = point.load()
-        except Exception:  # a broken plug-in: skipped, reported as an unknown game when named
+            with _own_interrupts() as interrupted:
+                module = point.load()
+        except KeyboardInterrupt:
+            if interrupted:  # the user pressed Ctrl-C while it loaded: stop, as anywhere else
+                raise
+            _SKIPPED.append(_skip_line(point.name, point.value, "raised KeyboardInterrupt"))
+            continue
+        except SystemExit as exc:  # a plug-in calling sys.exit() on import must not end tokengen
+            _SKIPPED.append(_skip_line(point.name, point.value, f"called sys.exit({exc.code!r})"))
+            continue
+        except Exception as exc:  # a broken plug-in: named, skipped, reported as an unknown game when named
+            _SKIPPED.append(_skip_line(point.name, point.value, f"raised {type(exc).__name__}: {_short(exc)}"))
             continue
         if isinstance(module, GameModule):
             found[point.name] = module
+        else:
+            _SKIPPED.append(_skip_line(point.name, point.value, f"gave a {type(module).__name__}, not a GameModule"))
     return found
+
+
+def skipped() -> tuple[str, ...]:
+    """One line per game module :func:`modules` left out (``game module 'NAME' (module:ATTR)
+    skipped: it … when loaded``), for the front ends to print as warnings."""
+    modules()
+    return tuple(_SKIPPED)
+
+
+def _skip_line(name: str, value: str, what: str) -> str:
+    return f"game module '{name}' ({value}) skipped: it {what} when loaded"
+
+
+def _short(exc: BaseException) -> str:
+    from ..sources.yamlsrc import one_line
+
+    text = one_line(str(exc))
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+@contextmanager
+def _own_interrupts() -> Iterator[list[bool]]:
+    """Within the block, a real Ctrl-C (SIGINT) sets the yielded list's first item before it
+    raises ``KeyboardInterrupt``, telling it from a ``KeyboardInterrupt`` a module raises itself.
+    Outside the main thread (signals cannot be caught there) the list stays empty."""
+    flag: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def interrupted(signum: int, frame: Any) -> None:
+        flag.append(True)
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGINT, interrupted)
+    except ValueError:  # not the main interpreter
+        yield flag
+        return
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_check(game: str, check: Check, catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """``check(catalogue, settings)`` as a list of findings.
+
+    Raises:
+        GameModuleError: the check returned something other than a list (or tuple) of
+            :class:`Finding` (``None``, a finding alone, …): the game module's fault, named.
+    """
+    result = check(catalogue, settings)
+    name = getattr(check, "__qualname__", repr(check))
+    where = getattr(check, "__module__", None)
+    named = f"{where}.{name}" if where else name
+    if not isinstance(result, (list, tuple)):
+        raise GameModuleError(f"game module '{game}': its check {named} returned {type(result).__name__}, "
+                              "not a list of findings (a fault in that module, not in the catalogue or tokengen)")
+    wrong = next((f for f in result if not isinstance(f, Finding)), None)
+    if wrong is not None:
+        raise GameModuleError(f"game module '{game}': its check {named} returned a {type(wrong).__name__} among its findings, "
+                              "not a Finding (a fault in that module, not in the catalogue or tokengen)")
+    return list(result)
 
 
 def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
@@ -134,7 +221,8 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
                                   "format, not one that declares its fields; leave out game: for the generic checks",
                                   line_at(lines, ("game",)), "game"))
         checks += list(module.checks)
-    return report(*(f for check in checks for f in check(catalogue, settings)), game=catalogue.module, readings=takes)
+    return report(*(f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)),
+                  game=catalogue.module, readings=takes)
 
 
 def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],

@@ -24,6 +24,15 @@ Job file (YAML; paths relative to the job file, outputs relative to the output f
         crop_marks: false
         copies: 1
         output: meatshields_25mm_a4.pdf   # default: <title>_<size>_<page>.pdf
+        max_art_pixels: 250000000         # --max-art-pixels: the most art pixels the build embeds
+      - profile: tts          # an export instead of a home build: tokengen export --profile tts
+        image_url: https://example.org/tts   # tts only: --image-url (default: file:/// paths)
+        output: meatshields-tts           # the folder, inside the output folder (default: <title>-<profile>)
+
+A job with ``profile`` is ``tokengen export``: it takes ``size`` or ``scale``, ``image_url``
+(``tts`` only), ``max_art_pixels`` and ``output`` (a folder name); the sheet keys (page, margin,
+…) are the profile's, so they are refused in such a job (and those of ``defaults`` do not apply).
+A PDF it writes is preflighted against the profile; a failure fails the job.
 
 All lengths inside are pt (1 in = 72 pt).
 """
@@ -49,6 +58,7 @@ from ..geometry.imposition import HOME_BLEED
 from ..geometry.sizing import sheet_spec, token_size
 from ..io import guard
 from ..io import workers as workers_module
+from ..limits import MAX_ART_PIXELS
 from ..sources import bundled, fonts, schemas
 from ..sources.catalogue import line_at, load_catalogue, suggest
 from ..sources.yamlsrc import dotted, read_yaml
@@ -58,7 +68,12 @@ from .options import BuildOptions
 
 #: Keys a job (or the ``defaults`` of a job file) may have.
 JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
-            "cut_lines", "crop_marks", "copies", "output", "fill")
+            "cut_lines", "crop_marks", "copies", "output", "fill", "max_art_pixels", "profile", "image_url")
+#: The keys of a home build that a job with a ``profile`` leaves to the profile.
+SHEET_KEYS = ("page", "landscape", "margin", "gutter", "columns", "cut_lines", "crop_marks", "copies", "fill")
+#: Keys added after job fingerprints were first written: left out of the fingerprint at their
+#: default, so the outputs of existing jobs keep their Keywords (and stay current).
+_LATER = {"max_art_pixels": MAX_ART_PIXELS, "profile": None, "image_url": None}
 
 
 #: Longest catalogue path, output name or page text in a job file (characters).
@@ -96,6 +111,12 @@ class Job:
     copies: int = 1
     inputs: tuple[Path, ...] = field(default=())
     fill: bool = False
+    #: ``--max-art-pixels``: the most pixels of art the build embeds (one picture a fifth of it).
+    max_art_pixels: int = MAX_ART_PIXELS
+    #: An export profile (``tokengen export --profile``): ``output`` is then the folder it writes.
+    profile: str | None = None
+    #: ``--image-url`` of a ``tts`` export.
+    image_url: str | None = None
     #: Why the job cannot run (its catalogue is missing or invalid): it fails alone, not the batch.
     problem: str | None = None
 
@@ -108,7 +129,8 @@ class Job:
     def fingerprint(self) -> str:
         """``tokengen-job:`` and a hash of every option that shapes the output (and the tokengen
         version): written into the PDF's Keywords, so a re-run with other options rebuilds."""
-        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs", "problem")}
+        options = {k: v for k, v in asdict(self).items() if k not in ("catalogue", "output", "inputs", "problem")
+                   and not (k in _LATER and v == _LATER[k])}
         digest = hashlib.sha256(json.dumps([__version__, options], sort_keys=True).encode()).hexdigest()
         return f"tokengen-job:{digest[:16]}"
 
@@ -165,7 +187,7 @@ def output_name(title: str, size: float, page: str, landscape: bool = False) -> 
 def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[float] = (),
                 scales: Sequence[float] = (), pages: Sequence[str] = ("letter",), landscape: bool = False,
                 margin: float = 18.0, gutter: float = 0.0, columns: int | None = None, cut_lines: bool = True,
-                crop_marks: bool = False, copies: int = 1) -> list[Job]:
+                crop_marks: bool = False, copies: int = 1, max_art_pixels: int = MAX_ART_PIXELS) -> list[Job]:
     """Every combination of (sizes + scales) × pages for one catalogue, in that order.
 
     Args:
@@ -173,6 +195,7 @@ def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[f
         out_dir: folder of the outputs.
         sizes: token sizes, pt. scales: factors on the catalogue size. Neither: the catalogue's size.
         pages: page names or ``WIDTHxHEIGHT``.
+        max_art_pixels: ``--max-art-pixels`` of every build.
     Returns:
         The jobs; two combinations giving the same file name are kept once.
     Raises:
@@ -188,7 +211,7 @@ def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[f
             real = token_size(cat.size, size, scale, cat.shape)
             out = Path(out_dir) / output_name(cat.title, real, page, landscape)
             jobs.setdefault(out, Job(catalogue, out, size, scale, page, landscape, margin, gutter,
-                                     columns, cut_lines, crop_marks, copies))
+                                     columns, cut_lines, crop_marks, copies, max_art_pixels=max_art_pixels))
     return list(jobs.values())
 
 
@@ -243,12 +266,20 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
             raise fail(where, "give size or scale, not both")
         if "catalogue" not in values:
             raise fail(where, "missing key 'catalogue' (here or in defaults)")
+        own = entry if isinstance(entry, dict) else {}
+        if "profile" in values:
+            _check_profile_job(values, own, where, fail)
+        elif "image_url" in values:
+            raise fail(where + ("image_url",), "only for a job with profile: tts")
+        elif not values.get("output", ".pdf").endswith(".pdf"):
+            raise fail(where + ("output",), "must be a plain file name ending in .pdf")
         catalogue = (path.parent / values.pop("catalogue")).resolve()
         problem = None
         try:
             cat = load_catalogue(catalogue)
             real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
-            name = values.pop("output", None) or output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
+            name = values.pop("output", None) or (f"{slug(cat.title)}-{slug(values['profile'])}" if "profile" in values else
+                                                   output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False)))
         except TokengenError as exc:  # this job fails when run; the others are built
             problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
             name = values.pop("output", None) or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
@@ -258,6 +289,26 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
         seen[out] = i
         jobs.append(Job(catalogue=catalogue, output=out, inputs=(path.resolve(),), problem=problem, **values))
     return jobs
+
+
+def _check_profile_job(values: dict[str, Any], own: dict[str, Any], where: tuple[Any, ...],
+                       fail: Callable[..., CatalogueError]) -> None:
+    """A job with ``profile``: the profile exists, the job sets no sheet key of its own (those of
+    ``defaults`` are dropped), ``image_url`` only for ``output: tts``."""
+    from ..sources.profiles import get_profile
+
+    try:
+        profile = get_profile(values["profile"])
+    except TokengenError as exc:
+        raise fail(where + ("profile",), str(exc)) from None
+    given = [k for k in SHEET_KEYS if k in own]
+    if given:
+        raise fail(where + (given[0],), f"the profile {profile.name} sets the sheet; a job with a profile takes size, scale, "
+                   "image_url, max_art_pixels and output")
+    for key in SHEET_KEYS:
+        values.pop(key, None)
+    if "image_url" in values and profile.output != "tts":
+        raise fail(where + ("image_url",), f"only for a tts profile, not {profile.name}")
 
 
 def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., CatalogueError]) -> dict[str, Any]:
@@ -270,14 +321,14 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
         if key not in JOB_KEYS:
             hint = suggest(key, JOB_KEYS)
             raise fail(at, f"unknown key{hint}" + ("" if hint else f" (known keys: {', '.join(JOB_KEYS)})"))
-        if key in ("catalogue", "output", "page"):
+        if key in ("catalogue", "output", "page", "profile", "image_url"):
             if not isinstance(value, str) or not value.strip():
                 raise fail(at, "must be text")
             if len(value) > MAX_PATH_TEXT:
                 raise fail(at, f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
             if any(not ch.isprintable() for ch in value):
                 raise fail(at, "must not hold a line break, tab or other control character")
-            if key == "output" and (Path(value).name != value or not value.endswith(".pdf")):
+            if key == "output" and Path(value).name != value:
                 raise fail(at, "must be a plain file name ending in .pdf")
             if key == "page":
                 try:
@@ -289,7 +340,7 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
             if not isinstance(value, bool):
                 raise fail(at, "must be true or false")
             out[key] = value
-        elif key in ("columns", "copies"):
+        elif key in ("columns", "copies", "max_art_pixels"):
             least = 0 if key == "columns" else 1  # columns 0: as many as fit
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise fail(at, f"must be a whole number of at least {least}")
@@ -313,6 +364,8 @@ def run_job(job: Job) -> JobResult:
     size = 0.0
     if job.problem is not None:
         return JobResult(job, error=job.problem)
+    if job.profile is not None:
+        return _run_export(job, start)
     try:
         cat = load_catalogue(job.catalogue)
         size = token_size(cat.size, job.size, job.scale, cat.shape)
@@ -322,10 +375,49 @@ def run_job(job: Job) -> JobResult:
             raise UsageError(str(exc)) from None
         spec = sheet_spec(page, size, margin=job.margin, gutter=job.gutter, columns=job.columns, group=cat.columns,
                           cut_lines=job.cut_lines, crop_marks=job.crop_marks, home_bleed=HOME_BLEED, furniture="full")
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint), job.output)
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint,
+                                             max_art_pixels=job.max_art_pixels), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
     return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
+
+
+def _run_export(job: Job, start: float) -> JobResult:
+    """A job with a ``profile``: ``tokengen export`` into the folder ``job.output``, then the
+    export's own preflight of the PDF it wrote (a failure is the job's error)."""
+    from ..sources.profiles import get_profile
+    from .export import export, preflight_results
+    from .summary import preflight_failed
+
+    size = 0.0
+    try:
+        cat = load_catalogue(job.catalogue)
+        size = token_size(cat.size, job.size, job.scale, cat.shape)
+        profile = get_profile(job.profile or "")
+        notes: list[str] = []
+        written = export(cat, profile, job.output, size=size, image_url=job.image_url, max_art_pixels=job.max_art_pixels,
+                         warnings=notes)
+        pdf = written[0]
+        checks = preflight_results(pdf, profile, cat, size) if pdf.suffix == ".pdf" else []
+        failed = [c.name for c in checks if not c.passed]
+        if failed:
+            raise TokengenError(preflight_failed(pdf, failed, profile.name))
+        notes += [f"{pdf.name}: preflight warning {c.name}: {c.message}" for c in checks if c.passed and c.warning]
+        pages = _page_count(pdf)
+    except TokengenError as exc:
+        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
+    tokens = sum(t.copies for t in cat.tokens)
+    return JobResult(job, pages, tokens, size, time.perf_counter() - start, warnings=tuple(notes))
+
+
+def _page_count(pdf: Path) -> int:
+    """Pages of a PDF the export just wrote (0 for another kind of first file)."""
+    if pdf.suffix != ".pdf":
+        return 0
+    import pikepdf
+
+    with pikepdf.open(pdf) as document:
+        return len(document.pages)
 
 
 #: Windows' process pools wait on at most 63 handles, two of them their own: 61 workers at most
@@ -353,7 +445,7 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
         ExportError: an output would overwrite an input, or cannot be a file (a FIFO, a folder):
             every job's output is checked before any job runs, so nothing is written.
     """
-    runnable = [job for job in jobs if job.problem is None]
+    runnable = [job for job in jobs if job.problem is None and job.profile is None]  # an export checks its own files
     guard.check_outputs([job.output for job in runnable], tuple(p for job in runnable for p in (job.catalogue, *job.inputs)))
     results: dict[int, JobResult] = {}
     todo: list[int] = []

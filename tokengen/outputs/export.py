@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from PIL import Image, PngImagePlugin
 
@@ -54,6 +54,9 @@ from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
+
+if TYPE_CHECKING:
+    from ..preflight.checks import Check
 from .cutsvg import svg_path
 from .options import BuildOptions
 
@@ -64,14 +67,18 @@ SRGB_GAMMA = 45455
 
 #: Largest PNG written (``--max-pixels``, 40 MP) and largest total of PNG pixels per export run
 #: (``--max-total-pixels``, 400 MP): defined in :mod:`tokengen.limits` with their reasons.
-from ..limits import MAX_PNG_PIXELS  # noqa: E402
+from ..limits import (
+    MAX_ART_PIXELS,  # noqa: E402
+    MAX_PNG_PIXELS,  # noqa: E402
+)
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
-           warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None) -> list[Path]:
+           warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None,
+           max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -92,6 +99,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             count: checked with the export's own files before the first is written.
         image_url: ``output: tts`` only: the URL the images will be hosted under
             (``--image-url``), or None for ``file:///`` URLs (:mod:`tokengen.outputs.tts`).
+        max_art_pixels: the most pixels of art the run embeds in all (``--max-art-pixels``),
+            one picture a fifth of it (:func:`tokengen.faces.art.picture_limit`).
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
         each distinct back in order of first use, named by :func:`png_backs`).
@@ -122,7 +131,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
 
     if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
         return _export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_url,
-                           max_pixels, max_total_pixels, keep_resolution, warnings)
+                           max_pixels, max_total_pixels, keep_resolution, warnings, max_art_pixels)
     if profile.output in SHEET_OUTPUTS:
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
@@ -136,7 +145,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
                                colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
-                               max_tokens=max_tokens, max_pages=max_pages, die_line=profile.cut_layer, die_layer=die_layer)
+                               max_tokens=max_tokens, max_pages=max_pages, die_line=profile.cut_layer, die_layer=die_layer,
+                               max_art_pixels=max_art_pixels)
         settled, _, pages = settle(catalogue, options)
         cut_files: list[Path] = []
         if profile.output in ("cut-svg", "cricut"):
@@ -179,7 +189,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
-            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings)
+            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings, max_art_pixels)
         return _finish(pdf, catalogue, profile)
     # png: one page per design, then one per distinct back
     dpi = dpi or profile.dpi
@@ -199,7 +209,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     ready(targets, len(png_sides))
     with atomic_files(targets, inputs=inputs) as temps:
         try:
-            write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings)
+            write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings,
+                               max_art_pixels)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for number, (target, temp, image) in enumerate(zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True), 1):
@@ -211,7 +222,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
 
 def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str, pdf: Path, dpi: int,
                 ready: Callable[[list[Path], int], None], image_url: str | None, max_pixels: int, max_total_pixels: int,
-                keep_resolution: bool, warnings: list[str] | None) -> list[Path]:
+                keep_resolution: bool, warnings: list[str] | None, max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
     """``output: tts`` (:mod:`tokengen.outputs.tts`): the single-token PDF of the faces and backs
     (no bleed: TTS maps the whole image onto the face), rasterised as the ``png`` chits are, the
     card sheets or tile images composed from those pages, the saved object's JSON and thumbnail;
@@ -230,7 +241,8 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
     with atomic_files(targets, inputs=catalogue.files_read()) as temps:
         temp = dict(zip(names, temps[1:], strict=True))
         try:
-            write_single_pages(catalogue, profile, iter(plan.sides), temps[0], len(plan.sides), keep_resolution, warnings)
+            write_single_pages(catalogue, profile, iter(plan.sides), temps[0], len(plan.sides), keep_resolution, warnings,
+                               max_art_pixels)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for name, image in tts.compose(plan, rasterise_pages(temps[0], dpi, catalogue.size)):
@@ -351,7 +363,7 @@ def _runs(numbers: list[int]) -> str:
 
 def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
                        target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
-                       warnings: list[str] | None = None) -> None:
+                       warnings: list[str] | None = None, max_art_pixels: int = MAX_ART_PIXELS) -> None:
     """Write a PDF with one token side per page to ``target`` (a path or a binary buffer) from
     ``sides``, an iterator of ``count`` (``"face"`` or ``"back"``, token) pairs taken one page at
     a time: each page is one form placement, so memory grows by a few hundred bytes per page,
@@ -369,7 +381,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     height = catalogue.trim_height  # cards: not square
     edge, page_h, bx, by = token_page(catalogue, profile)
     bleed = max(bx, by)  # the art's bleed: it reaches every page edge of an uneven canvas
-    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi)
+    library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi,
+                         max_total_pixels=max_art_pixels)
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
@@ -457,21 +470,22 @@ def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Pat
 
 def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[str]:
     """The names of the preflight checks the exported ``pdf`` fails against its own ``profile``
-    (empty: it passes). The token trim ``size`` (pt) is checked only for single-token pages of
-    square tokens: a sheet, a cut file or a token with its own height has no one trim to check.
+    (empty: it passes); see :func:`preflight_results`.
 
     Raises:
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
     """
-    return [c.name for c in preflight_checks(pdf, profile, catalogue, size) if not c.passed]
+    return [c.name for c in preflight_results(pdf, profile, catalogue, size) if not c.passed]
 
 
-def preflight_checks(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Any]:
+def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Check]:
     """Every preflight check (:class:`tokengen.preflight.checks.Check`) of the exported ``pdf``
-    against its own ``profile``; ``size`` as for :func:`preflight_failures`.
+    against its own ``profile``: the failures, the warnings (``passed`` and ``warning``, such as
+    a hairline) and the passes. The token trim ``size`` (pt) is checked only for single-token
+    pages of square tokens: a sheet, a cut file or a token with its own height has no one trim.
 
     Raises:
-        PreflightError: the PDF cannot be read.
+        PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
     """
     from ..preflight.checks import preflight
 

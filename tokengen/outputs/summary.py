@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..preflight.checks import Check
     from .build import BuildResult
 
 #: ``--flip``/``--back-offset`` given without ``--backs``.
@@ -45,9 +46,29 @@ def export_line(written: Sequence[Path], out_dir: Path, profile: str) -> str:
             + ", ".join(p.name for p in written[:3]) + (", ..." if len(written) > 3 else ""))
 
 
-def preflight_passed(pdf: Path, profile: str) -> str:
-    """The export's own preflight found nothing."""
-    return f"preflight: {pdf.name} passes every check of profile {profile}"
+def preflight_passed(pdf: Path, profile: str, warned: Sequence[str] = ()) -> str:
+    """The export's own preflight failed nothing: ``passes every check`` when nothing warned
+    either, else ``passes the checks of profile P, with N warning(s) (names)`` after the
+    warnings' own lines (:func:`preflight_warning`)."""
+    if not warned:
+        return f"preflight: {pdf.name} passes every check of profile {profile}"
+    return (f"preflight: {pdf.name} passes the checks of profile {profile}, with "
+            f"{len(warned)} warning{'s' if len(warned) != 1 else ''} ({', '.join(warned)})")
+
+
+def preflight_warning(name: str, message: str) -> str:
+    """One warning of the export's own preflight: ``preflight: warning NAME: MESSAGE``."""
+    return f"preflight: warning {name}: {message}"
+
+
+def preflight_lines(checks: Sequence[Check]) -> list[str]:
+    """``tokengen preflight``'s text lines for ``checks`` (:class:`tokengen.preflight.checks.Check`):
+    ``FAIL|WARN|PASS  NAME  MESSAGE`` and one indented line per further problem."""
+    lines: list[str] = []
+    for check in checks:
+        lines.append(f"{'FAIL' if not check.passed else 'WARN' if check.warning else 'PASS'}  {check.name:<12} {check.message}")
+        lines += [f"      {'':<12} {problem}" for problem in check.problems[1:]]
+    return lines
 
 
 def preflight_failed(pdf: Path, failed: Sequence[str], profile: str, options: Sequence[str] = ()) -> str:

@@ -100,7 +100,9 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
     a change made after it is never missed.
 
     Raises:
-        UsageError: the catalogue's folder does not exist.
+        UsageError: the catalogue's folder does not exist, or is deleted or moved while watched
+            (inotify cannot follow a folder that is gone, and one seldom comes back under its
+            name: the watch ends with one line rather than wait for nothing).
     """
     import logging
 
@@ -114,9 +116,20 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
         if not current.catalogue.parent.is_dir():
             raise UsageError(f"{current.catalogue}: folder {current.catalogue.parent} does not exist, nothing to watch")
         restart = False
-        for batch in watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=partial(_is_watched, current),
-                                      recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
-                                      raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True):
+        watcher = watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=partial(_is_watched, current),
+                                   recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
+                                   raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True)
+        while True:
+            try:
+                batch = next(watcher)
+            except StopIteration:
+                break
+            except (OSError, RuntimeError):  # the watcher lost a folder
+                if not current.catalogue.parent.is_dir():
+                    raise _gone(current.catalogue) from None
+                raise
+            if not current.catalogue.parent.is_dir():
+                raise _gone(current.catalogue)
             if not ready:
                 ready = True
                 if on_ready:
@@ -129,6 +142,11 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
                 break
         if not restart:
             return
+
+
+def _gone(catalogue: Path) -> UsageError:
+    return UsageError(f"{catalogue}: its folder {catalogue.parent} was deleted or moved; stopped watching "
+                      "(the last good output is kept)")
 
 
 def watch_build(build: Callable[[], str], inputs: Callable[[], Inputs], echo: Callable[[str], None],

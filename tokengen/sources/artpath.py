@@ -55,11 +55,18 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
                     raise
-            raise CatalogueError(where.path, f"art file {named} not found{_case_hint(target)}", where.line, where.field)
+            hint = _slash_hint(art) if "\\" in art and os.sep == "/" else _case_hint(target)
+            raise CatalogueError(where.path, f"art file {named} not found{hint}", where.line, where.field)
         guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:
         raise CatalogueError(where.path, f"art path '{shown}' cannot be used: {_path_problem(exc)}", where.line, where.field) from None
     return target
+
+
+def _slash_hint(art: str) -> str:
+    """``"; write paths with / (art/x.png), as on every system"``: a Windows path's backslashes
+    are part of the file name elsewhere (and catalogues travel between systems)."""
+    return f"; write paths with / ({one_line(art.replace(chr(92), '/'))}), as on every system"
 
 
 def _case_hint(target: Path, limit: int = 10_000) -> str:

@@ -163,30 +163,45 @@ def check(catalogue: str, values: dict[str, str]) -> dict[str, Any]:
     return report.as_dict()
 
 
-def export(catalogue: str, profile_name: str, out_dir: Path) -> list[Path]:
-    """``tokengen export CATALOGUE --profile NAME -o OUT_DIR``: the files written, the PDF first.
+def export(catalogue: str, profile_name: str, out_dir: Path, image_url: str | None = None) -> list[Path]:
+    """``tokengen export CATALOGUE --profile NAME -o OUT_DIR [--image-url URL]``: the files
+    written, the PDF first. A ``tts`` export needs ``image_url`` here (the page's files are
+    downloaded, so ``file:///`` paths into the server's folder would point nowhere).
 
     Raises:
         TokengenError: an unknown profile, a catalogue or export failure (the library's message);
-            CheckFailed: the PDF fails its own preflight (the CLI's message, exit status 1).
+            CheckFailed: the PDF fails its own preflight (the CLI's message, naming the file
+            without ``out_dir``; ``details``: the ``tokengen preflight`` lines).
     """
     from ..geometry import sizing
     from ..outputs.export import export as export_files
-    from ..outputs.export import preflight_failures
+    from ..outputs.export import preflight_results
+    from ..outputs.summary import preflight_lines
     from ..sources.bundled import resolve
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
     path = resolve(catalogue)
     profile = get_profile(profile_name)
+    if profile.output == "tts" and not image_url:
+        raise _refused("tokengen export", "--image-url", "a tts export from the page needs the URL its images will be "
+                       "uploaded to (the image URL field)")
+    if image_url and profile.output != "tts":
+        raise _refused("tokengen export", "--image-url", f"only for a tts profile, not {profile.name}")
+    from ..outputs.tts import check_base
+
+    check_base(image_url)
     with LIBRARY_LOCK:
         cat = load_catalogue(path)
         size = sizing.token_size(cat.size, None, None, cat.shape)
         written = export_files(cat, profile, out_dir, size=size, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES, max_pixels=MAX_PNG_PIXELS,
-                               max_total_pixels=MAX_PNG_TOTAL_PIXELS, warnings=[])
-        failed = preflight_failures(written[0], profile, cat, size)
+                               max_total_pixels=MAX_PNG_TOTAL_PIXELS, warnings=[], image_url=image_url)
+        checks = preflight_results(written[0], profile, cat, size)
+    failed = [c.name for c in checks if not c.passed]
     if failed:
-        raise CheckFailed(preflight_failed(written[0], failed, profile.name))
+        refused = CheckFailed(preflight_failed(Path(written[0].name), failed, profile.name))  # the file as downloaded, no server path
+        refused.details = tuple(line.replace(f"{out_dir}/", "") for line in preflight_lines(checks))
+        raise refused
     return written
 
 

@@ -10,9 +10,10 @@ Routes (all GET or HEAD; a request with a body, any other method, a query longer
 * ``/render/KEY/N.png``: page N of a render (kept in memory, the last :data:`CACHE_SIZE`).
 * ``/api/changes?since=G``: long poll; answers with the catalogue's generation once an input
   changed (the same watcher as ``build --watch``) or after :data:`POLL_SECONDS`.
-* ``/download/home``, ``/download/backs``, ``/download/shop?profile=NAME``,
+* ``/download/home``, ``/download/backs``, ``/download/shop?profile=NAME[&image_url=URL]``,
   ``/download/align``: the home PDF, the separate backs PDF, the print-shop files (the PDF, or a
-  zip of the files when a profile writes several, such as the PNG chits) and the duplex
+  zip of the files when a profile writes several, such as the PNG chits or a Tabletop Simulator
+  save, whose ``image_url`` is the address its images will be uploaded to) and the duplex
   alignment test.
 * ``/files/PATH``: a file inside the catalogue's folder (art, the catalogue); a path that
   resolves outside it (``..``, a symlink) is refused with 403.
@@ -36,6 +37,7 @@ import hashlib
 import html
 import io
 import json
+import logging
 import shutil
 import socket
 import tempfile
@@ -74,9 +76,16 @@ MAX_SHOWN = 12
 CACHE_SIZE = 8
 #: Longest wait of a long poll (s).
 POLL_SECONDS = 20.0
-#: Form fields: the build options, plus the print profile for the shop download.
+#: Form fields: the build options, plus the print profile and (tts) image URL for the shop download.
 FIELDS = ("page", "landscape", "margin", "gutter", "crop_marks", "no_cut_lines", "size", "scale", "copies", "fill",
-          "backs", "flip", "back_offset", "printer_scale", "rules", "profile")
+          "backs", "flip", "back_offset", "printer_scale", "rules", "profile", "image_url")
+#: Longest wait for a request's headers (s), from the connection or the request's first byte:
+#: a client that never finishes them is disconnected, so slow clients cannot hold every slot.
+HEADER_TIMEOUT = 10.0
+#: Longest wait for the next request on an idle kept-alive connection (s).
+KEEP_ALIVE = 5
+#: Connections served at once; past this a request gets 503 until one closes.
+MAX_CONNECTIONS = 64
 #: Hosts a request may name (plus ``localhost`` with any port).
 HOSTS = ("127.0.0.1", "localhost")
 
@@ -191,12 +200,30 @@ class State:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.changed: asyncio.Event | None = None
         self.counter = 0
+        self.own_workdir = False  # the work folder is ours to remove (create_app made it)
+
+    def closing(self) -> None:
+        """The server is stopping: the watcher stops, every long poll answers now (runs in the
+        event loop), so no request is left to be cancelled."""
+        self.stop.set()
+        if self.changed is not None:
+            self.changed.set()
+
+    def remove_workdir(self) -> None:
+        """Remove the private work folder when it is ours (also after a forced stop, when the
+        app's own shutdown does not run)."""
+        if self.own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
     # the watcher thread (tokengen.outputs.watch, as build --watch) ---------------------------------
     def watch(self) -> None:
         from ..outputs.watch import catalogue_inputs, changes
 
-        for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
+        try:
+            for _ in changes(lambda: catalogue_inputs(self.catalogue), self.stop, on_ready=lambda inputs: self.watching.set()):
+                if self.loop is not None:
+                    self.loop.call_soon_threadsafe(self.bump)
+        except TokengenError:  # the catalogue's folder is gone: one last render shows the missing file
             if self.loop is not None:
                 self.loop.call_soon_threadsafe(self.bump)
 
@@ -262,18 +289,21 @@ class State:
         except TokengenError:
             return "tokens.pdf"
 
-    def shop(self, profile: str) -> tuple[str, bytes, str]:
-        """The print-shop files of ``profile``: (file name, bytes, media type)."""
-        key = f"{self.generation}:{profile}"
+    def shop(self, profile: str, image_url: str | None = None) -> tuple[str, bytes, str]:
+        """The print-shop files of ``profile`` (a ``tts`` one with ``image_url``, the
+        ``--image-url``): (file name, bytes, media type)."""
+        key = json.dumps([self.generation, profile, image_url])
         with self.cache_lock:
             if key in self.downloads:
                 return self.downloads[key]
         folder = self._out("shop")
         try:
             try:
-                written = jobs.export(self.given, profile, folder)
-            except TokengenError as exc:
-                raise Refused(400, str(exc)) from None
+                written = jobs.export(self.given, profile, folder, image_url)
+            except TokengenError as exc:  # the message and any preflight lines, without the private folder's path
+                details = getattr(exc, "details", ())
+                text = "\n".join([str(exc), *details]).replace(f"{folder}/", "").replace(str(self.workdir), "…")
+                raise Refused(400, text) from None
             if len(written) == 1:
                 answer = (written[0].name, written[0].read_bytes(), "application/pdf")
             else:
@@ -375,7 +405,7 @@ async def api_changes(request: Request) -> Response:
         since = int(request.query_params.get("since", "-1"))
     except ValueError:
         return PlainTextResponse("since: expected a whole number\n", status_code=400)
-    if state.generation == since and state.changed is not None:
+    if state.generation == since and state.changed is not None and not state.stop.is_set():
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(state.changed.wait(), POLL_SECONDS)
     return JSONResponse({"generation": state.generation})
@@ -401,7 +431,7 @@ async def download(request: Request) -> Response:
                 return _attachment(rendered.name.replace(".pdf", "-backs.pdf"), rendered.backs, "application/pdf")
             return _attachment(rendered.name, rendered.pdf, "application/pdf")
         if what == "shop":
-            return _attachment(*await run_in_threadpool(state.shop, values.get("profile") or "print-shop"))
+            return _attachment(*await run_in_threadpool(state.shop, values.get("profile") or "print-shop", values.get("image_url") or None))
         if what == "align":
             return _attachment("align.pdf", await run_in_threadpool(state.align, values), "application/pdf")
     except Refused as exc:
@@ -480,6 +510,7 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
     if work.resolve() == catalogue.absolute().parent.resolve():
         raise UsageError(f"{work}: the work folder must not be the catalogue's folder")
     state = State(catalogue, work)
+    state.own_workdir = own
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
@@ -494,13 +525,10 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
         try:
             yield
         finally:
-            state.stop.set()
-            if state.changed is not None:
-                state.changed.set()
+            state.closing()
             if watcher:
                 watcher.join(5)
-            if own:
-                shutil.rmtree(work, ignore_errors=True)
+            state.remove_workdir()
 
     routes = [
         Route("/", index),
@@ -526,9 +554,88 @@ def _private_folder(catalogue: Path) -> Path:
     return folder
 
 
+def _protocol() -> type:
+    """uvicorn's h11 protocol with a deadline for the request's headers (:data:`HEADER_TIMEOUT`).
+
+    uvicorn times out only idle kept-alive connections; a client sending its headers a byte at a
+    time (or never) held its connection, and :data:`MAX_CONNECTIONS` of them locked everyone
+    else out with 503. Here the deadline starts when the connection opens (and again with the
+    first byte of each later request) and is not moved by more bytes; once it passes with the
+    headers still incomplete, the server answers 408 and closes the connection."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's own signature
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                if self.header_timer is None and self.conn.trailing_data[0]:
+                    self._arm()  # a later request on a kept-alive connection has begun
+            else:
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self.header_timer = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self.header_timer is not None:
+                self.header_timer.cancel()
+                self.header_timer = None
+
+        def _too_slow(self) -> None:
+            self.header_timer = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            if self.conn.our_state is h11.IDLE:
+                message = f"request headers not complete within {HEADER_TIMEOUT:g} s\n".encode()
+                with contextlib.suppress(h11.LocalProtocolError):
+                    self.transport.write(self.conn.send(h11.Response(status_code=408, headers=[
+                        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
+                        (b"connection", b"close"), *SECURITY_HEADERS])))
+                    self.transport.write(self.conn.send(h11.Data(data=message)))
+                    self.transport.write(self.conn.send(h11.EndOfMessage()))
+            self.transport.close()
+
+    return HeaderDeadline
+
+
+def uvicorn_server(app: Starlette) -> Any:
+    """The uvicorn server ``serve`` runs ``app`` (from :func:`create_app`) with: h11 with the
+    header deadline (:func:`_protocol`), at most :data:`MAX_CONNECTIONS` connections, idle
+    connections closed after :data:`KEEP_ALIVE` s, and a shutdown that first answers every long
+    poll (:meth:`State.closing`) and keeps a forced stop quiet."""
+    import uvicorn
+
+    state: State = app.state.tokengen
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+                            limit_concurrency=MAX_CONNECTIONS, h11_max_incomplete_event_size=16 * 1024, lifespan="on",
+                            http=_protocol(), timeout_keep_alive=KEEP_ALIVE)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            state.closing()  # long polls answer now: nothing open is cancelled with a traceback
+            logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)  # a forced stop (second Ctrl-C) is quiet too
+            await super().shutdown(sockets)
+
+    return Server(config)
+
+
 def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
           echo: Any = print) -> None:
-    """Serve ``catalogue`` on http://127.0.0.1:PORT/ until Ctrl-C (``port`` 0: a free one).
+    """Serve ``catalogue`` on http://127.0.0.1:PORT/ until Ctrl-C (``port`` 0: a free one);
+    Ctrl-C prints ``stopped serving`` and raises ``KeyboardInterrupt`` again (the CLI exits 130),
+    with every open request answered first (a second Ctrl-C stops at once, quietly).
 
     The address is printed once the socket listens on 127.0.0.1 and the watcher is ready (a
     change made after the line is seen); ``open_browser`` then opens it in the default browser.
@@ -537,8 +644,6 @@ def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
         UsageError: the port is taken or cannot be bound.
     """
     import webbrowser
-
-    import uvicorn
 
     from ..errors import UsageError
 
@@ -551,15 +656,16 @@ def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
     sock.listen(64)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     app = create_app(catalogue, on_ready=lambda: echo(f"serving {catalogue} at {url} (Ctrl-C to stop)"))
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
-                            limit_concurrency=64, h11_max_incomplete_event_size=16 * 1024, lifespan="on")
-    server = uvicorn.Server(config)
+    state: State = app.state.tokengen
+    server = uvicorn_server(app)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()  # connections wait in the listen queue
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: the stop was clean
-        pass
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled once it stopped cleanly
+        echo("stopped serving")
+        raise  # exit 130, "tokengen: interrupted", as every command answers Ctrl-C
     finally:
         sock.close()
+        state.remove_workdir()
     echo("stopped serving")

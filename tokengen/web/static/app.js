@@ -7,6 +7,8 @@
   const status = document.getElementById("status");
   const errorBox = document.getElementById("error");
   const log = document.getElementById("log");
+  const downloadError = document.getElementById("download-error");
+  const downloadStatus = document.getElementById("download-status");
   let generation = -1;
   let pending = null;
   let retried = false;
@@ -78,33 +80,99 @@
     return table;
   }
 
-  function setLinks(q, data) {
-    const ok = !data.error;
-    const home = document.getElementById("download-home");
-    home.href = `/download/home?${q}`;
-    home.setAttribute("aria-disabled", String(!ok));
-    const backs = document.getElementById("download-backs");
-    backs.href = `/download/backs?${q}`;
-    backs.hidden = !data.backs;
-    const profile = encodeURIComponent(form.elements.profile.value);
-    document.getElementById("download-shop").href = `/download/shop?profile=${profile}`;
+  // the shop download: the profile, and for a Tabletop Simulator save the URL its images go to
+  function shopUrl() {
+    const params = new URLSearchParams({ profile: form.elements.profile.value });
+    const url = form.elements.image_url.value.trim();
+    if (form.elements.profile.value === "tts" && url) params.append("image_url", url);
+    return `/download/shop?${params}`;
+  }
+
+  function ttsControls() {
+    const tts = form.elements.profile.value === "tts";
+    for (const id of ["image_url", "image-url-label", "image-url-help"]) document.getElementById(id).hidden = !tts;
+    form.elements.image_url.disabled = !tts;
+  }
+
+  // the download URLs for the options the form shows now (not those of the last render)
+  function downloadUrls() {
+    const q = query();
     const align = new URLSearchParams();
     for (const name of ["page", "landscape", "flip", "back_offset", "printer_scale"]) {
       const el = form.elements[name];
       if (el.type === "checkbox") { if (el.checked) align.append(name, "on"); }
       else if (el.value.trim()) align.append(name, el.value.trim());
     }
-    document.getElementById("download-align").href = `/download/align?${align}`;
+    return {
+      "download-home": `/download/home?${q}`,
+      "download-backs": `/download/backs?${q}`,
+      "download-shop": shopUrl(),
+      "download-align": `/download/align?${align}`,
+    };
+  }
+
+  function setHrefs() {
+    for (const [id, url] of Object.entries(downloadUrls())) document.getElementById(id).href = url;
+  }
+
+  function setLinks(data) {
+    setHrefs();
+    document.getElementById("download-home").setAttribute("aria-disabled", String(!!data.error));
+    document.getElementById("download-backs").hidden = !data.backs;
+  }
+
+  // a download: fetched for the form's current options (the server builds them if a render is
+  // still running), saved under the server's file name; a refusal shows its lines on the page
+  async function download(event) {
+    event.preventDefault();
+    const link = event.currentTarget;
+    const url = downloadUrls()[link.id];
+    downloadError.hidden = true;
+    downloadError.replaceChildren();
+    downloadStatus.textContent = `Preparing ${link.textContent}…`;
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (err) {
+      downloadStatus.textContent = "";
+      showDownloadError([`${link.textContent}: the server did not answer: is tokengen serve still running?`]);
+      return;
+    }
+    if (!response.ok) {
+      const lines = (await response.text()).replace(/\n+$/, "").split("\n");
+      downloadStatus.textContent = "";
+      showDownloadError([`${link.textContent} refused:`, ...lines]);
+      return;
+    }
+    const blob = await response.blob();
+    const disposition = response.headers.get("content-disposition") || "";
+    const match = /filename="([^"]+)"/.exec(disposition);
+    const save = document.createElement("a");
+    save.href = URL.createObjectURL(blob);
+    save.download = match ? match[1] : "download";
+    save.hidden = true;
+    document.body.append(save);
+    save.click();
+    save.remove();
+    setTimeout(() => URL.revokeObjectURL(save.href), 60000);
+    downloadStatus.textContent = `Saved ${save.download}.`;
+  }
+
+  function showDownloadError(lines) {
+    downloadError.replaceChildren(...lines.map((line, i) => text(i === 0 ? "p" : "pre", line)));
+    downloadError.hidden = false;
   }
 
   async function render() {
     backsControls();
+    ttsControls();
     const q = query();
     if (pending) pending.abort();
     const controller = new AbortController();
     pending = controller;
     sheet.setAttribute("aria-busy", "true");
     status.textContent = "Rendering…";
+    setHrefs();  // a download clicked now gets these options' file
     let data;
     try {
       const response = await fetch(`/api/render?${q}`, { signal: controller.signal });
@@ -146,7 +214,7 @@
     sheet.dataset.generation = String(data.generation);
     sheet.dataset.key = data.key || "";
     if (data.generation !== undefined) generation = data.generation;
-    setLinks(q, data);
+    setLinks(data);
     showCheck(data.check, data.error);
   }
 
@@ -163,6 +231,9 @@
     }
   }
 
+  for (const id of ["download-home", "download-backs", "download-shop", "download-align"]) {
+    document.getElementById(id).addEventListener("click", download);
+  }
   form.addEventListener("change", () => { retried = false; render(); });
   form.addEventListener("submit", (event) => { event.preventDefault(); render(); });
   render().then(watch);
