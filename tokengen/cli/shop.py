@@ -92,7 +92,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                      also=previews, image_url=image_url)
     click.echo(export_line(written, out_dir, profile.name))
-    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]):  # sheets' builds repeat the small-text ones
+    for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size, safe=profile.safe), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(warning_line(warning), err=True)
     pdf = written[0]
     failed = preflight_failures(pdf, profile, cat, size)

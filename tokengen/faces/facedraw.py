@@ -420,7 +420,8 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     with a safe ``area`` (pt, see :func:`tokengen.geometry.textfit.safe_area`), shrunk further and moved
     within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`);
     a text with ``rotate`` is only shrunk about its anchor until its turned box lies inside
-    (:func:`tokengen.geometry.textfit.fit_turned`)."""
+    (:func:`tokengen.geometry.textfit.fit_turned`). ``fit: false``: never shrunk, only moved inside
+    the area as far as it goes (``fits`` False when it still leaves it)."""
     side = min(face_w, face_h)
     text = substitute(element.content, values)
     font = font_name(template, element.font)
@@ -432,12 +433,56 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
     metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
-        turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size)
+        turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
         return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
-    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None)
+    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None,
+                              textfit.MIN_SIZE if element.fit else size)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
     return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A text or glyph element as the PDF holds it.
+
+    Attributes:
+        element: the template element.
+        text: what prints: the one line, or a boxed text's lines joined by spaces ("" : nothing).
+        pt: the font size the PDF holds (pt): the size it is set at times the shrink it is drawn
+            at about the token centre; the one number every command reports.
+        fits: a one-line text lies inside the safe area; a boxed text has nothing cut.
+        boxed: the element is a boxed text.
+    """
+
+    element: Element
+    text: str
+    pt: float
+    fits: bool
+    boxed: bool = False
+
+
+def printed_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
+                  area: textfit.SafeArea | None, scale: float = 1.0) -> list[Printed]:
+    """Every text and glyph element of ``template`` on a ``face_w`` × ``face_h`` pt token, as
+    drawn with these ``values`` into the safe ``area`` and at the text ``scale`` (both from
+    :func:`tokengen.faces.render.text_frame`): the one measure of printed text sizes that
+    ``build``, ``check`` and ``export`` report.
+
+    Raises:
+        CatalogueError, RenderError: as :func:`set_box` raises them.
+    """
+    found = []
+    for element in template.elements:
+        if element.kind not in ("text", "glyph"):
+            continue
+        if element.boxed:
+            laid = set_box(face_w, face_h, template, element, values)
+            found.append(Printed(element, " ".join(laid.lines), laid.size * scale, not laid.truncated, True))
+        else:
+            t = set_text(face_w, face_h, template, element, values, area)
+            found.append(Printed(element, t.text, t.size * scale, t.fits))
+    return found
 
 
 def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],

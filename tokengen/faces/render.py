@@ -180,6 +180,23 @@ def text_scale(side: float, safe: float) -> float:
     return scale
 
 
+def text_frame(shape: shapes.Shape | None, width: float, height: float,
+               safe: float | None = None) -> tuple[textfit.SafeArea, float]:
+    """(safe area, shrink) face text is set with on a ``width`` × ``height`` pt token of ``shape``
+    with a ``safe`` pt safe area (None: :func:`default_safe`): the area (pt, in the coordinates
+    text is set in, :func:`tokengen.geometry.textfit.safe_area`) and the factor (≤ 1) the text
+    is drawn at about the token centre. A text set at ``s`` pt is printed at ``s × shrink`` pt
+    (:func:`tokengen.faces.facedraw.printed_texts`); what :class:`SheetCanvas` draws with.
+
+    Raises:
+        LayoutError: the safe area leaves no room for text (see :func:`text_scale`).
+    """
+    side = min(width, height)
+    safe = default_safe(side) if safe is None else safe
+    scale = text_scale(side, safe)
+    return textfit.safe_area(shape, width, height, safe, scale), scale
+
+
 def _hex(colour: Colour | None) -> str:
     """A colour as a user wrote it: ``#8a1c1c``, ``[0, 0.5, 1, 0]``, or ``paper white``."""
     if colour is None:

@@ -81,7 +81,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
-        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
+        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size, safe=options.safe)))
         folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
         for page in pager.pages(len(tokens), spec, fold=options.fold):
             if options.boxes:
