@@ -7,7 +7,8 @@ A catalogue with a ``fields`` key is read here (after the schema check of
     size: 1in                       # or 63mmx88mm; a hex is measured across its flats
     shape: circle                   # square | rounded | circle | hex, or {kind: hex, orientation: flat}
     fields: {name: text, turns: integer, colour: colour}
-    fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder
+    fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder, or a family:
+                                    # {body: {regular: f/Body.ttf, bold: …, italic: …, bold_italic: …}}
     icons: {sword: icons/sword.png} # for :sword: in a boxed text, inside the catalogue's folder
     template: [...]                 # the face (tokengen.sources.template), or a built-in name
     back: [...]                     # optional: the back, drawn with each token's own fields
@@ -109,10 +110,10 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
-    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
+    font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    dress = tuple(font_map.items()), tuple(icons.items())
+    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     face = dressed(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map), layouts), *dress)
     back_face: Face = PLAIN_BACK
@@ -224,35 +225,61 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
         raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
 
 
-def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
-           files: dict[str, Path]) -> dict[str, str]:
-    """Register each catalogue font with ReportLab; name → registered font name (``files``
-    receives name → font file)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+#: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order
+#: :func:`tokengen.sources.fonts.family` takes them.
+FAMILY_STYLES = ("regular", "bold", "italic", "bold_italic")
 
+
+def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
+           files: dict[str, Path]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Register each catalogue font with ReportLab.
+
+    A font is one file (``title: fonts/Title.ttf``) or a family, one file a style
+    (``body: {regular: …, bold: …, italic: …, bold_italic: …}``, regular required).
+
+    Returns:
+        (name → registered font name of its regular style, name → the registered names of a
+        family's styles given, in :data:`FAMILY_STYLES` order, "" for a style not given);
+        ``files`` receives name (a family's: ``name.style``) → font file.
+    """
     fonts.register()
     out: dict[str, str] = {}
-    for name, relative in spec.items():
+    families: dict[str, tuple[str, ...]] = {}
+    for name, given in spec.items():
         where = ("fonts", name)
         if name in ("regular", "bold"):
             raise fail(where, f"'{name}' is the bundled font; give yours another name")
-        file = _inside(path, relative, fail(where, ""), allow_outside, "font")
-        if file.suffix.lower() not in (".ttf", ".otf"):
-            raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
-        if file.stat().st_size > MAX_FONT_BYTES:
-            raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
-        digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
-        registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
-        try:
-            if registered not in pdfmetrics.getRegisteredFontNames():
-                pdfmetrics.registerFont(TTFont(registered, str(file)))
-        except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
-            reason = one_line(str(exc)).split(": ", 1)[-1]
-            raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
-        out[name] = registered
-        files[name] = file
-    return out
+        if isinstance(given, dict):
+            styles = tuple(_font_file(path, given[style], (*where, style), fail, allow_outside, files, f"{name}.{style}")
+                           if style in given else "" for style in FAMILY_STYLES)
+            families[name] = styles
+            out[name] = styles[0]
+        else:
+            out[name] = _font_file(path, given, where, fail, allow_outside, files, name)
+    return out, families
+
+
+def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable[..., CatalogueError], allow_outside: bool,
+               files: dict[str, Path], key: str) -> str:
+    """Register the font file ``relative`` (inside the catalogue's folder) once; its ReportLab name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    file = _inside(path, relative, fail(where, ""), allow_outside, "font")
+    if file.suffix.lower() not in (".ttf", ".otf"):
+        raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
+    if file.stat().st_size > MAX_FONT_BYTES:
+        raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
+    digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
+    registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
+    try:
+        if registered not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(registered, str(file)))
+    except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
+        reason = one_line(str(exc)).split(": ", 1)[-1]
+        raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
+    files[key] = file
+    return registered
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:

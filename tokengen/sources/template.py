@@ -365,6 +365,8 @@ class Template:
     fonts: tuple[tuple[str, str], ...] = ()  # catalogue font name → ReportLab font name
     icons: tuple[tuple[str, str], ...] = ()  # catalogue icon name → image file (absolute path)
     source: str = ""  # the file it was read from (empty for a built-in template)
+    #: catalogue font family name → registered (regular, bold, italic, bold_italic), "" for a style not given
+    families: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
@@ -769,12 +771,14 @@ def templates_of(face: Face) -> list[Template]:
     return [face] if isinstance(face, Template) else list(dict.fromkeys(face.values()))
 
 
-def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...]) -> Face:
-    """``face`` (each template of a layout map) with the catalogue's fonts and icons."""
+def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...],
+            families: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Face:
+    """``face`` (each template of a layout map) with the catalogue's fonts, icons and font
+    families (:attr:`Template.families`)."""
     if isinstance(face, Template):
-        return replace(face, fonts=fonts, icons=icons)
-    return replace(face, choices=tuple((k, dressed(v, fonts, icons)) for k, v in face.choices),
-                   default=dressed(face.default, fonts, icons) if face.has_default else None)
+        return replace(face, fonts=fonts, icons=icons, families=families)
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons, families) if face.has_default else None)
 
 
 def pictures(face: Face) -> list[Path]:
@@ -894,8 +898,9 @@ def font_name(template: Template, font: str) -> str:
 
 def family_of(template: Template, font: str) -> Family:
     """The four fonts a boxed text in template ``font`` is set in: ``regular`` the bundled DejaVu
-    Sans family, ``bold`` its bold (italic: bold oblique), a catalogue font that one file in
-    every style.
+    Sans family, ``bold`` its bold (italic: bold oblique), a catalogue family its files (a style
+    not given falls back as :func:`tokengen.sources.fonts.family` says), a catalogue font of one
+    file that file in every style.
 
     Raises:
         RenderError: a bundled font file is missing or unreadable.
@@ -905,4 +910,8 @@ def family_of(template: Template, font: str) -> Family:
         return bundled
     if font == "bold":
         return fonts.family(bundled.bold, bundled.bold, bundled.bold_italic, bundled.bold_italic)
+    styles = dict(template.families).get(font)
+    if styles:
+        regular, bold, italic, bold_italic = styles
+        return fonts.family(regular, bold or None, italic or None, bold_italic or None)
     return fonts.family(font_name(template, font))
