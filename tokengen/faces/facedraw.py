@@ -34,7 +34,7 @@ from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc
-from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, substitute
+from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, line_text, substitute
 from ..units import counted, format_length
 from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
@@ -87,7 +87,7 @@ def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
 def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
     """(text, ReportLab font) of every one-line text, glyph and arc text element, substituted (for
     glyph checks; a boxed text's styles are checked by :func:`set_box`)."""
-    return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements
+    return [(line_text(e, values), font_name(template, e.font)) for e in template.elements
             if e.kind in ("text", "glyph", "arc_text") and not e.boxed]
 
 
@@ -423,7 +423,7 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     (:func:`tokengen.geometry.textfit.fit_turned`). ``fit: false``: never shrunk, only moved inside
     the area as far as it goes (``fits`` False when it still leaves it)."""
     side = min(face_w, face_h)
-    text = substitute(element.content, values)
+    text = line_text(element, values)
     font = font_name(template, element.font)
     largest = element.size.resolve(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -47,9 +48,11 @@ from .template import (
     dressed,
     family_of,
     font_name,
+    line_text,
     parse_layouts,
     parse_template,
     pictures,
+    printable_on_one_line,
     resolve,
     substitute,
 )
@@ -437,6 +440,7 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
+        text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
         if len(text) > 400:
             raise fail(f"text is longer than 400 characters ({len(text)})")
         return text
@@ -465,12 +469,12 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
     for element in template.elements:
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
-        text = substitute(element.content, values)
         source = next(iter(element.fields()), None)
         if element.boxed:
-            _check_boxed(template, element, text, source, locate)
+            _check_boxed(template, element, substitute(element.content, values), source, locate)
             continue
-        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        text = line_text(element, values)
+        control = next((ch for ch in text if not printable_on_one_line(ch)), None)
         if control is not None:
             raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache, partial
@@ -428,6 +429,24 @@ def substitute(text: str, values: dict[str, Any]) -> str:
     return "".join(out)
 
 
+#: Dropped from one-line text: the soft hyphen marks where a word may break, and one line never breaks.
+SOFT_HYPHEN = "\u00ad"
+
+
+def line_text(element: Element, values: dict[str, Any]) -> str:
+    """What a one-line text or glyph ``element`` prints with these ``values``: substituted,
+    normalised to NFC (a decomposed ``e`` + U+0302 + U+0303 is the one glyph ``ễ``), soft hyphens
+    dropped; no-break spaces and Private Use characters (icon fonts) kept."""
+    return unicodedata.normalize("NFC", substitute(element.content, values)).replace(SOFT_HYPHEN, "")
+
+
+def printable_on_one_line(ch: str) -> bool:
+    """Whether one-line text may hold ``ch``: a printable character, a space of any width
+    (no-break spaces: category Zs), or a Private Use character (an icon font's glyph; whether
+    the font has it is checked apart). Line breaks, tabs and other controls are not."""
+    return ch.isprintable() or unicodedata.category(ch) in ("Zs", "Co")
+
+
 def colour_of(ref: FillRef, values: dict[str, Any]) -> Colour | None:
     """The colour ``ref`` stands for with these field ``values`` (None: not drawn); a gradient
     stands for its middle colour (what a picture over it is flattened onto, what its bleed shows)."""
@@ -548,7 +567,7 @@ class _Parser:
             from .artpath import resolve_art
 
             return str(resolve_art(self.path, content, False, self.fail(where, "")))
-        return content
+        return content if kind == "image" else unicodedata.normalize("NFC", content)
 
     def field_of(self, name: Any, where: tuple[Any, ...], what: str) -> str:
         """The declared field ``name`` a condition or value map reads (``what``: for messages).
