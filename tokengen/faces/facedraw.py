@@ -68,6 +68,10 @@ class FaceCanvas:
     #: icon file → the form drawing it on the unit square (SVG icons; raster icons in CMYK outputs),
     #: defined before the face's form (see :func:`icon_files`); other icons ReportLab draws from the file
     icon_forms: dict[str, str] = field(default_factory=dict)
+    #: The face's content scaled as one piece about the centre (see
+    #: :func:`tokengen.faces.render.content_scale`); what bleeds (a ``bleed`` rect's trim edges, a
+    #: ``bleed`` picture covering the bleed box) still reaches the bleed edge.
+    content_scale: float = 1.0
 
 
 def images(template: Template, values: dict[str, Any]) -> list[Path]:
@@ -162,27 +166,42 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) 
             c.restoreState()
             i = j
             continue
+        scaled = face.content_scale < 1.0 and not _bleeds(face, element)
+        if scaled:
+            face.canvas.saveState()
+            _scale(face, face.content_scale)
         if element.kind == "arc_text":  # turned along its circle by its own angles
             _arc_text(face, template, element, values, side)
-            i += 1
-            continue
-        draw = _DRAW.get(element.kind, _figure)
-        if element.rotate:
-            face.canvas.saveState()
-            figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
-            draw(face, element, values, side)
-            face.canvas.restoreState()
         else:
-            draw(face, element, values, side)
+            draw = _DRAW.get(element.kind, _figure)
+            if element.rotate:
+                face.canvas.saveState()
+                figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
+                draw(face, element, values, side)
+                face.canvas.restoreState()
+            else:
+                draw(face, element, values, side)
+        if scaled:
+            face.canvas.restoreState()
         i += 1
 
 
+def _bleeds(face: FaceCanvas, element: Element) -> bool:
+    """Whether ``element`` runs into the bleed (drawn unscaled, its own way: see :func:`_rect`)."""
+    return element.kind in ("rect", "image") and element.bleed and (element.kind == "rect" or face.bleed > 0)
+
+
+def _scale(face: FaceCanvas, scale: float) -> None:
+    cx, cy = face.width / 2, face.height / 2
+    face.canvas.translate(cx, cy)
+    face.canvas.scale(scale, scale)
+    face.canvas.translate(-cx, -cy)
+
+
 def _shrink(face: FaceCanvas) -> None:
-    if face.text_scale < 1.0:
-        cx, cy = face.width / 2, face.height / 2
-        face.canvas.translate(cx, cy)
-        face.canvas.scale(face.text_scale, face.text_scale)
-        face.canvas.translate(-cx, -cy)
+    scale = face.text_scale * face.content_scale
+    if scale < 1.0:
+        _scale(face, scale)
 
 
 def _styled(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> bool:
@@ -277,6 +296,8 @@ def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: floa
         _styled_shape(face, element, values, side)
         return
     box = beneath.rect_area(element, face.width, face.height, face.bleed)  # bleed: edges on the trim run out
+    if element.bleed and face.content_scale < 1.0:  # its box scaled with the content, its trim edges still run out
+        box = _scaled_bleed_area(face, element)
     stroke, fill = _set_colours(face, element, values, side)
     if not (stroke or fill):
         return
@@ -285,6 +306,20 @@ def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: floa
         face.canvas.roundRect(box.x, box.y, box.w, box.h, radius, stroke=int(stroke), fill=int(fill))
     else:
         face.canvas.rect(box.x, box.y, box.w, box.h, stroke=int(stroke), fill=int(fill))
+
+
+def _scaled_bleed_area(face: FaceCanvas, element: Element) -> Rect:
+    """A ``bleed`` rect's area (pt) on a face whose content is scaled: its box scaled about the
+    centre like the rest, and each edge that lies on the trim run out to the bleed edge."""
+    w, h, b, k = face.width, face.height, face.bleed, face.content_scale
+    box = beneath.box_pt(w, h, element.box)
+    x0, y0 = w / 2 + k * (box.x - w / 2), h / 2 + k * (box.y - h / 2)
+    x1, y1 = w / 2 + k * (box.x1 - w / 2), h / 2 + k * (box.y1 - h / 2)
+    x0 = -b if box.x <= 1e-9 else x0
+    y0 = -b if box.y <= 1e-9 else y0
+    x1 = w + b if box.x1 >= w - 1e-9 else x1
+    y1 = h + b if box.y1 >= h - 1e-9 else y1
+    return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 def _circle(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:

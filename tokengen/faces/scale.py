@@ -67,10 +67,10 @@ class SmallText:
 
 
 def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, height: float | None = None,
-               shape: Shape | None = None, safe: float | None = None) -> list[SmallText]:
+               shape: Shape | None = None, safe: float | None = None, design: float | None = None) -> list[SmallText]:
     """The face texts of ``token`` that print below ``minimum`` pt on a ``size`` pt token
     (``height`` pt tall when not square, of ``shape``) with a ``safe`` pt safe area (None: the
-    home one), measured as drawn (:func:`tokengen.faces.facedraw.printed_texts`). A token drawn
+    one laid out for), its faces laid out for a ``design`` pt one (None: the home one), measured as drawn (:func:`tokengen.faces.facedraw.printed_texts`). A token drawn
     from its own template names each text by its template text (``"{name}"``), one of the
     built-in face ``glyph``, ``code`` or ``caption``. A text that cannot be fitted inside the
     safe area at all is left to that stronger warning.
@@ -82,7 +82,7 @@ def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, heigh
 
     fonts.register()
     height = height or size
-    area, scale = text_frame(shape, size, height, safe)
+    area, scale = text_frame(shape, size, height, safe, design)
     printed = printed_texts(size, height, template.face_of(token), template.token_values(token), area, scale)
     parts = [p.element.content for p in printed] if token.template is not None else list(_BUILTIN_PARTS)
     return [SmallText(token.id, part, p.pt, token.line) for part, p in zip(parts, printed, strict=True)
@@ -111,6 +111,6 @@ def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MI
     height = catalogue.trim_height * size / catalogue.size
     try:
         return [finding for token in catalogue.tokens
-                for finding in small_text(token, size, minimum, height, catalogue.shape, safe)]
+                for finding in small_text(token, size, minimum, height, catalogue.shape, safe, catalogue.safe_area)]
     except LayoutError:  # no room for text at all: build and check say so
         return []

@@ -35,11 +35,11 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
                     data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
 
 
-def _frame(spec: SheetSpec) -> tuple[textfit.SafeArea, float] | None:
+def _frame(spec: SheetSpec, design: float | None) -> tuple[textfit.SafeArea, float] | None:
     """The home safe area and text shrink (:func:`tokengen.faces.render.text_frame`) text is set
     with, as ``build`` sets it (None: the token is too small for text at all; ``build`` says so)."""
     try:
-        return text_frame(spec.shape, spec.size, spec.height or spec.size)
+        return text_frame(spec.shape, spec.size, spec.height or spec.size, design=design)
     except LayoutError:
         return None
 
@@ -51,7 +51,7 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     token and template element, at the element's line. Warning ``text-cut`` for each boxed text
     that does not fit its box even at its ``min_size``, so its end is left out (``…``)."""
     spec = _spec(catalogue, settings)
-    frame = _frame(spec)
+    frame = _frame(spec, catalogue.safe_area)
     if frame is None:
         return []
     area, _ = frame
@@ -81,7 +81,7 @@ def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding
     the measure ``build`` and ``export`` report too). A one-line text outside the safe area and a
     cut boxed text have their own warnings instead."""
     spec = _spec(catalogue, settings)
-    frame = _frame(spec)
+    frame = _frame(spec, catalogue.safe_area)
     if frame is None:
         return []
     area, scale = frame

@@ -373,7 +373,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape,
+                        design=catalogue.safe_area)
     forms: dict[tuple[str, str], str] = {}
     for side, token in sides:
         key = (side, token.id)

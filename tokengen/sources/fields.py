@@ -123,6 +123,12 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     width, height, shape = _geometry(data, fail)
+    design_safe = None
+    if "safe_area" in data:
+        try:
+            design_safe = parse_length(data["safe_area"])
+        except ValueError as exc:
+            raise fail(("safe_area",), str(exc)) from None
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     spec = data["tokens"]
@@ -167,7 +173,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources),
     )
