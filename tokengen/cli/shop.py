@@ -88,10 +88,13 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     cat = load_catalogue(catalogue)
     size = sizing.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
+    said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
     written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                      max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                     also=previews, image_url=image_url)
+                     also=previews, image_url=image_url, notes=said)
     click.echo(export_line(written, out_dir, profile.name))
+    for note in dict.fromkeys(said):
+        click.echo(note)
     for warning in dict.fromkeys([*scaling.small_text_warnings(cat, size, safe=profile.safe), *notes]):  # sheets' builds repeat the small-text ones
         click.echo(warning_line(warning), err=True)
     pdf = written[0]

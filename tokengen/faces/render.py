@@ -261,7 +261,7 @@ class SheetCanvas:
             :func:`default_safe`: the design's own 1/16 of the token size, at least 1/16 in. A safe area
             larger than ``design`` (a print shop's 1/8 in) scales each face's content as one piece
             about its centre to fit (:func:`content_scale`; :attr:`content_scale`, said once in
-            :attr:`warnings`), so text and pictures keep their places relative to each other.
+            :attr:`notes`), so text and pictures keep their places relative to each other.
         design: the safe area (pt) the faces were laid out for (the catalogue's ``safe_area``;
             None: the home one, :func:`default_safe`): text is fitted to it.
         page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
@@ -295,10 +295,12 @@ class SheetCanvas:
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
         #: Warnings about what was drawn (once each, in order): text that cannot be fitted inside
-        #: the safe area, art flattened onto mixed colours; the content scale.
+        #: the safe area, art flattened onto mixed colours.
         self.warnings: dict[str, None] = {}
+        #: What the output did that the user should know, not a fault (once each): the content scale.
+        self.notes: dict[str, None] = {}
         if self.content_scale < 1.0:
-            self.warnings[scaled_note(self.content_scale, self.safe, self.design)] = None
+            self.notes[scaled_note(self.content_scale, self.safe, self.design)] = None
 
     def paint(self, colour: Colour | Color, *, area: bool = False) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model, converted by

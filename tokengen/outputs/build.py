@@ -37,6 +37,7 @@ class BuildResult:
     warnings: tuple[str, ...] = ()
     sets: int = 1
     rules_pages: int = 0
+    notes: tuple[str, ...] = ()  # what the build did that the user should know: faces scaled for a larger safe area
 
 
 #: What a caller will write from a build's PDF besides it (previews): given the PDF and its page
@@ -132,7 +133,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
+                       tuple(sheet.notes))
 
 
 def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:
