@@ -1,6 +1,7 @@
 """Render the page pictures shown in the README for the example catalogues
 (run from the repository: python examples/render_pages.py). Each example is built as the README
-shows it, and its first page is rendered with pypdfium2 at 60 DPI to examples/<name>/page.png.
+shows it, and its first page is rendered with pypdfium2 at 60 DPI to examples/<name>/page.png;
+the face pictures (FACES: one face alone, e.g. each key of a boxed text) at 100 DPI.
 """
 
 import subprocess
@@ -20,6 +21,10 @@ BUILDS = {
     "dial": ["build", "dial/dial.yaml"],
     "two-layouts": ["build", "two-layouts/deck.yaml"],
 }
+#: Pictures of one face (its trim and bleed alone, at 100 DPI) for the README: file → the command.
+FACES = {
+    "rules-cards/text-keys.png": ["export", "rules-cards/text-keys.yaml", "--profile", "single-pages", "--allow-preflight-failures"],
+}
 
 
 def main() -> None:
@@ -31,6 +36,12 @@ def main() -> None:
             pdf = next(out.glob("*.pdf")) if args[0] == "export" else out.with_suffix(".pdf")
             doc = pdfium.PdfDocument(pdf)
             doc[0].render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64).save(HERE / name / "page.png", optimize=True)
+            doc.close()
+        for picture, args in FACES.items():
+            out = Path(tmp) / Path(picture).stem
+            subprocess.run([str(Path(sys.executable).with_name("tokengen")), *args, "-o", str(out)], cwd=HERE, check=True)
+            doc = pdfium.PdfDocument(next(out.glob("*.pdf")))
+            doc[0].render(scale=100 / 72).to_pil().convert("RGB").quantize(colors=64).save(HERE / picture, optimize=True)
             doc.close()
 
 
