@@ -374,7 +374,7 @@ class SheetCanvas:
         for element, text, arc in facedraw.long_arcs(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.long_arc_message(what, text, arc)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
-                                   area, self.content_scale)
+                                   area, content_scale=self.content_scale)
         for element, path in facedraw.image_elements(template, values):
             background = None
             if self.colour_model == "cmyk":  # no transparency in print: flatten onto what lies beneath
