@@ -4,7 +4,8 @@ The docs build (``tools/mkdocs_hooks.py``) calls :func:`render` for every exampl
 so the gallery always shows what the examples build today. Run from the repository,
 ``python examples/render_pages.py [DIR]`` writes ``DIR/<name>/page.png`` (default: beside each
 example). Each example is built as the gallery shows it, and its first page is rendered with
-pypdfium2 at 60 DPI.
+pypdfium2 at 60 DPI; the face pictures (:data:`FACES`: one face alone, e.g. each key of a boxed
+text) at 100 DPI with :func:`render_face`.
 """
 
 import subprocess
@@ -25,6 +26,11 @@ BUILDS = {
     "two-layouts": ["build", "two-layouts/deck.yaml"],
 }
 
+#: Face pictures: the picture's path (from examples/) → the export that draws it (its first page).
+FACES = {
+    "rules-cards/text-keys.png": ["export", "rules-cards/text-keys.yaml", "--profile", "single-pages", "--allow-preflight-failures"],
+}
+
 
 def render(name: str, png: Path) -> Path:
     """Build example ``name`` (a key of :data:`BUILDS`) in a temporary folder and write its first
@@ -42,10 +48,26 @@ def render(name: str, png: Path) -> Path:
     return png
 
 
+def render_face(picture: str, png: Path) -> Path:
+    """Export face picture ``picture`` (a key of :data:`FACES`) in a temporary folder and write its
+    first page, 100 DPI, 64 colours, to ``png``; returns ``png``. Raises CalledProcessError when it fails."""
+    args = FACES[picture]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / Path(picture).stem
+        subprocess.run([sys.executable, "-m", "tokengen", *args, "-o", str(out), "--quiet"], cwd=HERE, check=True)
+        doc = pdfium.PdfDocument(next(out.glob("*.pdf")))
+        png.parent.mkdir(parents=True, exist_ok=True)
+        doc[0].render(scale=100 / 72).to_pil().convert("RGB").quantize(colors=64).save(png, optimize=True)
+        doc.close()
+    return png
+
+
 def main() -> None:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     for name in BUILDS:
         render(name, root / name / "page.png")
+    for picture in FACES:
+        render_face(picture, root / picture)
 
 
 if __name__ == "__main__":

@@ -236,8 +236,8 @@ def test_check_warns_when_face_text_is_too_small(run, catalogue_path):
 
     small = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "small-text"]
     assert len(small) == 18 and {f["severity"] for f in small} == {"warning"}
-    assert small[0]["message"] == "token agi-low: caption text is 3.8 pt, below 5 pt"
-    assert small[0]["data"] == {"token": "agi-low", "part": "caption", "pt": 3.78}
+    assert small[0]["message"] == "token agi-low: caption text is 3.69 pt, below 5 pt"
+    assert small[0]["data"] == {"token": "agi-low", "part": "caption", "pt": 3.69}
     assert run("check", str(catalogue_path), "--format", "json").stdout.count("small-text") == 0
 
 

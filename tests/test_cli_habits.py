@@ -37,7 +37,7 @@ def test_quiet_prints_nothing_but_writes(run, tmp_path: Path, where: str):
     out = tmp_path / "q.pdf"
     args = ["build", str(CATALOGUE), "--size", "0.5in", "-o", str(out)]  # 0.5in: a small-text warning
     loud = run(*args)
-    assert loud.stdout.startswith(f"wrote {out}: 18 tokens") and "tokengen: warning: caption text is 3.8 pt" in loud.stderr
+    assert loud.stdout.startswith(f"wrote {out}: 18 tokens") and "tokengen: warning: caption text is 3.69 pt" in loud.stderr
     result = run("--quiet", *args) if where == "before" else run(*args, "--quiet")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
     assert out.read_bytes() == (tmp_path / "q.pdf").read_bytes() and len(PdfReader(out).pages) == 1
@@ -99,7 +99,7 @@ def test_build_json_is_what_was_written(run, tmp_path: Path):
     face = len(PdfReader(out).pages)
     assert report["face_pages"] + report["rules_pages"] == face and report["back_pages"] == len(PdfReader(backs).pages)
     assert report["pages"] == face + report["back_pages"] and len(pngs) == face
-    assert report["warnings"] == ["caption text is 3.8 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in"]
+    assert report["warnings"] == ["caption text is 3.69 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in"]
     assert report["checks"] == []
 
 

@@ -115,7 +115,7 @@ def test_batch_job_below_the_minimum_fails_with_the_same_message(run, tmp_path: 
 
 # -- small-text warning once per distinct text --------------------------------------------------
 def test_build_batch_export_warn_small_text_once_per_distinct_text(run, tmp_path: Path):
-    want = "tokengen: warning: caption text is 3.8 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n"
+    want = "tokengen: warning: caption text is 3.69 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n"
     build = run("build", str(CATALOGUE), "-o", str(tmp_path / "x.pdf"), "--size", "0.5in")
     assert build.exit_code == 0 and build.stderr == want
     batch = run("batch", str(CATALOGUE), "--size", "0.5in", "--page", "letter", "--page", "a4", "-o", str(tmp_path / "b"), "-j", "1")

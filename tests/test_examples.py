@@ -52,13 +52,21 @@ def test_example_builds(tmp_path, run, name, page, mode):
         assert len(outlines) == count
 
 
+#: What an example's shop export warns (issue 23: the size the PDF holds; the faces of the 5/8 in
+#: counters are scaled for the shop's larger safe area, and their turned unit numbers read small).
+SHOP_WARNINGS = {
+    ("nato-counters", "print-shop"): "tokengen: warning: {unit} text is 4.35 pt on 8 tokens (us-1-16, us-2-16, us-26, …), below 5 pt at 0.625in\n",
+    ("nato-counters", "eu-3mm"): "tokengen: warning: {unit} text is 4.51 pt on 8 tokens (us-1-16, us-2-16, us-26, …), below 5 pt at 0.625in\n",
+}
+
+
 @pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_example_shop_exports_pass_preflight(tmp_path, run, name, profile):
     catalogue, count, word, times = CASES[name]
     result = run("export", str(EXAMPLES / catalogue), "--profile", profile, "-o", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    assert f"passes every check of profile {profile}" in result.stdout and result.stderr == ""
+    assert f"passes every check of profile {profile}" in result.stdout and result.stderr == SHOP_WARNINGS.get((name, profile), "")
     pdf = next(tmp_path.glob("*.pdf"))
     reader = PdfReader(pdf)
     assert len(reader.pages) % 2 == 0  # each face sheet followed by its back sheet

@@ -109,7 +109,7 @@ def test_legible(catalogue_path: Path):
     assert {f.part for f in small} == {"caption"}
     assert len(small) == len(cat.tokens)
     assert all(f.pt < MIN_LEGIBLE_PT for f in small)
-    assert str(small[0]) == "token agi-low: caption text is 3.8 pt, below 5 pt"
+    assert str(small[0]) == "token agi-low: caption text is 3.69 pt, below 5 pt"
 
 
 def test_placements_are_form_references(run, tmp_path: Path, catalogue_path: Path):

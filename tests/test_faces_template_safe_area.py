@@ -168,15 +168,16 @@ def test_check_and_build_name_each_text_that_cannot_fit(folder, run, monkeypatch
     assert [line for line in build.stderr.splitlines() if "safe area" in line] == [f"tokengen: warning: {w}" for w in expected]
 
 
-def test_print_shop_export_warns_before_its_preflight_fails(folder, run, monkeypatch):
-    """1/8 in is more than the stats line at 0.92 of a 1 in token can ever clear."""
+def test_print_shop_export_scales_the_face_instead_of_failing(folder, run, monkeypatch):
+    """1/8 in is more than the stats line at 0.92 of a 1 in token can clear when laid out for it;
+    laid out once for the home 1/16 in, the whole face is scaled to keep inside, said once."""
     monkeypatch.chdir(folder)
     result = run("export", "units.yaml", "--profile", "print-shop", "-o", "shop")
-    warned = [line for line in result.stderr.splitlines() if "safe area" in line]
-    assert warned == [f"tokengen: warning: units.yaml:17: template[3]: token {t}: '{s}' does not fit inside the 0.125in safe area "
-                      "even at 4 pt; move it inwards, shorten it or make the token larger"
-                      for t, s in (("knight", "6 / 2.5"), ("archer", "4 / 1"), ("ghost", "2 / 0.5"))]
-    assert result.exit_code == 1 and "fails preflight (safe-area)" in result.stderr
+    assert [line for line in result.stderr.splitlines() if "safe area" in line] == []
+    assert [line for line in result.stdout.splitlines() if "safe area" in line] == [
+        "faces scaled to 85.5 % about their centres to keep inside the 0.125in safe area "
+        "(laid out for 4.50pt; set safe_area: in the catalogue to lay them out for it)"]
+    assert result.exit_code == 0 and "fails preflight" not in result.stderr
 
 
 # -- the geometry ------------------------------------------------------------------------------------

@@ -162,7 +162,6 @@ def test_justified_lines_fill_the_width(tmp_path: Path):
     assert all(x1 == pytest.approx(5 + 50 * mm, abs=TOL) for x1 in rows[:-2])  # the paragraph's last line stays ragged
 
 
-@pytest.mark.xfail(strict=True, reason="ReportLab 5.1 justifies a line holding an <img> one word gap too wide")
 def test_justified_lines_with_an_icon_stay_inside(tmp_path: Path, icons: dict[str, str]):
     bx, by, bw, bh = 4 * mm, 4 * mm, 55 * mm, 36 * mm
     laid = textbox.fit_box(RULES, bw, bh, size=11, icons=icons, align="justify")

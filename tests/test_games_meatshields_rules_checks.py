@@ -59,8 +59,8 @@ def test_small_text_finding_has_its_line_field_and_rounded_size():
     small = check_legible(cat, Settings(size=parse_length("0.4in")))
     assert len(small) == 18
     assert small[0].as_dict() == {"severity": "warning", "code": "small-text",
-                                  "message": "token agi-low: caption text is 3.0 pt, below 5 pt", "line": 86, "field": "size",
-                                  "data": {"token": "agi-low", "part": "caption", "pt": 3.02}}
+                                  "message": "token agi-low: caption text is 2.67 pt, below 5 pt", "line": 86, "field": "size",
+                                  "data": {"token": "agi-low", "part": "caption", "pt": 2.67}}
 
 
 def test_sheet_finding_uses_the_settings_margin():

@@ -59,7 +59,7 @@ def test_a_failing_job_does_not_stop_the_others(run, tmp_path: Path, catalogue: 
     assert result.exit_code == 2
     assert sorted(p.name for p in out.iterdir()) == ["meatshields_0.5in_letter.pdf", "meatshields_1in_letter.pdf"]
     assert "meatshields_9in_letter.pdf: FAILED: a 9in token does not fit" in result.stdout
-    assert result.stderr == ("tokengen: warning: caption text is 3.8 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n"
+    assert result.stderr == ("tokengen: warning: caption text is 3.69 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n"
                              "tokengen: error: 1 of 3 jobs failed: meatshields_9in_letter.pdf\n")  # the 0.5in job's small text
 
 

@@ -316,14 +316,17 @@ def test_every_command_is_in_the_readme():
 
 
 def test_small_tokens_keep_text_inside_the_profile_safe_area(tmp_path: Path, run):
-    """On 0.75 in tokens the face's own text inset (0.13 × 54 pt = 7 pt) is less than TGC's 1/8 in
-    safe zone; the text block shrinks to fit, so the export passes its own preflight."""
+    """On 0.75 in tokens the face laid out for the home 1/16 in safe area is scaled as one piece
+    to keep inside TGC's 1/8 in safe zone (said once, with the caption's printed size), so the
+    export passes its own preflight."""
     small = tmp_path / "small.yaml"
     small.write_text(CATALOGUE.read_text("utf-8").replace("\nsize: 1in", "\nsize: 0.75in"), "utf-8")
     result = run("export", str(small), "--profile", "tgc-chits", "-o", str(tmp_path / "out"))
     assert result.exit_code == 0
     pdf = tmp_path / "out" / "meatshields-tgc-chits.pdf"
-    assert result.stderr == ""
+    assert result.stderr == "tokengen: warning: caption text is 4.51 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.75in\n"
+    assert ("faces scaled to 79.5 % about their centres to keep inside the 0.125in safe area "
+            "(laid out for 4.50pt; set safe_area: in the catalogue to lay them out for it)\n") in result.stdout
     assert run("preflight", str(pdf), "--profile", "tgc-chits").exit_code == 0
     with Image.open(tmp_path / "out" / "meatshields-back.png") as im:
         assert im.size == (300, 300)  # (0.75 + 0.25) in × 300 DPI

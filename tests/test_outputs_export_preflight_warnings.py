@@ -16,7 +16,8 @@ template:
   - {text: "{name}", at: [0.5, 0.5], size: 0.2}
 tokens:
   - {id: a, name: Alpha}
-"""
+safe_area: 0.125in
+"""  # safe_area: laid out for the shop, so the export draws the faces as they are
 
 
 def _catalogue(tmp_path: Path, text: str = HAIR) -> Path:

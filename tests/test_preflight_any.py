@@ -246,9 +246,9 @@ def test_characters_outside_the_safe_area_are_one_line_per_page_and_trim(ours, t
     with pikepdf.open(ours["print-shop"]) as doc:
         doc.pages[0].obj.TrimBox = pikepdf.Array([150, 150, 450, 600])
         doc.save(pdf)
-    lines = ["page 1: 65 characters lie outside the safe area; the worst, '↑' at (160.2, 530.2) pt, is -3.96 pt "
-             "from the token's trim (needs 0.125in = 9.00 pt)",
-             "page 1: 278 characters lie outside the safe area; the worst, 'n' at (549.1, 595.9) pt, is -103.85 pt "
+    lines = ["page 1: 179 characters lie outside the safe area; the worst, 'M' at (161.5, 509.4) pt, is -0.56 pt "
+             "from the token's trim (needs 0.125in = 9.00 pt)",  # the faces scaled as one piece for 1/8 in (issue 23)
+             "page 1: 248 characters lie outside the safe area; the worst, 'n' at (546.5, 599.4) pt, is -100.63 pt "
              "from the trim, outside every token (needs 0.125in = 9.00 pt)"]
     result = run("preflight", str(pdf))
     assert result.exit_code == 1

@@ -186,6 +186,9 @@ class Catalogue:
     module: str = "generic"
     drawn_blind: bool = False
     inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
+    #: The safe area (pt) the faces were designed for (``safe_area:``; None: the home one). An
+    #: output asking a larger one scales each face's content about its centre to fit.
+    safe_area: float | None = None
 
     def files_read(self) -> tuple[Path, ...]:
         """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces

@@ -146,6 +146,12 @@ def format_length(pt: float) -> str:
     return f"{pt:.2f}pt"
 
 
+def format_pt(pt: float) -> str:
+    """A font size (pt) as every message prints it: to the nearest 1/100 pt (what a PDF reader
+    shows of the size the page holds), trailing zeros dropped: ``4.77``, ``3.8``, ``5``."""
+    return f"{pt:.2f}".rstrip("0").rstrip(".")
+
+
 def counted(count: int, noun: str) -> str:
     """A count with its noun: ``counted(1, "token")`` → ``"1 token"``, ``counted(18, "token")``
     → ``"18 tokens"`` (every noun tokengen counts takes an ``s``)."""

@@ -138,6 +138,9 @@ def on_files(files, config):  # noqa: ANN001, ANN201  (MkDocs' own types)
     for name in gallery.BUILDS:
         png = gallery.render(name, work / "examples" / name / "page.png")
         files.append(File.generated(config, f"examples/{name}/page.png", abs_src_path=str(png)))
+    for picture in gallery.FACES:  # face pictures (each key of a boxed text)
+        png = gallery.render_face(picture, work / "examples" / picture)
+        files.append(File.generated(config, f"examples/{picture}", abs_src_path=str(png)))
     for page in Path(config["docs_dir"]).rglob("*.md"):
         for name, body in pictures(page.read_text("utf-8")).items():
             png = render_picture(body, work / "pictures" / f"{name}.png")

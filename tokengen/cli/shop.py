@@ -95,13 +95,16 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         cat = load_catalogue(catalogue)
     size = sizing.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
+    said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
     with step(f"exported {out_dir} (profile {profile.name})"):
         written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                         also=previews, image_url=image_url, max_art_pixels=max_art_pixels)
+                         also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said)
     if fmt == "text":
         say(export_line(written, out_dir, profile.name))
-    warnings = list(dict.fromkeys([*scaling.small_text_warnings(cat, size), *notes]))  # sheets' builds repeat the small-text ones
+        for note in dict.fromkeys(said):
+            say(note)
+    warnings = list(dict.fromkeys([*scaling.small_text_warnings(cat, size, safe=profile.safe), *notes]))  # sheets' builds repeat the small-text ones
     for warning in warnings:
         warn(warning_line(warning))
     pdf = written[0]

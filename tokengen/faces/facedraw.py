@@ -34,7 +34,7 @@ from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc
-from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, substitute
+from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, line_text, substitute
 from ..units import counted, format_length
 from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
@@ -68,6 +68,10 @@ class FaceCanvas:
     #: icon file → the form drawing it on the unit square (SVG icons; raster icons in CMYK outputs),
     #: defined before the face's form (see :func:`icon_files`); other icons ReportLab draws from the file
     icon_forms: dict[str, str] = field(default_factory=dict)
+    #: The face's content scaled as one piece about the centre (see
+    #: :func:`tokengen.faces.render.content_scale`); what bleeds (a ``bleed`` rect's trim edges, a
+    #: ``bleed`` picture covering the bleed box) still reaches the bleed edge.
+    content_scale: float = 1.0
 
 
 def images(template: Template, values: dict[str, Any]) -> list[Path]:
@@ -87,7 +91,7 @@ def _image_source(element: Element, values: dict[str, Any]) -> Path | None:
 def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
     """(text, ReportLab font) of every one-line text, glyph and arc text element, substituted (for
     glyph checks; a boxed text's styles are checked by :func:`set_box`)."""
-    return [(substitute(e.content, values), font_name(template, e.font)) for e in template.elements
+    return [(line_text(e, values), font_name(template, e.font)) for e in template.elements
             if e.kind in ("text", "glyph", "arc_text") and not e.boxed]
 
 
@@ -162,27 +166,42 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) 
             c.restoreState()
             i = j
             continue
+        scaled = face.content_scale < 1.0 and not _bleeds(face, element)
+        if scaled:
+            face.canvas.saveState()
+            _scale(face, face.content_scale)
         if element.kind == "arc_text":  # turned along its circle by its own angles
             _arc_text(face, template, element, values, side)
-            i += 1
-            continue
-        draw = _DRAW.get(element.kind, _figure)
-        if element.rotate:
-            face.canvas.saveState()
-            figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
-            draw(face, element, values, side)
-            face.canvas.restoreState()
         else:
-            draw(face, element, values, side)
+            draw = _DRAW.get(element.kind, _figure)
+            if element.rotate:
+                face.canvas.saveState()
+                figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
+                draw(face, element, values, side)
+                face.canvas.restoreState()
+            else:
+                draw(face, element, values, side)
+        if scaled:
+            face.canvas.restoreState()
         i += 1
 
 
+def _bleeds(face: FaceCanvas, element: Element) -> bool:
+    """Whether ``element`` runs into the bleed (drawn unscaled, its own way: see :func:`_rect`)."""
+    return element.kind in ("rect", "image") and element.bleed and (element.kind == "rect" or face.bleed > 0)
+
+
+def _scale(face: FaceCanvas, scale: float) -> None:
+    cx, cy = face.width / 2, face.height / 2
+    face.canvas.translate(cx, cy)
+    face.canvas.scale(scale, scale)
+    face.canvas.translate(-cx, -cy)
+
+
 def _shrink(face: FaceCanvas) -> None:
-    if face.text_scale < 1.0:
-        cx, cy = face.width / 2, face.height / 2
-        face.canvas.translate(cx, cy)
-        face.canvas.scale(face.text_scale, face.text_scale)
-        face.canvas.translate(-cx, -cy)
+    scale = face.text_scale * face.content_scale
+    if scale < 1.0:
+        _scale(face, scale)
 
 
 def _styled(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> bool:
@@ -277,6 +296,8 @@ def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: floa
         _styled_shape(face, element, values, side)
         return
     box = beneath.rect_area(element, face.width, face.height, face.bleed)  # bleed: edges on the trim run out
+    if element.bleed and face.content_scale < 1.0:  # its box scaled with the content, its trim edges still run out
+        box = _scaled_bleed_area(face, element)
     stroke, fill = _set_colours(face, element, values, side)
     if not (stroke or fill):
         return
@@ -285,6 +306,20 @@ def _rect(face: FaceCanvas, element: Element, values: dict[str, Any], side: floa
         face.canvas.roundRect(box.x, box.y, box.w, box.h, radius, stroke=int(stroke), fill=int(fill))
     else:
         face.canvas.rect(box.x, box.y, box.w, box.h, stroke=int(stroke), fill=int(fill))
+
+
+def _scaled_bleed_area(face: FaceCanvas, element: Element) -> Rect:
+    """A ``bleed`` rect's area (pt) on a face whose content is scaled: its box scaled about the
+    centre like the rest, and each edge that lies on the trim run out to the bleed edge."""
+    w, h, b, k = face.width, face.height, face.bleed, face.content_scale
+    box = beneath.box_pt(w, h, element.box)
+    x0, y0 = w / 2 + k * (box.x - w / 2), h / 2 + k * (box.y - h / 2)
+    x1, y1 = w / 2 + k * (box.x1 - w / 2), h / 2 + k * (box.y1 - h / 2)
+    x0 = -b if box.x <= 1e-9 else x0
+    y0 = -b if box.y <= 1e-9 else y0
+    x1 = w + b if box.x1 >= w - 1e-9 else x1
+    y1 = h + b if box.y1 >= h - 1e-9 else y1
+    return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 def _circle(face: FaceCanvas, element: Element, values: dict[str, Any], side: float) -> None:
@@ -420,9 +455,10 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     with a safe ``area`` (pt, see :func:`tokengen.geometry.textfit.safe_area`), shrunk further and moved
     within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`);
     a text with ``rotate`` is only shrunk about its anchor until its turned box lies inside
-    (:func:`tokengen.geometry.textfit.fit_turned`)."""
+    (:func:`tokengen.geometry.textfit.fit_turned`). ``fit: false``: never shrunk, only moved inside
+    the area as far as it goes (``fits`` False when it still leaves it)."""
     side = min(face_w, face_h)
-    text = substitute(element.content, values)
+    text = line_text(element, values)
     font = font_name(template, element.font)
     largest = element.size.resolve(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
@@ -432,12 +468,56 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
     metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
-        turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size)
+        turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
         return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
-    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None)
+    placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None,
+                              textfit.MIN_SIZE if element.fit else size)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
     return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A text or glyph element as the PDF holds it.
+
+    Attributes:
+        element: the template element.
+        text: what prints: the one line, or a boxed text's lines joined by spaces ("" : nothing).
+        pt: the font size the PDF holds (pt): the size it is set at times the shrink it is drawn
+            at about the token centre; the one number every command reports.
+        fits: a one-line text lies inside the safe area; a boxed text has nothing cut.
+        boxed: the element is a boxed text.
+    """
+
+    element: Element
+    text: str
+    pt: float
+    fits: bool
+    boxed: bool = False
+
+
+def printed_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
+                  area: textfit.SafeArea | None, scale: float = 1.0) -> list[Printed]:
+    """Every text and glyph element of ``template`` on a ``face_w`` × ``face_h`` pt token, as
+    drawn with these ``values`` into the safe ``area`` and at the text ``scale`` (both from
+    :func:`tokengen.faces.render.text_frame`): the one measure of printed text sizes that
+    ``build``, ``check`` and ``export`` report.
+
+    Raises:
+        CatalogueError, RenderError: as :func:`set_box` raises them.
+    """
+    found = []
+    for element in template.elements:
+        if element.kind not in ("text", "glyph"):
+            continue
+        if element.boxed:
+            laid = set_box(face_w, face_h, template, element, values)
+            found.append(Printed(element, " ".join(laid.lines), laid.size * scale, not laid.truncated, True))
+        else:
+            t = set_text(face_w, face_h, template, element, values, area)
+            found.append(Printed(element, t.text, t.size * scale, t.fits))
+    return found
 
 
 def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],

@@ -180,6 +180,61 @@ def text_scale(side: float, safe: float) -> float:
     return scale
 
 
+def content_scale(width: float, height: float, design: float, safe: float) -> float:
+    """The scale (≤ 1) of a face's content about its centre on a ``width`` × ``height`` pt token
+    laid out for a ``design`` pt safe area and printed with a ``safe`` pt one: 1 when ``safe`` is
+    no larger; else what brings the design's safe area (and :data:`~tokengen.geometry.textfit.SLACK`)
+    inside the larger one on both axes.
+
+    Raises:
+        LayoutError: the safe area leaves no room on the token.
+    """
+    if safe <= design + 1e-9:
+        return 1.0
+    slack = textfit.SLACK
+    scale = min((d - 2 * (safe + slack)) / (d - 2 * (design + slack)) for d in (width, height))
+    if scale < 0.25:
+        raise LayoutError(f"a {format_length(safe)} safe area leaves no room for a face designed for {format_length(design)} "
+                          f"on a {format_length(min(width, height))} token")
+    return scale
+
+
+def design_safe(side: float, design: float | None, safe: float | None = None) -> float:
+    """The safe area (pt) a face is laid out for on a token whose smaller side is ``side`` pt:
+    the catalogue's ``safe_area`` (``design``), else the home one (:func:`default_safe`); an
+    output asking a smaller ``safe`` one lays the face out for that (its text may come nearer
+    the trim), a larger one scales the face laid out for ``design`` (:func:`content_scale`)."""
+    laid_for = default_safe(side) if design is None else design
+    return laid_for if safe is None else min(laid_for, safe)
+
+
+def text_frame(shape: shapes.Shape | None, width: float, height: float,
+               safe: float | None = None, design: float | None = None) -> tuple[textfit.SafeArea, float]:
+    """(safe area, shrink) face text is set with on a ``width`` × ``height`` pt token of ``shape``
+    laid out for a ``design`` pt safe area (None: the home one) and printed with a ``safe`` pt
+    one (None: the design's): the area (pt, in the coordinates text is set in,
+    :func:`tokengen.geometry.textfit.safe_area`: the design's) and the factor (≤ 1) the text is
+    drawn at about the token centre: the design's own text shrink (:func:`text_scale`) times the
+    face's :func:`content_scale`. A text set at ``s`` pt is printed at ``s × shrink`` pt
+    (:func:`tokengen.faces.facedraw.printed_texts`); what :class:`SheetCanvas` draws with.
+
+    Raises:
+        LayoutError: the safe area leaves no room for text (see :func:`text_scale`).
+    """
+    side = min(width, height)
+    laid_for = design_safe(side, design, safe)
+    scale = text_scale(side, laid_for)
+    whole = content_scale(width, height, laid_for, laid_for if safe is None else safe)
+    return textfit.safe_area(shape, width, height, laid_for, scale), scale * whole
+
+
+def scaled_note(scale: float, safe: float, design: float) -> str:
+    """What an output says once when it scales the faces: ``faces scaled to 85.5 % about their
+    centres to keep inside the 0.125in safe area (laid out for 0.0625in)``."""
+    return (f"faces scaled to {scale * 100:.1f} % about their centres to keep inside the {format_length(safe)} safe area "
+            f"(laid out for {format_length(design)}; set safe_area: in the catalogue to lay them out for it)")
+
+
 def _hex(colour: Colour | None) -> str:
     """A colour as a user wrote it: ``#8a1c1c``, ``[0, 0.5, 1, 0]``, or ``paper white``."""
     if colour is None:
@@ -203,8 +258,12 @@ class SheetCanvas:
         art: where art images are loaded (once each); a new :class:`ArtLibrary` by default.
             Its ``warnings`` list the art printed below 300 DPI and the art resampled down.
         safe: the safe area in pt (text keeps at least this far inside the trim); None means
-            :func:`default_safe`: the design's own 1/16 of the token size, at least 1/16 in. A print-shop profile's larger safe area (1/8 in)
-            on a small token shrinks the face's text block about the token centre to fit.
+            :func:`default_safe`: the design's own 1/16 of the token size, at least 1/16 in. A safe area
+            larger than ``design`` (a print shop's 1/8 in) scales each face's content as one piece
+            about its centre to fit (:func:`content_scale`; :attr:`content_scale`, said once in
+            :attr:`notes`), so text and pictures keep their places relative to each other.
+        design: the safe area (pt) the faces were laid out for (the catalogue's ``safe_area``;
+            None: the home one, :func:`default_safe`): text is fitted to it.
         page: (width, height) of the canvas' pages in pt: the BBox of the page-sized forms
             (cut lines, crop marks, calibration ruler). Needed only by :meth:`lines` and
             :meth:`calibration`.
@@ -212,7 +271,7 @@ class SheetCanvas:
 
     def __init__(self, canvas: Canvas, size: float, bleed: float = 0.0, colour_model: str = "rgb",
                  art: ArtLibrary | None = None, safe: float | None = None, page: tuple[float, float] | None = None,
-                 height: float | None = None, shape: shapes.Shape | None = None):
+                 height: float | None = None, shape: shapes.Shape | None = None, design: float | None = None):
         self.canvas = canvas
         self.page = page
         self.shape = shape  # tokengen.geometry.shapes.Shape: circles and hexes clip their faces to the outline
@@ -220,8 +279,12 @@ class SheetCanvas:
         self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
         side = min(size, self.height)
-        self.safe = default_safe(side) if safe is None else safe
-        self.text_scale = text_scale(side, self.safe)
+        self.design = design_safe(side, design, safe)  # the safe area the faces are laid out for
+        self.safe = self.design if safe is None else safe  # the one this output asks
+        self.text_scale = text_scale(side, self.design)
+        #: The faces' content scaled as one piece about the centre (≤ 1): the design's safe area
+        #: brought inside a larger one this output asks.
+        self.content_scale = content_scale(size, self.height, self.design, self.safe)
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
@@ -234,6 +297,10 @@ class SheetCanvas:
         #: Warnings about what was drawn (once each, in order): text that cannot be fitted inside
         #: the safe area, art flattened onto mixed colours.
         self.warnings: dict[str, None] = {}
+        #: What the output did that the user should know, not a fault (once each): the content scale.
+        self.notes: dict[str, None] = {}
+        if self.content_scale < 1.0:
+            self.notes[scaled_note(self.content_scale, self.safe, self.design)] = None
 
     def paint(self, colour: Colour | Color, *, area: bool = False) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
@@ -250,9 +317,9 @@ class SheetCanvas:
 
     def safe_area(self) -> textfit.SafeArea:
         """The safe area face text is fitted into (:func:`tokengen.geometry.textfit.safe_area`): this
-        sheet's shape and safe distance, in the coordinates text is set in before
-        :attr:`text_scale` shrinks it."""
-        return textfit.safe_area(self.shape, self.size, self.height, self.safe, self.text_scale)
+        sheet's shape and the safe distance the faces are laid out for, in the coordinates text is
+        set in before :attr:`text_scale` (and :attr:`content_scale`) shrink it."""
+        return textfit.safe_area(self.shape, self.size, self.height, self.design, self.text_scale)
 
     # -- forms -------------------------------------------------------------------------------
     def face_form(self, token: Token) -> str:
@@ -307,7 +374,7 @@ class SheetCanvas:
         for element, text, arc in facedraw.long_arcs(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.long_arc_message(what, text, arc)}"] = None
         face = facedraw.FaceCanvas(self.canvas, self.size, self.height, self.bleed, self.paint, self.text_scale, self.art, {},
-                                   area)
+                                   area, content_scale=self.content_scale)
         for element, path in facedraw.image_elements(template, values):
             background = None
             if self.colour_model == "cmyk":  # no transparency in print: flatten onto what lies beneath
@@ -448,6 +515,14 @@ class SheetCanvas:
             self.canvas.scale(self.text_scale, self.text_scale)
             self.canvas.translate(-half, -half)
 
+    def _scale_content(self) -> None:
+        """Scale what follows by :attr:`content_scale` about the token centre (no-op at 1)."""
+        if self.content_scale < 1.0:
+            cx, cy = self.size / 2, self.height / 2
+            self.canvas.translate(cx, cy)
+            self.canvas.scale(self.content_scale, self.content_scale)
+            self.canvas.translate(-cx, -cy)
+
     def _draw_back(self, back: Back, art: tuple[str, float, float, ArtImage | SvgArt] | None = None) -> None:
         c, s, b = self.canvas, self.size, self.bleed
         c.setFillColor(self.paint(back.background, area=True))
@@ -455,7 +530,13 @@ class SheetCanvas:
         c.setStrokeColor(self.paint(back.ink))
         c.setLineWidth(FRAME_WIDTH * s)
         inset = FRAME_INSET * s
-        if art:
+        if art and b > 0:  # art covering the bleed is the background: it stays
+            self._draw_art(art, back.art)
+        scaled = self.content_scale < 1.0
+        if scaled:  # the rest is the back's content: one piece
+            c.saveState()
+            self._scale_content()
+        if art and b <= 0:
             self._draw_art(art, back.art)
         c.roundRect(inset, inset, s - 2 * inset, s - 2 * inset, 0.08 * s, stroke=1, fill=0)
         c.saveState()
@@ -470,6 +551,8 @@ class SheetCanvas:
             c.setFont(self.bold, fonts.fit_size(back.text, self.bold, s * (1 - 2 * TEXT_INSET), 0.13 * s))
             c.drawCentredString(s / 2, 0.2 * s, back.text)
         c.restoreState()
+        if scaled:
+            c.restoreState()
 
     # -- pages -------------------------------------------------------------------------------
     def _page_form(self, name: str) -> None:

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import LayoutError
+from ..geometry.shapes import Shape
 from ..geometry.sizing import token_size
 from ..model import Catalogue, Token
-from ..units import format_length
-from .render import face_text_sizes
+from ..sources import fonts, template
+from ..units import format_length, format_pt
+from .render import text_frame
 
 __all__ = ["MIN_LEGIBLE_PT", "SmallText", "legible", "small_text", "small_text_warnings", "token_size"]
 
@@ -24,18 +27,21 @@ __all__ = ["MIN_LEGIBLE_PT", "SmallText", "legible", "small_text", "small_text_w
 MIN_LEGIBLE_PT = 5.0
 
 
-def small_text_warnings(catalogue: Catalogue, size: float, minimum: float = MIN_LEGIBLE_PT) -> list[str]:
-    """The face texts of ``catalogue`` below ``minimum`` pt at ``size``, one warning per distinct
-    (part, font size), naming how many tokens it concerns and the first few:
-    ``"caption text is 4.4 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in"``."""
-    groups: dict[tuple[str, float], list[str]] = {}
-    for finding in legible(catalogue, size, minimum):
-        groups.setdefault((finding.part, round(finding.pt, 1)), []).append(finding.token)
+def small_text_warnings(catalogue: Catalogue, size: float, minimum: float = MIN_LEGIBLE_PT,
+                        safe: float | None = None) -> list[str]:
+    """The face texts of ``catalogue`` below ``minimum`` pt at ``size`` with a ``safe`` pt safe area
+    (None: the home one), one warning per distinct (part, printed size), naming how many tokens
+    it concerns and the first few:
+    ``"caption text is 3.68 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.5in"``.
+    The size is the one the PDF holds (:func:`tokengen.faces.facedraw.printed_texts`)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for finding in legible(catalogue, size, minimum, safe):
+        groups.setdefault((finding.part, format_pt(finding.pt)), []).append(finding.token)
     out = []
     for (part, pt), tokens in groups.items():
         names = ", ".join(tokens[:3]) + (", …" if len(tokens) > 3 else "")
         count = f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}"
-        out.append(f"{part} text is {pt:.1f} pt on {count} ({names}), below {minimum:g} pt at {format_length(size)}")
+        out.append(f"{part} text is {pt} pt on {count} ({names}), below {minimum:g} pt at {format_length(size)}")
     return out
 
 
@@ -45,8 +51,9 @@ class SmallText:
 
     Attributes:
         token: the token id.
-        part: ``"glyph"``, ``"code"`` or ``"caption"`` (see :func:`~tokengen.faces.render.face_text_sizes`).
-        pt: its font size at the run's token size.
+        part: ``"glyph"``, ``"code"`` or ``"caption"`` for a token of the built-in face, else the
+            template text (``"{name}"``).
+        pt: its font size as the PDF holds it at the run's token size.
         line: the catalogue line of the token, when known.
     """
 
@@ -56,35 +63,38 @@ class SmallText:
     line: int | None = None
 
     def __str__(self) -> str:
-        return f"token {self.token}: {self.part} text is {self.pt:.1f} pt, below {MIN_LEGIBLE_PT:g} pt"
+        return f"token {self.token}: {self.part} text is {format_pt(self.pt)} pt, below {MIN_LEGIBLE_PT:g} pt"
 
 
-def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, height: float | None = None) -> list[SmallText]:
+def small_text(token: Token, size: float, minimum: float = MIN_LEGIBLE_PT, height: float | None = None,
+               shape: Shape | None = None, safe: float | None = None, design: float | None = None) -> list[SmallText]:
     """The face texts of ``token`` that print below ``minimum`` pt on a ``size`` pt token
-    (``height`` pt tall when not square). A token drawn from its own template (a catalogue with
-    declared fields) names each text by its template text (``"{name}"``)."""
-    if token.template is not None:
-        from .facedraw import set_box, set_text
+    (``height`` pt tall when not square, of ``shape``) with a ``safe`` pt safe area (None: the
+    one laid out for), its faces laid out for a ``design`` pt one (None: the home one), measured as drawn (:func:`tokengen.faces.facedraw.printed_texts`). A token drawn
+    from its own template names each text by its template text (``"{name}"``), one of the
+    built-in face ``glyph``, ``code`` or ``caption``. A text that cannot be fitted inside the
+    safe area at all is left to that stronger warning.
 
-        values = dict(token.values)
-        found = []
-        for e in token.template.elements:
-            if e.kind not in ("text", "glyph"):
-                continue
-            if e.boxed:
-                laid = set_box(size, height or size, token.template, e, values)
-                pt, shown = laid.size, bool(laid.lines)
-            else:
-                t = set_text(size, height or size, token.template, e, values)
-                pt, shown = t.size, bool(t.text)
-            if shown and pt < minimum - 1e-9:
-                found.append(SmallText(token.id, e.content, pt, token.line))
-        return found
-    return [SmallText(token.id, part, pt, token.line)
-            for part, pt in face_text_sizes(token, size).items() if pt < minimum - 1e-9]
+    Raises:
+        LayoutError: the safe area leaves no room for text on the token.
+    """
+    from .facedraw import printed_texts
+
+    fonts.register()
+    height = height or size
+    area, scale = text_frame(shape, size, height, safe, design)
+    printed = printed_texts(size, height, template.face_of(token), template.token_values(token), area, scale)
+    parts = [p.element.content for p in printed] if token.template is not None else list(_BUILTIN_PARTS)
+    return [SmallText(token.id, part, p.pt, token.line) for part, p in zip(parts, printed, strict=True)
+            if p.text and p.fits and p.pt < minimum - 1e-9]
 
 
-def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MIN_LEGIBLE_PT) -> list[SmallText]:
+#: The built-in face's texts, in drawing order.
+_BUILTIN_PARTS = ("glyph", "code", "caption")
+
+
+def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MIN_LEGIBLE_PT,
+            safe: float | None = None) -> list[SmallText]:
     """Check that every face text of ``catalogue`` is at least ``minimum`` pt at token ``size``.
 
     Meant for the rules ``check`` command (a warning, not an error): an empty list means legible.
@@ -93,9 +103,14 @@ def legible(catalogue: Catalogue, size: float | None = None, minimum: float = MI
         catalogue: the validated catalogue.
         size: the token trim size in pt (default: the catalogue's own size).
         minimum: the least legible font size, pt (default :data:`MIN_LEGIBLE_PT`, 5 pt).
+        safe: the safe area (pt) text is fitted into (None: the home one).
     Returns:
         One :class:`SmallText` per (token, text part) below ``minimum``, in catalogue order.
     """
     size = catalogue.size if size is None else size
     height = catalogue.trim_height * size / catalogue.size
-    return [finding for token in catalogue.tokens for finding in small_text(token, size, minimum, height)]
+    try:
+        return [finding for token in catalogue.tokens
+                for finding in small_text(token, size, minimum, height, catalogue.shape, safe, catalogue.safe_area)]
+    except LayoutError:  # no room for text at all: build and check say so
+        return []

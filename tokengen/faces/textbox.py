@@ -16,7 +16,11 @@ their bottom edge on the baseline, as wide as their picture's aspect ratio makes
 largest size at which every paragraph wraps inside the width with no word split and the block is
 no taller than the box. When even ``min_size`` does not fit, it keeps as many words as fit at
 ``min_size`` (words longer than the line are split there) and ends the last one with ``…``;
-:attr:`Laid.cut_words` and :attr:`Laid.cut_chars` say how much was left out.
+:attr:`Laid.cut_words` and :attr:`Laid.cut_chars` say how much was left out. Bisection is sound
+because the fit is monotonic in the size: a line ReportLab lets run past the width by a little
+(its ``spaceShrinkage``) is drawn narrowed to the width, and each line's gaps are counted as the
+spaces it prints (:func:`_wrap`), so an icon glued to punctuation (``:sword:;``) or a justified
+line holding an icon ends exactly on the box's edge.
 """
 
 from __future__ import annotations
@@ -145,10 +149,33 @@ def _style(family: Family, size: float, leading: float, align: str, hyphenate: s
                           spaceBefore=0, spaceAfter=0, **extra)
 
 
-def _line_widths_ok(para: Paragraph) -> bool:
+def _wrap(para: Paragraph, width: float) -> float:
+    """Wrap ``para`` to ``width`` pt and return its height (pt), each line's count of word gaps
+    put right first.
+
+    ReportLab stretches (``justify``) or shrinks (a line it let run up to ``spaceShrinkage`` of its
+    spaces past the width) a line by spreading the difference over ``wordCount - 1`` gaps, but
+    counts an ``<img>`` and the text glued to it (``:sword:;``) as words of their own while the
+    spaces around the picture are real: the spread then misses a gap or finds one too many, and the
+    line ends a gap's share short of or past the box. The gaps are the space characters the line
+    prints, so ``wordCount`` is set to that count plus one (no-break spaces ReportLab adds itself).
+    """
+    height = para.wrap(width, 1e9)[1]
     for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
-        extra = line[0] if isinstance(line, tuple) else line.extraSpace
-        if extra < -_FUZZ:
+        if not isinstance(line, tuple):
+            line.wordCount = 1 + sum(f.text.count(" ") for f in line.words if not hasattr(f, "cbDefn"))
+    return height
+
+
+def _line_widths_ok(para: Paragraph) -> bool:
+    """Every line of a wrapped ``para`` prints within its width: it is no wider, or it has word
+    gaps ReportLab narrows to bring it back (by at most ``spaceShrinkage`` of each)."""
+    for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
+        if isinstance(line, tuple):
+            extra, gaps = line[0], len(line[1]) - 1
+        else:
+            extra, gaps = line.extraSpace, line.wordCount - 1 + sum(f.text.count("\u00a0") for f in line.words if not hasattr(f, "cbDefn"))
+        if extra < -_FUZZ and gaps <= 0:
             return False
     return True
 
@@ -175,7 +202,7 @@ class _Setter:
         height = 0.0
         widths_ok = True
         for p in paras:
-            height += p.wrap(self.box_w, 1e9)[1]
+            height += _wrap(p, self.box_w)
             widths_ok = widths_ok and _line_widths_ok(p)
         if paras:
             height += PARAGRAPH_GAP * self.leading * size * (len(paras) - 1) + (self.above + self.below) * size
@@ -309,7 +336,7 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     icons = laid.icons or tuple(() for _ in laid.xml)
     for xml, used in zip(laid.xml, icons, strict=True):
         p = Paragraph(xml, style)
-        _, h = p.wrap(laid.box_w, 1e9)
+        h = _wrap(p, laid.box_w)
         with _icons_as_forms(canvas, used, forms):
             p.drawOn(canvas, x, top - h)
         top -= h + gap

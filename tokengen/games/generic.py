@@ -4,14 +4,14 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 from __future__ import annotations
 
 from ..errors import LayoutError
-from ..faces.facedraw import cut_message, cut_texts, set_box, set_text, unfit_message, unfit_texts
-from ..faces.render import default_safe, text_scale
+from ..faces.facedraw import cut_message, cut_texts, printed_texts, unfit_message, unfit_texts
+from ..faces.render import text_frame
 from ..faces.scale import MIN_LEGIBLE_PT
 from ..geometry import shapes, textfit
 from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue
-from ..units import counted, format_length
+from ..units import counted, format_length, format_pt
 from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
 
 
@@ -35,13 +35,11 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
                     data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
 
 
-def _safe_area(spec: SheetSpec) -> textfit.SafeArea | None:
-    """The home safe area (:func:`tokengen.faces.render.default_safe`: 1/16 of the token's smaller
-    side, at least 1/16 in) text is fitted into, as ``build`` fits it (None: the token is too small for text at all; ``build`` says so)."""
-    width, height = spec.size, spec.height or spec.size
-    safe = default_safe(min(width, height))
+def _frame(spec: SheetSpec, design: float | None) -> tuple[textfit.SafeArea, float] | None:
+    """The home safe area and text shrink (:func:`tokengen.faces.render.text_frame`) text is set
+    with, as ``build`` sets it (None: the token is too small for text at all; ``build`` says so)."""
     try:
-        return textfit.safe_area(spec.shape, width, height, safe, text_scale(min(width, height), safe))
+        return text_frame(spec.shape, spec.size, spec.height or spec.size, design=design)
     except LayoutError:
         return None
 
@@ -53,9 +51,10 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     token and template element, at the element's line. Warning ``text-cut`` for each boxed text
     that does not fit its box even at its ``min_size``, so its end is left out (``…``)."""
     spec = _spec(catalogue, settings)
-    area = _safe_area(spec)
-    if area is None:
+    frame = _frame(spec, catalogue.safe_area)
+    if frame is None:
         return []
+    area, _ = frame
     width, height = spec.size, spec.height or spec.size
     found: dict[tuple[str, str], Finding] = {}
     for token in catalogue.tokens:
@@ -78,9 +77,14 @@ def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``small-text`` for each text of a face or back (after shrinking to fit its width
     and the safe area) that prints below :data:`tokengen.faces.scale.MIN_LEGIBLE_PT` (5 pt) at the
-    token size in use."""
+    token size in use, at the size the PDF holds (:func:`tokengen.faces.facedraw.printed_texts`,
+    the measure ``build`` and ``export`` report too). A one-line text outside the safe area and a
+    cut boxed text have their own warnings instead."""
     spec = _spec(catalogue, settings)
-    area = _safe_area(spec)
+    frame = _frame(spec, catalogue.safe_area)
+    if frame is None:
+        return []
+    area, scale = frame
     width, height = spec.size, spec.height or spec.size
     found = []
     for token in catalogue.tokens:
@@ -88,21 +92,12 @@ def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding
         for side, template in (("face", token.template), ("back", token.back.template)):
             if template is None:
                 continue
-            for element in template.elements:
-                if element.kind not in ("text", "glyph"):
-                    continue
-                if element.boxed:
-                    laid = set_box(width, height, template, element, values)
-                    if laid.lines and not laid.truncated and laid.size < MIN_LEGIBLE_PT - 1e-9:
-                        found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text {element.where} is {laid.size:.1f} pt, "
-                                             f"below {MIN_LEGIBLE_PT:g} pt", token.line, None,
-                                             {"token": token.id, "side": side, "pt": round(laid.size, 2)}))
-                    continue
-                t = set_text(width, height, template, element, values, area)
-                if t.text and t.fits and t.size < MIN_LEGIBLE_PT - 1e-9:  # an unfit text has its own warning
-                    found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text '{t.text}' is {t.size:.1f} pt, "
+            for p in printed_texts(width, height, template, values, area, scale):
+                if p.text and p.fits and p.pt < MIN_LEGIBLE_PT - 1e-9:
+                    shown = p.element.where if p.boxed else f"'{p.text}'"
+                    found.append(Finding(WARNING, "small-text", f"token {token.id}: {side} text {shown} is {format_pt(p.pt)} pt, "
                                          f"below {MIN_LEGIBLE_PT:g} pt", token.line, None,
-                                         {"token": token.id, "side": side, "pt": round(t.size, 2)}))
+                                         {"token": token.id, "side": side, "pt": round(p.pt, 2)}))
     return found
 
 

@@ -65,7 +65,7 @@ class BackSheets:
                                  subject=f"back sheets for duplex by hand, {options.flip}-edge flip",
                                  keywords=scale_keywords(options.printer_scale), colour_model=options.colour_model)
             self.sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, art=sheet.art, safe=sheet.safe,
-                                     page=spec.page, height=spec.height, shape=spec.shape)
+                                     page=spec.page, height=spec.height, shape=spec.shape, design=sheet.design)
         else:
             self.sheet = sheet
         self.forms = [self.sheet.back_form(t.back) for t in tokens]

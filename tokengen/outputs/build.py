@@ -37,6 +37,7 @@ class BuildResult:
     warnings: tuple[str, ...] = ()
     sets: int = 1
     rules_pages: int = 0
+    notes: tuple[str, ...] = ()  # what the build did that the user should know: faces scaled for a larger safe area
 
 
 #: What a caller will write from a build's PDF besides it (previews): given the PDF and its page
@@ -74,14 +75,14 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
                              subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page,
+        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page, design=catalogue.safe_area,
                             height=spec.height, shape=spec.shape)
         forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
         placed = [forms[t.id] for t in tokens]
         backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
-        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size)))
+        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size, safe=options.safe)))
         folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
         for page in pager.pages(len(tokens), spec, fold=options.fold):
             if options.boxes:
@@ -133,7 +134,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages)
+                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
+                       tuple(sheet.notes))
 
 
 def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:

@@ -78,7 +78,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
            warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None,
-           max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
+           max_art_pixels: int = MAX_ART_PIXELS, notes: list[str] | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -95,6 +95,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             profile's ``max_dpi``.
         warnings: when given, the art warnings are appended to it (low resolution, resampled),
             e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
+        notes: when given, what the export did that the user should know is appended to it
+            (``faces scaled to 85.5 % about their centres …``, see
+            :func:`tokengen.faces.render.scaled_note`).
         also: what the caller will write from the PDF (previews), given the PDF and its page
             count: checked with the export's own files before the first is written.
         image_url: ``output: tts`` only: the URL the images will be hosted under
@@ -160,6 +163,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         built = build_pdf(catalogue, options, pdf)
         if warnings is not None:
             warnings.extend(built.warnings)
+        if notes is not None:
+            notes.extend(built.notes)
         _finish(pdf, catalogue, profile)
         if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
             from .cutsvg import write_cut_svgs
@@ -189,7 +194,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
-            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings, max_art_pixels)
+            write_single_pages(catalogue, profile, sides, temp, pages, keep_resolution, warnings, max_art_pixels, notes)
         return _finish(pdf, catalogue, profile)
     # png: one page per design, then one per distinct back
     dpi = dpi or profile.dpi
@@ -210,7 +215,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     with atomic_files(targets, inputs=inputs) as temps:
         try:
             write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings,
-                               max_art_pixels)
+                               max_art_pixels, notes)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for number, (target, temp, image) in enumerate(zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True), 1):
@@ -363,7 +368,8 @@ def _runs(numbers: list[int]) -> str:
 
 def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[tuple[str, Token]],
                        target: Path | io.BytesIO, count: int, keep_resolution: bool = False,
-                       warnings: list[str] | None = None, max_art_pixels: int = MAX_ART_PIXELS) -> None:
+                       warnings: list[str] | None = None, max_art_pixels: int = MAX_ART_PIXELS,
+                       notes: list[str] | None = None) -> None:
     """Write a PDF with one token side per page to ``target`` (a path or a binary buffer) from
     ``sides``, an iterator of ``count`` (``"face"`` or ``"back"``, token) pairs taken one page at
     a time: each page is one form placement, so memory grows by a few hundred bytes per page,
@@ -387,7 +393,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
                          + described, colour_model=profile.colour)
-    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape)
+    sheet = SheetCanvas(canvas, size, bleed, profile.colour, safe=profile.safe, art=library, height=height, shape=catalogue.shape,
+                        design=catalogue.safe_area)
     forms: dict[tuple[str, str], str] = {}
     for number, (side, token) in enumerate(sides, 1):
         key = (side, token.id)
@@ -404,6 +411,8 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     if warnings is not None:
         warnings.extend(library.warnings(catalogue.path.parent))
         warnings.extend(sheet.warnings)
+    if notes is not None:
+        notes.extend(sheet.notes)
     with binary_streams():
         canvas.save()
 

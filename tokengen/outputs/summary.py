@@ -31,13 +31,14 @@ def warning_line(warning: str) -> str:
 
 def build_lines(result: BuildResult) -> list[str]:
     """What a build wrote: ``wrote PATH: 18 tokens (1 set) on …`` and, for separate backs,
-    ``wrote NAME-backs.pdf: N back page(s)`` (the warnings are :func:`warning_line`'s)."""
+    ``wrote NAME-backs.pdf: N back page(s)``, then its notes (``faces scaled to …``; the
+    warnings are :func:`warning_line`'s)."""
     from .build import describe
 
     lines = [f"wrote {result.path}: {describe(result)}"]
     if result.back_pages and result.backs_path:
         lines.append(f"wrote {result.backs_path}: {result.back_pages} back page{'s' if result.back_pages != 1 else ''}")
-    return lines
+    return lines + list(result.notes)
 
 
 def export_line(written: Sequence[Path], out_dir: Path, profile: str) -> str:

@@ -7,7 +7,8 @@ A catalogue with a ``fields`` key is read here (after the schema check of
     size: 1in                       # or 63mmx88mm; a hex is measured across its flats
     shape: circle                   # square | rounded | circle | hex, or {kind: hex, orientation: flat}
     fields: {name: text, turns: integer, colour: colour}
-    fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder
+    fonts: {title: fonts/Title.ttf} # TTF/OTF inside the catalogue's folder, or a family:
+                                    # {body: {regular: f/Body.ttf, bold: …, italic: …, bold_italic: …}}
     icons: {sword: icons/sword.png} # for :sword: in a boxed text, inside the catalogue's folder
     template: [...]                 # the face (tokengen.sources.template), or a built-in name
     back: [...]                     # optional: the back, drawn with each token's own fields
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -46,9 +48,11 @@ from .template import (
     dressed,
     family_of,
     font_name,
+    line_text,
     parse_layouts,
     parse_template,
     pictures,
+    printable_on_one_line,
     resolve,
     substitute,
 )
@@ -109,16 +113,22 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
-    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
+    font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    dress = tuple(font_map.items()), tuple(icons.items())
+    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     face = dressed(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map), layouts), *dress)
     back_face: Face = PLAIN_BACK
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     width, height, shape = _geometry(data, fail)
+    design_safe = None
+    if "safe_area" in data:
+        try:
+            design_safe = parse_length(data["safe_area"])
+        except ValueError as exc:
+            raise fail(("safe_area",), str(exc)) from None
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     spec = data["tokens"]
@@ -163,7 +173,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"),
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources),
     )
@@ -224,35 +234,61 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
         raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
 
 
-def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
-           files: dict[str, Path]) -> dict[str, str]:
-    """Register each catalogue font with ReportLab; name → registered font name (``files``
-    receives name → font file)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+#: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order
+#: :func:`tokengen.sources.fonts.family` takes them.
+FAMILY_STYLES = ("regular", "bold", "italic", "bold_italic")
 
+
+def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
+           files: dict[str, Path]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Register each catalogue font with ReportLab.
+
+    A font is one file (``title: fonts/Title.ttf``) or a family, one file a style
+    (``body: {regular: …, bold: …, italic: …, bold_italic: …}``, regular required).
+
+    Returns:
+        (name → registered font name of its regular style, name → the registered names of a
+        family's styles given, in :data:`FAMILY_STYLES` order, "" for a style not given);
+        ``files`` receives name (a family's: ``name.style``) → font file.
+    """
     fonts.register()
     out: dict[str, str] = {}
-    for name, relative in spec.items():
+    families: dict[str, tuple[str, ...]] = {}
+    for name, given in spec.items():
         where = ("fonts", name)
         if name in ("regular", "bold"):
             raise fail(where, f"'{name}' is the bundled font; give yours another name")
-        file = _inside(path, relative, fail(where, ""), allow_outside, "font")
-        if file.suffix.lower() not in (".ttf", ".otf"):
-            raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
-        if file.stat().st_size > MAX_FONT_BYTES:
-            raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
-        digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
-        registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
-        try:
-            if registered not in pdfmetrics.getRegisteredFontNames():
-                pdfmetrics.registerFont(TTFont(registered, str(file)))
-        except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
-            reason = one_line(str(exc)).split(": ", 1)[-1]
-            raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
-        out[name] = registered
-        files[name] = file
-    return out
+        if isinstance(given, dict):
+            styles = tuple(_font_file(path, given[style], (*where, style), fail, allow_outside, files, f"{name}.{style}")
+                           if style in given else "" for style in FAMILY_STYLES)
+            families[name] = styles
+            out[name] = styles[0]
+        else:
+            out[name] = _font_file(path, given, where, fail, allow_outside, files, name)
+    return out, families
+
+
+def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable[..., CatalogueError], allow_outside: bool,
+               files: dict[str, Path], key: str) -> str:
+    """Register the font file ``relative`` (inside the catalogue's folder) once; its ReportLab name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    file = _inside(path, relative, fail(where, ""), allow_outside, "font")
+    if file.suffix.lower() not in (".ttf", ".otf"):
+        raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
+    if file.stat().st_size > MAX_FONT_BYTES:
+        raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
+    digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
+    registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
+    try:
+        if registered not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(registered, str(file)))
+    except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
+        reason = one_line(str(exc)).split(": ", 1)[-1]
+        raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
+    files[key] = file
+    return registered
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
@@ -410,6 +446,7 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
+        text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
         if len(text) > 400:
             raise fail(f"text is longer than 400 characters ({len(text)})")
         return text
@@ -438,12 +475,12 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
     for element in template.elements:
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
-        text = substitute(element.content, values)
         source = next(iter(element.fields()), None)
         if element.boxed:
-            _check_boxed(template, element, text, source, locate)
+            _check_boxed(template, element, substitute(element.content, values), source, locate)
             continue
-        control = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+        text = line_text(element, values)
+        control = next((ch for ch in text if not printable_on_one_line(ch)), None)
         if control is not None:
             raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache, partial
@@ -365,6 +366,8 @@ class Template:
     fonts: tuple[tuple[str, str], ...] = ()  # catalogue font name → ReportLab font name
     icons: tuple[tuple[str, str], ...] = ()  # catalogue icon name → image file (absolute path)
     source: str = ""  # the file it was read from (empty for a built-in template)
+    #: catalogue font family name → registered (regular, bold, italic, bold_italic), "" for a style not given
+    families: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
@@ -424,6 +427,24 @@ def substitute(text: str, values: dict[str, Any]) -> str:
         if name is not None:
             out.append(format_value(values.get(name)))
     return "".join(out)
+
+
+#: Dropped from one-line text: the soft hyphen marks where a word may break, and one line never breaks.
+SOFT_HYPHEN = "\u00ad"
+
+
+def line_text(element: Element, values: dict[str, Any]) -> str:
+    """What a one-line text or glyph ``element`` prints with these ``values``: substituted,
+    normalised to NFC (a decomposed ``e`` + U+0302 + U+0303 is the one glyph ``ễ``), soft hyphens
+    dropped; no-break spaces and Private Use characters (icon fonts) kept."""
+    return unicodedata.normalize("NFC", substitute(element.content, values)).replace(SOFT_HYPHEN, "")
+
+
+def printable_on_one_line(ch: str) -> bool:
+    """Whether one-line text may hold ``ch``: a printable character, a space of any width
+    (no-break spaces: category Zs), or a Private Use character (an icon font's glyph; whether
+    the font has it is checked apart). Line breaks, tabs and other controls are not."""
+    return ch.isprintable() or unicodedata.category(ch) in ("Zs", "Co")
 
 
 def colour_of(ref: FillRef, values: dict[str, Any]) -> Colour | None:
@@ -546,7 +567,7 @@ class _Parser:
             from .artpath import resolve_art
 
             return str(resolve_art(self.path, content, False, self.fail(where, "")))
-        return content
+        return content if kind == "image" else unicodedata.normalize("NFC", content)
 
     def field_of(self, name: Any, where: tuple[Any, ...], what: str) -> str:
         """The declared field ``name`` a condition or value map reads (``what``: for messages).
@@ -769,12 +790,14 @@ def templates_of(face: Face) -> list[Template]:
     return [face] if isinstance(face, Template) else list(dict.fromkeys(face.values()))
 
 
-def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...]) -> Face:
-    """``face`` (each template of a layout map) with the catalogue's fonts and icons."""
+def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...],
+            families: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Face:
+    """``face`` (each template of a layout map) with the catalogue's fonts, icons and font
+    families (:attr:`Template.families`)."""
     if isinstance(face, Template):
-        return replace(face, fonts=fonts, icons=icons)
-    return replace(face, choices=tuple((k, dressed(v, fonts, icons)) for k, v in face.choices),
-                   default=dressed(face.default, fonts, icons) if face.has_default else None)
+        return replace(face, fonts=fonts, icons=icons, families=families)
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons, families) if face.has_default else None)
 
 
 def pictures(face: Face) -> list[Path]:
@@ -894,8 +917,9 @@ def font_name(template: Template, font: str) -> str:
 
 def family_of(template: Template, font: str) -> Family:
     """The four fonts a boxed text in template ``font`` is set in: ``regular`` the bundled DejaVu
-    Sans family, ``bold`` its bold (italic: bold oblique), a catalogue font that one file in
-    every style.
+    Sans family, ``bold`` its bold (italic: bold oblique), a catalogue family its files (a style
+    not given falls back as :func:`tokengen.sources.fonts.family` says), a catalogue font of one
+    file that file in every style.
 
     Raises:
         RenderError: a bundled font file is missing or unreadable.
@@ -905,4 +929,8 @@ def family_of(template: Template, font: str) -> Family:
         return bundled
     if font == "bold":
         return fonts.family(bundled.bold, bundled.bold, bundled.bold_italic, bundled.bold_italic)
+    styles = dict(template.families).get(font)
+    if styles:
+        regular, bold, italic, bold_italic = styles
+        return fonts.family(regular, bold or None, italic or None, bold_italic or None)
     return fonts.family(font_name(template, font))
