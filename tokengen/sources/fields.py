@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import CatalogueError
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..limits import MIN_SIZE
+from ..limits import MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
@@ -93,8 +93,11 @@ def parse_size(text: Any) -> tuple[float, float | None]:
     return parse_length(text, allow_zero=False), None
 
 
-def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False) -> Catalogue:
-    """Build the :class:`Catalogue` of an any-game catalogue whose data passed the schema.
+def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False,
+                           max_font_code_points: int = MAX_FONT_CODE_POINTS) -> Catalogue:
+    """Build the :class:`Catalogue` of an any-game catalogue whose data passed the schema; a
+    catalogue font whose cmap maps more than ``max_font_code_points`` code points is refused
+    before ReportLab walks it.
 
     Raises:
         CatalogueError: an unknown field type, font, template key or token field (with a
@@ -109,7 +112,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
-    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
+    font_map = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files, max_font_code_points)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
     dress = tuple(font_map.items()), tuple(icons.items())
@@ -225,9 +228,11 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
 
 
 def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
-           files: dict[str, Path]) -> dict[str, str]:
+           files: dict[str, Path], max_code_points: int = MAX_FONT_CODE_POINTS) -> dict[str, str]:
     """Register each catalogue font with ReportLab; name → registered font name (``files``
-    receives name → font file)."""
+    receives name → font file). The font's table directory and cmap are read first
+    (:func:`fonts.cmap_code_points`): a cmap mapping more than ``max_code_points`` code points is
+    refused before ReportLab builds its dict of them."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -242,6 +247,12 @@ def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError]
             raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
         if file.stat().st_size > MAX_FONT_BYTES:
             raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
+        try:
+            mapped = fonts.cmap_code_points(file.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise fail(where, f"cannot use font '{one_line(relative)}': {one_line(str(exc))}") from None
+        if mapped > max_code_points:
+            raise fail(where, f"font file '{one_line(relative)}': {fonts.too_many_code_points(mapped, max_code_points)}")
         digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
         registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
         try:
