@@ -168,11 +168,13 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
 @click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
 @click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
-@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--max-placements", type=click.IntRange(1), default=500_000, show_default=True,
               help="Most Form XObject and image placements walked (nested ones included).")
 @click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
 @click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
 @click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+@click.option("--max-chars", type=click.IntRange(1), default=2_000_000, show_default=True,
+              help="Most characters checked in the file (on every page that shows them).")
 def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
                       page: str | None = None, landscape: bool | None = None, **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.

@@ -488,6 +488,10 @@ def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: f
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
     """
     from ..preflight.checks import preflight
+    from ..preflight.pdfwalk import Limits
 
     expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
-    return list(preflight(pdf, profile, size=expected))
+    # our own file, already bounded by --max-tokens and --max-pages: 200,000 tokens of about 15
+    # characters each are more than the characters a stranger's file may make preflight check
+    own = Limits(placements=4 * Limits.placements, chars=32 * Limits.chars)
+    return list(preflight(pdf, profile, size=expected, limits=own))
