@@ -37,3 +37,7 @@ MAX_SVG_ELEMENTS = 20_000
 #: Unicode, takes 275 MB). The largest text fonts map under 70,000; a last-resort font that
 #: maps all of Unicode needs the limit raised.
 MAX_FONT_CODE_POINTS = 200_000
+#: Most template elements one any-game catalogue draws: token designs × (face + back elements).
+#: Each is checked and drawn per design (10,000 designs × 200 elements each side ran past 150 s);
+#: a fixed limit: 1,000 designs of 100 elements, or 10,000 of 10, fit.
+MAX_DESIGN_ELEMENTS = 100_000

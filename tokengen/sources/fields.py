@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import CatalogueError
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..limits import MAX_FONT_CODE_POINTS, MIN_SIZE
+from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
@@ -147,6 +147,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                 raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
             rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
 
+    per_design = len(face.elements) + len(back_template.elements)
+    if len(rows) * per_design > MAX_DESIGN_ELEMENTS:  # before each is checked, then drawn
+        raise fail(("tokens",), f"{len(rows):,} token designs × {per_design} template elements (face and back) are "
+                                f"{len(rows) * per_design:,}, more than the {MAX_DESIGN_ELEMENTS:,} one catalogue draws "
+                                "(a fixed limit): use fewer elements, or split the tokens into two catalogues")
     tokens: list[Token] = []
     first: dict[str, str] = {}
     for n, (raw, locate, line, origin) in enumerate(rows):
