@@ -102,7 +102,8 @@ def cmap_code_points(data: bytes) -> int:
     tables = unpack(">H", base + 4)[0]
     cmap = None
     for i in range(tables):
-        tag, _, offset, length = unpack(">4sLLL", base + 12 + 16 * i)
+        _, _, offset, length = unpack(">4sLLL", base + 12 + 16 * i)
+        tag = data[base + 12 + 16 * i:base + 16 + 16 * i]
         if offset + length > len(data):
             raise ValueError(f"damaged font: table '{tag.decode('latin-1').strip()}' ends past the end of the file "
                              f"({offset + length:,} of {len(data):,} bytes)")
