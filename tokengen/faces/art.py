@@ -274,7 +274,9 @@ class ArtLibrary:
             return
         total = self._held
         for path in dict.fromkeys(Path(p) for p in paths):
-            width, height = self.size(path)
+            if is_svg(path):  # vectors: no pixels
+                continue
+            width, height = self._pixels(path)
             total += width * height
             if total > self.max_total_pixels:
                 raise RenderError(f"{path}: the art of this build holds {total} pixels as embedded, more than the "
