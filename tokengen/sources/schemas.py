@@ -193,8 +193,9 @@ def validate(path: Path, data: Any, lines: Lines, name: str) -> list[CatalogueEr
 
 def _over_long(path: Path, data: Any, lines: Lines, node: dict[str, Any], where: tuple[Any, ...]) -> list[CatalogueError]:
     """Lists of ``data`` longer than their ``maxItems`` in ``node`` (a schema reached through
-    object ``properties`` only), each as the one problem jsonschema would give it, found without
-    looking at their entries; empty when none is."""
+    object ``properties`` only), each as the problem jsonschema would give it (and a repeated
+    entry, for a list whose items are unique), found without validating their entries; empty
+    when none is. The file's other problems are then not listed: the long list comes first."""
     out: list[CatalogueError] = []
     if not isinstance(data, dict):
         return out
@@ -205,6 +206,8 @@ def _over_long(path: Path, data: Any, lines: Lines, node: dict[str, Any], where:
         at = (*where, key)
         if isinstance(value, list) and isinstance(sub.get("maxItems"), int) and len(value) > sub["maxItems"]:
             out.append(CatalogueError(path, f"has more than {sub['maxItems']} entries", line=lines.get(at), field=dotted(at)))
+            if sub.get("uniqueItems") and len({_same_key(v) for v in value}) < len(value):  # linear, as _unique_items
+                out.append(CatalogueError(path, "lists the same entry twice", line=lines.get(at), field=dotted(at)))
         elif isinstance(value, dict):
             out += _over_long(path, value, lines, sub, at)
     return out
