@@ -41,6 +41,7 @@ from .template import (
     FIELD_TYPES,
     Element,
     Face,
+    Pick,
     Template,
     colour_of,
     dressed,
@@ -147,7 +148,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                 raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
             rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
 
-    per_design = len(face.elements) + len(back_template.elements)
+    per_design = _most_elements(face) + _most_elements(back_face)
     if len(rows) * per_design > MAX_DESIGN_ELEMENTS:  # before each is checked, then drawn
         raise fail(("tokens",), f"{len(rows):,} token designs × {per_design} template elements (face and back) are "
                                 f"{len(rows) * per_design:,}, more than the {MAX_DESIGN_ELEMENTS:,} one catalogue draws "
@@ -230,6 +231,13 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
         return resolve_art(catalogue, relative, allow_outside, where)
     except CatalogueError as exc:
         raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
+
+
+def _most_elements(face: Face) -> int:
+    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts)."""
+    if isinstance(face, Pick):
+        return max((_most_elements(v) for v in face.values() if isinstance(v, (Template, Pick))), default=0)
+    return len(face.elements)
 
 
 def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
