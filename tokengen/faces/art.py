@@ -263,8 +263,8 @@ class ArtLibrary:
     def reserve(self, paths: list[Path]) -> None:
         """With ``max_dpi`` None (every pixel kept), refuse before any picture is decoded when
         the distinct art files of ``paths`` hold more pixels in all, read from their headers,
-        than ``max_total_pixels``: six 49 Mpx PNGs are refused at the third header, not after
-        three were decoded. (Resampled art is charged as it is loaded, also before decoding.)
+        than ``max_total_pixels``: six 49 Mpx PNGs (294 Mpx, over the 250 Mpx default) are refused
+        at the sixth header, not after five were decoded. (Resampled art is charged as it is loaded, also before decoding.)
 
         Raises:
             RenderError: the file whose pixels pass the limit, with the total and the flag; or

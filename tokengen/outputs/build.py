@@ -70,7 +70,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         temp, backs_temp = temps[0], (temps[1] if backs_out else None)
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
-        library.reserve(_pictures(catalogue))
+        library.reserve(pictures_of(catalogue))
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
                              subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
@@ -174,7 +174,7 @@ def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
     return pages * (2 if options.backs == "duplex" else 1) + rules
 
 
-def _pictures(catalogue: Catalogue) -> list[Path]:
+def pictures_of(catalogue: Catalogue) -> list[Path]:
     """The pictures the tokens draw: art of faces and backs and image fields, sorted (as
     :meth:`~tokengen.model.Catalogue.files_read` lists them, without spreadsheets and fonts)."""
     found = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}

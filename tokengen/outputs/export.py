@@ -53,7 +53,7 @@ from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
-from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, pictures_of, settle
 
 if TYPE_CHECKING:
     from ..preflight.checks import Check
@@ -383,6 +383,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     bleed = max(bx, by)  # the art's bleed: it reaches every page edge of an uneven canvas
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi,
                          max_total_pixels=max_art_pixels)
+    library.reserve(pictures_of(catalogue))  # --keep-resolution: refused from the headers, before any is decoded
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
