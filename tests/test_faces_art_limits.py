@@ -100,3 +100,24 @@ def test_art_past_the_total_is_refused_naming_the_limit_and_its_flag(tmp_path: P
     assert stderr.startswith("tokengen: error: ") and stderr.endswith(
         ": the art of this build holds 640000 pixels as embedded, more than the limit of 500000 (raise it with --max-art-pixels)\n")
     assert stderr.count("\n") == 1 and not out.exists()
+
+
+def test_kept_resolution_art_past_the_total_is_refused_from_the_headers(tmp_path: Path, catalogue_path: Path):
+    """Six 49 Mpx PNGs with --keep-resolution: 294,000,000 pixels at the sixth header, more than
+    the 250,000,000 limit, refused before any is decoded (each decoded one took about 150 MB)."""
+    _six_big_pngs(tmp_path)
+    cat = _catalogue(tmp_path, catalogue_path)
+    tokengen = Path(sys.executable).parent / "tokengen"
+    out = tmp_path / "kept.pdf"
+    code, peak, stderr = _peak_mb([str(tokengen), "build", str(cat), "-o", str(out), "--keep-resolution"])
+    assert code == 2
+    sixth = sorted(tmp_path.glob("big*.png"))[5]
+    assert stderr == (f"tokengen: error: {sixth}: the art of this build holds 294000000 pixels as embedded, more than the "
+                      "limit of 250000000 (raise it with --max-art-pixels)\n")
+    assert peak < 100, f"peak {peak:.0f} MB"  # no picture decoded
+    assert not out.exists()
+    code, peak, stderr = _peak_mb([str(tokengen), "export", str(cat), "--profile", "single-pages", "-o", str(tmp_path / "pages"),
+                                   "--keep-resolution"])  # a page per token: export's own art library
+    assert (code, stderr.splitlines()[-1]) == (2, f"tokengen: error: {sixth}: the art of this build holds 294000000 pixels as "
+                                                  "embedded, more than the limit of 250000000 (raise it with --max-art-pixels)")
+    assert peak < 100, f"peak {peak:.0f} MB"

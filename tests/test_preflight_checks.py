@@ -302,7 +302,7 @@ def test_nested_form_bomb_is_refused_quickly(tmp_path: Path, run):
     result = run("preflight", str(pdf))
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: {pdf}: Form XObject and image placements (nested forms included): "
-                             "more than the limit of 1,000,000 (raise it with --max-placements)\n")
+                             "more than the limit of 500,000 (raise it with --max-placements)\n")
 
 
 @pytest.mark.parametrize(("password", "code"), [("secret", 2), ("", 0)])

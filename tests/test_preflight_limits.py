@@ -50,7 +50,7 @@ def form(pdf: pikepdf.Pdf, content: bytes, **resources: object) -> pikepdf.Strea
                            Resources=pikepdf.Dictionary(**resources))
 
 
-PLACEMENTS = ("Form XObject and image placements (nested forms included): more than the limit of 1,000,000 "
+PLACEMENTS = ("Form XObject and image placements (nested forms included): more than the limit of 500,000 "
               "(raise it with --max-placements)")
 
 

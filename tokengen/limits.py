@@ -32,3 +32,12 @@ MAX_SVG_BYTES = 8 * 1024 * 1024
 #: are made (``--max-svg-elements``): an icon has tens, a detailed illustration a few thousand;
 #: svglib reads about 4,000 a second, so the limit bounds the time too.
 MAX_SVG_ELEMENTS = 20_000
+#: Most code points one font's cmap may map (``--max-font-code-points``): ReportLab holds each
+#: in a dict when it loads the font, about 250 bytes apiece (1,114,112, every code point of
+#: Unicode, takes 275 MB). The largest text fonts map under 70,000; a last-resort font that
+#: maps all of Unicode needs the limit raised.
+MAX_FONT_CODE_POINTS = 200_000
+#: Most template elements one any-game catalogue draws: token designs × (face + back elements).
+#: Each is checked and drawn per design (10,000 designs × 200 elements each side ran past 150 s);
+#: a fixed limit: 1,000 designs of 100 elements, or 10,000 of 10, fit.
+MAX_DESIGN_ELEMENTS = 100_000

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_PAGES, MAX_SVG_ELEMENTS, MAX_TOKENS
+from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_FONT_CODE_POINTS, MAX_PAGES, MAX_SVG_ELEMENTS, MAX_TOKENS
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
@@ -99,6 +99,8 @@ def build_json(result: Any) -> None:
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
 @backs_options
 @click.option("--allow-outside-art", is_flag=True, help="Accept art paths that leave the catalogue's folder.")
+@click.option("--max-font-code-points", type=click.IntRange(1), default=MAX_FONT_CODE_POINTS, show_default=True,
+              help="Refuse catalogue fonts whose cmap maps more code points.")
 @click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
               help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
                    "(long: the line runs along the sheet's long edges; short: across).")
@@ -118,7 +120,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
           furniture: str = "full",
-          previews: Any = None, fmt: str = "text") -> Any:
+          max_font_code_points: int = MAX_FONT_CODE_POINTS, previews: Any = None, fmt: str = "text") -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
 
@@ -150,7 +152,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     if fmt == "json" and click.get_current_context().params.get("watch"):
         raise click.UsageError("--format json is for one build, not --watch")
     with step(f"read {catalogue}"):
-        cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art)
+        cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
                       sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
     spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")

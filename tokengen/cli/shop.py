@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import CheckFailed
-from ..limits import MAX_ART_PIXELS, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
+from ..limits import MAX_ART_PIXELS, MAX_FONT_CODE_POINTS, MAX_PAGES, MAX_PNG_PIXELS, MAX_TOKENS
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS_PNG
 from ..units import parse_page
 from .app import cli
@@ -56,6 +56,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to the profile's max_dpi).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
               help="Refuse runs whose art embeds more pixels in all; one picture may hold a fifth of it (at least 50 Mpx).")
+@click.option("--max-font-code-points", type=click.IntRange(1), default=MAX_FONT_CODE_POINTS, show_default=True,
+              help="Refuse catalogue fonts whose cmap maps more code points.")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @FORMAT
@@ -65,7 +67,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                    token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
-                   fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
+                   fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -92,7 +95,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = get_profile(profile_name, profiles_file)
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     with step(f"read {catalogue}"):
-        cat = load_catalogue(catalogue)
+        cat = load_catalogue(catalogue, max_font_code_points=max_font_code_points)
     size = sizing.token_size(cat.size, token_size, None, cat.shape)
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
@@ -168,11 +171,13 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
 @click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
 @click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
-@click.option("--max-placements", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--max-placements", type=click.IntRange(1), default=500_000, show_default=True,
               help="Most Form XObject and image placements walked (nested ones included).")
 @click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
 @click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
 @click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
+@click.option("--max-chars", type=click.IntRange(1), default=2_000_000, show_default=True,
+              help="Most characters checked in the file (on every page that shows them).")
 def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
                       page: str | None = None, landscape: bool | None = None, **limits: int) -> None:
     """Check PDF the way a print shop would, before you upload it.

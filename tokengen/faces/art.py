@@ -248,13 +248,39 @@ class ArtLibrary:
         if cached is not None and cached.reader is None:  # released after embedding: asked again by another PDF
             cached = self._images[key] = _decode(path, self.colour, target, flatten, self.max_pixels)
         elif cached is None:
+            embedded = target or (width, height)  # from the header: refused before it is decoded
+            self._charge(path, embedded[0] * embedded[1])
             cached = _decode(path, self.colour, target, flatten, self.max_pixels)
-            self._held += cached.width * cached.height
-            if self._held > self.max_total_pixels:
-                raise RenderError(f"{path}: the art of this build holds {self._held} pixels as embedded, more than the "
-                                  f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
             self._images[key] = cached
         return cached
+
+    def _charge(self, path: Path, pixels: int) -> None:
+        self._held += pixels
+        if self._held > self.max_total_pixels:
+            raise RenderError(f"{path}: the art of this build holds {self._held} pixels as embedded, more than the "
+                              f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
+
+    def reserve(self, paths: list[Path]) -> None:
+        """With ``max_dpi`` None (every pixel kept), refuse before any picture is decoded when
+        the distinct art files of ``paths`` hold more pixels in all, read from their headers,
+        than ``max_total_pixels``: six 49 Mpx PNGs (294 Mpx, over the 250 Mpx default) are refused
+        at the sixth header, not after five were decoded. (Resampled art is charged as it is loaded, also before decoding.)
+
+        Raises:
+            RenderError: the file whose pixels pass the limit, with the total and the flag; or
+                see :meth:`size`.
+        """
+        if self.max_dpi is not None:
+            return
+        total = self._held
+        for path in dict.fromkeys(Path(p) for p in paths):
+            if is_svg(path):  # vectors: no pixels
+                continue
+            width, height = self._pixels(path)
+            total += width * height
+            if total > self.max_total_pixels:
+                raise RenderError(f"{path}: the art of this build holds {total} pixels as embedded, more than the "
+                                  f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
 
     def release(self, image: ArtImage) -> None:
         """Forget ``image``'s pixels once they are embedded (the PDF keeps the compressed

@@ -187,13 +187,17 @@ def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[R
     Args:
         token: (name, length pt) of each token length to check, e.g. ``(("token size", 72.0),)``.
     Raises:
-        LayoutError: a page or token length is not a positive finite length, or the gutter is
-            narrower than twice the bleed.
+        LayoutError: a page or token length is not a positive finite length, a margin, gutter
+            or bleed not a finite length of 0 or more, or the gutter is narrower than twice the
+            bleed.
     """
     width, height = spec.page
     for name, value in (("page width", width), ("page height", height), *token):
         if not (math.isfinite(value) and value > 0):
             raise LayoutError(f"{name} must be a positive length, got {value!r} pt")
+    for name, value in (("margin", spec.margin), ("gutter", spec.gutter), ("bleed", spec.bleed), ("home bleed", spec.home_bleed)):
+        if not (math.isfinite(value) and value >= 0):
+            raise LayoutError(f"{name} must be a length of 0 or more, got {value!r} pt")
     if spec.gutter + 1e-9 < 2 * spec.bleed:
         raise LayoutError(f"gutter {format_length(spec.gutter)} is narrower than twice the bleed ({format_length(2 * spec.bleed)}): neighbouring bleeds would overlap")
     reserve = CALIBRATION_HEIGHT + CALIBRATION_GAP if spec.calibration else 0.0

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from ..errors import LayoutError
+from ..limits import MAX_PAGES, MAX_TOKENS
 from ..units import counted
 from . import foldover, imposition, shapes
 from .imposition import Cell, PageLayout, SheetSpec
@@ -207,8 +208,17 @@ def pages(count: int, spec: SheetSpec, *, fold: str | None = None, max_pages: in
         yield page
 
 
-def impose(count: int, spec: SheetSpec, *, fold: str | None = None, max_pages: int | None = None) -> list[PageLayout]:
-    """Place ``count`` tokens on as many sheets as needed (eagerly; see :func:`pages`)."""
+def impose(count: int, spec: SheetSpec, *, fold: str | None = None, max_tokens: int | None = MAX_TOKENS,
+           max_pages: int | None = MAX_PAGES) -> list[PageLayout]:
+    """Place ``count`` tokens on as many sheets as needed (eagerly; see :func:`pages`). Every
+    cell is held at once, so ``count`` is bounded first: by default as a build is (200,000
+    tokens, 5,000 pages; None: no bound).
+
+    Raises:
+        LayoutError: more than ``max_tokens`` tokens or ``max_pages`` pages (see
+            :func:`check_limits`), or see :func:`pages`. UsageError: unknown fold.
+    """
+    check_limits(count, 0, max_tokens=max_tokens)
     return list(pages(count, spec, fold=fold, max_pages=max_pages))
 
 

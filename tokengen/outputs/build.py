@@ -71,6 +71,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         temp, backs_temp = temps[0], (temps[1] if backs_out else None)
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
+        library.reserve(pictures_of(catalogue))
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
                              subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
@@ -173,6 +174,16 @@ def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
 
         rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
     return pages * (2 if options.backs == "duplex" else 1) + rules
+
+
+def pictures_of(catalogue: Catalogue) -> list[Path]:
+    """The pictures the tokens draw: art of faces and backs and image fields, sorted (as
+    :meth:`~tokengen.model.Catalogue.files_read` lists them, without spreadsheets and fonts)."""
+    found = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
+    found |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
+    if catalogue.back is not None and catalogue.back.art is not None:
+        found.add(catalogue.back.art)
+    return sorted(found)
 
 
 def art_library(options: BuildOptions) -> ArtLibrary:

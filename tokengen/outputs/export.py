@@ -53,7 +53,7 @@ from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
-from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, settle
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, pictures_of, settle
 
 if TYPE_CHECKING:
     from ..preflight.checks import Check
@@ -389,6 +389,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     bleed = max(bx, by)  # the art's bleed: it reaches every page edge of an uneven canvas
     library = ArtLibrary(Converter(profile.colour, profile.colour_options()), max_dpi=None if keep_resolution else profile.max_dpi,
                          max_total_pixels=max_art_pixels)
+    library.reserve(pictures_of(catalogue))  # --keep-resolution: refused from the headers, before any is decoded
     described = f"; {library.colour.describe()}" if profile.colour == "cmyk" else ""
     canvas = open_canvas(target, (edge, page_h), title=catalogue.title, author=catalogue.author or "tokengen",
                          subject=f"{counted(count, 'token side')}, {format_length(size)} trim + {format_length(bleed)} bleed, profile {profile.name}"
@@ -497,6 +498,10 @@ def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: f
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
     """
     from ..preflight.checks import preflight
+    from ..preflight.pdfwalk import Limits
 
     expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
-    return list(preflight(pdf, profile, size=expected))
+    # our own file, already bounded by --max-tokens and --max-pages: 200,000 tokens of about 15
+    # characters each are more than the characters a stranger's file may make preflight check
+    own = Limits(placements=4 * Limits.placements, chars=32 * Limits.chars)
+    return list(preflight(pdf, profile, size=expected, limits=own))

@@ -272,6 +272,7 @@ class _Run:
         bleed = max(bleed, 0.0)
         area = bleed_box or boxes.get("trim") or boxes["crop"]
         summary = walker.page(page, n, area)
+        walker.budget.charge_chars(len(summary.chars))  # before they are checked: a shared stream is parsed once, checked per page
         annots = self._annotations(walker, page, n)
         reached = self._reached(walker, [summary, *annots])
         self._reached_findings(n, reached)
@@ -305,6 +306,7 @@ class _Run:
                 if any(overlaps(_shift(b, dx, dy), area) for b in places):
                     self._ink(n, total, what)
                     break
+            walker.budget.charge_chars(len(measure.chars))
             self.chars += len(measure.chars)
             inner = (box[0] + bleed, box[1] + bleed, box[2] - bleed, box[3] - bleed) if box else None
             if inner is not None and inner in piece_set:

@@ -72,24 +72,31 @@ class Limits:
         pages: most pages (read from the page tree's ``/Count`` before the pages are listed).
             ``--max-pages``.
         placements: most Form XObject and image placements walked in the file, nested ones
-            included (a form placing another twice, 20 deep, is 2^21 placements). ``--max-placements``.
+            included (a form placing another twice, 20 deep, is 2^21 placements); a page sharing
+            another's content stream counts its placements again (each is checked on its page).
+            ``--max-placements``.
         operators: most content-stream operators read in the file (each stream is read once).
             ``--max-operators``.
         stream_mb: largest decoded size of one stream, MiB. ``--max-stream-mb``.
         decoded_mb: most bytes decoded from streams in the file, MiB. ``--max-decoded-mb``.
+        chars: most characters checked in the file, on every page that shows them (pages
+            sharing one content stream read it once, but each page's characters are checked
+            against its own trim). ``--max-chars``.
     """
 
     file_mb: int = 1024
     pages: int = 5_000
-    placements: int = 1_000_000
+    placements: int = 500_000
     operators: int = 20_000_000
     stream_mb: int = 64
     decoded_mb: int = 1024
+    chars: int = 2_000_000
 
 
 #: The command-line flag that raises each limit.
 FLAGS = {"file_mb": "--max-file-mb", "pages": "--max-pages", "placements": "--max-placements",
-         "operators": "--max-operators", "stream_mb": "--max-stream-mb", "decoded_mb": "--max-decoded-mb"}
+         "operators": "--max-operators", "stream_mb": "--max-stream-mb", "decoded_mb": "--max-decoded-mb",
+         "chars": "--max-chars"}
 
 
 PLACEMENTS = "Form XObject and image placements (nested forms included):"
@@ -103,6 +110,7 @@ class Budget:
         self.placements = 0
         self.operators = 0
         self.decoded = 0
+        self.chars = 0
 
     def refuse(self, key: str, what: str, unit: str = "") -> PreflightError:
         """The one-line refusal: ``what`` exceeds the limit (with its flag)."""
@@ -120,6 +128,12 @@ class Budget:
         self.operators += n
         if self.operators > self.limits.operators:
             raise self.refuse("operators", "content-stream operators:")
+
+    def charge_chars(self, n: int) -> None:
+        """Count ``n`` more characters checked (across all pages); raises PreflightError past the limit."""
+        self.chars += n
+        if self.chars > self.limits.chars:
+            raise self.refuse("chars", "characters checked in the file (on every page that shows them):")
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -519,14 +533,28 @@ class Walker:
         self.scratch: list[tuple[Any, Any]] = []
         self.reading = 0  # how many streams are being read (nested: a form read while its parent is parsed)
         self._active: set[Any] = set()
+        #: Page summaries by content (streams, resources, print area): pages sharing one content
+        #: stream are parsed once (its operators counted once), as forms are.
+        self.pages: dict[tuple[Any, ...], Summary] = {}
+        #: ``/Do`` counts of the first pass, by content streams.
+        self.do_counts: dict[tuple[Any, ...], int] = {}
 
     # -- streams ---------------------------------------------------------------------------------
     def content(self, page: Any, number: int) -> bytes:
         """Page ``number``'s content streams, decoded within the budget and joined."""
+        return b"\n".join(decode(s, self.budget, f"the content stream of page {number}") for s in self._streams(page))
+
+    def _streams(self, page: Any) -> list[Any]:
         contents = page.obj.get("/Contents")
         parts = [] if contents is None else (list(contents) if _is_array(contents) else [contents])
-        return b"\n".join(decode(s, self.budget, f"the content stream of page {number}") for s in parts
-                           if isinstance(s, self.pikepdf.Stream))
+        return [s for s in parts if isinstance(s, self.pikepdf.Stream)]
+
+    def _content_key(self, page: Any) -> tuple[Any, ...] | None:
+        """The identity of a page's content streams (None when one is a direct object: never shared)."""
+        streams = self._streams(page)
+        if not all(s.is_indirect for s in streams):
+            return None
+        return tuple(s.objgen for s in streams)
 
     def count_placements(self, pages: Any) -> None:
         """A first pass over the page streams counting ``/Name Do`` operations (a regular
@@ -538,16 +566,36 @@ class Walker:
         """
         total = 0
         for number, page in enumerate(pages, 1):
-            total += sum(1 for _ in _DO.finditer(self.content(page, number)))
+            key = self._content_key(page)
+            found = self.do_counts.get(key) if key is not None else None
+            if found is None:
+                found = sum(1 for _ in _DO.finditer(self.content(page, number)))
+                if key is not None:
+                    self.do_counts[key] = found
+            total += found
             if total > self.budget.limits.placements:
                 raise self.budget.refuse("placements", PLACEMENTS)
 
     def page(self, page: Any, number: int, area: Box | None = None) -> Summary:
         """The summary of page ``number``'s own content (its forms are children); ink is kept
-        only where it reaches ``area`` (the print area, default user space)."""
+        only where it reaches ``area`` (the print area, default user space). Pages with the same
+        content streams, resources and area share one summary: the stream is parsed once.
+        The summary is shared: callers only read it."""
+        resources = _inherited(page.obj, "/Resources")  # inheritable (PDF 32000-1 7.7.3.4)
+        streams = self._content_key(page)
+        key = None
+        if streams is not None:
+            held = resources.objgen if resources is not None and resources.is_indirect else \
+                (None if resources is None else resources.unparse())  # a direct dictionary: by its text
+            key = (streams, held, area)
+            found = self.pages.get(key)
+            if found is not None:
+                return found
         data = self.content(page, number)
         summary = Summary("page")
-        self._read(data, _inherited(page.obj, "/Resources"), summary, "page", 0, area)  # inheritable (PDF 32000-1 7.7.3.4)
+        self._read(data, resources, summary, "page", 0, area)
+        if key is not None:
+            self.pages[key] = summary
         return summary
 
     def form(self, xobject: Any, label: str, depth: int) -> tuple[Any, Summary | None]:

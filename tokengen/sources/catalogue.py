@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
-from ..limits import MIN_SIZE
+from ..limits import MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, Priority, Token, Variant
 from ..units import parse_length
 from . import bundled, gamedata, schemas, scripts
@@ -36,12 +36,14 @@ def schema_name(data: Any) -> str:
     return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
 
 
-def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Catalogue:
+def load_catalogue(path: str | Path, *, allow_outside_art: bool = False,
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS) -> Catalogue:
     """Load and validate a catalogue file.
 
     Args:
         path: the YAML file.
         allow_outside_art: accept art paths that leave the catalogue's folder.
+        max_font_code_points: most code points a catalogue font's cmap may map.
     Returns:
         The validated :class:`Catalogue` (token size in pt, colours parsed, art paths absolute).
     Raises:
@@ -59,7 +61,7 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False) -> Cata
     problems = validate_schema(path, data, lines)
     if problems:
         raise problems[0]
-    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art)
+    return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:
@@ -242,7 +244,8 @@ def meatshield_values(attribute: Attribute, priority: Priority, label: str | Non
             ("art", style.art), ("background", style.background), ("ink", style.ink), ("accent", style.accent))
 
 
-def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False) -> Catalogue:
+def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *, allow_outside_art: bool = False,
+                        max_font_code_points: int = MAX_FONT_CODE_POINTS) -> Catalogue:
     """Build the :class:`Catalogue` from data already read by ``read_yaml`` and passed by
     :func:`validate_schema` (for callers that report schema problems themselves, such as
     ``tokengen check``).
@@ -253,7 +256,7 @@ def catalogue_from_data(path: str | Path, data: dict[str, Any], lines: Lines, *,
     if "fields" in data:  # any game: declared fields and a face template
         from .fields import build_fields_catalogue
 
-        return build_fields_catalogue(Path(path), data, lines, allow_outside_art)
+        return build_fields_catalogue(Path(path), data, lines, allow_outside_art, max_font_code_points)
     return _build(Path(path), data, lines, allow_outside_art)
 
 

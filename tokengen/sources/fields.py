@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import CatalogueError
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
-from ..limits import MIN_SIZE
+from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
@@ -43,6 +43,7 @@ from .template import (
     FIELD_TYPES,
     Element,
     Face,
+    Pick,
     Template,
     colour_of,
     dressed,
@@ -97,8 +98,11 @@ def parse_size(text: Any) -> tuple[float, float | None]:
     return parse_length(text, allow_zero=False), None
 
 
-def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False) -> Catalogue:
-    """Build the :class:`Catalogue` of an any-game catalogue whose data passed the schema.
+def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False,
+                           max_font_code_points: int = MAX_FONT_CODE_POINTS) -> Catalogue:
+    """Build the :class:`Catalogue` of an any-game catalogue whose data passed the schema; a
+    catalogue font whose cmap maps more than ``max_font_code_points`` code points is refused
+    before ReportLab walks it.
 
     Raises:
         CatalogueError: an unknown field type, font, template key or token field (with a
@@ -113,7 +117,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise fail(where, f"expected a finite number, got {value!r}")
     fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
-    font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files)
+    font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files, max_font_code_points)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
     dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
@@ -154,6 +158,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                 raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
             rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
 
+    per_design = _most_elements(face) + _most_elements(back_face)
+    if len(rows) * per_design > MAX_DESIGN_ELEMENTS:  # before each is checked, then drawn
+        raise fail(("tokens",), f"{len(rows):,} token designs × {per_design} template elements (face and back) are "
+                                f"{len(rows) * per_design:,}, more than the {MAX_DESIGN_ELEMENTS:,} one catalogue draws "
+                                "(a fixed limit): use fewer elements, or split the tokens into two catalogues")
     tokens: list[Token] = []
     first: dict[str, str] = {}
     for n, (raw, locate, line, origin) in enumerate(rows):
@@ -234,14 +243,23 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
         raise CatalogueError(exc.path, exc.message.replace("art path", f"{what} path").replace("art file", f"{what} file"), exc.line, exc.field) from None
 
 
+def _most_elements(face: Face) -> int:
+    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts)."""
+    if isinstance(face, Pick):
+        return max((_most_elements(v) for v in face.values() if isinstance(v, (Template, Pick))), default=0)
+    return len(face.elements)
+
+
 #: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order
 #: :func:`tokengen.sources.fonts.family` takes them.
 FAMILY_STYLES = ("regular", "bold", "italic", "bold_italic")
 
 
 def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError], allow_outside: bool,
-           files: dict[str, Path]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    """Register each catalogue font with ReportLab.
+           files: dict[str, Path], max_code_points: int = MAX_FONT_CODE_POINTS) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Register each catalogue font with ReportLab. Each file's table directory and cmap are read
+    first (:func:`fonts.cmap_code_points`): a cmap mapping more than ``max_code_points`` code
+    points is refused before ReportLab builds its dict of them.
 
     A font is one file (``title: fonts/Title.ttf``) or a family, one file a style
     (``body: {regular: …, bold: …, italic: …, bold_italic: …}``, regular required).
@@ -259,17 +277,17 @@ def _fonts(path: Path, spec: dict[str, Any], fail: Callable[..., CatalogueError]
         if name in ("regular", "bold"):
             raise fail(where, f"'{name}' is the bundled font; give yours another name")
         if isinstance(given, dict):
-            styles = tuple(_font_file(path, given[style], (*where, style), fail, allow_outside, files, f"{name}.{style}")
+            styles = tuple(_font_file(path, given[style], (*where, style), fail, allow_outside, files, f"{name}.{style}", max_code_points)
                            if style in given else "" for style in FAMILY_STYLES)
             families[name] = styles
             out[name] = styles[0]
         else:
-            out[name] = _font_file(path, given, where, fail, allow_outside, files, name)
+            out[name] = _font_file(path, given, where, fail, allow_outside, files, name, max_code_points)
     return out, families
 
 
 def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable[..., CatalogueError], allow_outside: bool,
-               files: dict[str, Path], key: str) -> str:
+               files: dict[str, Path], key: str, max_code_points: int = MAX_FONT_CODE_POINTS) -> str:
     """Register the font file ``relative`` (inside the catalogue's folder) once; its ReportLab name."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
@@ -279,6 +297,12 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
         raise fail(where, f"font file '{one_line(relative)}' must be a TrueType or OpenType font (.ttf or .otf)")
     if file.stat().st_size > MAX_FONT_BYTES:
         raise fail(where, f"font file '{one_line(relative)}' is larger than {MAX_FONT_BYTES // (1024 * 1024)} MiB")
+    try:
+        mapped = fonts.cmap_code_points(file.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise fail(where, f"cannot use font '{one_line(relative)}': {one_line(str(exc))}") from None
+    if mapped > max_code_points:
+        raise fail(where, f"font file '{one_line(relative)}': {fonts.too_many_code_points(mapped, max_code_points)}")
     digest = hashlib.sha1(str(file).encode()).hexdigest()[:8]
     registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
     try:

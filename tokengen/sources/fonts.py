@@ -11,6 +11,7 @@ ReportLab font family (:class:`Family`) for the paragraphs of boxed text (``<b>`
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -21,6 +22,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from ..errors import RenderError
 from ..io import guard
+from ..limits import MAX_FONT_CODE_POINTS
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
@@ -57,9 +59,88 @@ def _load(name: str) -> None:
     if refused:
         raise RenderError(f"cannot load font {path}: {refused.split(' (')[0]}")
     try:
+        mapped = cmap_code_points(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise RenderError(f"cannot load font {path}: {exc}") from None
+    if mapped > MAX_FONT_CODE_POINTS:
+        raise RenderError(f"cannot load font {path}: {too_many_code_points(mapped, MAX_FONT_CODE_POINTS)}")
+    try:
         pdfmetrics.registerFont(TTFont(name, str(path)))
     except Exception as exc:  # ReportLab raises TTFError or OSError subclasses
         raise RenderError(f"cannot load font {path}: {exc}") from None
+
+
+def too_many_code_points(mapped: int, limit: int) -> str:
+    """The reason a font mapping ``mapped`` code points is refused, naming ``limit`` and its flag."""
+    return (f"its cmap maps {mapped:,} code points, more than the {limit:,} read of one font "
+            "(raise it with --max-font-code-points N)")
+
+
+def cmap_code_points(data: bytes) -> int:
+    """How many code points the largest subtable of a TrueType/OpenType font's ``cmap`` maps,
+    counting a code point once per range naming it: what ReportLab's ``TTFont`` walks (a dict
+    entry each) when it loads the font. Read from the table directory and the subtables'
+    headers and ranges only, so a huge range (U+0020–U+7FFFFFFF in one format-12 group, a
+    740 KB file) is counted in microseconds, not walked.
+
+    Args:
+        data: the whole font file (a TrueType collection: its first font).
+    Returns:
+        The count (0 when the font has no ``cmap``: ReportLab refuses it itself).
+    Raises:
+        ValueError: a table or subtable lies outside the file, or a subtable's ranges do not fit
+            in it (a short reason).
+    """
+    def unpack(fmt: str, at: int) -> tuple[int, ...]:
+        if at < 0 or at + struct.calcsize(fmt) > len(data):
+            raise ValueError("damaged font: a table points past the end of the file")
+        return struct.unpack_from(fmt, data, at)
+
+    base = 0
+    if data[:4] == b"ttcf":
+        base = unpack(">L", 12)[0]
+    tables = unpack(">H", base + 4)[0]
+    cmap = None
+    for i in range(tables):
+        _, _, offset, length = unpack(">4sLLL", base + 12 + 16 * i)
+        tag = data[base + 12 + 16 * i:base + 16 + 16 * i]
+        if offset + length > len(data):
+            raise ValueError(f"damaged font: table '{tag.decode('latin-1').strip()}' ends past the end of the file "
+                             f"({offset + length:,} of {len(data):,} bytes)")
+        if tag == b"cmap":
+            cmap = (offset, length)
+    if cmap is None:
+        return 0
+    start, length = cmap
+    end = start + length
+    count = unpack(">HH", start)[1]
+    most = 0
+    for i in range(count):
+        offset = start + unpack(">HHL", start + 4 + 8 * i)[2]
+        fmt = unpack(">H", offset)[0]
+        mapped = 0
+        if fmt == 0:
+            mapped = 256
+        elif fmt == 2:
+            keys = unpack(">256H", offset + 6)  # ReportLab reads each key as a subheader's index
+            entries = [unpack(">HH", offset + 518 + 8 * k)[1] for k in range(max(keys) + 1)]
+            mapped = 256 + sum(entries[k] for k in keys if k)
+        elif fmt == 4:
+            segments = unpack(">H", offset + 6)[0] // 2
+            ends = unpack(f">{segments}H", offset + 14)
+            starts = unpack(f">{segments}H", offset + 16 + 2 * segments)
+            mapped = sum(max(0, e - s + 1) for s, e in zip(starts, ends, strict=True))
+        elif fmt in (6, 10):
+            mapped = unpack(">H" if fmt == 6 else ">L", offset + (8 if fmt == 6 else 16))[0]
+        elif fmt in (8, 12, 13):
+            head = 8 + 8192 if fmt == 8 else 12
+            groups = unpack(">L", offset + head)[0]
+            if offset + head + 4 + 12 * groups > end:
+                raise ValueError(f"damaged font: its cmap's format {fmt} subtable claims {groups:,} ranges, more than the table holds")
+            ranges = struct.iter_unpack(">LLL", data[offset + head + 4:offset + head + 4 + 12 * groups])
+            mapped = sum(max(0, e - s + 1) for s, e, _ in ranges)
+        most = max(most, mapped)
+    return most
 
 
 @dataclass(frozen=True)
