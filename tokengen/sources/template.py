@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
+from ..geometry.bands import Trim
 from ..model import Colour, Token
 from ..units import parse_length
 from . import fonts, schemas
@@ -356,15 +357,18 @@ class Pick:
 
 @dataclass(frozen=True)
 class Template:
-    """A face or back design: its elements in drawing order, its name when built in, and the
+    """A face or back design: its elements in drawing order, its name when built in, the
     catalogue fonts it may use (template font name → registered ReportLab font name) and icons
-    (name → image file, for ``:name:`` in a boxed text)."""
+    (name → image file, for ``:name:`` in a boxed text), and a layout's own trim."""
 
     elements: tuple[Element, ...]
     name: str = ""
     fonts: tuple[tuple[str, str], ...] = ()  # catalogue font name → ReportLab font name
     icons: tuple[tuple[str, str], ...] = ()  # catalogue icon name → image file (absolute path)
     source: str = ""  # the file it was read from (empty for a built-in template)
+    #: a layout's own size and shape (``size:``/``shape:`` in the layout), None: the catalogue's;
+    #: its tokens get a band of their own on the sheets (:mod:`tokengen.geometry.bands`)
+    trim: Trim | None = None
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
