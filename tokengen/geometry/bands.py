@@ -104,3 +104,10 @@ def band_catalogue(catalogue: Catalogue, band: Band) -> Catalogue:
     if band.trim is None:
         return replace(catalogue, tokens=band.tokens)
     return replace(catalogue, tokens=band.tokens, size=band.trim.width, height=band.trim.height, shape=band.trim.shape)
+
+
+def band_names(catalogue: Catalogue, found: Sequence[Band] | None = None) -> str:
+    """The sizes of ``catalogue``'s bands as its file gives them, for messages: ``0.625in square,
+    1in circle and 63mm × 88mm rounded``."""
+    page = SheetSpec(page=(0.0, 0.0), size=catalogue.size)
+    return describe_all([band_spec(page, catalogue, band.trim) for band in (bands(catalogue) if found is None else found)])
