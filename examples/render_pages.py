@@ -23,6 +23,7 @@ BUILDS = {
     "nato-counters": ["build", "nato-counters/counters.yaml"],
     "dial": ["build", "dial/dial.yaml"],
     "two-layouts": ["build", "two-layouts/deck.yaml"],
+    "mixed-sizes": ["build", "mixed-sizes/mixed.yaml"],
 }
 
 

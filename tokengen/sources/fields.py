@@ -331,9 +331,13 @@ def _layout_trims(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> 
         merged: dict[str, Any] = {k: data[k] for k in ("size", "shape") if k in data}
         merged.update((k, v) for k, (_, v) in own.items())
 
-        def at(where: tuple[Any, ...], message: str, own: dict[str, tuple[str, Any]] = own) -> CatalogueError:
-            key = where[0] if where[0] in own else next(iter(own))  # a size refused for its shape: at the layout's shape
-            return fail(("layouts", own[key][0], key, *where[1:]), message)
+        def at(where: tuple[Any, ...], message: str, own: dict[str, tuple[str, Any]] = own, name: str = name) -> CatalogueError:
+            # at the key named, where it is declared; a size refused for a shape declared elsewhere
+            # (or a size the layout inherits refused for its own shape): at this layout's own key
+            mine = [k for k, (declarer, _) in own.items() if declarer == name]
+            key = where[0] if where[0] in own and (not mine or own[where[0]][0] == name) else (mine or list(own))[0]
+            rest = where[1:] if key == where[0] else ()
+            return fail(("layouts", own[key][0], key, *rest), message)
 
         out[name] = Trim(*_geometry(merged, at))
     return out
