@@ -9,6 +9,9 @@ pages tokens (``build``, the cut files, the facade's :func:`impose`) goes throug
   (``fill``) and the number of pages; :func:`check_limits` holds it to the token and page limits.
 * :func:`pages` yields the pages, laying out each page size once (pages with as many tokens are
   the same page with other token indices, :func:`renumbered`).
+* Several token sizes (a catalogue whose layouts declare their own, :mod:`tokengen.geometry.bands`):
+  :func:`plan_bands`, :func:`band_slices` and :func:`band_pages` put each size in a band of rows
+  of its own on the same sheets; with one band they are :func:`plan` and :func:`pages` themselves.
 
 The choice between the cell arithmetics is made here, once (:func:`sheet_of`, :func:`_cells`):
 squares are :mod:`tokengen.geometry.imposition` (:func:`~tokengen.geometry.imposition.grid_for`,
