@@ -24,6 +24,7 @@ BUILDS = {
     "nato-counters": ["build", "nato-counters/counters.yaml"],
     "dial": ["build", "dial/dial.yaml"],
     "two-layouts": ["build", "two-layouts/deck.yaml"],
+    "mixed-sizes": ["build", "mixed-sizes/mixed.yaml"],
 }
 
 #: Face pictures: the picture's path (from examples/) → the export that draws it (its first page).

@@ -279,6 +279,7 @@ class SheetCanvas:
         self.height = size if height is None else height  # trim height, pt (cards: not square)
         self.bleed = bleed
         side = min(size, self.height)
+        self._design_given = design  # the catalogue's safe_area (None: the home one), for resized()
         self.design = design_safe(side, design, safe)  # the safe area the faces are laid out for
         self.safe = self.design if safe is None else safe  # the one this output asks
         self.text_scale = text_scale(side, self.design)
@@ -301,6 +302,28 @@ class SheetCanvas:
         self.notes: dict[str, None] = {}
         if self.content_scale < 1.0:
             self.notes[scaled_note(self.content_scale, self.safe, self.design)] = None
+        self._back_prefix = ""  # names of this sheet's back forms: "" for the first size, "band2-" … (see resized)
+
+    def resized(self, size: float, height: float | None, shape: shapes.Shape | None, band: int,
+                safe: float | None = None) -> SheetCanvas:
+        """This sheet at another token size (``size`` × ``height`` pt, ``shape``): the band
+        ``band`` (1-based, above 1) of a catalogue of several sizes (:mod:`tokengen.geometry.bands`).
+        It draws on the same canvas and shares the forms, art, furniture and warnings, so every
+        name stays unique in the PDF; its faces and backs are drawn at its own size (its backs
+        named ``band2-back``, …). ``safe``: as the constructor takes it (None: the default for
+        this size)."""
+        other = SheetCanvas.__new__(SheetCanvas)
+        other.__dict__.update(self.__dict__)  # the registries are shared, not copied
+        other.size, other.shape = size, shape
+        other.height = size if height is None else height
+        side = min(size, other.height)
+        other.design = design_safe(side, self._design_given, safe)
+        other.safe = other.design if safe is None else safe
+        other.text_scale = text_scale(side, other.design)
+        other.content_scale = content_scale(size, other.height, other.design, other.safe)
+        other._back_forms = {}
+        other._back_prefix = f"band{band}-"
+        return other
 
     def paint(self, colour: Colour | Color, *, area: bool = False) -> Color:
         """The ReportLab colour for ``colour`` in this canvas' colour model, converted by
@@ -344,11 +367,11 @@ class SheetCanvas:
         """
         name = self._back_forms.get(back)
         if name is None and back.template is not None:
-            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            name = self._back_prefix + ("back" if not self._back_forms else f"back-{len(self._back_forms) + 1}")
             self._template_form(name, back.template, dict(back.values), "back")
             self._back_forms[back] = name
         if name is None:
-            name = "back" if not self._back_forms else f"back-{len(self._back_forms) + 1}"
+            name = self._back_prefix + ("back" if not self._back_forms else f"back-{len(self._back_forms) + 1}")
             fonts.require_glyphs(back.text, self.bold, "back")
             art = self._art_form(back.art, back.background) if back.art else None
             self._begin(name)

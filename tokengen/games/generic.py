@@ -3,36 +3,56 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from ..errors import LayoutError
 from ..faces.facedraw import cut_message, cut_texts, printed_texts, unfit_message, unfit_texts
 from ..faces.render import text_frame
 from ..faces.scale import MIN_LEGIBLE_PT
-from ..geometry import shapes, textfit
+from ..geometry import bands, shapes, textfit
 from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
-from ..model import Catalogue
+from ..model import Catalogue, Token
 from ..units import counted, format_length, format_pt
 from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
 
 
-def _spec(catalogue: Catalogue, settings: Settings) -> SheetSpec:
+def _spec(catalogue: Catalogue, settings: Settings, trim: bands.Trim | None = None) -> SheetSpec:
     """The sheet the checks measure: the settings' page, margin and token size (settled as build
-    settles ``--size``), at most the catalogue's ``columns:``, with its height and shape."""
+    settles ``--size``), at most the catalogue's ``columns:``, with its height and shape; with
+    ``trim``, a layout's own size and shape (scaled as build scales it)."""
     base = sheet_spec(settings.page, settings.token_size(catalogue), margin=settings.margin, columns=catalogue.columns)
-    return shapes.sheet_for(base, catalogue)
+    return bands.band_spec(base, catalogue, trim)
 
 
 def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Error ``not-printable`` when one token does not fit the sheet; else info ``sheet``: how
-    many fit (the same packing ``build`` uses: grids, circles with punch room, offset hexes)."""
-    spec = _spec(catalogue, settings)
-    try:
-        packing = shapes.packing_for(spec)
-    except LayoutError as exc:
-        return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{counted(packing.per_page, 'token')} of {shapes.describe(spec)} {'fits' if packing.per_page == 1 else 'fit'} on one "
-                    f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page",
-                    data={"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows})]
+    many fit (the same packing ``build`` uses: grids, circles with punch room, offset hexes).
+    A catalogue whose layouts declare sizes of their own gets one finding per size, in band
+    order (:func:`tokengen.geometry.bands.bands`), naming the tokens of that size."""
+    found = bands.bands(catalogue)
+    out = []
+    for band in found:
+        spec = _spec(catalogue, settings, band.trim)
+        which = f" ({_ids(band)})" if len(found) > 1 else ""
+        try:
+            packing = shapes.packing_for(spec)
+        except LayoutError as exc:
+            out.append(Finding(ERROR, "not-printable", f"{exc}{which}", field="size"))
+            continue
+        data: dict[str, Any] = {"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows}
+        if len(found) > 1:
+            data |= {"size": shapes.describe(spec), "tokens": [t.id for t in band.tokens]}
+        out.append(Finding(INFO, "sheet", f"{counted(packing.per_page, 'token')} of {shapes.describe(spec)} {'fits' if packing.per_page == 1 else 'fit'} on one "
+                           f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page{which}", data=data))
+    return out
+
+
+def _ids(band: bands.Band) -> str:
+    """The tokens of a band for messages: ``inf-1, cav-1, art-1`` (the first three, then ``…``)."""
+    ids = [t.id for t in band.tokens]
+    return ", ".join(ids[:3]) + (", …" if len(ids) > 3 else "")
 
 
 def _frame(spec: SheetSpec, design: float | None) -> tuple[textfit.SafeArea, float] | None:
@@ -44,20 +64,28 @@ def _frame(spec: SheetSpec, design: float | None) -> tuple[textfit.SafeArea, flo
         return None
 
 
+def _measured(catalogue: Catalogue, settings: Settings) -> Iterator[tuple[Token, SheetSpec, tuple[textfit.SafeArea, float] | None]]:
+    """Every token of ``catalogue`` with the sheet it is measured on (its band's size: a layout's
+    own, else the catalogue's) and that sheet's safe area and text shrink (:func:`_frame`), band by band."""
+    for band in bands.bands(catalogue):
+        spec = _spec(catalogue, settings, band.trim)
+        frame = _frame(spec, catalogue.safe_area)
+        for token in band.tokens:
+            yield token, spec, frame
+
+
 def check_text_fits(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Warning ``text-outside-safe-area`` for each text of a face or back that cannot be shrunk
     into the home safe area (1/16 of the token size, at least 1/16 in, inside the shape's outline) even at
     :data:`tokengen.geometry.textfit.MIN_SIZE`: ``build`` warns too, and preflight would fail. One per
     token and template element, at the element's line. Warning ``text-cut`` for each boxed text
     that does not fit its box even at its ``min_size``, so its end is left out (``…``)."""
-    spec = _spec(catalogue, settings)
-    frame = _frame(spec, catalogue.safe_area)
-    if frame is None:
-        return []
-    area, _ = frame
-    width, height = spec.size, spec.height or spec.size
     found: dict[tuple[str, str], Finding] = {}
-    for token in catalogue.tokens:
+    for token, spec, frame in _measured(catalogue, settings):
+        if frame is None:
+            continue
+        area, _ = frame
+        width, height = spec.size, spec.height or spec.size
         values = dict(token.values)
         for side, template in (("face", token.template), ("back", token.back.template)):
             if template is None:
@@ -80,14 +108,12 @@ def check_text_legible(catalogue: Catalogue, settings: Settings) -> list[Finding
     token size in use, at the size the PDF holds (:func:`tokengen.faces.facedraw.printed_texts`,
     the measure ``build`` and ``export`` report too). A one-line text outside the safe area and a
     cut boxed text have their own warnings instead."""
-    spec = _spec(catalogue, settings)
-    frame = _frame(spec, catalogue.safe_area)
-    if frame is None:
-        return []
-    area, scale = frame
-    width, height = spec.size, spec.height or spec.size
     found = []
-    for token in catalogue.tokens:
+    for token, spec, frame in _measured(catalogue, settings):
+        if frame is None:
+            continue
+        area, scale = frame
+        width, height = spec.size, spec.height or spec.size
         values = dict(token.values)
         for side, template in (("face", token.template), ("back", token.back.template)):
             if template is None:

@@ -9,6 +9,9 @@ pages tokens (``build``, the cut files, the facade's :func:`impose`) goes throug
   (``fill``) and the number of pages; :func:`check_limits` holds it to the token and page limits.
 * :func:`pages` yields the pages, laying out each page size once (pages with as many tokens are
   the same page with other token indices, :func:`renumbered`).
+* Several token sizes (a catalogue whose layouts declare their own, :mod:`tokengen.geometry.bands`):
+  :func:`plan_bands`, :func:`band_slices` and :func:`band_pages` put each size in a band of rows
+  of its own on the same sheets; with one band they are :func:`plan` and :func:`pages` themselves.
 
 The choice between the cell arithmetics is made here, once (:func:`sheet_of`, :func:`_cells`):
 squares are :mod:`tokengen.geometry.imposition` (:func:`~tokengen.geometry.imposition.grid_for`,
@@ -21,14 +24,14 @@ least one token fits (:func:`tokengen.geometry.imposition.require_fit`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import LayoutError
 from ..limits import MAX_PAGES, MAX_TOKENS
 from ..units import counted
 from . import foldover, imposition, shapes
-from .imposition import Cell, PageLayout, SheetSpec
+from .imposition import Cell, Line, PageLayout, Rect, SheetSpec
 
 
 def sheet_of(spec: SheetSpec, fold: str | None = None) -> SheetSpec:
@@ -229,3 +232,195 @@ def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
     cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
     home = tuple((i + shift, r) for i, r in page.outer_bleed)
     return replace(page, number=number, cells=cells, outer_bleed=home)
+
+
+# -- bands: several token sizes on the same sheets ------------------------------------------------
+#: Least clear space (pt) between two bands of a page, 1/4 in: each band's cut-line guides run
+#: half-way into it, so no guide of one band crosses a token of the next.
+BAND_GAP = 18.0
+
+
+def band_gap(sheets: Sequence[SheetSpec]) -> float:
+    """The clear space (pt) between the bands of a page of ``sheets``: :data:`BAND_GAP`, or more
+    when the bleeds, home bleeds or crop marks need it (each band's own reach beyond its block,
+    twice over)."""
+    reach = 0.0
+    for sheet in sheets:
+        reach = max(reach, sheet.bleed, sheet.home_bleed)
+        if sheet.crop_marks:
+            reach = max(reach, max(imposition.CROP_OFFSET, sheet.bleed + 1.5) + imposition.CROP_LENGTH + sheet.bleed)
+    return max(BAND_GAP, 2 * reach + 2.0)
+
+
+def _rows_of(sheet: SheetSpec) -> tuple[int, int, Callable[[int], float]]:
+    """(columns, rows of a full page, the block height pt of ``r`` rows) of ``sheet``'s tokens
+    (the height of a flat hex's rows counts its shifted columns, so it is never short).
+
+    Raises:
+        LayoutError: not one token fits.
+    """
+    if shapes.shaped(sheet):
+        p = shapes.packing_for(sheet)
+        h = sheet.height or sheet.size
+        flat = sheet.shape is not None and sheet.shape.kind == "hex" and sheet.shape.orientation == "flat"
+        extra = p.shift if flat and p.columns > 1 else 0.0
+        return p.columns, p.rows, lambda r: h + (r - 1) * p.pitch_y + extra
+    g = imposition.grid_for(sheet)
+    return g.columns, g.rows, lambda r: r * sheet.size + (r - 1) * sheet.gutter
+
+
+#: One page of a banded run: (band number, token indices) of each band on it, top to bottom.
+BandPage = tuple[tuple[int, range], ...]
+
+
+def band_slices(counts: Sequence[int], specs: Sequence[SheetSpec], fold: str | None = None) -> list[BandPage]:
+    """Which tokens of which band each page holds, for ``counts[k]`` tokens of band ``k`` laid
+    out by ``specs[k]`` (the run's sheet at band ``k``'s size and shape), the indices running on
+    from band to band. Each band starts on a new row, below the band before it on the same page
+    when its first row fits there (:func:`band_gap` apart), else on the next page; a band longer
+    than the room left goes on over the pages after it, a whole row at a time.
+
+    Raises:
+        LayoutError: not one token of a band fits (half) the sheet. UsageError: unknown fold.
+    """
+    sheets = [sheet_of(spec, fold) for spec in specs]
+    gap = band_gap(sheets)
+    room = imposition.sheet_area(sheets[0], ())[2]  # the height left for blocks on a page, pt
+    out: list[BandPage] = []
+    page: list[tuple[int, range]] = []
+    used = 0.0
+    first = 0
+    for k, (sheet, count) in enumerate(zip(sheets, counts, strict=True)):
+        columns, full, height = _rows_of(sheet)
+        left = count
+        while left > 0:
+            free = room - used - (gap if page else 0.0)
+            rows = next((r for r in range(min(full, -(-left // columns)), 0, -1) if height(r) <= free + 1e-6), 0)
+            if rows == 0 and not page:  # cannot happen: a band whose row fits no page is refused by _rows_of
+                raise LayoutError(f"a row of {shapes.describe(sheet)} tokens does not fit on an empty page")
+            if rows == 0:  # not one row more on this page: the next one
+                out.append(tuple(page))
+                page, used = [], 0.0
+                continue
+            n = min(left, rows * columns)
+            used += (gap if page else 0.0) + height(-(-n // columns))
+            page.append((k, range(first, first + n)))
+            first, left = first + n, left - n
+            if left:
+                out.append(tuple(page))
+                page, used = [], 0.0
+    if page or not out:
+        out.append(tuple(page))
+    return out
+
+
+def plan_bands(set_counts: Sequence[int], specs: Sequence[SheetSpec], copies: int = 1, fill: bool = False, *,
+               fold: str | None = None) -> tuple[int, list[SheetSpec], int]:
+    """:func:`plan` for a run of several bands (set_counts[k] tokens of band ``k`` in one set, laid
+    out by ``specs[k]``): (the number of sets, the bands' sheets, the number of pages). One band is
+    :func:`plan` itself (its columns chosen as there); with several, each band takes as many
+    columns as fit (or ``columns``), and ``fill`` adds whole sets while the pages stay as many.
+
+    Raises:
+        LayoutError: a set is empty, or not one token of a band fits. UsageError: unknown fold.
+    """
+    if len(specs) == 1:
+        settled = plan(set_counts[0], specs[0], copies, fill, fold=fold)
+        return settled.copies, [settled.spec], settled.pages
+    if sum(set_counts) < 1:
+        raise LayoutError("nothing to lay out: the set has no tokens")
+
+    def count(sets: int) -> int:
+        return len(band_slices([n * sets for n in set_counts], specs, fold))
+
+    pages = count(copies)
+    if fill:
+        while count(copies + 1) <= pages:
+            copies += 1
+    return copies, list(specs), pages
+
+
+def band_pages(counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | None = None,
+               max_pages: int | None = None) -> Iterator[PageLayout]:
+    """:func:`pages` for several bands: one :class:`~tokengen.geometry.imposition.PageLayout` per
+    sheet, its cells (each at its band's size), cut lines, crop marks and home bleed those of
+    every band on it. Each band is laid out on the page as alone (its own cut guides, bleed and
+    marks: :func:`pages`), then the bands are stacked top to bottom :func:`band_gap` apart, the
+    stack centred as one block is, and the vertical cut lines and marks of each band cut short
+    half-way into the gap beside it. The page's ``block`` holds every band's. One band is
+    :func:`pages` itself.
+
+    Raises:
+        LayoutError: not one token of a band fits; more than ``max_pages`` pages.
+        UsageError: unknown fold.
+    """
+    if len(specs) == 1:
+        yield from pages(counts[0], specs[0], fold=fold, max_pages=max_pages)
+        return
+    sheets = [sheet_of(spec, fold) for spec in specs]
+    slices = band_slices(counts, specs, fold)
+    check_limits(sum(counts), len(slices), max_pages=max_pages)
+    lays = [_cells(sheet)[1] for sheet in sheets]
+    gap = band_gap(sheets)
+    base = sheets[0]
+    area = imposition.sheet_area(base, ())[0]
+    width, height = base.page
+    strip = area.y - imposition.CALIBRATION_GAP if base.calibration else None  # the top of the calibration strip
+    lowest = strip + 1.0 if strip is not None else base.margin / 2
+    highest = height - base.margin / 2
+    for number, chunks in enumerate(slices):
+        laid = [lays[k](number, indices) for k, indices in chunks]
+        total = sum(p.block.h for p in laid) + gap * (len(laid) - 1)
+        top = max((height - total) / 2, area.y + base.bleed) + total
+        moved = []
+        for i, p in enumerate(laid):
+            dy = top - p.block.y1
+            hi = highest if i == 0 else top + gap / 2
+            lo = lowest if i == len(laid) - 1 else top - p.block.h - gap / 2
+            moved.append(_clipped(_shifted(p, dy), lo, hi))
+            top -= p.block.h + gap
+        block = _union([p.block for p in moved])
+        page = PageLayout(number, (width, height), tuple(c for p in moved for c in p.cells), block,
+                          tuple(x for p in moved for x in p.cut_lines), tuple(x for p in moved for x in p.crop_marks),
+                          laid[0].calibration if laid else None, tuple(x for p in moved for x in p.outer_bleed),
+                          tuple(x for p in moved for x in p.cut_paths))
+        if fold:
+            page = foldover.onto_sheet(page, specs[0], fold)
+        yield page
+
+
+def _shifted(page: PageLayout, dy: float) -> PageLayout:
+    """``page``'s cells, lines, outlines and home bleed moved up by ``dy`` pt."""
+    def r(rect: Rect) -> Rect:
+        return Rect(rect.x, rect.y + dy, rect.w, rect.h)
+
+    def ln(line: Line) -> Line:
+        return Line(line.x0, line.y0 + dy, line.x1, line.y1 + dy)
+
+    return replace(page, cells=tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed) for c in page.cells), block=r(page.block),
+                   cut_lines=tuple(ln(x) for x in page.cut_lines), crop_marks=tuple(ln(x) for x in page.crop_marks),
+                   outer_bleed=tuple((i, r(x)) for i, x in page.outer_bleed), cut_paths=tuple(o.moved(0.0, dy) for o in page.cut_paths))
+
+
+def _clipped(page: PageLayout, lo: float, hi: float) -> PageLayout:
+    """``page`` with its vertical cut lines and crop marks cut to run from ``lo`` to ``hi`` pt at
+    most (those left with no length dropped); horizontal ones are kept."""
+    def clip(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+        out = []
+        for line in lines:
+            if abs(line.x0 - line.x1) > 1e-9:
+                out.append(line)
+                continue
+            y0, y1 = max(min(line.y0, line.y1), lo), min(max(line.y0, line.y1), hi)
+            if y1 - y0 > 1e-6:
+                out.append(Line(line.x0, y0, line.x1, y1) if line.y0 <= line.y1 else Line(line.x0, y1, line.x1, y0))
+        return tuple(out)
+
+    return replace(page, cut_lines=clip(page.cut_lines), crop_marks=clip(page.crop_marks))
+
+
+def _union(rects: Sequence[Rect]) -> Rect:
+    """The smallest rectangle holding every one of ``rects``, pt."""
+    x0, y0 = min(r.x for r in rects), min(r.y for r in rects)
+    x1, y1 = max(r.x1 for r in rects), max(r.y1 for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)

@@ -17,7 +17,7 @@ from ..faces.pagesetup import apply_printer_scale, format_offset, scale_keywords
 
 if TYPE_CHECKING:  # annotations only: ReportLab's drawing loads when a sheet is drawn
     from ..faces.render import SheetCanvas
-    from ..geometry.imposition import PageLayout
+    from ..geometry.imposition import PageLayout, SheetSpec
     from ..model import Catalogue, Token
     from .options import BuildOptions
 
@@ -42,12 +42,15 @@ class BackSheets:
         sheet: the face sheet's canvas wrapper; its art library is shared.
         temp: the file for separate backs (None in duplex mode).
         pages: number of face sheets (for captions).
+        bands: with several token sizes (:mod:`tokengen.geometry.bands`): the band of every token
+            (by placement index) and each band's sheet, so each back is drawn at its face's size;
+            the mirrored sheet mirrors every band with its cells.
     Raises:
         UsageError: unknown ``backs`` or ``flip`` value.
     """
 
     def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
-                 temp: Path | None, pages: int):
+                 temp: Path | None, pages: int, bands: tuple[Sequence[int], Sequence[SheetSpec]] | None = None):
         from ..faces.render import SheetCanvas, open_canvas
 
         if options.backs not in ("duplex", "separate"):
@@ -68,7 +71,13 @@ class BackSheets:
                                      page=spec.page, height=spec.height, shape=spec.shape, design=sheet.design)
         else:
             self.sheet = sheet
-        self.forms = [self.sheet.back_form(t.back) for t in tokens]
+        sheets = [self.sheet]
+        band_of: Sequence[int] = [0] * len(tokens)
+        if bands is not None and len(bands[1]) > 1:  # several sizes: each back drawn at its face's
+            band_of, specs = bands
+            sheets += [self.sheet.resized(s.size, s.height, s.shape, k + 1, sheet.safe if options.safe is not None else None)
+                       for k, s in enumerate(specs[1:], 1)]
+        self.forms = [sheets[band_of[i]].back_form(t.back) for i, t in enumerate(tokens)]
         self.tokens = tokens
         self.warnings: list[str] = []  # furniture left out, once each
 

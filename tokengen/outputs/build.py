@@ -13,7 +13,8 @@ from ..faces.art import ArtLibrary
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
-from ..geometry import foldover, furniture, pager, shapes
+from ..geometry import bands, foldover, furniture, pager
+from ..geometry.imposition import SheetSpec
 from ..io import guard, progress, testhook
 from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
@@ -59,33 +60,39 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         ExportError: an output cannot be written (nothing is left behind).
     """
     out = Path(out)
-    options, copies, pages = settle(catalogue, options)
+    run = settle_bands(catalogue, options)
+    options, copies, pages, specs = run.options, run.copies, run.pages, run.specs
     spec = options.sheet
     inputs = catalogue.files_read()
     backs_out = backs_path(out) if options.backs == "separate" else None
     extra = also(out, pdf_pages(catalogue, options, pages)) if also else ()
     guard.check_outputs([out, *([backs_out] if backs_out else []), *extra], inputs)  # all of them before the first byte
-    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is complete
-    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
+    # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is
+    # complete; with several sizes, band after band (each band's sets one after another)
+    tokens = [t for band in run.bands for _ in range(copies) for t in band.expanded()]
+    band_of = [k for k, band in enumerate(run.bands) for _ in range(copies * band.count)]  # token index → its band
     with atomic_files([out, *([backs_out] if backs_out else [])], inputs=inputs) as temps:  # face and backs: both or neither
         temp, backs_temp = temps[0], (temps[1] if backs_out else None)
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
         library = art_library(options)
         library.reserve(pictures_of(catalogue))
         canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=(options.subject or f"{counted(len(tokens), 'token')}, {shapes.describe(spec)}, {counted(pages, 'page')}")
+                             subject=(options.subject or f"{counted(len(tokens), 'token')}, {bands.describe_all(specs)}, {counted(pages, 'page')}")
                              + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
                              keywords=keywords, colour_model=options.colour_model)
         sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page, design=catalogue.safe_area,
                             height=spec.height, shape=spec.shape)
-        forms = {t.id: sheet.face_form(t) for t in catalogue.tokens}
+        sheets = [sheet] + [sheet.resized(s.size, s.height, s.shape, k + 1, options.safe) for k, s in enumerate(specs[1:], 1)]
+        forms = {t.id: sheets[k].face_form(t) for k, band in enumerate(run.bands) for t in band.tokens}
         placed = [forms[t.id] for t in tokens]
-        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages) if options.backs else None
+        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages, bands=(band_of, specs)) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
-        warnings.update(dict.fromkeys(small_text_warnings(catalogue, spec.size, safe=options.safe)))
-        folded = [sheet.back_form(t.back) for t in tokens] if options.fold else []
-        for page in pager.pages(len(tokens), spec, fold=options.fold):
+        for band, band_spec in zip(run.bands, specs, strict=True):
+            warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe)))
+        folded = [sheets[band_of[i]].back_form(t.back) for i, t in enumerate(tokens)] if options.fold else []
+        counts = [copies * band.count for band in run.bands]
+        for page in pager.band_pages(counts, specs, fold=options.fold):
             if options.boxes:
                 set_page_boxes(canvas, page.block, spec.bleed)
             apply_printer_scale(canvas, spec.page, options.printer_scale)
@@ -109,7 +116,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
-                what = f"{counted(len(page.cells), 'token')}, {shapes.describe(spec)}"
+                what = f"{counted(len(page.cells), 'token')}, {bands.describe_all([specs[k] for k in dict.fromkeys(band_of[c.index] for c in page.cells)] or specs)}"
                 captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
                             f"{catalogue.title} · {where}", where)
                 laid = sheet.calibration(page.calibration, captions)
@@ -141,7 +148,35 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
 
 def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:
     """How a build of ``catalogue`` with ``options`` is laid out, before anything is drawn:
-    the options with the settled sheet (shape, columns), the number of sets and of face pages.
+    the options with the settled sheet (shape, columns; with several sizes, the first band's),
+    the number of sets and of face pages (see :func:`settle_bands`).
+
+    Raises:
+        UsageError: --fold with --backs, or --rules with a catalogue of its own fields.
+        LayoutError: the tokens do not fit the page, or the run exceeds the limits.
+    """
+    run = settle_bands(catalogue, options)
+    return run.options, run.copies, run.pages
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A build laid out before anything is drawn: the options with the first band's settled
+    sheet, the number of sets and of face pages, the catalogue's bands
+    (:func:`tokengen.geometry.bands.bands`: one unless its layouts declare sizes of their own)
+    and each band's settled sheet."""
+
+    options: BuildOptions
+    copies: int
+    pages: int
+    bands: tuple[bands.Band, ...]
+    specs: tuple[SheetSpec, ...]
+
+
+def settle_bands(catalogue: Catalogue, options: BuildOptions) -> Settled:
+    """:func:`settle` with the catalogue's bands: each size a layout declares laid out in rows of
+    its own on the same sheets (:func:`tokengen.geometry.pager.plan_bands`); one size is laid out
+    exactly as before.
 
     Raises:
         UsageError: --fold with --backs, or --rules with a catalogue of its own fields.
@@ -151,18 +186,19 @@ def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, i
         raise UsageError("--fold puts the backs beside the faces: it cannot be combined with --backs")
     if options.rules and catalogue.fields:
         raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
-    spec = shapes.sheet_for(options.sheet, catalogue)  # cards, circles, hexes: height and shape
+    found = bands.bands(catalogue)
+    specs = bands.band_specs(options.sheet, catalogue, found)  # cards, circles, hexes: height and shape
     try:
-        settled = pager.plan(catalogue.count, spec, options.copies, options.fill, fold=options.fold)
+        copies, specs, pages = pager.plan_bands([b.count for b in found], specs, options.copies, options.fill, fold=options.fold)
     except LayoutError as exc:
-        if spec.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
+        if options.sheet.size != catalogue.size:  # --size/--scale: the command line's size, not the file's
             raise
         raise LayoutError(f"{catalogue.path}: {exc}") from None
     try:  # counted before any list is made: 10,000 × 10,000 is not built
-        pager.check_limits(catalogue.count * settled.copies, settled.pages, max_tokens=options.max_tokens, max_pages=options.max_pages)
+        pager.check_limits(catalogue.count * copies, pages, max_tokens=options.max_tokens, max_pages=options.max_pages)
     except LayoutError as exc:
         raise LayoutError(f"{catalogue.path}: {exc}") from None
-    return replace(options, sheet=settled.spec), settled.copies, settled.pages
+    return Settled(replace(options, sheet=specs[0]), copies, pages, tuple(found), tuple(specs))
 
 
 def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:

@@ -43,9 +43,10 @@ from typing import TYPE_CHECKING, BinaryIO
 from PIL import Image, PngImagePlugin
 
 from ..colour import Converter
-from ..errors import ExportError, LayoutError, RenderError
+from ..errors import ExportError, LayoutError, RenderError, UsageError
 from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
+from ..geometry import bands
 from ..geometry.pager import check_limits
 from ..geometry.sizing import sheet_spec
 from ..io import guard, progress
@@ -116,6 +117,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
     """
+    one_size(catalogue, profile)
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
@@ -277,6 +279,22 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> 
         raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
                           f"{profile.product or 'cards'}; {kind} tokens need a square trim")
     return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
+
+
+def one_size(catalogue: Catalogue, profile: Profile) -> None:
+    """Refuse a catalogue whose layouts give its tokens several sizes (:mod:`tokengen.geometry.bands`):
+    a profile's files (a print shop's sheets and their preflight, single pages, PNGs, cut files,
+    a tabletop deck) are made for one trim. ``tokengen build`` prints such a catalogue, each size
+    in its own band of rows.
+
+    Raises:
+        UsageError: more than one size, naming them.
+    """
+    found = bands.bands(catalogue)
+    if len(found) > 1:
+        names = bands.band_names(catalogue, found)
+        raise UsageError(f"{catalogue.path}: profile {profile.name} makes files for one token size, and this catalogue's layouts "
+                         f"give {len(found)} ({names}); build the sheets of every size with tokengen build")
 
 
 def token_page(catalogue: Catalogue, profile: Profile) -> tuple[float, float, float, float]:

@@ -24,11 +24,13 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
+from ..geometry.bands import Trim
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
@@ -122,11 +124,14 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
              for name, relative in data.get("icons", {}).items()}
     dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
+    width, height, shape = _geometry(data, fail)
+    own = Trim(width, height, shape)
+    for name, trim in _layout_trims(data, fail).items():  # a layout's own size and shape: a band of its own
+        layouts[name] = replace(layouts[name], trim=None if trim == own else trim)
     face = dressed(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map), layouts), *dress)
     back_face: Face = PLAIN_BACK
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
-    width, height, shape = _geometry(data, fail)
     design_safe = None
     if "safe_area" in data:
         try:
@@ -172,6 +177,10 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         first[token_id] = origin
         miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
         template, back_template = resolve(face, values, miss), resolve(back_face, values, miss)  # once per token: plain elements
+        if back_template.trim is not None and back_template.trim != template.trim:
+            raise locate(None)._replace_message(
+                f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "
+                f"({_trim_name(template.trim or own)}), so give the size and shape to the face's layout")
         for each in (template, back_template):
             _check_text(each, values, locate)
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
@@ -359,6 +368,48 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
         elif kind == "circle":
             height = None
     return width, height, shape
+
+
+def _layout_trims(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> dict[str, Trim]:
+    """The trim of every layout that declares (or inherits through ``extends``) its own ``size``
+    or ``shape``: the key it leaves out is the catalogue's. Spelt and checked as the catalogue's
+    top-level ``size:`` and ``shape:`` (:func:`_geometry`), errors named at the layout's key."""
+    spec: dict[str, Any] = data.get("layouts", {})
+
+    def declared(name: str) -> dict[str, tuple[str, Any]]:  # key → (the layout declaring it, its value)
+        entry = spec[name]
+        if not isinstance(entry, dict):
+            return {}
+        inherited = declared(entry["extends"]) if "extends" in entry else {}  # parse_layouts refused circles
+        return {**inherited, **{key: (name, entry[key]) for key in ("size", "shape") if key in entry}}
+
+    out: dict[str, Trim] = {}
+    for name in spec:
+        own = declared(name)
+        if not own:
+            continue
+        merged: dict[str, Any] = {k: data[k] for k in ("size", "shape") if k in data}
+        merged.update((k, v) for k, (_, v) in own.items())
+
+        def at(where: tuple[Any, ...], message: str, own: dict[str, tuple[str, Any]] = own, name: str = name) -> CatalogueError:
+            # at the key named, where it is declared; a size refused for a shape declared elsewhere
+            # (or a size the layout inherits refused for its own shape): at this layout's own key
+            mine = [k for k, (declarer, _) in own.items() if declarer == name]
+            key = where[0] if where[0] in own and (not mine or own[where[0]][0] == name) else (mine or list(own))[0]
+            rest = where[1:] if key == where[0] else ()
+            return fail(("layouts", own[key][0], key, *rest), message)
+
+        out[name] = Trim(*_geometry(merged, at))
+    return out
+
+
+def _trim_name(trim: Trim) -> str:
+    """A trim for messages: ``1in circle``, ``63mm × 88mm rounded``."""
+    from ..geometry.imposition import SheetSpec
+    from ..geometry.shapes import describe
+
+    height = trim.height if trim.height is not None and abs(trim.height - trim.width) > 1e-9 else None
+    return describe(SheetSpec(page=(0.0, 0.0), size=trim.width, height=height, shape=trim.shape))
 
 
 def _yaml_locator(path: Path, lines: Lines, i: int) -> Locate:

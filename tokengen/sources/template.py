@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
+from ..geometry.bands import Trim
 from ..model import Colour, Token
 from ..units import parse_length
 from . import fonts, schemas
@@ -357,9 +358,9 @@ class Pick:
 
 @dataclass(frozen=True)
 class Template:
-    """A face or back design: its elements in drawing order, its name when built in, and the
+    """A face or back design: its elements in drawing order, its name when built in, the
     catalogue fonts it may use (template font name → registered ReportLab font name) and icons
-    (name → image file, for ``:name:`` in a boxed text)."""
+    (name → image file, for ``:name:`` in a boxed text), and a layout's own trim."""
 
     elements: tuple[Element, ...]
     name: str = ""
@@ -368,6 +369,9 @@ class Template:
     source: str = ""  # the file it was read from (empty for a built-in template)
     #: catalogue font family name → registered (regular, bold, italic, bold_italic), "" for a style not given
     families: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: a layout's own size and shape (``size:``/``shape:`` in the layout), None: the catalogue's;
+    #: its tokens get a band of their own on the sheets (:mod:`tokengen.geometry.bands`)
+    trim: Trim | None = None
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
