@@ -1,6 +1,9 @@
 """Real-work cases for ``make bench`` (issue 27): art-heavy sheets, distinct faces, chit PNGs and
 print-shop exports, memory to a million tokens, and the page's and ``--watch``'s latency.
 
+``--before TREE`` runs every tokengen command a second time with ``PYTHONPATH=TREE`` (another
+checkout, e.g. the commit before a change), so the before and after ratios come from one run.
+
 Each ratio is of CPU time (user + system of the child processes, ``resource.getrusage(
 RUSAGE_CHILDREN)``; a process pool's workers count too), the median of alternating pairs in
 this one run, so load from other work on the machine hits both sides alike. Peak memory is a
@@ -31,6 +34,16 @@ PHOTO_PX = 1500
 PALETTE = ["#8a2a1c", "#1c4f8a", "#3f6a2a", "#6f4ea8", "#b08a1e", "#2b2b2b", "#a8432f", "#3f6ea8"]
 
 
+#: PYTHONPATH for tokengen commands (None: this checkout as installed); see ``--before``.
+TREE: str | None = None
+
+
+def _env(cmd: list[str]) -> dict[str, str] | None:
+    if TREE is None or cmd[0] != str(TOKENGEN):
+        return None
+    return {**os.environ, "PYTHONPATH": TREE}
+
+
 def cpu(cmd: list[str]) -> float:
     """CPU seconds (user + system) of ``cmd`` and its children, run to the end.
 
@@ -38,7 +51,7 @@ def cpu(cmd: list[str]) -> float:
         RuntimeError: the command failed (with the end of its stderr).
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=_env(cmd))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
@@ -47,7 +60,7 @@ def cpu(cmd: list[str]) -> float:
 
 def peak_mb(cmd: list[str]) -> float:
     """Peak RSS (MB) of ``cmd`` (one child process, ``os.wait4``)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(cmd))
     _, status, usage = os.wait4(proc.pid, 0)
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     if os.waitstatus_to_exitcode(status) != 0:
@@ -182,21 +195,24 @@ def case_latency(work: Path, repeat: int) -> list[list[str]]:
     1,000 distinct counters: wall time in one process (the page's handler; the watcher's build)."""
     cat = counters(work, 1000)
     code = (
-        "import sys,time,statistics\n"
+        "import sys,time,statistics,tempfile\n"
         "from pathlib import Path\n"
         "from tokengen.web import jobs\n"
-        "cat=Path(sys.argv[1]); n=int(sys.argv[2])\n"
-        "page=jobs.Session() if hasattr(jobs,'Session') else None\n"
-        "times=[]\n"
-        "for i in range(n+1):\n"
-        "    t=time.perf_counter(); jobs.bench_render(cat, i); times.append(time.perf_counter()-t)\n"
+        "cat, n = sys.argv[1], int(sys.argv[2])\n"
+        "out = Path(tempfile.mkdtemp()) / 'sheet.pdf'\n"
+        "times = []\n"
+        "for i in range(n + 1):  # the first builds the caches a page session has\n"
+        "    t = time.perf_counter(); jobs.build(cat, {'margin': ('0.25in', '0.3in')[i % 2]}, out)\n"
+        "    times.append(time.perf_counter() - t)\n"
         "print(statistics.median(times[1:]))\n")
     try:
-        out = subprocess.run([sys.executable, "-c", code, str(cat), str(repeat)], capture_output=True, text=True, check=True)
+        env = {**os.environ, "PYTHONPATH": TREE} if TREE else None
+        out = subprocess.run([sys.executable, "-c", code, str(cat), str(max(repeat, 3))], capture_output=True, text=True,
+                             check=True, env=env)
         page = float(out.stdout.strip())
-        row = [["page re-render after an option change, 1,000 distinct (wall s)", f"{page:.3f}", "", "", _goal(page, 0.4, "s")]]
+        row = [["page re-render after an option change (margin), 1,000 distinct (wall s)", f"{page:.3f}", "", "", _goal(page, 0.4, " s")]]
     except (subprocess.CalledProcessError, ValueError) as exc:
-        row = [["page re-render, 1,000 distinct", "skipped", "", "", str(getattr(exc, "stderr", exc)).strip()[-120:]]]
+        row = [["page re-render, 1,000 distinct", "failed", "", "", str(getattr(exc, "stderr", exc)).strip()[-120:]]]
     return row
 
 
@@ -211,11 +227,25 @@ CASES: dict[str, Callable[[Path, int], list[list[str]]]] = {
     "shop": lambda w, r: case_exports(w, r, ("print-shop",)), "memory": case_memory, "latency": case_latency}
 
 
-def report(work: Path, repeat: int, only: list[str] | None = None) -> str:
-    """The table of every case in ``only`` (default all), as text."""
+def report(work: Path, repeat: int, only: list[str] | None = None, before: str | None = None) -> str:
+    """The table of every case in ``only`` (default all), as text; with ``before`` (a checkout's
+    path), each case again with that tree's tokengen, its rows marked ``before:``."""
+    global TREE
+    import compileall
+
+    for tree in filter(None, [str(ROOT), before]):  # as an installed copy: byte-compiled
+        compileall.compile_dir(str(Path(tree) / "tokengen"), quiet=1)
     rows = [["real work (issue 27): CPU, medians of alternating pairs", "tokengen s", "reference s", "ratio", "target"]]
     for name in only or list(CASES):
         rows += CASES[name](work, repeat)
+        if before:
+            TREE = before
+            try:
+                rows += [[f"  before: {r[0]}", *r[1:]] for r in CASES[name](work, repeat)]
+            except RuntimeError as exc:
+                rows.append([f"  before: {name}", "failed", "", "", str(exc)[-80:]])
+            finally:
+                TREE = None
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -227,14 +257,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", nargs="*", choices=list(CASES))
     parser.add_argument("--work", type=Path, help="a folder to keep the inputs in (default: a temporary one)")
+    parser.add_argument("--before", help="another checkout whose tokengen runs each case too (PYTHONPATH)")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     if args.work:
         args.work.mkdir(parents=True, exist_ok=True)
-        print(report(args.work, args.repeat, args.only))
+        print(report(args.work, args.repeat, args.only, args.before))
         return 0
     with tempfile.TemporaryDirectory(prefix="tokengen-work-") as tmp:
-        print(report(Path(tmp), args.repeat, args.only))
+        print(report(Path(tmp), args.repeat, args.only, args.before))
     return 0
 
 
