@@ -175,7 +175,7 @@ def case_exports(work: Path, repeat: int, which: tuple[str, ...] = ("tgc-chits",
     for profile, goal in (("tgc-chits", 3.0), ("print-shop", 1.5)):
         if profile not in which:
             continue
-        export = [str(TOKENGEN), "export", str(cat), "--profile", profile, "--force", "-o", str(work / f"out-{profile}")]
+        export = [str(TOKENGEN), "export", str(cat), "--profile", profile, "-o", str(work / f"out-{profile}")]
         start = time.perf_counter()
         a, b, r = pair(export, _build(cat, work / "counters-1000.pdf"), repeat)
         rows.append([f"export --profile {profile}, 1,000 distinct / their build", f"{a:.2f}", f"{b:.2f}", f"{r:.2f}×",
