@@ -2,7 +2,9 @@
 
 Prints whole-process wall time, peak memory (max RSS) and output size for the default 18-token
 sheet, 10,000 and 100,000 tokens; a batch of 12 sizes run serially and in parallel; and the
-same 18-token sheet and a 2,000-token sheet through protograf 0.5.2, side by side as ratios.
+same 18-token sheet and a 2,000-token sheet through protograf 0.5.2, side by side as ratios;
+the real-work cases of :mod:`workloads` (photos, distinct counters, chit PNGs, print-shop
+files, a million tokens' memory, the page's re-render), each beside its reference.
 
 Every case runs as its own subprocess, so start-up (imports, fonts) is counted, as a user sees
 it; peak memory is that process's ``ru_maxrss`` (``os.wait4``). Each case runs ``--repeat``
@@ -309,6 +311,11 @@ def main() -> int:
                      [f"parallel ({cores} processes)", f"{parallel.seconds:.2f}", f"{parallel.rss_mb:.0f}"],
                      ["speed-up (target ≥ 1.7× on 2 cores)", f"{serial.seconds / parallel.seconds:.2f}×", ""],
                      [f"this machine's ceiling: pure-Python loop, {cores} processes", f"{ceiling:.2f}×", ""]]))
+        # -- real work (issue 27): photos, distinct faces, chit PNGs, shop files, memory, the page
+        print()
+        import workloads
+
+        print(workloads.report(work, max(args.repeat, 5)))
         # -- hostile input (issue 10): ratios that must stay near 1 ---------------------------
         print()
         import bench_hostile

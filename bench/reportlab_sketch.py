@@ -4,10 +4,18 @@ The least a script can do to print the same sheet: one Form XObject per face (18
 with the same DejaVu fonts), placed at every cell of a Letter page (1 in tokens, 0.25 in margin,
 as many columns as fit or 3), cut lines, compressed pages. No catalogue, no validation, no
 checks. Usage: ``python reportlab_sketch.py TOKENS OUT.pdf [COLUMNS]``.
+
+Two more sheets for the real-work cases (issue 27), as few calls as a script needs:
+``--photos CSV OUT.pdf``: one 2.5 in token per CSV row (``id,name,art``), the JPEG drawn by its
+file name (``drawImage``: ReportLab embeds its DCT bytes, never decoding it; binary, not
+ASCII85, as tokengen writes it) under its name;
+``--distinct N OUT.pdf``: N distinct 1 in counters, one Form XObject each (a filled square, a
+ring, a glyph and two lines of text, as the 5-element template of ``workloads.counters``).
 """
 
 from __future__ import annotations
 
+import csv
 import sys
 from pathlib import Path
 
@@ -70,5 +78,82 @@ def main(count: int, out: str, columns: int = 0) -> None:
     c.save()
 
 
+def _grid(c: Canvas, names: list[str], size: float, width: float = 612.0, height: float = 792.0, margin: float = 18.0) -> None:
+    """Place the forms ``names`` in order, as many to a page as fit, with cut lines."""
+    cols = int((width - 2 * margin) // size)
+    rows = int((height - 2 * margin) // size)
+    x0 = (width - cols * size) / 2
+    for start in range(0, len(names), cols * rows):
+        page = names[start:start + cols * rows]
+        for n, name in enumerate(page):
+            row, col = divmod(n, cols)
+            c.saveState()
+            c.translate(x0 + col * size, height - margin - (row + 1) * size)
+            c.doForm(name)
+            c.restoreState()
+        c.setLineWidth(0.3)
+        for col in range(cols + 1):
+            c.line(x0 + col * size, margin / 2, x0 + col * size, height - margin / 2)
+        for row in range(-(-len(page) // cols) + 1):
+            y = height - margin - row * size
+            c.line(margin / 2, y, width - margin / 2, y)
+        c.showPage()
+
+
+def photos(table: str, out: str) -> None:
+    from reportlab import rl_config
+
+    rl_config.useA85 = 0  # binary image streams, as tokengen writes them (ASCII85 would add a quarter)
+    pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(FONTS / "DejaVuSans-Bold.ttf")))
+    size, folder = 180.0, Path(table).parent
+    c = Canvas(out, pagesize=(612.0, 792.0), pageCompression=1, invariant=1, initialFontName="DejaVuSans-Bold")
+    names = []
+    with open(table, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            c.beginForm(row["id"], 0, 0, size, size)
+            c.drawImage(str(folder / row["art"]), 0, 0, size, size)
+            c.setFillColor(Color(1, 1, 1))
+            c.setFont("DejaVuSans-Bold", 14.4)
+            c.drawCentredString(size / 2, 12, row["name"])
+            c.endForm()
+            names.append(row["id"])
+    _grid(c, names, size)
+    c.save()
+
+
+def distinct(count: int, out: str) -> None:
+    pdfmetrics.registerFont(TTFont("DejaVuSans", str(FONTS / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(FONTS / "DejaVuSans-Bold.ttf")))
+    size = 72.0
+    palette = [(0.54, 0.16, 0.11), (0.11, 0.31, 0.54), (0.25, 0.42, 0.16), (0.44, 0.31, 0.66)]
+    c = Canvas(out, pagesize=(612.0, 792.0), pageCompression=1, invariant=1, initialFontName="DejaVuSans")
+    names = []
+    for n in range(count):
+        name = f"c{n}"
+        c.beginForm(name, 0, 0, size, size)
+        c.setFillColor(Color(*palette[n % len(palette)]))
+        c.rect(0, 0, size, size, stroke=0, fill=1)
+        c.setStrokeColor(Color(1, 1, 1))
+        c.setLineWidth(1.8)
+        c.circle(size / 2, size * 0.55, size * 0.3, stroke=1, fill=0)
+        c.setFillColor(Color(1, 1, 1))
+        c.setFont("DejaVuSans", 21.6)
+        c.drawCentredString(size / 2, size * 0.45, "★◆●▲"[n % 4])
+        c.setFont("DejaVuSans-Bold", 10)
+        c.drawCentredString(size / 2, size * 0.78, f"{n // 3 + 1}/{n % 97 + 1}")
+        c.setFont("DejaVuSans-Bold", 14.4)
+        c.drawCentredString(size / 2, size * 0.06, f"{n % 9 + 1}-{n % 7 + 2}")
+        c.endForm()
+        names.append(name)
+    _grid(c, names, size)
+    c.save()
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--photos":
+        photos(sys.argv[2], sys.argv[3])
+        sys.exit(0)
+    if sys.argv[1] == "--distinct":
+        distinct(int(sys.argv[2]), sys.argv[3])
+        sys.exit(0)
     main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)

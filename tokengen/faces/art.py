@@ -29,8 +29,11 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
    colour beneath the picture (:mod:`tokengen.faces.beneath`; its CMYK as the vector fill gets it),
    so print-shop PDFs never rely on transparency and the bleed never shows paper white.
 8. **Embedding**: a JPEG that needs none of the above for an RGB output is embedded as its own
-   DCT bytes; other JPEG art is re-encoded as JPEG (quality 95, no chroma subsampling); PNG art
-   is Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.faces.render`).
+   DCT bytes, never decoded: whole (it ends with its end-of-image marker and its frame header
+   reads as Pillow's does; otherwise it is decoded as in step 2, to refuse it or prove it
+   whole) and named by the SHA-256 of its bytes (:class:`EmbeddedJpeg`); other JPEG art is
+   re-encoded as JPEG (quality 95, no chroma subsampling), named the same way; PNG art is
+   Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.faces.render`).
 
 SVG art (``.svg``) is read by :func:`tokengen.faces.svgart.read_svg` instead, once per file
 (:meth:`ArtLibrary.svg`): vectors have no pixels, so steps 1 to 8 do not apply; its colours go
@@ -44,12 +47,14 @@ every picture after resampling are bounded in total by ``max_total_pixels``
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import os
 import re
 import stat
 import struct
+import threading
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -58,6 +63,7 @@ from typing import Literal
 
 from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfutils import readJPEGInfo
 
 from ..colour import Converter, is_srgb
 from ..errors import RenderError
@@ -106,18 +112,21 @@ class ArtImage:
         path: the source file (absolute).
         width, height: size in pixels as embedded (after orientation and any resampling).
         mode: Pillow mode after conversion (``L``, ``LA``, ``RGB``, ``RGBA`` or ``CMYK``).
-        reader: the ReportLab :class:`ImageReader` wrapping the pixels (or the JPEG bytes).
+        reader: the ReportLab :class:`ImageReader` wrapping the pixels, or the JPEG bytes to
+            embed (:class:`EmbeddedJpeg`: named by their digest, never decoded to name them).
         passthrough: the file's own JPEG bytes are embedded (DCT, no re-encoding).
         source: (width, height) of the file as displayed (after EXIF orientation).
+        pixels: the converted pixels ``reader`` wraps, for Flate-compressed art (None otherwise).
     """
 
     path: Path
     width: int
     height: int
     mode: str
-    reader: ImageReader | None = field(compare=False, repr=False)
+    reader: ImageReader | EmbeddedJpeg | None = field(compare=False, repr=False)
     passthrough: bool = False
     source: tuple[int, int] = (0, 0)
+    pixels: Image.Image | None = field(default=None, compare=False, repr=False)
 
     @property
     def aspect(self) -> float:
@@ -246,11 +255,11 @@ class ArtLibrary:
         key = (path, target, flatten)
         cached = self._images.get(key)
         if cached is not None and cached.reader is None:  # released after embedding: asked again by another PDF
-            cached = self._images[key] = _decode(path, self.colour, target, flatten, self.max_pixels)
+            cached = self._images[key] = _decoded(path, self.colour, target, flatten, self.max_pixels)
         elif cached is None:
             embedded = target or (width, height)  # from the header: refused before it is decoded
             self._charge(path, embedded[0] * embedded[1])
-            cached = _decode(path, self.colour, target, flatten, self.max_pixels)
+            cached = _decoded(path, self.colour, target, flatten, self.max_pixels)
             self._images[key] = cached
         return cached
 
@@ -287,7 +296,7 @@ class ArtLibrary:
         stream), so a build holds one decoded picture at a time; sizes and warnings stay."""
         for key, value in self._images.items():
             if value is image:
-                self._images[key] = replace(image, reader=None)
+                self._images[key] = replace(image, reader=None, pixels=None)
                 return
 
     def check_resolution(self, image: ArtImage | SvgArt, drawn: Rect) -> float:
@@ -336,12 +345,14 @@ def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
     if not stat.S_ISREG(info.st_mode):
         raise RenderError(f"{path}: art is not a regular file")
     with _reading(path, max_pixels):
-        _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
+        exif = _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
         with Image.open(path) as im:
             if im.format not in FORMATS:
                 raise RenderError(f"{path}: art must be PNG or JPEG, not {im.format}")
             _check_pixels(path, im.width, im.height, max_pixels)
-            orientation = im.getexif().get(0x0112, 1)
+            # a PNG's getexif decodes the whole picture to look for EXIF after the image data;
+            # with none there (the chunk walk), the chunks read on opening are all it can find
+            orientation = (im.getexif() if exif else Image.Image.getexif(im)).get(0x0112, 1)
             w, h = im.size
             return (h, w, im.format) if orientation in _SWAPPED else (w, h, im.format)
 
@@ -357,17 +368,24 @@ def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
                           "may hold a fifth of it), or save it smaller")
 
 
-def _check_png_chunks(path: Path, size: int) -> None:
+def _check_png_chunks(path: Path, size: int) -> bool:
     """For a PNG (by its signature; other files pass), walk the chunk headers (seeking, never
     reading data) and refuse lengths that run past the file, ancillary chunks over
     :data:`MAX_CHUNK`, or image data (``IDAT``) larger than the header's image can need (twice
-    its raw size plus 1 MiB: zlib makes data at most a little larger)."""
+    its raw size plus 1 MiB: zlib makes data at most a little larger).
+
+    Returns:
+        False for a PNG with no chunk after its image data that can hold an orientation
+        (``eXIf``, or text: EXIF or XMP in ``tEXt``, ``zTXt``, ``iTXt``), so Pillow has every
+        one once it has opened the file; True otherwise (another format too).
+    """
+    exif = pixels = False  # a chunk that may hold an orientation seen after the image data; image data seen
     with open(path, "rb") as f:
         if f.read(len(_PNG_SIGNATURE)) != _PNG_SIGNATURE:
-            return
+            return True
         head = f.read(8 + 13)
         if len(head) < 21 or head[4:8] != b"IHDR":
-            return  # Pillow reports it as unreadable
+            return True  # Pillow reports it as unreadable
         width, height = struct.unpack(">II", head[8:16])
         depth, colour_type = head[16], head[17]
         row = math.ceil(width * _PNG_CHANNELS.get(colour_type, 4) * max(depth, 1) / 8) + 1
@@ -377,8 +395,10 @@ def _check_png_chunks(path: Path, size: int) -> None:
             f.seek(pos)
             header = f.read(8)
             if len(header) < 8:
-                return
+                return True  # no IEND: Pillow decides
             length, kind = struct.unpack(">I4s", header)
+            exif = exif or (pixels and kind in (b"eXIf", b"tEXt", b"zTXt", b"iTXt"))
+            pixels = pixels or kind == b"IDAT"
             if pos + 12 + length > size:
                 raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
             if kind == b"IDAT":
@@ -389,7 +409,7 @@ def _check_png_chunks(path: Path, size: int) -> None:
             elif length > MAX_CHUNK:
                 raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
             if kind == b"IEND":
-                return
+                return exif
             pos += 12 + length
         raise RenderError(f"{path}: PNG with more than 1000000 chunks")
 
@@ -433,6 +453,76 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
+class _Kept:
+    """Pictures decoded and converted by earlier builds of this process, by (SHA-256 of the
+    file, size embedded, colour under transparency, colour model and options): what
+    :func:`keep_decoded` turns on for ``--watch`` and the page, so a rebuild decodes only the
+    files that changed. Least recently used first out once ``limit`` bytes are held; 0 keeps none."""
+
+    def __init__(self) -> None:
+        self.limit = 0
+        self.held = 0
+        self.items: dict[tuple, tuple[ArtImage, int]] = {}
+        self.lock = threading.Lock()  # the page renders in worker threads
+
+    def get(self, key: tuple) -> ArtImage | None:
+        with self.lock:
+            found = self.items.pop(key, None)
+            if found is None:
+                return None
+            self.items[key] = found  # most recently used last
+            return found[0]
+
+    def put(self, key: tuple, image: ArtImage) -> None:
+        size = len(image.reader.data) if isinstance(image.reader, EmbeddedJpeg) else image.width * image.height * len(image.mode)
+        with self.lock:
+            if size > self.limit or key in self.items:
+                return
+            self.items[key] = (image, size)
+            self.held += size
+            self.trim()
+
+    def trim(self) -> None:
+        """Drop the least recently used until at most ``limit`` bytes are held (lock held)."""
+        while self.items and self.held > self.limit:
+            self.held -= self.items.pop(next(iter(self.items)))[1]
+
+
+_KEPT = _Kept()
+
+
+def keep_decoded(limit: int = 256 * 1024 * 1024) -> None:
+    """Keep pictures decoded (resampled, converted) between builds of this process, up to
+    ``limit`` bytes of their embedded data (default 256 MiB; 0: keep none, as a one-off build
+    does, which holds one decoded picture at a time). A file is known again by its bytes'
+    SHA-256, so an edited picture is decoded afresh. For ``--watch`` and the page."""
+    with _KEPT.lock:
+        _KEPT.limit = limit
+        _KEPT.trim()
+
+
+def _decoded(path: Path, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
+             max_pixels: int) -> ArtImage:
+    """:func:`_decode`, or the picture an earlier build decoded from the same bytes (see
+    :func:`keep_decoded`); a pass-through JPEG is never kept (nothing was decoded)."""
+    if _KEPT.limit <= 0:
+        return _decode(path, colour, target, background, max_pixels)
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return _decode(path, colour, target, background, max_pixels)  # says why, naming the file
+    key = (digest, target, background, colour.model, colour.options)
+    found = _KEPT.get(key)
+    if found is None:
+        found = _decode(path, colour, target, background, max_pixels)
+        if found.passthrough:
+            return found
+        _KEPT.put(key, found)
+    # a fresh reader each time: ReportLab keeps the pixels' bytes on the one it was given
+    reader = ImageReader(found.pixels) if found.pixels is not None else found.reader
+    return replace(found, path=path, reader=reader)
+
+
 def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
             max_pixels: int) -> ArtImage:
     with _reading(path, max_pixels):
@@ -443,9 +533,10 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
             icc = im.info.get("icc_profile")
             if (colour.model == "rgb" and im.format == "JPEG" and target is None and orientation == 1
                     and im.mode in ("L", "RGB") and (not icc or is_srgb(icc))):
-                im.load()  # decodes fully, so a corrupt JPEG is refused here, not in a viewer
                 data = path.read_bytes()
-                return ArtImage(path, im.width, im.height, im.mode, ImageReader(io.BytesIO(data)), True, displayed)
+                if not _whole_jpeg(data, im.width, im.height, im.mode):
+                    im.load()  # decodes fully, so a truncated or odd JPEG is refused here, not in a viewer
+                return ArtImage(path, im.width, im.height, im.mode, EmbeddedJpeg(data), True, displayed)
             jpeg = im.format in ("JPEG", "MPO")  # an MPO: its first frame (Pillow opens it there), re-encoded
             if jpeg and target is not None:  # decode at 1/2, 1/4 or 1/8 when that still covers the target
                 stored = (target[1], target[0]) if swapped else target
@@ -465,11 +556,45 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
     buffer = io.BytesIO()
     if jpeg:  # lossy already: re-encode as JPEG (DCT) rather than Flate
         converted.save(buffer, "JPEG", quality=95, subsampling=0)
-        buffer.seek(0)
-        reader = ImageReader(buffer)
-    else:
-        reader = ImageReader(converted)
-    return ArtImage(path, converted.width, converted.height, converted.mode, reader, False, displayed)
+        return ArtImage(path, converted.width, converted.height, converted.mode, EmbeddedJpeg(buffer.getvalue()), False, displayed)
+    return ArtImage(path, converted.width, converted.height, converted.mode, ImageReader(converted), False, displayed, converted)
+
+
+def _whole_jpeg(data: bytes, width: int, height: int, mode: str) -> bool:
+    """Whether ``data`` is a JPEG whose bytes can be embedded as they are without decoding them:
+    it ends with its end-of-image marker (so it is not truncated) and ReportLab reads the same
+    size and channels from its frame header as Pillow did (``width`` × ``height``, ``mode``).
+    When False the caller decodes the file, which refuses it or proves it whole."""
+    if not data.endswith(b"\xff\xd9"):
+        return False
+    try:
+        found = readJPEGInfo(io.BytesIO(data))
+    except Exception:  # ReportLab raises PDFError, struct.error, IndexError, ... on odd headers
+        return False
+    return found is not None and tuple(found[:3]) == (width, height, 1 if mode == "L" else 3)
+
+
+class EmbeddedJpeg:
+    """JPEG bytes embedded as they are (DCT), in place of an :class:`ImageReader` in
+    ``canvas.drawImage``: ReportLab names an image given so by its ``str`` (here the bytes'
+    SHA-256) instead of an md5 of its decoded pixels, and reads the stream from ``jpeg_fh``
+    (its ``loadImageFromJPEG``: the frame header only, no decoding).
+
+    Attributes:
+        data: the JPEG file's bytes.
+        digest: their SHA-256, hex.
+    """
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.digest = hashlib.sha256(data).hexdigest()
+
+    def jpeg_fh(self) -> io.BytesIO:
+        """The bytes as a file ReportLab reads the frame header and stream from."""
+        return io.BytesIO(self.data)
+
+    def __str__(self) -> str:
+        return f"jpeg-sha256-{self.digest}"
 
 
 def _eight_bit(im: Image.Image) -> Image.Image:

@@ -448,8 +448,30 @@ class SetText:
         return box
 
 
+#: Texts already set, by (face size, element, font, text after substitution, safe area): the
+#: warnings, the checks and the drawing of one face each ask for the same line (issue 27).
+#: The element itself is kept beside the result, so its id is not reused while the entry lives.
+_SET: dict[tuple, tuple[Element, SetText]] = {}
+#: Entries kept before the table starts afresh (about 300 bytes each).
+_SET_LIMIT = 200_000
+
+
 def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
              area: textfit.SafeArea | None = None) -> SetText:
+    """:func:`_set_text`, worked out once per distinct face size, element, font, text and safe area."""
+    key = (face_w, face_h, id(element), font_name(template, element.font), substitute(element.content, values), area)
+    found = _SET.get(key)
+    if found is not None and found[0] is element:
+        return found[1]
+    if len(_SET) >= _SET_LIMIT:
+        _SET.clear()
+    result = _set_text(face_w, face_h, template, element, values, area)
+    _SET[key] = (element, result)
+    return result
+
+
+def _set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
+              area: textfit.SafeArea | None = None) -> SetText:
     """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
     size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
     with a safe ``area`` (pt, see :func:`tokengen.geometry.textfit.safe_area`), shrunk further and moved

@@ -158,8 +158,13 @@ def watch_build(build: Callable[[], str], inputs: Callable[[], Inputs], echo: Ca
     :data:`INPUT_ERRORS` prints ``HH:MM:SS tokengen: error: <message>; kept the last good
     output`` through ``error`` and watching goes on (outputs are written atomically, so the last
     good PDF stays). Any other error on the first build is raised (a bad option will not get
-    better by editing the catalogue); later ones are printed.
+    better by editing the catalogue); later ones are printed. Pictures decoded by one build are
+    kept for the next (:func:`tokengen.faces.art.keep_decoded`).
     """
+
+    from ..faces.art import keep_decoded
+
+    keep_decoded()  # a rebuild decodes only the pictures whose bytes changed
 
     def once(first: bool) -> None:
         start = time.perf_counter()

@@ -511,6 +511,9 @@ def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: boo
         raise UsageError(f"{work}: the work folder must not be the catalogue's folder")
     state = State(catalogue, work)
     state.own_workdir = own
+    from ..faces.art import keep_decoded
+
+    keep_decoded()  # an option change re-renders without decoding the pictures again
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:

@@ -1,0 +1,273 @@
+"""Real-work cases for ``make bench`` (issue 27): art-heavy sheets, distinct faces, chit PNGs and
+print-shop exports, memory to a million tokens, and the page's and ``--watch``'s latency.
+
+``--before TREE`` runs every tokengen command a second time with ``PYTHONPATH=TREE`` (another
+checkout, e.g. the commit before a change), so the before and after ratios come from one run.
+
+Each ratio is of CPU time (user + system of the child processes, ``resource.getrusage(
+RUSAGE_CHILDREN)``; a process pool's workers count too), the median of alternating pairs in
+this one run, so load from other work on the machine hits both sides alike. Peak memory is a
+child's ``ru_maxrss``. Usage alone: ``python bench/workloads.py [--repeat N] [--only NAME ...]``
+(names: photos, counters, chits, shop, memory, latency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TOKENGEN = Path(sys.executable).parent / "tokengen"
+SKETCH = HERE / "reportlab_sketch.py"
+PHOTOS = 100
+PHOTO_PX = 1500
+PALETTE = ["#8a2a1c", "#1c4f8a", "#3f6a2a", "#6f4ea8", "#b08a1e", "#2b2b2b", "#a8432f", "#3f6ea8"]
+
+
+#: PYTHONPATH for tokengen commands (None: this checkout as installed); see ``--before``.
+TREE: str | None = None
+
+
+def _env(cmd: list[str]) -> dict[str, str] | None:
+    if TREE is None or cmd[0] != str(TOKENGEN):
+        return None
+    return {**os.environ, "PYTHONPATH": TREE}
+
+
+def cpu(cmd: list[str]) -> float:
+    """CPU seconds (user + system) of ``cmd`` and its children, run to the end.
+
+    Raises:
+        RuntimeError: the command failed (with the end of its stderr).
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=_env(cmd))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def peak_mb(cmd: list[str]) -> float:
+    """Peak RSS (MB) of ``cmd`` (one child process, ``os.wait4``)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(cmd))
+    _, status, usage = os.wait4(proc.pid, 0)
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {stderr.strip()[-400:]}")
+    return usage.ru_maxrss / 1024
+
+
+def pair(ours: list[str], reference: list[str], repeat: int) -> tuple[float, float, float]:
+    """(median CPU s of ``ours``, of ``reference``, median of the per-pair ratios), alternating."""
+    a, b, r = [], [], []
+    for _ in range(repeat):
+        x, y = cpu(ours), cpu(reference)
+        a.append(x)
+        b.append(y)
+        r.append(x / y)
+    return statistics.median(a), statistics.median(b), statistics.median(r)
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+def photos(work: Path) -> Path:
+    """A catalogue of :data:`PHOTOS` distinct photo-like 1500 × 1500 JPEGs on 2.5 in tokens (600 DPI
+    over the whole face: passed through as their own bytes), one name each."""
+    from bench import photo_jpeg  # type: ignore[import-not-found]  # bench.py beside this file
+
+    folder = work / "photos"
+    folder.mkdir(exist_ok=True)
+    rows = []
+    for n in range(PHOTOS):
+        path = folder / f"p{n:03d}.jpg"
+        if not path.exists():
+            photo_jpeg(path, (PHOTO_PX, PHOTO_PX), 85 + n % 10)  # distinct files
+        rows.append({"id": f"p{n:03d}", "name": f"Photo {n}", "art": f"photos/{path.name}"})
+    _csv(work / "photos.csv", rows)
+    cat = work / "photos.yaml"
+    cat.write_text("title: Photos\nsize: 2.5in\ndrawn_blind: false\nfields: {name: text, art: image}\n"
+                   "template:\n"
+                   "  - {image: \"{art}\", box: [0, 0, 1, 1], fit: cover}\n"
+                   "  - {text: \"{name}\", font: bold, at: [0.5, 0.9], size: 0.08, width: 0.8, colour: \"#ffffff\"}\n"
+                   "back:\n  - {rect: fill, fill: \"#2b2b2b\", bleed: true}\n"
+                   "tokens: photos.csv\n", "utf-8")
+    return cat
+
+
+def counters(work: Path, count: int) -> Path:
+    """A catalogue of ``count`` distinct 1 in counters from a CSV, a 5-element template."""
+    rows = [{"id": f"c{n}", "unit": f"{n // 3 + 1}/{n % 97 + 1}", "factors": f"{n % 9 + 1}-{n % 7 + 2}",
+             "mark": "★◆●▲"[n % 4], "side": PALETTE[n % len(PALETTE)]} for n in range(count)]
+    _csv(work / f"counters-{count}.csv", rows)
+    cat = work / f"counters-{count}.yaml"
+    cat.write_text("title: Counters\nsize: 1in\ndrawn_blind: false\n"
+                   "fields: {unit: text, factors: text, mark: text, side: colour}\n"
+                   "template:\n"
+                   "  - {rect: fill, fill: \"{side}\", bleed: true}\n"
+                   "  - {circle: ring, at: [0.5, 0.45], r: 0.3, stroke: \"#ffffff\", width: 0.025}\n"
+                   "  - {glyph: \"{mark}\", at: [0.5, 0.5], width: 0.4, size: 0.3, colour: \"#ffffff\"}\n"
+                   "  - {text: \"{unit}\", font: bold, at: [0.5, 0.18], size: 0.14, width: 0.7, colour: \"#ffffff\"}\n"
+                   "  - {text: \"{factors}\", font: bold, at: [0.5, 0.88], size: 0.2, width: 0.7, colour: \"#ffffff\"}\n"
+                   "back:\n  - {rect: fill, fill: \"#2b2b2b\", bleed: true}\n"
+                   f"tokens: counters-{count}.csv\n", "utf-8")
+    return cat
+
+
+def _csv(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def million(work: Path) -> Path:
+    """The Meatshields catalogue with every token 55,556 times: 1,000,008 tokens."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "token_defs.yaml").read_text("utf-8"))
+    data.pop("columns", None)
+    for token in data["tokens"]:
+        token["copies"] = 55_556
+    path = work / "million.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    return path
+
+
+# -- cases ------------------------------------------------------------------------------------
+
+def _build(cat: Path, out: Path, *extra: str) -> list[str]:
+    return [str(TOKENGEN), "build", str(cat), "--columns", "0", "-o", str(out), *extra]
+
+
+def case_photos(work: Path, repeat: int) -> list[list[str]]:
+    cat = photos(work)
+    ours = _build(cat, work / "photos.pdf", "--max-art-pixels", "250000000")
+    sketch = [sys.executable, str(SKETCH), "--photos", str(work / "photos.csv"), str(work / "photos-sketch.pdf")]
+    a, b, r = pair(ours, sketch, repeat)
+    return [["100 photos 1500 × 1500, 2.5 in / sketch (drawImage of the file)", f"{a:.2f}", f"{b:.2f}", f"{r:.2f}×", _goal(r, 1.5)]]
+
+
+def case_counters(work: Path, repeat: int) -> list[list[str]]:
+    rows = []
+    for count, goal in ((1000, None), (10_000, 1.4)):
+        cat = counters(work, count)
+        sketch = [sys.executable, str(SKETCH), "--distinct", str(count), str(work / f"counters-{count}-sketch.pdf")]
+        a, b, r = pair(_build(cat, work / f"counters-{count}.pdf"), sketch, repeat)
+        rows.append([f"{count:,} distinct counters / sketch ({count:,} forms)", f"{a:.2f}", f"{b:.2f}", f"{r:.2f}×",
+                     _goal(r, goal) if goal else ""])
+    return rows
+
+
+def case_exports(work: Path, repeat: int, which: tuple[str, ...] = ("tgc-chits", "print-shop")) -> list[list[str]]:
+    cat = counters(work, 1000)
+    rows = []
+    for profile, goal in (("tgc-chits", 3.0), ("print-shop", 1.5)):
+        if profile not in which:
+            continue
+        export = [str(TOKENGEN), "export", str(cat), "--profile", profile, "-o", str(work / f"out-{profile}")]
+        start = time.perf_counter()
+        a, b, r = pair(export, _build(cat, work / "counters-1000.pdf"), repeat)
+        rows.append([f"export --profile {profile}, 1,000 distinct / their build", f"{a:.2f}", f"{b:.2f}", f"{r:.2f}×",
+                     _goal(r, goal) + f" (wall {(time.perf_counter() - start) / repeat:.1f} s a pair)"])
+    return rows
+
+
+def case_memory(work: Path, repeat: int) -> list[list[str]]:
+    cat = million(work)
+    mb = min(peak_mb(_build(cat, work / "million.pdf", "--max-tokens", "2000000", "--max-pages", "30000"))
+             for _ in range(max(1, repeat // 3)))
+    return [["1,000,008 tokens: peak RSS (MB)", f"{mb:.0f} MB", "", "", "met (< 100 MB)" if mb < 100 else "NOT met (< 100 MB)"]]
+
+
+def case_latency(work: Path, repeat: int) -> list[list[str]]:
+    """The page's re-render after an option change, and ``--watch``'s rebuild after an edit, for
+    1,000 distinct counters: wall time in one process (the page's handler; the watcher's build)."""
+    cat = counters(work, 1000)
+    code = (
+        "import sys,time,statistics,tempfile\n"
+        "from pathlib import Path\n"
+        "from tokengen.web import jobs\n"
+        "cat, n = sys.argv[1], int(sys.argv[2])\n"
+        "out = Path(tempfile.mkdtemp()) / 'sheet.pdf'\n"
+        "times = []\n"
+        "for i in range(n + 1):  # the first builds the caches a page session has\n"
+        "    t = time.perf_counter(); jobs.build(cat, {'margin': ('0.25in', '0.3in')[i % 2]}, out)\n"
+        "    times.append(time.perf_counter() - t)\n"
+        "print(statistics.median(times[1:]))\n")
+    try:
+        env = {**os.environ, "PYTHONPATH": TREE} if TREE else None
+        out = subprocess.run([sys.executable, "-c", code, str(cat), str(max(repeat, 3))], capture_output=True, text=True,
+                             check=True, env=env)
+        page = float(out.stdout.strip())
+        row = [["page re-render after an option change (margin), 1,000 distinct (wall s)", f"{page:.3f}", "", "", _goal(page, 0.4, " s")]]
+    except (subprocess.CalledProcessError, ValueError) as exc:
+        row = [["page re-render, 1,000 distinct", "failed", "", "", str(getattr(exc, "stderr", exc)).strip()[-120:]]]
+    return row
+
+
+def _goal(value: float, goal: float | None, unit: str = "×") -> str:
+    if goal is None:
+        return ""
+    return f"≤ {goal}{unit} {'met' if value <= goal else 'NOT met'}"
+
+
+CASES: dict[str, Callable[[Path, int], list[list[str]]]] = {
+    "photos": case_photos, "counters": case_counters, "chits": lambda w, r: case_exports(w, r, ("tgc-chits",)),
+    "shop": lambda w, r: case_exports(w, r, ("print-shop",)), "memory": case_memory, "latency": case_latency}
+
+
+def report(work: Path, repeat: int, only: list[str] | None = None, before: str | None = None) -> str:
+    """The table of every case in ``only`` (default all), as text; with ``before`` (a checkout's
+    path), each case again with that tree's tokengen, its rows marked ``before:``."""
+    global TREE
+    import compileall
+
+    for tree in filter(None, [str(ROOT), before]):  # as an installed copy: byte-compiled
+        compileall.compile_dir(str(Path(tree) / "tokengen"), quiet=1)
+    rows = [["real work (issue 27): CPU, medians of alternating pairs", "tokengen s", "reference s", "ratio", "target"]]
+    for name in only or list(CASES):
+        rows += CASES[name](work, repeat)
+        if before:
+            TREE = before
+            try:
+                rows += [[f"  before: {r[0]}", *r[1:]] for r in CASES[name](work, repeat)]
+            except RuntimeError as exc:
+                rows.append([f"  before: {name}", "failed", "", "", str(exc)[-80:]])
+            finally:
+                TREE = None
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", nargs="*", choices=list(CASES))
+    parser.add_argument("--work", type=Path, help="a folder to keep the inputs in (default: a temporary one)")
+    parser.add_argument("--before", help="another checkout whose tokengen runs each case too (PYTHONPATH)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(HERE))
+    if args.work:
+        args.work.mkdir(parents=True, exist_ok=True)
+        print(report(args.work, args.repeat, args.only, args.before))
+        return 0
+    with tempfile.TemporaryDirectory(prefix="tokengen-work-") as tmp:
+        print(report(Path(tmp), args.repeat, args.only, args.before))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
