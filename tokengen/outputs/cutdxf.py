@@ -30,6 +30,18 @@ FLATNESS = 0.005
 INSUNITS_MM = 4
 
 
+def _ezdxf() -> Any:
+    """ezdxf, imported with pyparsing's deprecation notes of its camelCase names silenced: ezdxf
+    (to 1.4 at least) still calls ``addParseAction`` and ``oneOf``, and pyparsing 3.3 warns of
+    each as a UserWarning, which would reach the user's stderr on every DXF export."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"'\w+' deprecated - use '\w+'", DeprecationWarning)
+        import ezdxf
+    return ezdxf
+
+
 def dxf_path(out_stem: Path, number: int) -> Path:
     """The DXF of sheet ``number`` (1-based): ``<out_stem>-cut-<number>.dxf``."""
     return out_stem.with_name(f"{out_stem.name}-cut-{number}.dxf")
@@ -69,7 +81,7 @@ def points(outline: Outline) -> list[tuple[float, float]]:
 def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool, cut: str = "outlines") -> object:
     """The ezdxf document of one sheet's cut file (mm, y up): one entity per token, or with
     ``cut="shared"`` one per edge (shared edges once)."""
-    import ezdxf
+    ezdxf = _ezdxf()
 
     doc = ezdxf.new("R2010", setup=False)
     doc.header["$INSUNITS"] = INSUNITS_MM
@@ -112,7 +124,7 @@ def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bo
 def _save(doc: object, path: Path) -> None:
     """Save ``doc`` deterministically: ezdxf's fixed dates and GUIDs instead of now and random
     ones, so the same input gives the same bytes (as the PDFs do)."""
-    import ezdxf
+    ezdxf = _ezdxf()
 
     doc.classes.add_required_classes(doc.dxfversion)  # type: ignore[attr-defined]  # doc is an ezdxf Drawing, typed object to keep ezdxf out of import time
     classes = doc.classes.classes  # type: ignore[attr-defined]  # filled in set order: sort them
