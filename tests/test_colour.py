@@ -152,7 +152,8 @@ def test_a_lower_ink_limit_applies_to_fills_and_pixels(run, tmp_path: Path, cata
 @pytest.mark.skipif(not GS_CMYK.exists(), reason="needs Ghostscript's ps_cmyk.icc (Debian ghostscript) as a second CMYK profile")
 def test_icc_key_names_the_shops_own_profile(run, tmp_path: Path, catalogue_path: Path):
     shutil.copy(GS_CMYK, tmp_path / "shop.icc")
-    user = profiles_file(tmp_path, "my-shop:\n  extends: print-shop\n  icc: shop.icc\n  rendering_intent: perceptual\n")
+    # ps_cmyk.icc is ICC v4.2, which PDF/X-1a refuses (test_preflight_icc_version.py): plain PDF here
+    user = profiles_file(tmp_path, "my-shop:\n  extends: print-shop\n  pdfx: none\n  icc: shop.icc\n  rendering_intent: perceptual\n")
     result = run("export", str(catalogue_path), "--profile", "my-shop", "--profiles", str(user), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.stderr
     pdf = next((tmp_path / "out").glob("*.pdf"))

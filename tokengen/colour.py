@@ -108,6 +108,15 @@ def output_profile(icc: str | Path | None = None) -> OutputProfile:
     return OutputProfile(path, description, "Custom", description)
 
 
+def icc_version(icc: str | Path) -> float:
+    """The ICC version of the CMYK output profile at ``icc`` (from its header: ``2.2``, ``4.3``).
+
+    Raises:
+        RenderError: as :func:`output_profile`.
+    """
+    return float(_profile(str(Path(icc)))[0].profile.version)
+
+
 @lru_cache(maxsize=16)
 def _profile(path: str) -> tuple[ImageCms.ImageCmsProfile, str]:
     """(profile, description) of the ICC file at ``path``, checked to be a CMYK output profile."""

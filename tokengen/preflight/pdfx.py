@@ -127,7 +127,8 @@ def problems(pdf: Any, path: Path | None = None) -> list[tuple[int | None, str]]
     Checked: the PDF version for the edition; ``GTS_PDFXVersion`` (and for 2001
     ``GTS_PDFXConformance``), ``Trapped`` True or False, ``Title``, ``CreationDate``,
     ``ModDate``; the trailer ``/ID``; no encryption; exactly one ``/GTS_PDFX`` output intent with
-    an ``OutputConditionIdentifier`` and, when embedded, a CMYK output (``prtr``) ICC profile;
+    an ``OutputConditionIdentifier`` and, when embedded, a CMYK output (``prtr``) ICC profile of
+    version 2 (header byte 8 below 4: PDF 1.3 and 1.4 predate ICC v4);
     a TrimBox or ArtBox on every page. Transparency, colour spaces and fonts are their own checks.
     """
     import pikepdf
@@ -177,6 +178,9 @@ def problems(pdf: Any, path: Path | None = None) -> list[tuple[int | None, str]]
             head = _icc_head(dest)
             if head is None or head[12:16] != b"prtr" or head[16:20] != b"CMYK":
                 found.append((None, "the DestOutputProfile is not a CMYK output (prtr) ICC profile"))
+            elif head[8] >= 4:  # PDF 1.3 and 1.4 embed ICC v2 profiles; ICC v4 came with PDF 1.5
+                found.append((None, f"the DestOutputProfile is an ICC v{head[8]}.{head[9] >> 4} profile; "
+                                    f"{EDITION.get(version, CONFORMANCE)} (PDF {limit}) needs an ICC v2 profile"))
     for number, page in enumerate(pdf.pages, 1):
         if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj:
             found.append((number, "no TrimBox (or ArtBox); PDF/X needs one on every page"))

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, output_profile
+from ..colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, icc_version, output_profile
 from ..errors import CatalogueError, RenderError, UsageError
 from ..units import parse_length, parse_page
 from . import schemas
@@ -311,6 +311,8 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
     if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output in ("png", "tts")):
         raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
+    if pdfx == "x1a" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3 embeds ICC v2 (v4 came with PDF 1.5)
+        raise fail("icc", f"{icc}: an ICC v{icc_version(icc):g} profile; pdfx: x1a (PDF/X-1a:2001, PDF 1.3) needs an ICC v2 profile")
     return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
                    gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
                    boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
