@@ -256,7 +256,7 @@ def test_untagged_cmyk_art_is_ink_limited(tmp_path: Path):
     path = tmp_path / "heavy.jpg"
     Image.new("CMYK", (300, 300), (255, 255, 255, 255)).save(path, quality=100)
     image = ArtLibrary("cmyk").load(path)
-    pixels = Image.open(image.reader.fp)  # the re-encoded DCT stream that goes into the PDF
+    pixels = Image.open(image.reader.jpeg_fh())  # the re-encoded DCT stream that goes into the PDF (embedded as it is)
     assert pixels.mode == "CMYK"
     c, m, y, k = pixels.getpixel((150, 150))
     assert k >= 250 and 290 <= (c + m + y + k) / 2.55 <= 301, (c, m, y, k)
