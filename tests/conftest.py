@@ -82,3 +82,17 @@ def run():
 
 
 __all__ = ["cli", "ROOT", "CATALOGUE", "DATA", "MANUAL_PAGES", "manual"]
+
+
+@pytest.fixture(autouse=True)
+def _no_decoded_art_kept_across_tests():
+    """The page and --watch keep decoded art process-wide between rebuilds
+    (:func:`tokengen.faces.art.keep_decoded`); a test that made the page's app must not hand its
+    kept pictures to the next test. After each test the keeping is off and the kept art dropped,
+    as in a fresh process (only when the art module was imported: no import for the others)."""
+    yield
+    import sys
+
+    module = sys.modules.get("tokengen.faces.art")
+    if module is not None:
+        module.keep_decoded(0)

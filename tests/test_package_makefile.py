@@ -41,7 +41,9 @@ TEST_RECIPE = [".venv/bin/python -m mypy", "NO_MKDOCS_2_WARNING=1 .venv/bin/pyth
 
 
 def _dry_run(clone: Path, python: Path) -> list[str]:
-    result = subprocess.run([MAKE, "-n", f"PYTHON={python}", "test"], cwd=clone, capture_output=True, text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}  # as from a shell, also under make test
+    result = subprocess.run([MAKE, "-n", "--no-print-directory", f"PYTHON={python}", "test"], cwd=clone, capture_output=True, text=True,
+                            timeout=60, env=env)
     assert result.returncode == 0, result.stderr
     return result.stdout.splitlines()
 
