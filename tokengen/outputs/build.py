@@ -142,7 +142,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
+                       catalogue.warnings + tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
                        tuple(sheet.notes))
 
 
