@@ -189,6 +189,9 @@ class Catalogue:
     #: The safe area (pt) the faces were designed for (``safe_area:``; None: the home one). An
     #: output asking a larger one scales each face's content about its centre to fit.
     safe_area: float | None = None
+    #: What reading the catalogue found that the user should know, one line each without the
+    #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
+    warnings: tuple[str, ...] = ()
 
     def files_read(self) -> tuple[Path, ...]:
         """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces

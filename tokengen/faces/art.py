@@ -314,21 +314,23 @@ class ArtLibrary:
         size, below 300 DPI; it may print blurred``, then one line for all the resampled ones,
         naming the first two relative to ``folder`` (the catalogue's), e.g. ``3 pictures
         resampled to 600 DPI (art/orc.png, art/elf.png, …); --keep-resolution keeps them``."""
-        low = [f"{path}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
+        low = [f"{shown_in(path, folder)}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
                for path, dpi in self._warnings.items()]
         low += [line for art in self._svgs.values() for line in art.warnings]
         return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
 
 
+def shown_in(path: Path | str, folder: Path | None) -> str:
+    """``path`` relative to ``folder`` (the catalogue's) when inside it (``art/knight.png``), else as is."""
+    if folder is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder)):
+        return os.path.relpath(path, folder)
+    return str(path)
+
+
 def resampled_warning(paths: list[Path], dpi: float, folder: Path | None = None) -> str:
     """``2 pictures resampled to 600 DPI (art/orc.png, art/elf.png); --keep-resolution keeps
     them``: the first two ``paths`` named relative to ``folder`` when inside it, ``…`` for more."""
-    def shown(path: Path) -> str:
-        if folder is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder)):
-            return os.path.relpath(path, folder)
-        return str(path)
-
-    names = ", ".join([shown(p) for p in paths[:2]] + (["…"] if len(paths) > 2 else []))
+    names = ", ".join([shown_in(p, folder) for p in paths[:2]] + (["…"] if len(paths) > 2 else []))
     one = len(paths) == 1
     return (f"{len(paths)} picture{'' if one else 's'} resampled to {dpi:.0f} DPI ({names}); "
             f"--keep-resolution keeps {'it' if one else 'them'}")

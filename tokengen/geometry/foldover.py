@@ -81,7 +81,10 @@ def _moved(page: PageLayout, dx: float, dy: float, size: tuple[float, float]) ->
 
 
 def backs_of(page: PageLayout, fold: str) -> PageLayout:
-    """The backs of a fold-over sheet: each face cell mirrored across the fold line (no cut lines)."""
+    """The backs of a fold-over sheet: each face cell mirrored across the fold line (no cut lines),
+    and the faces' home bleed with them (``outer_bleed``: the same (token index, rect) pairs,
+    mirrored), so a back is filled past its outer cuts as its face is and a fold a little off
+    shows the back's colour, not paper."""
     width, height = page.size
     vertical = _vertical(page.size, fold)
 
@@ -91,4 +94,5 @@ def backs_of(page: PageLayout, fold: str) -> PageLayout:
         return Rect(rect.x, height - rect.y - rect.h, rect.w, rect.h)
 
     cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed) for c in page.cells)
-    return PageLayout(page.number, page.size, cells, move(page.block))
+    return PageLayout(page.number, page.size, cells, move(page.block),
+                      outer_bleed=tuple((i, move(rect)) for i, rect in page.outer_bleed))

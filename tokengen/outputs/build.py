@@ -98,8 +98,10 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             apply_printer_scale(canvas, spec.page, options.printer_scale)
             sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
             sheet.place(placed, page)
-            if options.fold:  # the backs on the other half, and the dashed fold line
-                sheet.place(folded, foldover.backs_of(page, options.fold))
+            if options.fold:  # the backs on the other half (with the faces' home bleed, mirrored), and the dashed fold line
+                backs_half = foldover.backs_of(page, options.fold)
+                sheet.fill_rects([(r, tokens[i].back.background) for i, r in backs_half.outer_bleed])
+                sheet.place(folded, backs_half)
                 sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
             sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
             sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
@@ -142,7 +144,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
+                       catalogue.warnings + tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
                        tuple(sheet.notes))
 
 

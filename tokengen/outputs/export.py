@@ -428,6 +428,7 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.showPage()
         progress.report("pages", number, count)
     if warnings is not None:
+        warnings.extend(catalogue.warnings)
         warnings.extend(library.warnings(catalogue.path.parent))
         warnings.extend(sheet.warnings)
     if notes is not None:

@@ -28,6 +28,20 @@ def _path_problem(exc: Exception) -> str:
     return one_line(getattr(exc, "strerror", None) or "unreadable")
 
 
+def shown_path(path: Path, named: Path | str) -> str:
+    """A file as messages name it: relative to the current folder when it lies under it
+    (``tokens.csv``, ``games/x/tokens.csv``), else ``named`` (as the catalogue names it, joined
+    to the catalogue's folder as given)."""
+    try:
+        here = Path.cwd().resolve()
+        target = Path(os.path.abspath(path))
+        if target.is_relative_to(here):
+            return str(target.relative_to(here))
+    except OSError:  # the current folder is gone
+        pass
+    return str(named)
+
+
 def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: CatalogueError) -> Path:
     """Resolve an art path relative to the catalogue's folder.
 

@@ -37,7 +37,7 @@ from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length
 from . import fonts
 from . import markup as mk
-from .artpath import resolve_art
+from .artpath import resolve_art, shown_path
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, read_table
 from .template import (
@@ -140,20 +140,27 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise fail(("safe_area",), str(exc)) from None
 
     rows: list[tuple[dict[str, Any], Locate, int | None, str]]
+    notes: list[str] = []
     spec = data["tokens"]
     sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
     decimal_comma = False
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
         sources.append(table_path)
+        shown = shown_path(table_path, path.parent / spec)
         known = list(TOKEN_KEYS) + list(fields)
-        table = read_table(table_path, known)
+        try:
+            table = read_table(table_path, known)
+        except CatalogueError as exc:  # the spreadsheet named as the user knows it, not as resolved
+            raise CatalogueError(shown if exc.path == str(table_path) else exc.path, exc.message, exc.line, exc.field) from None
         decimal_comma = table[0].decimal_comma
-        for name in table[0].columns:  # a column the catalogue does not know: named at the header, not at a row
-            if name not in known:
-                raise CatalogueError(table_path, f"unknown field{suggest(name, known)} (fields: {', '.join(known)})",
-                                     line=table[0].header_line, field=table[0].where(name))
-        rows = [(r.values, _row_locator(table_path, r), r.line, f"{table_path.name} row {r.line}") for r in table]
+        left_out = _undeclared(table[0], known, data.get("ignore", []), shown)
+        if left_out:
+            names = ", ".join(left_out)
+            notes.append(f"{shown}: column{'s' if len(left_out) > 1 else ''} {names} {'are not fields' if len(left_out) > 1 else 'is not a field'} "
+                         f"of the catalogue; {'they are' if len(left_out) > 1 else 'it is'} not printed (list {'them' if len(left_out) > 1 else 'it'} under ignore: to say so)")
+        rows = [({k: v for k, v in r.values.items() if k in known}, _row_locator(Path(shown), r), r.line, f"{table_path.name} row {r.line}")
+                for r in table]
     else:
         if not spec:
             raise fail(("tokens",), "must not be empty")
@@ -193,8 +200,29 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources),
+        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=tuple(notes),
     )
+
+
+def _undeclared(header: Row, known: list[str], ignore: list[str], shown: str) -> list[str]:
+    """The header's columns that are not fields (nor ``id``/``copies``) and not in the catalogue's
+    ``ignore:`` list (matched ignoring case): left out of every token, and named in one warning.
+
+    Raises:
+        CatalogueError: a column whose name is close to a field's (``strenght``): a typo, not a
+            note, named at the header with a did-you-mean.
+    """
+    ignored = {name.lower() for name in ignore}
+    left_out: list[str] = []
+    for name in header.columns:
+        if name in known or name.lower() in ignored:
+            continue
+        hint = suggest(name, known)
+        if hint:
+            raise CatalogueError(shown, f"unknown field{hint} (fields: {', '.join(known)})",
+                                 line=header.header_line, field=header.where(name))
+        left_out.append(name)
+    return left_out
 
 
 def _background(template: Template, values: dict[str, Any]) -> Colour:
