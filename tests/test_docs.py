@@ -74,7 +74,7 @@ def test_readme_is_the_first_page_and_short():
     lines = README.count("\n")
     assert lines < 260, lines
     assert README.count("![") == 1  # one picture
-    for needed in ("make pdf", "make test", "pip install", "--starter counters", "tokengen export --profile print-shop"):
+    for needed in ("make pdf", "make test", "pip install", "--starter counters", "tokengen export meatshields --profile print-shop"):
         assert needed in README
     page = HOOKS.readme_page(README)
     assert "](docs/" not in page and "](guide/home.md)" in page and "](changelog.md)" in page
