@@ -17,6 +17,7 @@ box lies inside the area (:func:`fit_turned`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .figures import corners, turned
@@ -149,21 +150,7 @@ def fit_line(area: SafeArea, m: Metrics, x: float, baseline: float, align: str, 
         fits = (m.ascent - m.descent) * size <= band[1] - band[0] + TOL and width <= hi - lo + TOL
         return Placed(size, left, base, fits)
 
-    first = place(largest)
-    if first.fits:
-        return first
-    floor = min(smallest, largest)
-    low = place(floor)
-    if not low.fits:
-        return low
-    lo, hi = floor, largest  # lo fits, hi does not
-    for _ in range(30):
-        mid = (lo + hi) / 2
-        if place(mid).fits:
-            lo = mid
-        else:
-            hi = mid
-    return place(lo)
+    return _largest(place, largest, smallest)
 
 
 def turned_box(m: Metrics, x: float, baseline: float, align: str, size: float, degrees: float) -> list[tuple[float, float]]:
@@ -189,6 +176,13 @@ def fit_turned(area: SafeArea, m: Metrics, x: float, baseline: float, align: str
         fits = all(area.contains(p) for p in turned_box(m, x, baseline, align, size, degrees))
         return Placed(size, left, baseline, fits)
 
+    return _largest(place, largest, smallest)
+
+
+def _largest(place: Callable[[float], Placed], largest: float, smallest: float) -> Placed:
+    """The line set by ``place`` at the largest size up to ``largest`` at which it fits: ``largest``
+    itself when it fits, else by bisection (30 halvings) down to ``min(smallest, largest)``; set at
+    that floor with ``fits`` False when it fits there neither."""
     first = place(largest)
     if first.fits:
         return first
@@ -196,7 +190,7 @@ def fit_turned(area: SafeArea, m: Metrics, x: float, baseline: float, align: str
     low = place(floor)
     if not low.fits:
         return low
-    lo, hi = floor, largest
+    lo, hi = floor, largest  # lo fits, hi does not
     for _ in range(30):
         mid = (lo + hi) / 2
         if place(mid).fits:
