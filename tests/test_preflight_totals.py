@@ -60,7 +60,7 @@ PLACEMENTS = ("Form XObject and image placements (nested forms included): more t
     ("chars", 20, b"BT /F1 1 Tf 10 10 Td (" + b"a" * 399_000 + b") Tj ET", "font", 2, CHARS),
     ("forms", 24, b"q 1 0 0 1 5 5 cm /X Do Q\n" * 41_000, "form", 2, PLACEMENTS),
     ("operators", 19, b"0 0 m\n" * 1_000_000, "", 0, None),  # read once: a verdict, not a refusal
-])
+], ids=["chars", "forms", "operators"])  # short ids: pytest puts the id in PYTEST_CURRENT_TEST, which the child inherits
 def test_pages_sharing_one_stream_are_bounded(tmp_path: Path, name: str, pages: int, content: bytes, resources: str,
                                               code: int, message: str | None):
     path = shared(tmp_path / f"{name}.pdf", pages, content, resources)

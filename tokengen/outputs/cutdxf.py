@@ -31,14 +31,17 @@ INSUNITS_MM = 4
 
 
 def _ezdxf() -> Any:
-    """ezdxf, imported with pyparsing's deprecation notes of its camelCase names silenced: ezdxf
-    (to 1.4 at least) still calls ``addParseAction`` and ``oneOf``, and pyparsing 3.3 warns of
-    each as a UserWarning, which would reach the user's stderr on every DXF export."""
+    """ezdxf, with pyparsing's deprecation notes of its camelCase names silenced: ezdxf (to 1.4 at
+    least) still calls ``addParseAction``, ``oneOf`` and ``parseAll=``, and pyparsing 3.3 warns of
+    each as a UserWarning, which would reach the user's stderr on every DXF export. Only those
+    notes are silenced (by their wording), for the rest of the process."""
     import warnings
 
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"'\w+' deprecated - use '\w+'", DeprecationWarning)
-        import ezdxf
+    # pyparsing words them "'oneOf' deprecated - use 'one_of'" and "'parseAll' argument is
+    # deprecated, use 'parse_all'"; the second comes while ezdxf parses, so the filter stays
+    warnings.filterwarnings("ignore", r"'\w+' (argument is )?deprecated,? (- )?use '\w+'", DeprecationWarning)
+    import ezdxf
+
     return ezdxf
 
 
