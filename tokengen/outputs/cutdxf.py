@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ExportError
-from ..geometry import cutpaths, pager, shapes
+from ..geometry import cutpaths
 from ..geometry.imposition import PageLayout, SheetSpec
 from ..geometry.shapes import Outline
-from .cutsvg import MM_PER_PT, check_clear, page_outlines, registration_marks
+from .cutsvg import MM_PER_PT, cut_sheets, page_outlines, registration_marks
 
 #: Largest distance (mm) of a flattened Bézier from the true curve.
 FLATNESS = 0.005
@@ -162,15 +162,10 @@ def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     """
     from ..io.atomic import atomic_path
 
-    spec = pager.plan(catalogue.count, shapes.sheet_for(spec, catalogue), copies).spec  # the columns build chose
-    tokens = [t for _ in range(copies) for t in catalogue.expanded()]
     written = []
-    for page in pager.pages(len(tokens), spec):
-        if registration:
-            check_clear(catalogue, page, spec)
-        ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
+    for page, sheet, ids in cut_sheets(catalogue, spec, copies, registration):
         target = dxf_path(out_stem, page.number + 1)
-        doc = dxf_page(page, spec, ids, registration, cut)
+        doc = dxf_page(page, sheet, ids, registration, cut)
         with atomic_path(target, inputs=catalogue.files_read()) as temp:
             try:
                 _save(doc, temp)

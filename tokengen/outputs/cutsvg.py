@@ -12,7 +12,7 @@ profile's margin must leave room for them outside the tokens.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,15 +151,26 @@ def write_cut_svgs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     """
     from ..io.atomic import atomic_path
 
+    written = []
+    for page, sheet, ids in cut_sheets(catalogue, spec, copies, registration):
+        target = svg_path(out_stem, page.number + 1)
+        with atomic_path(target, inputs=catalogue.files_read()) as temp:
+            temp.write_text(svg_page(page, sheet, ids, registration, cut), "utf-8")
+        written.append(target)
+    return written
+
+
+def cut_sheets(catalogue, spec: SheetSpec, copies: int, registration: bool) -> Iterator[tuple[PageLayout, SheetSpec, list[str]]]:
+    """The sheets a cut file of ``copies`` sets is written for, as build lays them out: (page,
+    the sheet spec with the columns build chose, the cut ids ``<token id>-<k>`` in cell order),
+    the registration marks' room checked first when ``registration``.
+
+    Raises:
+        LayoutError: the tokens do not fit, or a registration mark would touch a token.
+    """
     spec = pager.plan(catalogue.count, shapes.sheet_for(spec, catalogue), copies).spec  # the columns build chose
     tokens = [t for _ in range(copies) for t in catalogue.expanded()]
-    written = []
     for page in pager.pages(len(tokens), spec):
         if registration:
             check_clear(catalogue, page, spec)
-        ids = [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
-        target = svg_path(out_stem, page.number + 1)
-        with atomic_path(target, inputs=catalogue.files_read()) as temp:
-            temp.write_text(svg_page(page, spec, ids, registration, cut), "utf-8")
-        written.append(target)
-    return written
+        yield page, spec, [f"{tokens[cell.index].id}-{k + 1}" for k, cell in enumerate(page.cells)]
