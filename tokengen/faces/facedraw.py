@@ -450,8 +450,9 @@ class SetText:
 
 #: Texts already set, by (face size, element, font, text after substitution, safe area): the
 #: warnings, the checks and the drawing of one face each ask for the same line (issue 27).
-#: The element itself is kept beside the result, so its id is not reused while the entry lives.
-_SET: dict[tuple, tuple[Element, SetText]] = {}
+#: The element and the area themselves are kept beside the result, so their ids are not reused
+#: while the entry lives (the areas of a sheet are one object: :func:`tokengen.geometry.textfit.safe_area`).
+_SET: dict[tuple, tuple[Element, textfit.SafeArea | None, SetText]] = {}
 #: Entries kept before the table starts afresh (about 300 bytes each).
 _SET_LIMIT = 200_000
 
@@ -459,14 +460,14 @@ _SET_LIMIT = 200_000
 def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
              area: textfit.SafeArea | None = None) -> SetText:
     """:func:`_set_text`, worked out once per distinct face size, element, font, text and safe area."""
-    key = (face_w, face_h, id(element), font_name(template, element.font), substitute(element.content, values), area)
+    key = (face_w, face_h, id(element), font_name(template, element.font), substitute(element.content, values), id(area))
     found = _SET.get(key)
-    if found is not None and found[0] is element:
-        return found[1]
+    if found is not None and found[0] is element and found[1] is area:
+        return found[2]
     if len(_SET) >= _SET_LIMIT:
         _SET.clear()
     result = _set_text(face_w, face_h, template, element, values, area)
-    _SET[key] = (element, result)
+    _SET[key] = (element, area, result)
     return result
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .figures import corners, turned
 from .imposition import Rect
@@ -88,11 +89,14 @@ class SafeArea:
         return (x0, x1) if x1 >= x0 else None
 
 
+@lru_cache(maxsize=256)
 def safe_area(shape: Shape | None, width: float, height: float, inset: float, scale: float = 1.0) -> SafeArea:
     """The safe area of a ``width`` × ``height`` pt token of ``shape`` (None: square): its trim
     outline moved ``inset`` pt inwards (plus :data:`SLACK`). ``scale`` < 1 is a shrink of the
     text about the token centre (the sheet's ``text_scale``): the area is returned in the
-    coordinates the text is set in before that shrink, i.e. grown by ``1 / scale``."""
+    coordinates the text is set in before that shrink, i.e. grown by ``1 / scale``. Worked out
+    once per distinct set of arguments: every face of a sheet (its drawing, its warnings and
+    the small-text check) gets the one same (immutable) area."""
     edge = outline(shape, Rect(0.0, 0.0, width, height), -(inset + SLACK))
     cx, cy = width / 2, height / 2
     points = tuple((cx + (x - cx) / scale, cy + (y - cy) / scale) for x, y in edge.polygon())

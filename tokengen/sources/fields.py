@@ -501,7 +501,7 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                 continue
             else:
                 raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
-        values[name] = _convert(value, kind, partial(fail, name), path, allow_outside_art, locate(name), decimal_comma)
+        values[name] = _convert(value, kind, partial(fail, name), path, allow_outside_art, partial(locate, name), decimal_comma)
     return values, token_id, int(copies)
 
 
@@ -544,7 +544,9 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
 
 
 def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path: Path, allow_outside_art: bool,
-             where: CatalogueError, decimal_comma: bool = False) -> Any:
+             where: Callable[[], CatalogueError], decimal_comma: bool = False) -> Any:
+    """``value`` as a field of type ``kind``; errors go through ``fail``, an art file's through
+    ``where()`` (the located error, made only for a picture: not once per value)."""
     if kind == "text":  # a spreadsheet's date is its ISO text (DateCell)
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
@@ -560,7 +562,7 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
             raise fail(f"expected an image path, got {_got(value)}")
         if not value.strip():  # an empty default (default: ""): no picture
             return None
-        return resolve_art(path, value.strip(), allow_outside_art, where)
+        return resolve_art(path, value.strip(), allow_outside_art, where())
     # colour
     if isinstance(value, str) and re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", value):
         return Colour.parse(value.strip())
@@ -578,18 +580,19 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
     for element in template.elements:
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
-        source = next(iter(element.fields()), None)
         if element.boxed:
-            _check_boxed(template, element, substitute(element.content, values), source, locate)
+            _check_boxed(template, element, substitute(element.content, values), next(iter(element.fields()), None), locate)
             continue
         text = line_text(element, values)
         control = next((ch for ch in text if not printable_on_one_line(ch)), None)
         if control is not None:
+            source = next(iter(element.fields()), None)
             raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
         font = font_name(template, element.font)
         missing = fonts.missing_glyphs(text, font)
         if missing:
+            source = next(iter(element.fields()), None)  # named only when refused: not looked up per token
             shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
             what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
             if source is None:

@@ -197,12 +197,26 @@ def register_family() -> Family:
     return family(REGULAR, BOLD, ITALIC, BOLD_ITALIC)
 
 
+#: Per registered font name: (the font face it was for, the characters found in it): a font's
+#: coverage is looked up once per distinct character, not once per token (issue 27).
+_COVERED: dict[str, tuple[object, set[str]]] = {}
+
+
 def missing_glyphs(text: str, font: str) -> list[str]:
     """Characters of ``text`` that ``font`` has no glyph for (they would print as boxes)."""
     found = pdfmetrics.getFont(font)
     assert isinstance(found, TTFont), font  # every font tokengen draws with is a TrueType file it registered
     face = found.face
-    return [ch for ch in dict.fromkeys(text) if ord(ch) not in face.charToGlyph and not ch.isspace()]
+    seen = _COVERED.get(font)
+    if seen is None or seen[0] is not face:  # first use, or the name registered anew
+        seen = _COVERED[font] = (face, set())
+    covered = seen[1]
+    if covered.issuperset(text):
+        return []
+    missing = [ch for ch in dict.fromkeys(text) if ord(ch) not in face.charToGlyph and not ch.isspace()]
+    if not missing:
+        covered.update(text)
+    return missing
 
 
 def require_glyphs(text: str, font: str, what: str) -> None:

@@ -54,7 +54,7 @@ import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -396,6 +396,18 @@ class Template:
 Face = Template | Pick
 
 
+@lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """``text`` parsed as a format string once per distinct text: (literal, field name or None,
+    format spec, conversion) per piece (:meth:`string.Formatter.parse`; a template's few texts
+    are parsed once, not once per token and use).
+
+    Raises:
+        ValueError: unbalanced braces (not cached).
+    """
+    return tuple(string.Formatter().parse(text))
+
+
 def placeholders(text: str) -> list[str]:
     """The ``{field}`` names in ``text`` (``{{``/``}}`` are literal braces).
 
@@ -403,7 +415,7 @@ def placeholders(text: str) -> list[str]:
         ValueError: unbalanced braces, or a place with a conversion, format spec or index.
     """
     names = []
-    for _, name, spec, conversion in string.Formatter().parse(text):
+    for _, name, spec, conversion in _pieces(text):
         if name is None:
             continue
         if not FIELD_NAME.fullmatch(name) or spec or conversion:
@@ -425,8 +437,11 @@ def format_value(value: Any) -> str:
 
 def substitute(text: str, values: dict[str, Any]) -> str:
     """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)."""
+    pieces = _pieces(text)
+    if len(pieces) == 1 and pieces[0][1] is None:  # no field place: the text itself
+        return pieces[0][0]
     out = []
-    for literal, name, _, _ in string.Formatter().parse(text):
+    for literal, name, _, _ in pieces:
         out.append(literal)
         if name is not None:
             out.append(format_value(values.get(name)))
