@@ -7,6 +7,7 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
+import hashlib
 import math
 import unicodedata
 from pathlib import Path
@@ -62,6 +63,41 @@ def load_catalogue(path: str | Path, *, allow_outside_art: bool = False,
     if problems:
         raise problems[0]
     return catalogue_from_data(path, data, lines, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+
+
+#: Catalogues read by :func:`load_unchanged`: (path, options) → (each file read with the SHA-256
+#: of its bytes, the catalogue).
+_READ: dict[tuple[str, bool, int], tuple[tuple[tuple[Path, bytes], ...], Catalogue]] = {}
+
+
+def _digest(path: Path) -> bytes | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+def load_unchanged(path: str | Path, *, allow_outside_art: bool = False,
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS) -> Catalogue:
+    """:func:`load_catalogue`, or the catalogue read before from ``path`` when none of the files
+    it read (:meth:`tokengen.model.Catalogue.files_read`: the catalogue, its spreadsheet, fonts,
+    icons and art) has changed its bytes since: for the page's and ``--watch``'s rebuilds, whose
+    faces, laid out once, are then shared too (the same template elements).
+
+    Raises:
+        CatalogueError: as :func:`load_catalogue` (a file that changed is read again).
+    """
+    key = (str(Path(path).absolute()), allow_outside_art, max_font_code_points)
+    found = _READ.get(key)
+    if found is not None and all(_digest(p) == digest for p, digest in found[0]):
+        return found[1]
+    _READ.pop(key, None)
+    catalogue = load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+    read = [(p, _digest(p)) for p in catalogue.files_read()]
+    kept = tuple((p, digest) for p, digest in read if digest is not None)
+    if len(kept) == len(read):  # every file could be read back: its bytes are the key
+        _READ[key] = (kept, catalogue)
+    return catalogue
 
 
 def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]:

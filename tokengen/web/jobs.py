@@ -105,7 +105,7 @@ def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
     from ..outputs.build import build_pdf
     from ..outputs.options import BuildOptions
     from ..sources.bundled import resolve
-    from ..sources.catalogue import load_catalogue
+    from ..sources.catalogue import load_unchanged
 
     command = "tokengen build"
     path = resolve(catalogue)
@@ -129,7 +129,7 @@ def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
     if size is not None and scale is not None:
         raise UsageError(usage_line(command, SIZE_OR_SCALE))
     with LIBRARY_LOCK:
-        cat = load_catalogue(path)
+        cat = load_unchanged(path)  # the catalogue and its laid-out faces, kept while its files are unchanged
         trim = sizing.token_size(cat.size, size, scale, cat.shape)
         spec = sizing.sheet_spec(_page(command, values.get("page") or DEFAULTS["page"], on(values.get("landscape"))), trim,
                                  margin=margin, gutter=gutter, columns=None, group=cat.columns,
@@ -178,7 +178,7 @@ def export(catalogue: str, profile_name: str, out_dir: Path, image_url: str | No
     from ..outputs.export import preflight_results
     from ..outputs.summary import preflight_lines
     from ..sources.bundled import resolve
-    from ..sources.catalogue import load_catalogue
+    from ..sources.catalogue import load_unchanged
     from ..sources.profiles import get_profile
 
     path = resolve(catalogue)
@@ -192,7 +192,7 @@ def export(catalogue: str, profile_name: str, out_dir: Path, image_url: str | No
 
     check_base(image_url)
     with LIBRARY_LOCK:
-        cat = load_catalogue(path)
+        cat = load_unchanged(path)  # the catalogue and its laid-out faces, kept while its files are unchanged
         size = sizing.token_size(cat.size, None, None, cat.shape)
         written = export_files(cat, profile, out_dir, size=size, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES, max_pixels=MAX_PNG_PIXELS,
                                max_total_pixels=MAX_PNG_TOTAL_PIXELS, warnings=[], image_url=image_url)
