@@ -346,12 +346,15 @@ def _read_xlsx(path: Path) -> list[RawRow]:
     with closing(openpyxl.load_workbook(path, read_only=True, data_only=True)) as book:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
-        for number, cells in _sheet_cells(sheet):
+        for number, cells in _sheet_cells(path, sheet):
             row: list[Any] = []
             far = None
             for cell in cells:
                 column = cell["column"] - 1
-                value = _cell(cell, sheet)
+                try:
+                    value = _cell(cell, sheet)
+                except _DAMAGED as exc:
+                    raise _damaged_cell(path, cell["row"], cell["column"], exc) from None
                 if value is None or (isinstance(value, str) and not value):
                     continue
                 if column > MAX_COLUMNS:
@@ -376,15 +379,55 @@ def _seen_sheet(path: Path, book: Any) -> Any:
     return active if active in sheets else sheets[0]
 
 
-def _sheet_cells(sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+#: The last row and column of a worksheet (Excel's, XFD1048576).
+_LAST_ROW, _LAST_COLUMN = 1_048_576, 16_384
+
+
+def _damaged_cell(path: Path, row: int, column: int, exc: BaseException) -> CatalogueError:
+    """The error for a cell whose value or style cannot be read, at its row and column (1-based)."""
+    return CatalogueError(path, f"a damaged cell ({type(exc).__name__}: {one_line(str(exc))[:200]})", line=row,
+                          field=f"column {column_letter(column - 1)}")
+
+
+def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """The rows of a read-only worksheet as (row number, cells), each cell openpyxl's dict of
-    ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus ``formula``
-    (its text, ``=B2*2``) when it has a formula and no saved value. One pass over the sheet's XML."""
-    from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+    ``row``, ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus
+    ``formula`` (its text, ``=B2*2``) when it has a formula and no saved value. One pass over the
+    sheet's XML.
+
+    Raises:
+        CatalogueError: a shared-string cell whose index is not one of the workbook's shared
+            strings, or a cell whose value cannot be read (a boolean ``2``, a date ``x``), naming
+            its row and column; a cell reference or row number outside A1 to XFD1048576 (``ZZZZ1``,
+            ``A0``), naming the row where it is one.
+    """
+    from openpyxl.utils.cell import coordinate_to_tuple
+    from openpyxl.worksheet._reader import FORMULA_TAG, VALUE_TAG, WorkSheetParser
+
+    strings = len(sheet._shared_strings)
 
     class Parser(WorkSheetParser):
         def parse_cell(self, element: Any) -> dict[str, Any]:
-            cell = super().parse_cell(element)
+            reference = element.get("r")
+            try:
+                row, column = coordinate_to_tuple(reference) if reference else (self.row_counter, self.col_counter + 1)
+            except (ValueError, TypeError, IndexError):
+                row, column = 0, 0
+            if not (1 <= row <= _LAST_ROW and 1 <= column <= _LAST_COLUMN):
+                line = self.row_counter if 1 <= self.row_counter <= _LAST_ROW else None
+                if reference:
+                    raise CatalogueError(path, f"cell reference '{one_line(reference)[:20]}' is not a cell (A1 to XFD1048576): a damaged file", line=line)
+                raise CatalogueError(path, f"row number {self.row_counter} is not a row (1 to {_LAST_ROW:,}): a damaged file", line=line)
+            if element.get("t") == "s":  # openpyxl indexes a Python list: -1 would read the last string
+                index = element.findtext(VALUE_TAG, None) or None
+                if index is not None and not (index.strip().isdigit() and int(index) < strings):
+                    raise CatalogueError(path, f"a shared-string cell refers to string {one_line(index)[:20]}, but the workbook has "
+                                               f"{strings} (numbered from 0): a damaged file",
+                                         line=row, field=f"column {column_letter(column - 1)}")
+            try:
+                cell = super().parse_cell(element)
+            except _DAMAGED as exc:
+                raise _damaged_cell(path, row, column, exc) from None
             if cell["value"] is None:
                 formula = element.find(FORMULA_TAG)
                 if formula is not None:
