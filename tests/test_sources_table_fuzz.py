@@ -17,6 +17,7 @@ each example in well under 10 s; ``tokengen check`` over a catalogue reading the
 
 from __future__ import annotations
 
+import gc
 import re
 import resource
 import tempfile
@@ -326,3 +327,34 @@ def test_a_style_past_the_cell_formats_is_named_at_its_cell(tmp_path: Path):
 ])
 def test_a_cell_outside_the_sheet_is_refused(tmp_path: Path, rows: str, message: str):
     assert _error(tmp_path, rows) == message
+
+
+def _open_files() -> set[str]:
+    """The paths this process holds open (Linux: /proc/self/fd)."""
+    folder = Path("/proc/self/fd")
+    out = set()
+    for fd in folder.iterdir():
+        try:
+            out.add(str(fd.readlink()))
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
+def test_a_workbook_openpyxl_refuses_is_closed_at_once(tmp_path: Path):
+    # openpyxl left its zip open when it raised (ValueError from its sheet states): the file was
+    # closed only by the garbage collector, a ResourceWarning (an error under the test settings)
+    path = write_workbook(workbook_parts([_sheet(HEADER_ROW)], states=["bogus"]), tmp_path / "tokens.xlsx")
+    gc.collect()
+    gc.disable()
+    try:
+        with pytest.raises(CatalogueError) as info:
+            read_table(path, ["id", "name"])
+        assert str(path) not in _open_files()
+    finally:
+        gc.enable()
+    # openpyxl's reason, not its "Unable to read workbook … from <file>" over it (a set: in any order)
+    text = str(info.value)
+    assert text.startswith(f"{path}: not a readable .xlsx workbook (ValueError: Value must be one of {{"), text
+    assert sorted(re.findall(r"'(\w+)'", text)) == ["hidden", "veryHidden", "visible"], text

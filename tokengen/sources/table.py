@@ -337,13 +337,17 @@ def _xlsx_rows(path: Path) -> list[RawRow]:
         except CatalogueError:
             raise
         except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]  # mypy cannot type a starred tuple of exception classes in an except clause
+            if isinstance(exc, ValueError) and str(exc).startswith("Unable to read workbook") and exc.__cause__ is not None:
+                exc = exc.__cause__  # openpyxl's "could not read … from <file>" over the reason
             raise CatalogueError(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {one_line(str(exc))[:200]})") from None
 
 
 def _read_xlsx(path: Path) -> list[RawRow]:
     import openpyxl
 
-    with closing(openpyxl.load_workbook(path, read_only=True, data_only=True)) as book:
+    # the file opened here, so it is closed however openpyxl fails (it leaves its own zip open on an
+    # error, closed only when the garbage collector breaks the exception's cycle: a ResourceWarning)
+    with path.open("rb") as file, closing(openpyxl.load_workbook(file, read_only=True, data_only=True)) as book:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
         for number, cells in _sheet_cells(path, sheet):
