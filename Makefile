@@ -41,8 +41,8 @@ matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (P
 bench: $(STAMP)  ## print speed, memory and size figures (not a test)
 	$(BIN)/python bench/bench.py
 
-fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_outputs_build_fuzz.py tests/test_outputs_build_fuzz_art.py -p no:cacheprovider
+fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues, art, workbooks and fonts
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_outputs_build_fuzz.py tests/test_outputs_build_fuzz_art.py tests/test_sources_table_fuzz.py tests/test_sources_fonts_fuzz.py -p no:cacheprovider
 
 data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test_package.py checks them)
 	cp fonts/DejaVuSans.ttf fonts/DejaVuSans-Bold.ttf fonts/DejaVuSans-Oblique.ttf fonts/DejaVuSans-BoldOblique.ttf fonts/LICENSE-DejaVu.txt tokengen/data/fonts/
