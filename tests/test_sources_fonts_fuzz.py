@@ -166,3 +166,14 @@ def test_generated_fonts_build_or_fail_in_one_line(font: bytes):
 def test_the_small_font_builds():
     code, stderr, _, _, written, _ = build_with_font(small_font())
     assert (code, stderr, written) == (0, "", True)
+
+
+def test_a_font_named_like_a_loaded_one_draws_in_its_own_glyphs(tmp_path: Path):
+    # found by the fuzzing above: ReportLab keeps one font per PostScript name, so the cut-down
+    # DejaVu Sans (no 'Z') was checked and drawn as the bundled DejaVu Sans, loaded first
+    (tmp_path / "f.ttf").write_bytes(small_font())
+    cat = tmp_path / "cat.yaml"
+    cat.write_text(CATALOGUE.replace('name: "Alpha Beta"', 'name: "Zeta"'), "utf-8")
+    result = CliRunner().invoke(_Wrapper(lambda: main(["build", str(cat), "-o", str(tmp_path / "out.pdf")])), [], catch_exceptions=False)
+    assert result.stderr == f"tokengen: error: {cat}:7: tokens[0].name: the font 'title' has no glyph for 'Z' (U+005A)\n"
+    assert not (tmp_path / "out.pdf").exists()

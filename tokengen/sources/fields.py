@@ -344,12 +344,39 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
     registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
     try:
         if registered not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(registered, str(file)))
+            font = TTFont(registered, str(file))
+            _own_face(font, file)
+            pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
         reason = one_line(str(exc)).split(": ", 1)[-1]
         raise fail(where, f"cannot use font '{one_line(relative)}': {reason} (TrueType outlines are needed)") from None
     files[key] = file
     return registered
+
+
+def _own_face(font: Any, file: Path) -> None:
+    """Give ReportLab's ``font`` a face name of its own when another font already loaded has its
+    face name (the PostScript name inside the file, ``DejaVuSans``) but other contents: ReportLab
+    keeps one font per face name and would quietly draw with the first one loaded (a cut-down or
+    newer copy of a font, or two fonts a font editor named alike). A copy of the same file keeps
+    its name (drawing with either is the same)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    name = font.face.name
+    data = file.read_bytes()
+    for other in pdfmetrics.getRegisteredFontNames():
+        face: Any = getattr(pdfmetrics.getFont(other), "face", None)
+        if getattr(face, "name", None) != name:
+            continue
+        try:
+            same = Path(face.filename).read_bytes() == data
+        except (OSError, TypeError, AttributeError):
+            same = False
+        if not same:
+            text = name.decode("latin-1") if isinstance(name, bytes) else str(name)
+            own = f"{text[:40]}-{hashlib.sha1(data).hexdigest()[:8]}"
+            font.face.name = own.encode("latin-1") if isinstance(name, bytes) else own
+        return
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
