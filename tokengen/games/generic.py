@@ -10,7 +10,7 @@ from ..errors import LayoutError
 from ..faces.facedraw import cut_message, cut_texts, printed_texts, unfit_message, unfit_texts
 from ..faces.render import text_frame
 from ..faces.scale import MIN_LEGIBLE_PT
-from ..geometry import bands, shapes, textfit
+from ..geometry import bands, pager, shapes, textfit
 from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue, Token
@@ -20,31 +20,39 @@ from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
 
 def _spec(catalogue: Catalogue, settings: Settings, trim: bands.Trim | None = None) -> SheetSpec:
     """The sheet the checks measure: the settings' page, margin and token size (settled as build
-    settles ``--size``), at most the catalogue's ``columns:``, with its height and shape; with
-    ``trim``, a layout's own size and shape (scaled as build scales it)."""
-    base = sheet_spec(settings.page, settings.token_size(catalogue), margin=settings.margin, columns=catalogue.columns)
+    settles ``--size``), the catalogue's ``columns:`` as build groups them and build's furniture,
+    with its height and shape; with ``trim``, a layout's own size and shape (scaled as build
+    scales it)."""
+    base = sheet_spec(settings.page, settings.token_size(catalogue), margin=settings.margin, group=catalogue.columns,
+                      furniture="full")
     return bands.band_spec(base, catalogue, trim)
 
 
 def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Error ``not-printable`` when one token does not fit the sheet; else info ``sheet``: how
-    many fit (the same packing ``build`` uses: grids, circles with punch room, offset hexes).
+    many fit (the count ``build`` lays out, :func:`tokengen.geometry.pager.fits`: grids, circles
+    with punch room, offset hexes, the calibration strip beside the tokens when that saves sheets).
     A catalogue whose layouts declare sizes of their own gets one finding per size, in band
     order (:func:`tokengen.geometry.bands.bands`), naming the tokens of that size."""
     found = bands.bands(catalogue)
+    specs = [_spec(catalogue, settings, band.trim) for band in found]
+    try:
+        settled: list[pager.Fit | None] = list(pager.fits([b.count for b in found], specs))
+    except LayoutError:
+        settled = [None] * len(found)  # each band's own error below
     out = []
-    for band in found:
-        spec = _spec(catalogue, settings, band.trim)
+    for band, spec, fit in zip(found, specs, settled, strict=True):
         which = f" ({_ids(band)})" if len(found) > 1 else ""
-        try:
-            packing = shapes.packing_for(spec)
-        except LayoutError as exc:
-            out.append(Finding(ERROR, "not-printable", f"{exc}{which}", field="size"))
-            continue
-        data: dict[str, Any] = {"per_page": packing.per_page, "columns": packing.columns, "rows": packing.rows}
+        if fit is None:
+            try:
+                fit = pager.fits([max(band.count, 1)], [spec])[0]
+            except LayoutError as exc:
+                out.append(Finding(ERROR, "not-printable", f"{exc}{which}", field="size"))
+                continue
+        data: dict[str, Any] = {"per_page": fit.per_page, "columns": fit.columns, "rows": fit.rows}
         if len(found) > 1:
             data |= {"size": shapes.describe(spec), "tokens": [t.id for t in band.tokens]}
-        out.append(Finding(INFO, "sheet", f"{counted(packing.per_page, 'token')} of {shapes.describe(spec)} {'fits' if packing.per_page == 1 else 'fit'} on one "
+        out.append(Finding(INFO, "sheet", f"{counted(fit.per_page, 'token')} of {shapes.describe(spec)} {'fits' if fit.per_page == 1 else 'fit'} on one "
                            f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page{which}", data=data))
     return out
 

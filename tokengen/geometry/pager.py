@@ -340,6 +340,34 @@ def plan_bands(set_counts: Sequence[int], specs: Sequence[SheetSpec], copies: in
     return copies, list(specs), pages
 
 
+@dataclass(frozen=True)
+class Fit:
+    """One band's sheet as a run of one set settles it (``spec``: strip placed, columns chosen)
+    and what a full sheet of it holds: ``per_page`` tokens in ``columns`` × ``rows``."""
+
+    spec: SheetSpec
+    per_page: int
+    columns: int
+    rows: int
+
+
+def fits(set_counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | None = None) -> list[Fit]:
+    """How many tokens of each band fit on one sheet, as a build of one set lays them out: the
+    sheets :func:`plan_bands` settles (the calibration strip up the left margin when that saves
+    sheets, :func:`furniture_place`), then each one's capacity. The one count ``check`` reports
+    and ``build`` lays out (63 × 88 mm cards, 8 in a set, on Letter at a 1/4 in margin: 9).
+
+    Raises:
+        LayoutError: a set is empty, or not one token of a band fits. UsageError: unknown fold.
+    """
+    _, sheets, _ = plan_bands(set_counts, specs, fold=fold)
+    out = []
+    for sheet in sheets:
+        columns, rows, _ = _rows_of(sheet_of(sheet, fold))
+        out.append(Fit(sheet, capacity(sheet, fold), columns, rows))
+    return out
+
+
 def band_pages(counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | None = None,
                max_pages: int | None = None) -> Iterator[PageLayout]:
     """:func:`pages` for several bands: one :class:`~tokengen.geometry.imposition.PageLayout` per

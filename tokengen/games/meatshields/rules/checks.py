@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import CatalogueError, LayoutError
-from ....geometry.imposition import grid_for
+from ....geometry.pager import fits
 from ....geometry.sizing import sheet_spec, token_size
 from ....model import Catalogue
 from ....sources import bundled
@@ -198,17 +198,18 @@ def check_bag_size(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 def check_printable(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """Error ``not-printable`` when one token of the catalogue's size does not fit the page
-    (letter with a 0.25in margin unless the settings say otherwise); uses
-    :func:`~tokengen.geometry.imposition.grid_for`, the same geometry ``build`` uses."""
+    (letter with a 0.25in margin unless the settings say otherwise); else info ``sheet``: how
+    many fit, the count ``build`` lays out (:func:`tokengen.geometry.pager.fits`)."""
     size = settings.token_size(catalogue)
     try:
-        grid = grid_for(sheet_spec(settings.page, size, margin=settings.margin, columns=catalogue.columns))
+        fit = fits([max(catalogue.count, 1)], [sheet_spec(settings.page, size, margin=settings.margin, group=catalogue.columns,
+                                                          furniture="full")])[0]
     except LayoutError as exc:
         return [Finding(ERROR, "not-printable", str(exc), field="size")]
-    return [Finding(INFO, "sheet", f"{counted(grid.per_page, 'token')} of {format_length(size)} {'fits' if grid.per_page == 1 else 'fit'} on one "
+    return [Finding(INFO, "sheet", f"{counted(fit.per_page, 'token')} of {format_length(size)} {'fits' if fit.per_page == 1 else 'fit'} on one "
                     f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page "
-                    f"({counted(grid.columns, 'column')} × {counted(grid.rows, 'row')})",
-                    data={"per_page": grid.per_page, "columns": grid.columns, "rows": grid.rows})]
+                    f"({counted(fit.columns, 'column')} × {counted(fit.rows, 'row')})",
+                    data={"per_page": fit.per_page, "columns": fit.columns, "rows": fit.rows})]
 
 
 def check_legible(catalogue: Catalogue, settings: Settings) -> list[Finding]:
