@@ -75,6 +75,41 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
     return value
 
 
+#: ``WIDTHxHEIGHT`` as users of other tools type it: ``63mmx88mm``, ``63x88mm`` (the unit on the
+#: right for both), ``2.5inx3.5in``, ``63 x 88 mm``, ``63×88mm``.
+_WXH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*[x×X]\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*$")
+#: The forms :func:`parse_size` accepts, as its messages name them.
+SIZE_FORMS = "a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in"
+
+
+def parse_size(text: str) -> tuple[float, float | None]:
+    """Parse a token size: one length (``"1in"`` → (72.0, None)) or ``WIDTHxHEIGHT``
+    (``"63mmx88mm"``, ``"63x88mm"``, ``"63 x 88 mm"`` → (178.58…, 249.44…)), in pt, each side > 0.
+    The one size parser: a catalogue's ``size:`` and ``--size`` both read here.
+
+    Raises:
+        ValueError: one line with a short reason and :data:`SIZE_FORMS`.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
+    if len(text) > 2 * MAX_TEXT + 1:
+        raise ValueError(f"expected {SIZE_FORMS}, got {len(text)} characters (at most {2 * MAX_TEXT + 1})")
+    match = _WXH.match(text)
+    if match:
+        width, left, height, right = match.groups()
+        if not right:
+            raise ValueError(f"size {text!r} needs a unit after the height; expected {SIZE_FORMS}")
+        return parse_length(width + (left or right), allow_zero=False), parse_length(height + right, allow_zero=False)
+    if re.search(r"\d\s*[a-zA-Z]*\s*[x×X]", text):
+        raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
+    try:
+        return parse_length(text, allow_zero=False), None
+    except ValueError as exc:
+        if str(exc).startswith("expected a length"):  # malformed, not a wrong unit or sign: name every form
+            raise ValueError(f"expected {SIZE_FORMS}, got {text!r}") from None
+        raise
+
+
 #: Largest page side, pt: 200 in, the implementation limit of PDF viewers (Adobe, PDF 1.7
 #: reference, appendix C: 14,400 units of 1/72 in, without UserUnit). Larger pages are refused.
 MAX_PAGE = 14_400.0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import UsageError
-from ..units import parse_length, parse_page
+from ..units import parse_length, parse_page, parse_size
 from .completion import complete_page
 from .habits import data, say
 
@@ -39,6 +39,26 @@ class LengthType(click.ParamType):
 
 
 LENGTH = LengthType()
+
+
+class SizeType(click.ParamType):
+    """A click parameter: a token size, one length (``0.75in`` → 54.0, the width) or
+    ``WIDTHxHEIGHT`` (``63mmx88mm``, ``63x88mm``, ``63 x 88 mm`` → (width, height)), pt, read by
+    :func:`tokengen.units.parse_size`; :func:`tokengen.geometry.sizing.token_size` settles it."""
+
+    name = "SIZE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | tuple[float, float]:
+        if isinstance(value, (float, tuple)):
+            return value
+        try:
+            width, height = parse_size(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+        return width if height is None else (width, height)
+
+
+SIZE = SizeType()
 
 
 class CatalogueType(click.ParamType):

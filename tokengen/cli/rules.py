@@ -12,7 +12,7 @@ from ..units import parse_page
 from .app import cli
 from .completion import complete_page
 from .habits import say
-from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, MAX_SPEC, _echo_json
+from .params import CATALOGUE, DEFAULT_CATALOGUE, LENGTH, MAX_SPEC, SIZE, _echo_json
 
 
 def _rules_options(f: Any, note: str = "") -> Any:
@@ -48,10 +48,10 @@ def _check_rules_options(f: Any) -> Any:
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
               help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
-@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH",
-              help="Check printing at this token size (default: the catalogue's size).")
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE",
+              help="Check printing at this token size (0.75in, or WIDTHxHEIGHT: 63mmx88mm; default: the catalogue's size).")
 def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: str, page: str, margin: float,
-          token_size: float | None, **readings: str | None) -> None:
+          token_size: float | tuple[float, float] | None, **readings: str | None) -> None:
     """Check that the token set in CATALOGUE (default token_defs.yaml) can be printed and played:
     every catalogue gets the generic checks (unique ids, matching backs when drawn blind, the
     token fits the sheet, legible text), then the checks of its game module, if it names one.

@@ -17,8 +17,8 @@ from .params import (
     CATALOGUE,
     DEFAULT_CATALOGUE,
     FORMAT,
-    LENGTH,
     REPORT,
+    SIZE,
     _echo_json,
     _preview_options,
     _sheet_options,
@@ -93,7 +93,7 @@ def build_json(result: Any) -> None:
                    "an existing folder (DIR/) gets the same name in DIR.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
-@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt); default: the catalogue's size.")
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE", help="Token trim size (0.75in, 25mm, 72pt, or WIDTHxHEIGHT: 63mmx88mm, 63x88mm); default: the catalogue's size.")
 @click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
@@ -116,7 +116,7 @@ def build_json(result: Any) -> None:
 @FORMAT
 @_preview_options(watch=True)
 def build(catalogue: Path, output: str, page: str, landscape: bool, margin: float, gutter: float, columns: int | None,
-          cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | None, scale: float | None,
+          cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | tuple[float, float] | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
           furniture: str = "full",
@@ -154,7 +154,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     with step(f"read {catalogue}"):
         cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
     spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                      sizing.token_size(cat.size, token_size, scale, cat.shape), group=cat.columns, home_bleed=home_bleed)
+                      sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
     spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)

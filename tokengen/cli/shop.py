@@ -14,7 +14,7 @@ from ..units import parse_page
 from .app import cli
 from .completion import complete_profile
 from .habits import data, say, step, warn
-from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, _echo_json, _preview_options, written_report
+from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, SIZE, _echo_json, _preview_options, written_report
 
 
 def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -45,7 +45,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit (overrides the profile).")
 @click.option("--copies", type=click.IntRange(1, 100_000), default=None, help="Sets of the catalogue (overrides the profile).")
 @click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
-@click.option("--size", "token_size", type=LENGTH, default=None, metavar="LENGTH", help="Token trim size; default: the catalogue's.")
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE", help="Token trim size (0.75in, or WIDTHxHEIGHT: 63mmx88mm); default: the catalogue's.")
 @click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
@@ -64,7 +64,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
-                   token_size: float | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
+                   token_size: float | tuple[float, float] | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
                    fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
@@ -96,7 +96,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     with step(f"read {catalogue}"):
         cat = load_catalogue(catalogue, max_font_code_points=max_font_code_points)
-    size = sizing.token_size(cat.size, token_size, None, cat.shape)
+    size = sizing.token_size(cat.size, token_size, None, cat.shape, base_height=cat.height)
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
     with step(f"exported {out_dir} (profile {profile.name})"):

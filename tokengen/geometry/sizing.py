@@ -20,8 +20,13 @@ from ..units import format_length
 from .imposition import SheetSpec
 from .shapes import Shape, box_width
 
+#: A size as asked for: one length (the width), or (width, height) from ``WIDTHxHEIGHT``
+#: (:func:`tokengen.units.parse_size`; height None: the width alone), pt.
+Asked = float | tuple[float, float | None]
 
-def token_size(base: float, size: float | None = None, scale: float | None = None, shape: Shape | None = None) -> float:
+
+def token_size(base: float, size: Asked | None = None, scale: float | None = None, shape: Shape | None = None, *,
+               base_height: float | None = None) -> float:
     """The token trim size (pt) of a run: the width of the token's box, as the sheet lays it out.
     Every route (build, export, batch, check, the web page through the commands) settles its
     size here, so each has the same minimum and the same hex conversion.
@@ -33,21 +38,28 @@ def token_size(base: float, size: float | None = None, scale: float | None = Non
             catalogue's. Measured as the catalogue's ``size:`` is: a square's or card's width, a
             circle's diameter, a hex across its flats, so a flat hex's box is wider than ``size``
             (2/√3 × ``size``, see :func:`tokengen.geometry.shapes.box_width`).
+            A (width, height) pair (``--size 63mmx88mm``) gives the width; its height must keep
+            the catalogue's proportions (``base_height`` / ``base``, within 1 %): the height
+            follows the width.
         scale: a factor applied to ``base`` (``--scale``), or None.
         shape: the catalogue's token shape (``square``, ``rounded``, ``circle``, ``hex`` flat or
             pointy), or None for square.
+        base_height: the catalogue's token height, pt (None: as wide as high).
     Returns:
         the box width of ``size`` if given, else ``base * scale`` if given, else ``base``.
     Raises:
         UsageError: both ``size`` and ``scale`` given, a size/factor that is not a positive
             finite number, or a size below the minimum, :data:`tokengen.limits.MIN_SIZE`
-            (9 pt = 0.125 in, the smallest size a catalogue's ``size:`` accepts), with the one
+            (9 pt = 0.125 in, a WIDTHxHEIGHT whose height does not follow the width
+            (``--size 63mm × 100mm does not keep the tokens' proportions …``), the smallest size a catalogue's ``size:`` accepts), with the one
             message every command shows: ``token size 0.05in (1.27mm) is smaller than the
             smallest token size, 0.125in (3.2mm)``. ``size`` is held to the minimum as given
             (across a hex's flats, as ``size:`` is), ``base * scale`` as the box width it is.
     """
     if size is not None and scale is not None:
         raise UsageError("--size and --scale are exclusive: give one or the other")
+    if isinstance(size, tuple):
+        size = _width_of(size, base, base_height)
     if scale is not None:
         if not (math.isfinite(scale) and scale > 0):
             raise UsageError(f"scale factor must be a positive number, got {scale!r}")
@@ -61,6 +73,23 @@ def token_size(base: float, size: float | None = None, scale: float | None = Non
     if (size if size is not None else result) < MIN_SIZE - 1e-9:
         raise UsageError(f"{given} is smaller than the smallest token size, {_MINIMUM}")
     return result
+
+
+def _width_of(asked: tuple[float, float | None], base: float, base_height: float | None) -> float:
+    """The width of a WIDTHxHEIGHT size, pt, once its height is seen to follow the width.
+
+    Raises:
+        UsageError: the height is more than 1 % off the catalogue's proportions.
+    """
+    width, height = asked
+    if height is None or not (math.isfinite(width) and width > 0 and base > 0):
+        return width
+    expected = width * (base_height or base) / base
+    if abs(height - expected) > 0.01 * expected:
+        raise UsageError(f"--size {format_length(width)} × {format_length(height)} does not keep the tokens' proportions "
+                         f"({format_length(base)} × {format_length(base_height or base)}): {format_length(width)} wide is "
+                         f"{format_length(expected)} high; give the width alone or a WIDTHxHEIGHT that matches")
+    return width
 
 
 #: The minimum as messages name it (0.125in (3.2mm)).

@@ -34,7 +34,7 @@ from ..geometry.bands import Trim
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
-from ..units import parse_length
+from ..units import parse_length, parse_size
 from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
@@ -64,7 +64,6 @@ from .yamlsrc import Lines, dotted, floats, one_line
 #: Keys a token has besides its declared fields.
 TOKEN_KEYS = ("id", "copies")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_SIZE = re.compile(r"^\s*(.+?[a-zA-Z]+)\s*[x×]\s*(.+?)\s*$")
 #: In a semicolon-separated CSV: a number with one decimal comma (``2,5``, ``-0,25``), and one
 #: with thousands separators (``1.234,5``, ``1 234``), which is refused with a hint.
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+")
@@ -84,20 +83,6 @@ PLAIN_BACK = Template((Element(kind="rect", content="fill", fill=WHITE, bleed=Tr
 NO_GAME = Game((), (), Draws((), (), 0, 0), 0, 0)
 
 Locate = Callable[[str | None], "_Error"]  # key → the error located there, waiting for its message
-
-
-def parse_size(text: Any) -> tuple[float, float | None]:
-    """``"1in"`` → (72.0, None); ``"63mmx88mm"`` → (178.58…, 249.44…) pt.
-
-    Raises:
-        ValueError: with a short reason.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"expected a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, got {text!r}")
-    match = _SIZE.match(text)
-    if match:
-        return parse_length(match.group(1), allow_zero=False), parse_length(match.group(2), allow_zero=False)
-    return parse_length(text, allow_zero=False), None
 
 
 def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool = False,

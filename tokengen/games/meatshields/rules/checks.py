@@ -18,7 +18,7 @@ from typing import Any
 
 from ....errors import CatalogueError, LayoutError
 from ....geometry.pager import fits
-from ....geometry.sizing import sheet_spec, token_size
+from ....geometry.sizing import Asked, sheet_spec, token_size
 from ....model import Catalogue
 from ....sources import bundled
 from ....sources.catalogue import catalogue_from_data, line_at, suggest, validate_schema
@@ -73,7 +73,7 @@ class Settings:
     interpretations: Interpretations | None = None
     page: tuple[float, float] = PAGES["letter"]
     margin: float = 18.0
-    size: float | None = None
+    size: Asked | None = None
 
     def token_size(self, catalogue: Catalogue) -> float:
         """The token trim size to check, pt: the width of the token's box, as a build lays it out,
@@ -83,7 +83,7 @@ class Settings:
         Raises:
             UsageError: ``size`` is below the smallest token size (0.125in), with build's message.
         """
-        return token_size(catalogue.size, self.size, None, catalogue.shape)
+        return token_size(catalogue.size, self.size, None, catalogue.shape, base_height=catalogue.height)
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
