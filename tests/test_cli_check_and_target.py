@@ -73,7 +73,6 @@ def test_check_back_differs(run):
     ("duplicate_id.yaml", ":13: error duplicate-id: tokens[2].id: duplicate id 'a' (first at line 11)"),
     ("unknown_attribute.yaml", ":12: error unknown-attribute: tokens[1].attribute: attribute 'STRR' is not in game.attributes; did you mean 'STR'?"),
     ("unknown_priority.yaml", ":11: error unknown-priority: tokens[0].priority: priority 'lowest' is not in game.priorities; did you mean 'low'?"),
-    ("schema_typo.yaml", ":12: error schema: tokens[1].atribute: unknown key; did you mean 'attribute'?"),
     ("token_too_large.yaml", "error not-printable: a 12in token does not fit on a 8.5in × 11in page with a 0.25in margin; the largest token that fits is 8in (203.2mm)"),
 ])
 def test_check_bad_catalogues(run, name, line):
@@ -81,6 +80,25 @@ def test_check_bad_catalogues(run, name, line):
     result = run("check", str(path))
     assert result.exit_code == 1
     assert f"{path}{line}" in result.stdout.splitlines() or f"{path}: {line}" in result.stdout.splitlines()
+
+
+def test_check_schema_error_is_builds_one_line_and_exit_code(run, tmp_path):
+    """A file the schema refuses is bad input, as build says: its one line on stderr, exit 2
+    (it was a 3-line report and exit 1)."""
+    path = RULES / "schema_typo.yaml"
+    result = run("check", str(path))
+    built = run("build", str(path), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == built.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == built.stderr == f"tokengen: error: {path}:12: tokens[1].atribute: unknown key; did you mean 'attribute'?\n"
+
+
+def test_check_schema_error_as_json_keeps_the_report_and_exits_2(run):
+    path = RULES / "schema_typo.yaml"
+    result = run("check", str(path), "--format", "json")
+    assert result.exit_code == 2
+    assert [(f["code"], f["line"], f["field"]) for f in json.loads(result.stdout)["findings"]] == [("schema", 12, "tokens[1].atribute")]
+    assert result.stderr == f"tokengen: error: {path}:12: tokens[1].atribute: unknown key; did you mean 'attribute'?\n"
 
 
 def _real_catalogue_with(tmp_path: Path, keep: int | None = None, extra: str = "") -> Path:
@@ -244,7 +262,8 @@ def test_check_warns_when_face_text_is_too_small(run, catalogue_path):
 def test_a_typo_is_one_schema_error_not_two(run, catalogue_path, tmp_path):
     typo = tmp_path / "typo.yaml"
     typo.write_text(catalogue_path.read_text("utf-8").replace("attribute: AGI, priority: low}", "atribute: AGI, priority: low}"), "utf-8")
-    result = run("check", str(typo))
-    assert result.exit_code == 1
+    result = run("check", str(typo), "--format", "json")
+    assert result.exit_code == 2  # bad input, as build says it (was 1: not playable)
     assert result.stdout.count("unknown key; did you mean 'attribute'?") == 1
-    assert result.stderr == f"tokengen: error: {typo}: not playable (1 error)\n"
+    assert [f["code"] for f in json.loads(result.stdout)["findings"] if f["severity"] == "error"] == ["schema"]
+    assert result.stderr == f"tokengen: error: {typo}:86: tokens[0].atribute: unknown key; did you mean 'attribute'?\n"

@@ -92,8 +92,8 @@ def parse_size(text: str) -> tuple[float, float | None]:
     """
     if not isinstance(text, str):
         raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
-    if len(text) > 2 * MAX_TEXT + 1:
-        raise ValueError(f"expected {SIZE_FORMS}, got {len(text)} characters (at most {2 * MAX_TEXT + 1})")
+    if len(text) > 2 * MAX_TEXT + 1:  # too long for WIDTHxHEIGHT: parse_length refuses it, saying how long
+        return parse_length(text, allow_zero=False), None
     match = _WXH.match(text)
     if match:
         width, left, height, right = match.groups()

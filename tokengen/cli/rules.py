@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..errors import CheckFailed
+from ..errors import CatalogueError, CheckFailed
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
@@ -77,9 +77,12 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
     report = check_catalogue(catalogue, settings, add=add, remove=remove, readings=readings)
     for line in skipped():  # a broken game plug-in: named and left out, the check goes on
         click.echo(warning_line(line), err=True)
+    unread = next((f for f in report.findings if f.code == "schema"), None)
     if fmt == "json":
         _echo_json(report.as_dict())
-    else:
+    if unread is not None:  # the file is bad input: build's one line (file:line: field: reason) and its exit code, 2
+        raise CatalogueError(catalogue, unread.message, line=unread.line, field=unread.field)
+    if fmt != "json":
         say(format_report(report), nl=False)
     if not report.playable:
         errors = report.counts()["error"]
