@@ -24,7 +24,7 @@ class Server:
         self.lines: queue.Queue[str] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        first = self.lines.get(timeout=HANG)
+        first = self.first = self.lines.get(timeout=HANG)
         assert first.startswith("serving ") and " at http://127.0.0.1:" in first, first
         self.url = first.split(" at ", 1)[1].split(" ", 1)[0].rstrip("/")
         self.port = int(self.url.rsplit(":", 1)[1])

@@ -47,6 +47,13 @@ def bundled_path(name: str) -> Path | None:
     return _folder() / f"{name}.yaml" if name in names() else None
 
 
+def shown(path: str | Path) -> str:
+    """``path`` as messages name it: a bundled catalogue by its name (``meatshields``), as the
+    user typed it, any other file as given. Never raises."""
+    path = Path(path)
+    return path.stem if path.suffix == ".yaml" and bundled_path(path.stem) == path else str(path)
+
+
 def missing_message() -> str:
     """What to say when a catalogue file is not there: both ways to get one."""
     return (f"file not found (write a catalogue to start from with 'tokengen init', "

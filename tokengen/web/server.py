@@ -60,6 +60,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import TokengenError
+from ..sources import bundled
 from . import jobs
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -658,7 +659,7 @@ def serve(catalogue: str | Path, port: int = 0, open_browser: bool = False,
         raise UsageError(f"--port {port}: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     sock.listen(64)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    app = create_app(catalogue, on_ready=lambda: echo(f"serving {catalogue} at {url} (Ctrl-C to stop)"))
+    app = create_app(catalogue, on_ready=lambda: echo(f"serving {bundled.shown(catalogue)} at {url} (Ctrl-C to stop)"))
     state: State = app.state.tokengen
     server = uvicorn_server(app)
     if open_browser:
