@@ -160,7 +160,8 @@ def test_bad_preset_keys_name_file_line_and_field(tmp_path: Path, run, text: str
 
 
 # -- listing ------------------------------------------------------------------------------------
-def test_list_profiles_shows_name_product_output_source(run, tmp_path: Path):
+def test_list_profiles_shows_name_product_output_source(run, tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # a terminal wide enough for one line a profile (80 wraps: below)
     result = run("export", "--list-profiles")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()

@@ -21,9 +21,12 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     """``export --list-profiles``: print the profile table and stop (eager, like --version)."""
     if not value or ctx.resilient_parsing:
         return
+    import shutil
+
     from ..outputs.profilelist import profile_table
 
-    data(profile_table(ctx.params.get("profiles_file")), nl=False)
+    width = shutil.get_terminal_size((80, 24)).columns  # 80 when not a terminal
+    data(profile_table(ctx.params.get("profiles_file"), width), nl=False)
     ctx.exit(0)
 
 

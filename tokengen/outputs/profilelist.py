@@ -3,6 +3,7 @@ shop's product it is for, its output and where its figures come from."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from ..sources.profiles import load_profiles
@@ -22,9 +23,30 @@ def profile_rows(user_file: str | Path | None = None) -> list[tuple[str, str, st
     return [(p.name, p.product or p.description, p.output, p.source or "-") for p in load_profiles(user_file).values()]
 
 
-def profile_table(user_file: str | Path | None = None) -> str:
-    """:func:`profile_rows` as text: a heading line, then one line per profile, columns padded
-    to their widest cell and separated by two spaces (the last column unpadded)."""
+def profile_table(user_file: str | Path | None = None, width: int | None = None) -> str:
+    """:func:`profile_rows` as text: a heading line, then one row per profile, columns padded to
+    their widest cell and separated by two spaces (the last column unpadded). With ``width``
+    (characters: the terminal's, see :func:`shutil.get_terminal_size`) a table wider than that
+    wraps the product and source columns, at word breaks, so each line is at most ``width``
+    (the name and output columns, at most 22 and 12, never wrap; continuation lines leave them blank).
+    Never raises beyond :func:`profile_rows`."""
     rows = [HEADINGS, *profile_rows(user_file)]
-    widths = [max(len(row[k]) for row in rows) for k in range(len(HEADINGS) - 1)]
-    return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]]).rstrip() for row in rows) + "\n"
+    widths = [max(len(row[k]) for row in rows) for k in range(len(HEADINGS))]
+    if width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
+        room = max(width - widths[0] - widths[2] - 2 * (len(widths) - 1), 2 * _NARROWEST)
+        source = min(widths[3], max(room // 3, 16))  # 16: DriveThruCards stays whole
+        widths[1], widths[3] = max(room - source, _NARROWEST), source
+        if widths[1] > max(len(row[1]) for row in rows):  # short products: the source takes the rest
+            widths[1] = max(len(row[1]) for row in rows)
+            widths[3] = room - widths[1]
+    lines = []
+    for row in rows:
+        cells = [[cell] if k in (0, 2) else textwrap.wrap(cell, widths[k]) or [""] for k, cell in enumerate(row)]
+        for n in range(max(len(c) for c in cells)):
+            parts = [c[n] if n < len(c) else "" for c in cells]
+            lines.append("  ".join([*(part.ljust(w) for part, w in zip(parts[:-1], widths, strict=False)), parts[-1]]).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+#: Narrowest a wrapped column gets, characters.
+_NARROWEST = 12
