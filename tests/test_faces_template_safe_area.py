@@ -176,7 +176,7 @@ def test_print_shop_export_scales_the_face_instead_of_failing(folder, run, monke
     assert [line for line in result.stderr.splitlines() if "safe area" in line] == []
     assert [line for line in result.stdout.splitlines() if "safe area" in line] == [
         "faces scaled to 85.5 % about their centres to keep inside the 0.125in safe area "
-        "(laid out for 4.50pt; set safe_area: in the catalogue to lay them out for it)"]
+        "(laid out for 0.0625in; set safe_area: in the catalogue to lay them out for it)"]
     assert result.exit_code == 0 and "fails preflight" not in result.stderr
 
 

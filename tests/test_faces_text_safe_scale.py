@@ -55,7 +55,7 @@ def test_print_shop_keeps_text_and_picture_in_place_relative_to_each_other(tmp_p
     assert exported.exit_code == 0, exported.stderr
     notes = [line for line in exported.stdout.splitlines() if "faces scaled" in line]
     assert notes == ["faces scaled to 85.5 % about their centres to keep inside the 0.125in safe area "
-                     "(laid out for 4.50pt; set safe_area: in the catalogue to lay them out for it)"]
+                     "(laid out for 0.0625in; set safe_area: in the catalogue to lay them out for it)"]
     assert "faces scaled" not in exported.stderr
     h_image, h_chars = _layout(home)
     s_image, s_chars = _layout(next(shop.glob("*.pdf")))

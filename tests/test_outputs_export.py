@@ -326,7 +326,7 @@ def test_small_tokens_keep_text_inside_the_profile_safe_area(tmp_path: Path, run
     pdf = tmp_path / "out" / "meatshields-tgc-chits.pdf"
     assert result.stderr == "tokengen: warning: caption text is 4.51 pt on 18 tokens (agi-low, agi-high, agi-both, …), below 5 pt at 0.75in\n"
     assert ("faces scaled to 79.5 % about their centres to keep inside the 0.125in safe area "
-            "(laid out for 4.50pt; set safe_area: in the catalogue to lay them out for it)\n") in result.stdout
+            "(laid out for 0.0625in; set safe_area: in the catalogue to lay them out for it)\n") in result.stdout
     assert run("preflight", str(pdf), "--profile", "tgc-chits").exit_code == 0
     with Image.open(tmp_path / "out" / "meatshields-back.png") as im:
         assert im.size == (300, 300)  # (0.75 + 0.25) in × 300 DPI

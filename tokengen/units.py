@@ -181,6 +181,20 @@ def format_length(pt: float) -> str:
     return f"{pt:.2f}pt"
 
 
+def format_like(pt: float, like: float) -> str:
+    """Render ``pt`` in the unit :func:`format_length` shows ``like`` in, so one sentence keeps
+    one unit: ``format_like(4.5, 9.0)`` → ``"0.0625in"``; to 4 significant figures, with the
+    exact pt in brackets when that rounds: ``format_like(4.5, 3 * PT_PER_MM)`` →
+    ``"1.588mm (4.50pt)"``. A ``like`` shown in pt gives ``"4.50pt"``. Never raises."""
+    unit = format_length(like)[-2:]
+    if unit == "pt":
+        return f"{pt:.2f}pt"
+    per = PT_PER_IN if unit == "in" else PT_PER_MM
+    shown = f"{pt / per:.4g}"
+    exact = abs(float(shown) * per - pt) < 1e-6
+    return f"{shown}{unit}" if exact else f"{shown}{unit} ({pt:.2f}pt)"
+
+
 def format_pt(pt: float) -> str:
     """A font size (pt) as every message prints it: to the nearest 1/100 pt (what a PDF reader
     shows of the size the page holds), trailing zeros dropped: ``4.77``, ``3.8``, ``5``."""

@@ -26,7 +26,7 @@ from ..geometry.imposition import Line, PageLayout, Rect
 from ..model import Back, Colour, Token
 from ..sources import fonts, template
 from ..sources.template import Template
-from ..units import format_length
+from ..units import format_length, format_like
 from . import beneath, emblem, facedraw, figures
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt, is_svg
@@ -230,9 +230,10 @@ def text_frame(shape: shapes.Shape | None, width: float, height: float,
 
 def scaled_note(scale: float, safe: float, design: float) -> str:
     """What an output says once when it scales the faces: ``faces scaled to 85.5 % about their
-    centres to keep inside the 0.125in safe area (laid out for 0.0625in)``."""
+    centres to keep inside the 0.125in safe area (laid out for 0.0625in)``: both lengths in the
+    unit the safe area is shown in (:func:`tokengen.units.format_like`)."""
     return (f"faces scaled to {scale * 100:.1f} % about their centres to keep inside the {format_length(safe)} safe area "
-            f"(laid out for {format_length(design)}; set safe_area: in the catalogue to lay them out for it)")
+            f"(laid out for {format_like(design, safe)}; set safe_area: in the catalogue to lay them out for it)")
 
 
 def _hex(colour: Colour | None) -> str:
