@@ -82,10 +82,12 @@ _WXH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*[x×X]\s*
 SIZE_FORMS = "a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in"
 
 
-def parse_size(text: str) -> tuple[float, float | None]:
+def parse_size(text: str, *, allow_zero: bool = False) -> tuple[float, float | None]:
     """Parse a token size: one length (``"1in"`` → (72.0, None)) or ``WIDTHxHEIGHT``
     (``"63mmx88mm"``, ``"63x88mm"``, ``"63 x 88 mm"`` → (178.58…, 249.44…)), in pt, each side > 0.
-    The one size parser: a catalogue's ``size:`` and ``--size`` both read here.
+    The one size parser: a catalogue's ``size:`` and ``--size`` both read here; ``allow_zero``
+    lets a zero side through for the caller to refuse in its own words (``--size 0``: see
+    :func:`tokengen.geometry.sizing.token_size`).
 
     Raises:
         ValueError: one line with a short reason and :data:`SIZE_FORMS`.
@@ -93,17 +95,17 @@ def parse_size(text: str) -> tuple[float, float | None]:
     if not isinstance(text, str):
         raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
     if len(text) > 2 * MAX_TEXT + 1:  # too long for WIDTHxHEIGHT: parse_length refuses it, saying how long
-        return parse_length(text, allow_zero=False), None
+        return parse_length(text, allow_zero=allow_zero), None
     match = _WXH.match(text)
     if match:
         width, left, height, right = match.groups()
         if not right:
             raise ValueError(f"size {text!r} needs a unit after the height; expected {SIZE_FORMS}")
-        return parse_length(width + (left or right), allow_zero=False), parse_length(height + right, allow_zero=False)
+        return parse_length(width + (left or right), allow_zero=allow_zero), parse_length(height + right, allow_zero=allow_zero)
     if re.search(r"\d\s*[a-zA-Z]*\s*[x×X]", text):
         raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
     try:
-        return parse_length(text, allow_zero=False), None
+        return parse_length(text, allow_zero=allow_zero), None
     except ValueError as exc:
         if str(exc).startswith("expected a length"):  # malformed, not a wrong unit or sign: name every form
             raise ValueError(f"expected {SIZE_FORMS}, got {text!r}") from None

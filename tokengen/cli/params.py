@@ -52,7 +52,7 @@ class SizeType(click.ParamType):
         if isinstance(value, (float, tuple)):
             return value
         try:
-            width, height = parse_size(value)
+            width, height = parse_size(value, allow_zero=True)  # zero: token_size says it as for the catalogue
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
         return width if height is None else (width, height)
