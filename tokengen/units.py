@@ -102,8 +102,6 @@ def parse_size(text: str, *, allow_zero: bool = False) -> tuple[float, float | N
         if not right:
             raise ValueError(f"size {text!r} needs a unit after the height; expected {SIZE_FORMS}")
         return parse_length(width + (left or right), allow_zero=allow_zero), parse_length(height + right, allow_zero=allow_zero)
-    if re.search(r"\d\s*[a-zA-Z]*\s*[x×X]", text):
-        raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
     try:
         return parse_length(text, allow_zero=allow_zero), None
     except ValueError as exc:

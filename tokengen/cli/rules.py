@@ -48,7 +48,7 @@ def _check_rules_options(f: Any) -> Any:
 @click.option("--page", default="letter", show_default=True, metavar="NAME|WxH", shell_complete=complete_page,
               help="Sheet to check the token size against.")
 @click.option("--margin", type=LENGTH, default="0.25in", show_default=True, help="Border kept clear on every side.")
-@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE",
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="LENGTH",
               help="Check printing at this token size (0.75in, or WIDTHxHEIGHT: 63mmx88mm; default: the catalogue's size).")
 def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: str, page: str, margin: float,
           token_size: float | tuple[float, float] | None, **readings: str | None) -> None:

@@ -93,7 +93,7 @@ def build_json(result: Any) -> None:
                    "an existing folder (DIR/) gets the same name in DIR.")
 @_sheet_options
 @click.option("--copies", type=click.IntRange(1, 100_000), default=1, show_default=True, help="N whole sets of the catalogue, one after another.")
-@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE", help="Token trim size (0.75in, 25mm, 72pt, or WIDTHxHEIGHT: 63mmx88mm, 63x88mm); default: the catalogue's size.")
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="LENGTH", help="Token trim size (0.75in, 25mm, 72pt, or WIDTHxHEIGHT: 63mmx88mm, 63x88mm); default: the catalogue's size.")
 @click.option("--scale", type=float, default=None, metavar="FACTOR", help="Scale the catalogue's token size by FACTOR (1.25); exclusive with --size.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")

@@ -48,7 +48,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--columns", type=click.IntRange(0, 1000), default=None, help="At most N columns; 0: as many as fit (overrides the profile).")
 @click.option("--copies", type=click.IntRange(1, 100_000), default=None, help="Sets of the catalogue (overrides the profile).")
 @click.option("--fill/--no-fill", default=None, help="Repeat whole sets until the last sheet is full (overrides the profile).")
-@click.option("--size", "token_size", type=SIZE, default=None, metavar="SIZE", help="Token trim size (0.75in, or WIDTHxHEIGHT: 63mmx88mm); default: the catalogue's.")
+@click.option("--size", "token_size", type=SIZE, default=None, metavar="LENGTH", help="Token trim size (0.75in, or WIDTHxHEIGHT: 63mmx88mm); default: the catalogue's.")
 @click.option("--allow-preflight-failures", is_flag=True, help="Exit 0 even when the written file fails its own preflight.")
 @click.option("--max-tokens", type=click.IntRange(1), default=MAX_TOKENS, show_default=True, help="Refuse runs with more tokens.")
 @click.option("--max-pages", type=click.IntRange(1), default=MAX_PAGES, show_default=True, help="Refuse runs with more pages.")
