@@ -111,7 +111,7 @@ def test_colours_and_art_follow_one_rule():
     ((128, 128, 128), (0, 0, 0, 127)),
     ((255, 255, 255), (0, 0, 0, 0)),
     ((255, 0, 0), (0, 255, 255, 0)),
-    ((51, 102, 153), (170, 85, 0, 102)),  # #336699: C2/3 M1/3 Y0 K0.6
+    ((51, 102, 153), (170, 85, 0, 102)),  # #336699: C2/3 M1/3 Y0 K0.4
 ])
 def test_formula_pixels(rgb: tuple[int, int, int], cmyk: tuple[int, int, int, int]):
     formula = Converter("cmyk", ColourOptions(conversion="formula"))

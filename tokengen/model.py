@@ -51,8 +51,8 @@ class Colour:
 
     def to_cmyk(self) -> tuple[float, float, float, float]:
         """CMYK channels in 0..1. RGB converts by :func:`formula_cmyk` (the device formula with
-        full grey-component replacement: every grey and black on K alone; the same as
-        ReportLab's ``colors.rgb2cmyk``; no ICC profile is applied)."""
+        full grey-component replacement: every grey and black on K alone; no ICC profile is
+        applied)."""
         if self.space == "cmyk":
             c, m, y, k = self.values
             return (c, m, y, k)
