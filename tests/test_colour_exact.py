@@ -183,8 +183,8 @@ def test_image_to_cmyk():
     assert conv.image_to_cmyk(Image.new("L", (1, 1), 0)).getpixel((0, 0)) == (197, 166, 127, 251)
     formula = Converter("cmyk", FORMULA)
     assert formula.image_to_cmyk(Image.new("RGB", (1, 1), (255, 0, 0))).getpixel((0, 0)) == (0, 255, 255, 0)
-    # Pillow's own RGB → CMYK puts black on C, M and Y (K stays 0): 300 %, at the limit, kept
-    assert formula.image_to_cmyk(Image.new("L", (1, 1), 0)).getpixel((0, 0)) == (255, 255, 255, 0)
+    # black on K alone (issue 24: Pillow's own RGB → CMYK gave C100 M100 Y100 K0, no black)
+    assert formula.image_to_cmyk(Image.new("L", (1, 1), 0)).getpixel((0, 0)) == (0, 0, 0, 255)
     assert formula.image_to_cmyk(untagged) is untagged
     heavy = Image.new("CMYK", (1, 1), (255, 255, 255, 255))
     assert formula.image_to_cmyk(heavy).getpixel((0, 0)) == (170, 170, 170, 255)

@@ -365,7 +365,7 @@ def test_ink_of_a_cmyk_image_pixel(tmp_path: Path):
     checks = preflight(pdf, SINGLE, size=72.0)
     assert failing(checks) == {"ink"}
     assert next(c for c in checks if c.name == "ink").message.startswith(
-        "page 1: total ink 350 % (image pixel 350 % in page) is over the profile's limit of 300 %")
+        "page 1: total ink 350 % (image /Im pixel 350 % in page) is over the profile's limit of 300 %")
 
 
 def test_the_ink_limit_comes_from_the_profile_with_a_default(tmp_path: Path):

@@ -13,9 +13,12 @@ Every colour the PDF carries goes through a :class:`Converter` built for one out
   through it sRGB black is C77 M65 Y50 K98 and 50 % grey C16 M14 Y14 K55 (not C100 M100 Y100 K0
   and C50 M50 Y50 K0 as the naive formula gives). A print profile's ``icc:`` key names another
   (a shop's own) profile.
-* ``formula`` (``colour: formula`` in a profile): CMYK by the naive device formula
-  k = 1 − max(r, g, b), c = (1 − r − k)/(1 − k), … (:meth:`Colour.to_cmyk`), as tokengen did
-  before ICC profiles; art by Pillow's own ``convert("CMYK")`` (the same formula).
+* ``formula`` (``colour: formula`` in a profile): CMYK by the device formula with full
+  grey-component replacement, k = 1 − max(r, g, b), c = (1 − r − k)/(1 − k), …
+  (:func:`tokengen.model.formula_cmyk`, the one rule for colours and art; art through
+  :func:`formula_image`), as tokengen did before ICC profiles: every grey and black, in
+  colours and art alike, prints on the K plate alone (black C0 M0 Y0 K100, 50 % grey K50).
+  Pillow's own ``convert("CMYK")`` is not used: it puts black on C, M and Y (C100 M100 Y100 K0).
 
 Two rules every prepress tool applies, applied here to every fill, stroke and image pixel:
 
@@ -29,6 +32,7 @@ Two rules every prepress tool applies, applied here to every fill, stroke and im
 from __future__ import annotations
 
 import io
+import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -37,7 +41,7 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageMath
 
 from .errors import RenderError
-from .model import Colour
+from .model import Colour, formula_cmyk
 
 #: The bundled CMYK output profile (FOGRA39 condition, TAC 300 %, black on K).
 DEFAULT_ICC_NAME = "tokengen-fogra39.icc"
@@ -255,7 +259,7 @@ class Converter:
         press (kept, only ink-limited)."""
         icc = im.info.get("icc_profile")
         if self.formula:
-            out = im if im.mode == "CMYK" else im.convert("RGB").convert("CMYK")
+            out = im if im.mode == "CMYK" else formula_image(im)
         elif im.mode == "CMYK" and not icc:
             out = im
         else:
@@ -268,6 +272,21 @@ class Converter:
                 im = im.convert("RGB")
             out = _apply(im, transform)
         return limit_image_ink(out, self.options.ink_limit)
+
+
+def formula_image(im: Image.Image) -> Image.Image:
+    """``im`` (any mode Pillow turns into RGB: ``L``, ``RGB``, ``P``…) as a CMYK image of the same
+    size by :func:`tokengen.model.formula_cmyk`, every pixel at once (ImageMath on float bands,
+    no Python loop), each channel rounded to 8 bits: black (0, 0, 0) → (0, 0, 0, 255), grey
+    (128, 128, 128) → (0, 0, 0, 127), red (255, 0, 0) → (0, 255, 255, 0)."""
+    r, g, b = (band.convert("F") for band in im.convert("RGB").split())
+
+    def channel(index: int) -> Image.Image:
+        return ImageMath.lambda_eval(
+            lambda a: a["convert"](formula_cmyk(a["r"] / 255, a["g"] / 255, a["b"] / 255, a["max"], operator.truediv)[index] * 255 + 0.5, "L"),
+            r=r, g=g, b=b)
+
+    return Image.merge("CMYK", [channel(i) for i in range(4)])
 
 
 def _apply(im: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:

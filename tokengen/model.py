@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+def _divide(a: float, b: float) -> float:
+    """``a / b``, 0 when ``b`` is 0 (as ImageMath divides images)."""
+    return a / b if b else 0.0
+
+
+def formula_cmyk(r: Any, g: Any, b: Any, maximum: Callable[[Any, Any], Any] = max,
+                 divide: Callable[[Any, Any], Any] = _divide) -> tuple[Any, Any, Any, Any]:
+    """The ``colour: formula`` conversion, the one rule for catalogue colours and art pixels:
+    the device formula with full grey-component replacement,
+    k = 1 − max(r, g, b), c = (1 − r − k)/(1 − k), m = (1 − g − k)/(1 − k), y = (1 − b − k)/(1 − k)
+    (c, m, y = 0 when k = 1). A neutral (r = g = b) is K alone: black C0 M0 Y0 K1, 50 % grey K0.5.
+
+    Args:
+        r, g, b: 0..1 each: floats (a catalogue colour), or ImageMath operands of float images
+            (every pixel of an art image at once, :func:`tokengen.colour.formula_image`).
+        maximum: the larger of two values (ImageMath's ``max`` for operands).
+        divide: ``a / b`` giving 0 when ``b`` is 0 (operands: ``operator.truediv``, which ImageMath
+            already makes 0 there).
+    Returns:
+        (c, m, y, k), 0..1 each, of the same kind as ``r``, ``g``, ``b``.
+    """
+    k = 1 - maximum(maximum(r, g), b)
+    white = 1 - k
+    return (divide(1 - r - k, white), divide(1 - g - k, white), divide(1 - b - k, white), k)
 
 
 @dataclass(frozen=True)
@@ -23,17 +50,15 @@ class Colour:
         return cls("cmyk", tuple(float(v) for v in value))
 
     def to_cmyk(self) -> tuple[float, float, float, float]:
-        """CMYK channels in 0..1. RGB converts by the device-independent naive formula
-        k = 1 - max(r, g, b), c = (1 - r - k) / (1 - k), … (the same as ReportLab's
-        ``colors.rgb2cmyk`` and PostScript's default; no ICC profile is applied)."""
+        """CMYK channels in 0..1. RGB converts by :func:`formula_cmyk` (the device formula with
+        full grey-component replacement: every grey and black on K alone; no ICC profile is
+        applied)."""
         if self.space == "cmyk":
             c, m, y, k = self.values
             return (c, m, y, k)
         r, g, b = self.values
-        k = 1 - max(r, g, b)
-        if k >= 1:
-            return (0.0, 0.0, 0.0, 1.0)
-        return ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k)
+        c, m, y, k = formula_cmyk(r, g, b)
+        return (float(c), float(m), float(y), float(k))
 
     def to_rgb(self) -> tuple[float, float, float]:
         """RGB channels in 0..1 (CMYK converts by r = (1 - c)(1 - k), …)."""

@@ -39,7 +39,12 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
                  ``ink_limit`` (:func:`tokengen.preflight.pdfx.ink_limit`); the highest total found and
                  where. The ``All`` separation (crop and registration marks, printed on every
                  plate) counts as no ink (:data:`tokengen.preflight.pdfwalk.ALL_SEPARATION`), and so does
-                 the die line (the profile's ``cut_layer`` separation).
+                 the die line (the profile's ``cut_layer`` separation). A CMYK image over the
+                 limit is named (``image /Im0 pixel 320 % in form /Fm0``). A profile that
+                 prints greys and black on K alone (``colour: formula``) also refuses every
+                 DeviceCMYK image with neutral pixels built from C, M and Y (rich or CMY grey,
+                 :func:`tokengen.preflight.pdfwalk.cmy_neutral`), naming the image and its
+                 heaviest such pixel.
 
 A problem names its page, or ``document`` when it concerns the whole file (the Info keys, the ID,
 the output intent, the PDF version, an odd page count).
@@ -220,6 +225,8 @@ class _Run:
         self.path, self.profile, self.size, self.limits = path, profile, size, limits
         self.ink_limit = pdfx.ink_limit(profile)
         self.x1a = pdfx.wanted(profile)
+        #: The profile prints greys and black on K alone (``colour: formula``): CMY greys in images fail ``ink``.
+        self.k_neutrals = getattr(profile, "conversion", "icc") == "formula"
         self.found: dict[str, _Problems] = {name: _Problems() for name in CHECKS}
         self.fonts: set[str] = set()
         self.least_bleed = math.inf
@@ -243,7 +250,7 @@ class _Run:
         pdf = open_pdf(self.path, self.limits)
         try:
             budget = Budget(self.limits)
-            walker = Walker(pdf, budget, self.ink_limit, die=self.profile.cut_layer)
+            walker = Walker(pdf, budget, self.ink_limit, die=self.profile.cut_layer, neutrals=self.k_neutrals)
             count = 0
             walker.count_placements(pdf.pages)
             budget.decoded = 0  # the first pass is not counted twice
@@ -504,6 +511,13 @@ class _Run:
             self.rgb += count
             label = "RGB or non-PDF/X colour" if count > sum(s.counts.get("rgb", 0) for s in reached) else "RGB"
             self.found["colour"].add(n, f"{_count(count, label + ' use')}, first: {rgb[0]}")
+        if self.k_neutrals:
+            done: set[str] = set()
+            for s in reached:
+                for text in s.neutrals:
+                    if text not in done:
+                        done.add(text)
+                        self.found["ink"].add(n, f"{text}; profile {self.profile.name} prints greys and black on K alone (colour: formula)")
         trans = [t for s in reached for t in s.transparency]
         if trans:
             c = sum(s.counts.get("transparency", 0) for s in reached)

@@ -38,7 +38,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pikepdf
 
@@ -59,6 +59,12 @@ KEEP = 20
 #: Ink totals kept per stream (the highest), and the places kept for each before they merge.
 INK_ENTRIES = 16
 INK_BOXES = 64
+#: Neutral pixels built from C, M and Y (:func:`image_ink`): C, M and Y each at least
+#: ``NEUTRAL_MIN`` and within ``NEUTRAL_SPREAD`` of each other, in 8-bit steps (5 % each).
+NEUTRAL_MIN = 13
+NEUTRAL_SPREAD = 13
+#: Pixels of one image looked at for neutrals: a larger image is sampled (nearest pixel) down to this.
+NEUTRAL_PIXELS = 1_000_000
 #: Largest expansion ratio of a filter qpdf decodes for us (LZW: one 12-bit code → 4,096 bytes).
 WORST_RATIO = 2_800
 
@@ -460,6 +466,7 @@ class Summary:
     rgb: list[str] = field(default_factory=list)
     spaces: list[str] = field(default_factory=list)        # colour spaces PDF/X-1a refuses (ICCBased, Lab, Cal…)
     transparency: list[str] = field(default_factory=list)
+    neutrals: list[str] = field(default_factory=list)      # images building greys from C, M and Y (Walker(neutrals=True))
     ink: dict[tuple[float, str], list[Box]] = field(default_factory=dict)  # (total %, what) → where, local bounds
     images: list[tuple[int, int, Matrix, str]] = field(default_factory=list)
     strokes: dict[tuple[float, float, float, float, float], str] = field(default_factory=dict)  # (width, a, b, c, d) → where
@@ -467,7 +474,7 @@ class Summary:
     children: list[tuple[Any, Matrix, str]] = field(default_factory=list)
     count: int = 0
     bbox: Box | None = None
-    counts: dict[str, int] = field(default_factory=dict)   # complete counts for rgb, spaces, transparency
+    counts: dict[str, int] = field(default_factory=dict)   # complete counts for rgb, spaces, transparency, neutrals
     die: list[Box] = field(default_factory=list)           # bounds of each subpath stroked in the die line's separation
 
     def note(self, kind: str, text: str) -> None:
@@ -514,8 +521,10 @@ class Walker:
         die: the die line's separation name (``CutContour``), or None: no separation is one.
     """
 
-    def __init__(self, pdf: Any, budget: Budget, ink_limit: float, die: str | None = None):
+    def __init__(self, pdf: Any, budget: Budget, ink_limit: float, die: str | None = None, neutrals: bool = False):
         import pikepdf
+
+        self.neutrals = neutrals  # look for greys built from C, M and Y in CMYK images (Summary.neutrals)
 
         self.die = None if die is None else "/" + die  # the die line's separation name (profile key cut_layer)
         self.pikepdf = pikepdf
@@ -524,7 +533,7 @@ class Walker:
         self.ink_limit = ink_limit
         self.forms: dict[Any, Summary] = {}
         self.fonts: dict[Any, Font] = {}
-        self.image_ink: dict[Any, tuple[float, str] | None] = {}
+        self.image_ink: dict[Any, ImageInk | None] = {}
         self.measures: dict[tuple[Any, float, float, float, float], Measure] = {}
         #: One scratch stream per nesting level of :meth:`_read` (a form read while its parent is
         #: being parsed gets its own), each the ``/Contents`` of an unlisted page dictionary so
@@ -1154,7 +1163,7 @@ class _Reader(pikepdf.StreamParser):
         subtype, xobject, key, summary, matrix = found
         if subtype == "/Image":
             self.w.budget.charge_placements(1)
-            self._image(xobject, f"image {name} in {self.label}")
+            self._image(xobject, str(name), f"image {name} in {self.label}")
         elif subtype == "/Form":
             if summary is None:
                 return
@@ -1165,7 +1174,7 @@ class _Reader(pikepdf.StreamParser):
             if self.subtree > self.w.budget.limits.placements:
                 raise self.w.budget.refuse("placements", PLACEMENTS)
 
-    def _image(self, image: Any, what: str) -> None:
+    def _image(self, image: Any, name: str, what: str) -> None:
         width, height = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
         mask = bool(image.get("/ImageMask", False))
         if not mask:
@@ -1181,16 +1190,18 @@ class _Reader(pikepdf.StreamParser):
             self.s.note("transparency", f"alpha channel (SMaskInData) in {what}")
         self.s.images.append((width, height, self.ctm, what))
         if not mask:
-            ink = self.w_image_ink(image, what)
-            if ink is not None:
-                self._record_ink(ink, f"image pixel {ink:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
+            found = self.w_image_ink(image, what)
+            if found is not None:
+                self._record_ink(found.total, f"image {name} pixel {found.total:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
+                if found.neutral is not None:
+                    c, m, y, k = (round(v * 100 / 255) for v in found.neutral)
+                    self.s.note("neutrals", f"{what} builds greys and black from C, M and Y (C{c} M{m} Y{y} K{k})")
 
-    def w_image_ink(self, image: Any, what: str) -> float | None:
+    def w_image_ink(self, image: Any, what: str) -> ImageInk | None:
         key = image.objgen if image.is_indirect else id(image)
         if key not in self.w.image_ink:
-            self.w.image_ink[key] = image_ink(image, self.w.budget, what)
-        found = self.w.image_ink[key]
-        return found[0] if found else None
+            self.w.image_ink[key] = image_ink(image, self.w.budget, what, neutrals=self.w.neutrals)
+        return self.w.image_ink[key]
 
     def op_BI(self, o: list[Any]) -> None:
         pass
@@ -1325,8 +1336,27 @@ _OPS: dict[str, Any] = {
 }
 
 
-def image_ink(image: Any, budget: Budget, what: str) -> tuple[float, str] | None:
-    """The highest total ink (%) of any pixel of a DeviceCMYK image, or None for other images.
+class ImageInk(NamedTuple):
+    """What :func:`image_ink` found in one CMYK image.
+
+    Attributes:
+        total: the highest total ink (C+M+Y+K, %) of any pixel.
+        what: the image's description.
+        neutral: the heaviest pixel (C+M+Y) whose grey is built from C, M and Y (each at least
+            :data:`NEUTRAL_MIN`, within :data:`NEUTRAL_SPREAD` of each other), as 8-bit
+            (c, m, y, k); None when there is none or when not looked for.
+    """
+
+    total: float
+    what: str
+    neutral: tuple[int, int, int, int] | None = None
+
+
+def image_ink(image: Any, budget: Budget, what: str, *, neutrals: bool = False) -> ImageInk | None:
+    """The highest total ink (%) of any pixel of a DeviceCMYK image, or None for other images;
+    with ``neutrals``, also its heaviest grey built from C, M and Y (what a profile that prints
+    greys and black on K alone, ``colour: formula``, refuses), looked for on at most
+    :data:`NEUTRAL_PIXELS` pixels (a larger image is sampled, nearest pixel).
 
     The image is decoded within the budget (see :func:`decode`) and read through Pillow; its
     size must match Width × Height × 4 bytes (8 bits per component), else it is skipped.
@@ -1364,7 +1394,37 @@ def image_ink(image: Any, budget: Budget, what: str) -> tuple[float, str] | None
     c, m, y, k = (band.convert("I") for band in pil.split())
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
     high = total.getextrema()[1]
-    return (float(high) * 100 / 255, what)
+    return ImageInk(float(high) * 100 / 255, what, cmy_neutral(pil) if neutrals else None)
+
+
+def cmy_neutral(im: Any) -> tuple[int, int, int, int] | None:
+    """The heaviest (C+M+Y) pixel of the CMYK image ``im`` whose C, M and Y are each at least
+    :data:`NEUTRAL_MIN` and within :data:`NEUTRAL_SPREAD` of each other (a grey or black built
+    from the colour plates), as 8-bit (c, m, y, k); None when there is none. At most
+    :data:`NEUTRAL_PIXELS` pixels are read (nearest-pixel sample of a larger image); whole-image
+    operations (ImageMath), no per-pixel Python."""
+    from PIL import Image, ImageMath
+
+    w, h = im.size
+    if w * h > NEUTRAL_PIXELS:
+        scale = math.sqrt(NEUTRAL_PIXELS / (w * h))
+        im = im.resize((max(1, int(w * scale)), max(1, int(h * scale))), Image.Resampling.NEAREST)
+    c, m, y, _ = (band.convert("I") for band in im.split())
+
+    def heaviest(a: dict[str, Any]) -> Any:
+        low = a["min"](a["min"](a["c"], a["m"]), a["y"])
+        high = a["max"](a["max"](a["c"], a["m"]), a["y"])
+        return ((low >= NEUTRAL_MIN) & (high - low <= NEUTRAL_SPREAD)) * (a["c"] + a["m"] + a["y"])
+
+    score = ImageMath.lambda_eval(heaviest, c=c, m=m, y=y)
+    best = score.getextrema()[1]
+    if best <= 0:
+        return None
+    hits = ImageMath.lambda_eval(lambda a: a["s"] == best, s=score)
+    top = hits.getbbox()[1]
+    left = hits.crop((0, top, im.size[0], top + 1)).getbbox()[0]
+    pixel = im.getpixel((left, top))
+    return (pixel[0], pixel[1], pixel[2], pixel[3])
 
 
 def page_boxes(page: Any) -> dict[str, Box]:

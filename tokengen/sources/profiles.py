@@ -24,7 +24,8 @@ OUTPUTS = ("sheets", "single-pages", "png", "cut-svg", "cut-dxf", "cricut", "tts
 #: The outputs imposed on sheets (the sheet PDF, plus the cut files of ``cut-svg`` and ``cut-dxf``,
 #: and the print image and cut file of ``cricut``).
 SHEET_OUTPUTS = ("sheets", "cut-svg", "cut-dxf", "cricut")
-#: ``formula`` is CMYK by the naive formula instead of the ICC output profile.
+#: ``formula`` is CMYK by the device formula instead of the ICC output profile, with greys and black
+#: on K alone (:func:`tokengen.model.formula_cmyk`).
 COLOURS = ("rgb", "cmyk", "formula")
 MARKS = ("cut-lines", "crop-marks", "calibration", "registration")
 SIDES = ("back", "face")
@@ -95,7 +96,8 @@ class Profile:
         backs: ``output: sheets`` only: ``"none"`` or ``"duplex"`` (a back sheet after each face
             sheet, mirrored for a long-edge flip, with its own TrimBox and BleedBox).
         conversion: ``"icc"`` (through the output profile) or ``"formula"`` (``colour: formula``:
-            CMYK by the naive formula; ``colour`` is then ``"cmyk"``).
+            CMYK by :func:`tokengen.model.formula_cmyk`, greys and black on K alone; ``colour``
+            is then ``"cmyk"``).
         icc: the CMYK output profile (a shop's own ICC file, absolute) or None for the bundled
             FOGRA39 one (:func:`tokengen.colour.output_profile`).
         rendering_intent: ``relative`` (relative colorimetric with black-point compensation),
