@@ -116,7 +116,7 @@ def preflight_limits(f: Any) -> Any:
         click.option("--max-placements", type=click.IntRange(1), default=d["placements"], show_default=True,
                      help="Most Form XObject and image placements walked (nested ones included)."),
         click.option("--max-operators", type=click.IntRange(1), default=d["operators"], show_default=True,
-                     help="Most content-stream operators and operands read in the file (each stream once)."),
+                     help="Most content-stream operators read in the file (each stream once); twice as many operands."),
         click.option("--max-stream-mb", type=click.IntRange(1), default=d["stream_mb"], show_default=True,
                      help="Largest decoded size of one stream, MiB."),
         click.option("--max-decoded-mb", type=click.IntRange(1), default=d["decoded_mb"], show_default=True,

@@ -76,11 +76,12 @@ class Limits:
             included (a form placing another twice, 20 deep, is 2^21 placements); a page sharing
             another's content stream counts its placements again (each is checked on its page).
             ``--max-placements``.
-        operators: most content-stream operators and operands read in the file, summed over
-            every stream read (pages', forms', patterns', glyphs', appearances'; a stream shared
-            by pages or placed many times is read, and counted, once). A page of ``0 0 m`` is
-            three per line. At about 1.7 µs each (the slowest kind, measured), the default
-            2,000,000 is about 3.5 s of work. ``--max-operators``.
+        operators: most content-stream operators read in the file, summed over every stream
+            read (pages', forms', patterns', glyphs', appearances'; a stream shared by pages or
+            placed many times is read, and counted, once); their operands may number twice as
+            many (a line ``0 0 m`` is one operator, two operands). The slowest kind measured,
+            ``0 0 m f``, reads at about 3 µs an operator or operand: the default 1,000,000 is
+            about 6 s of work at worst. ``--max-operators``.
         stream_mb: largest decoded size of one stream, MiB. ``--max-stream-mb``.
         decoded_mb: most bytes decoded from streams in the file, MiB. ``--max-decoded-mb``.
         chars: most characters checked in the file, on every page that shows them (pages
@@ -130,11 +131,15 @@ class Budget:
 
     def charge_operators(self, n: int, operands: int = 0) -> None:
         """Count ``n`` more operators and their ``operands`` read (the file's totals); raises
-        PreflightError when the two together pass the limit."""
+        PreflightError past the limit (operands: past twice the limit)."""
         self.operators += n
         self.operands += operands
-        if self.operators + self.operands > self.limits.operators:
-            raise self.refuse("operators", "content-stream operators and operands read in the file (each stream once):")
+        if self.operators > self.limits.operators:
+            raise self.refuse("operators", "content-stream operators read in the file (each stream once):")
+        if self.operands > 2 * self.limits.operators:
+            limit = 2 * self.limits.operators
+            raise PreflightError(f"content-stream operands read in the file (each stream once): more than the limit of {limit:,} "
+                                 f"(twice the operators; raise it with {FLAGS['operators']})")
 
     def charge_chars(self, n: int) -> None:
         """Count ``n`` more characters checked (across all pages); raises PreflightError past the limit."""
