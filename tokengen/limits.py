@@ -41,3 +41,13 @@ MAX_FONT_CODE_POINTS = 200_000
 #: Each is checked and drawn per design (10,000 designs × 200 elements each side ran past 150 s);
 #: a fixed limit: 1,000 designs of 100 elements, or 10,000 of 10, fit.
 MAX_DESIGN_ELEMENTS = 100_000
+
+#: Preflight's work budget per file (:class:`tokengen.preflight.pdfwalk.Limits`, flags ``--max-…``
+#: of ``tokengen preflight`` and ``tokengen preview``): file size in MiB, pages, form and image
+#: placements, content-stream operators, MiB decoded per stream and in all, characters checked.
+PREFLIGHT_LIMITS = {"file_mb": 1024, "pages": 5_000, "placements": 500_000, "operators": 1_000_000,
+                    "stream_mb": 64, "decoded_mb": 1024, "chars": 2_000_000}
+#: Address space of the process rendering a preview (MiB, ``--max-render-mb``) and the longest
+#: one page may take (s, ``--max-render-seconds``).
+RENDER_MEMORY_MB = 1536
+RENDER_SECONDS = 60

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import UsageError
+from ..limits import PREFLIGHT_LIMITS
 from ..units import parse_length, parse_page, parse_size
 from .completion import complete_page
 from .habits import data, say
@@ -114,6 +115,38 @@ def sheet_spec(page: str, landscape: bool, margin: float, gutter: float, columns
 
     return sizing.sheet_spec(page_size, size, margin=margin, gutter=gutter, bleed=bleed, columns=columns, group=group,
                              cut_lines=cut_lines, crop_marks=crop_marks, home_bleed=home_bleed, furniture=furniture)
+
+
+def preflight_limits(f: Any) -> Any:
+    """Add preflight's work budget, ``--max-file-mb`` … ``--max-chars``, to a command (``tokengen
+    preflight`` and ``tokengen preview``); the command receives them as one ``limits``
+    (:class:`tokengen.preflight.pdfwalk.Limits`). Defaults: :data:`tokengen.limits.PREFLIGHT_LIMITS`."""
+    d = PREFLIGHT_LIMITS
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from ..preflight.pdfwalk import Limits
+
+        limits = Limits(**{key: kwargs.pop(f"max_{key}") for key in d})
+        return f(*args, limits=limits, **kwargs)
+
+    options = [
+        click.option("--max-file-mb", type=click.IntRange(1), default=d["file_mb"], show_default=True, help="Refuse a larger file, MiB."),
+        click.option("--max-pages", type=click.IntRange(1), default=d["pages"], show_default=True, help="Refuse a PDF with more pages."),
+        click.option("--max-placements", type=click.IntRange(1), default=d["placements"], show_default=True,
+                     help="Most Form XObject and image placements walked (nested ones included)."),
+        click.option("--max-operators", type=click.IntRange(1), default=d["operators"], show_default=True,
+                     help="Most content-stream operators read in the file (each stream once); twice as many operands."),
+        click.option("--max-stream-mb", type=click.IntRange(1), default=d["stream_mb"], show_default=True,
+                     help="Largest decoded size of one stream, MiB."),
+        click.option("--max-decoded-mb", type=click.IntRange(1), default=d["decoded_mb"], show_default=True,
+                     help="Most bytes decoded from streams in total, MiB."),
+        click.option("--max-chars", type=click.IntRange(1), default=d["chars"], show_default=True,
+                     help="Most characters checked in the file (on every page that shows them)."),
+    ]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
 
 
 def output_file(text: str, name: str) -> Path:

@@ -8,7 +8,16 @@ from typing import Any
 
 import click
 
-from ..limits import MAX_ART_PIXELS, MAX_DPI, MAX_FONT_CODE_POINTS, MAX_PAGES, MAX_SVG_ELEMENTS, MAX_TOKENS
+from ..limits import (
+    MAX_ART_PIXELS,
+    MAX_DPI,
+    MAX_FONT_CODE_POINTS,
+    MAX_PAGES,
+    MAX_SVG_ELEMENTS,
+    MAX_TOKENS,
+    RENDER_MEMORY_MB,
+    RENDER_SECONDS,
+)
 from ..units import parse_page
 from .app import cli
 from .completion import complete_page
@@ -24,6 +33,7 @@ from .params import (
     _sheet_options,
     backs_options,
     output_file,
+    preflight_limits,
     sheet_spec,
     written_report,
 )
@@ -218,17 +228,28 @@ def init_command(folder: Path, starter: str) -> None:
               help="FILE.png for one --page, else FILE-1.png … per page (default: the PDF's name with .png).")
 @click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
 @click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
-def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None) -> None:
+@click.option("--max-render-mb", type=click.IntRange(16), default=RENDER_MEMORY_MB, show_default=True,
+              help="Memory (address space, MiB) of the process that renders the pages; a page needing more is refused.")
+@click.option("--max-render-seconds", type=click.IntRange(1), default=RENDER_SECONDS, show_default=True,
+              help="Longest one page may take to render, s.")
+@preflight_limits
+def preview_command(pdf: Path, output: Path | None, dpi: int, page: int | None, max_render_mb: int, max_render_seconds: int,
+                    limits: Any) -> None:
     """Render any PDF to PNG, one file per page (or page N), at a stated DPI (pdfium).
     A page W × H pt becomes round(W/72 × DPI) × round(H/72 × DPI) px.
+
+    The file is first read within preflight's work budget (the --max-… limits, as 'tokengen
+    preflight'), then rendered in a process of its own within --max-render-mb and
+    --max-render-seconds; a file past a limit is one line and exit 2, with no PNG written.
 
     \b
     Examples:
       tokengen preview meatshields.pdf                    # meatshields-1.png … at 100 DPI
       tokengen preview meatshields.pdf --page 2 --dpi 200 -o page2.png
     """
-    from ..outputs.preview import check_target, write_previews
+    from ..outputs.preview import Bounds, check_target, write_previews
 
+    bounds = Bounds(limits, max_render_mb, max_render_seconds)
     with step(f"rendered {pdf}"):
-        pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page)
+        pngs = write_previews(pdf, output if output is None else check_target(output, "-o/--output"), dpi, page, bounds=bounds)
     say(f"wrote {len(pngs)} PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))

@@ -14,7 +14,8 @@ from ..units import parse_page
 from .app import cli
 from .completion import complete_profile
 from .habits import data, say, step, warn
-from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, SIZE, _echo_json, _preview_options, written_report
+from .params import (CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, SIZE, _echo_json, _preview_options, preflight_limits,
+                     written_report)
 
 
 def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -172,17 +173,9 @@ def _override_profile(profile: Any, page: str | None, landscape: bool | None, co
 @click.option("--page", default=None, metavar="NAME|WxH", help="Expected sheet page, overriding the profile's (as export --page).")
 @click.option("--landscape", is_flag=True, default=None, help="Expect the profile's page sideways (as export --landscape).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Report format.")
-@click.option("--max-file-mb", type=click.IntRange(1), default=1024, show_default=True, help="Refuse a larger file, MiB.")
-@click.option("--max-pages", type=click.IntRange(1), default=5000, show_default=True, help="Refuse a PDF with more pages.")
-@click.option("--max-placements", type=click.IntRange(1), default=500_000, show_default=True,
-              help="Most Form XObject and image placements walked (nested ones included).")
-@click.option("--max-operators", type=click.IntRange(1), default=20_000_000, show_default=True, help="Most content-stream operators read.")
-@click.option("--max-stream-mb", type=click.IntRange(1), default=64, show_default=True, help="Largest decoded size of one stream, MiB.")
-@click.option("--max-decoded-mb", type=click.IntRange(1), default=1024, show_default=True, help="Most bytes decoded from streams in total, MiB.")
-@click.option("--max-chars", type=click.IntRange(1), default=2_000_000, show_default=True,
-              help="Most characters checked in the file (on every page that shows them).")
+@preflight_limits
 def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, size: float | None, fmt: str,
-                      page: str | None = None, landscape: bool | None = None, **limits: int) -> None:
+                      limits: Any, page: str | None = None, landscape: bool | None = None) -> None:
     """Check PDF the way a print shop would, before you upload it.
 
     Exit 0 when every check passes, 1 when any fails, 2 when the file cannot be read.
@@ -197,12 +190,11 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
     import json
 
     from ..preflight.checks import preflight
-    from ..preflight.pdfwalk import Limits
     from ..sources.profiles import get_profile
 
     profile = _override_profile(get_profile(profile_name, profiles_file), page, landscape, None, None, None)
     with step(f"preflight of {pdf}"):
-        checks = preflight(pdf, profile, size=size, limits=Limits(**{k.removeprefix("max_"): v for k, v in limits.items()}))
+        checks = preflight(pdf, profile, size=size, limits=limits)
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
         data(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,

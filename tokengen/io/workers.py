@@ -59,11 +59,11 @@ def _worker(conn: Connection, fn: Callable[[Any], Any]) -> None:
 
 
 class _Slot:
-    """One worker process and the parent's end of its pipe."""
+    """One worker process and the parent's end of its pipe (``target(child_conn, fn, *more)`` runs in it)."""
 
-    def __init__(self, context: Any, fn: Callable[[Any], Any]):
+    def __init__(self, context: Any, fn: Callable[[Any], Any], target: Callable[..., None] = _worker, more: tuple[Any, ...] = ()):
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, fn), daemon=True)
+        self.process = context.Process(target=target, args=(child, fn, *more), daemon=True)
         # SIGINT blocked while the worker (or the fork server) starts: the new process inherits the
         # mask, so a Ctrl-C during its start-up is no traceback; this one receives it once unblocked
         blocking = hasattr(signal, "pthread_sigmask")
@@ -151,3 +151,90 @@ def _close(slots: list[_Slot]) -> None:
     for slot in slots:
         slot.process.join()
         slot.conn.close()
+
+
+# -- one bounded worker: a child that may die without taking the parent with it ------------------
+
+class WorkerDied(Exception):  # noqa: N818 - not an error of tokengen's hierarchy: the caller words it
+    """A :class:`Bounded` worker ended before it answered, or did not answer in time.
+
+    Attributes:
+        signal: the signal that ended it (``"SIGABRT"``), or None.
+        exit_code: its exit code when it exited, or None.
+        timed_out: True when it ran past the time limit (it was then killed).
+        memory: True when it answered that it ran out of memory (a ``MemoryError``).
+    """
+
+    def __init__(self, *, signal: str | None = None, exit_code: int | None = None, timed_out: bool = False, memory: bool = False):
+        super().__init__(signal or exit_code or ("timed out" if timed_out else "out of memory"))
+        self.signal, self.exit_code, self.timed_out, self.memory = signal, exit_code, timed_out, memory
+
+
+def _bounded_worker(conn: Connection, fn: Callable[[Any], Any], memory: int | None) -> None:
+    if memory is not None:
+        try:
+            import resource
+        except ImportError:  # Windows: no address-space limit
+            pass
+        else:
+            _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))
+    _worker(conn, fn)
+
+
+class Bounded:
+    """One worker process (started as :data:`START_METHOD` says, never by ``fork`` alone) whose
+    address space is limited to ``memory`` bytes (``RLIMIT_AS``, where the platform has it), called
+    one job at a time by :meth:`call`, each within ``seconds`` of wall-clock time. A context manager:
+    the worker ends on leaving it.
+
+    ``fn`` is a module-level function (pickled by name) that must not raise; a ``MemoryError`` it
+    catches should be returned as the value :data:`OUT_OF_MEMORY` so :meth:`call` reports it.
+    """
+
+    def __init__(self, fn: Callable[[Any], Any], memory: int | None, seconds: float | None):
+        self.seconds = seconds
+        self.slot = _Slot(_context(fn), fn, _bounded_worker, (memory,))
+
+    def call(self, item: Any) -> Any:
+        """``fn(item)`` in the worker.
+
+        Raises:
+            WorkerDied: the worker ended (killed, aborted, out of memory) or ran past ``seconds``
+                (it is then killed); the worker cannot be called again.
+        """
+        slot = self.slot
+        try:
+            slot.conn.send((0, item))
+            if not slot.conn.poll(self.seconds):
+                slot.process.kill()
+                slot.process.join()
+                raise WorkerDied(timed_out=True)
+            _, result = slot.conn.recv()
+        except (EOFError, OSError):
+            slot.process.join()
+            code = slot.process.exitcode
+            name = None
+            if code is not None and code < 0:
+                try:
+                    name = signal.Signals(-code).name
+                except ValueError:
+                    name = f"signal {-code}"
+            raise WorkerDied(signal=name, exit_code=None if name else code) from None
+        if isinstance(result, str) and result == OUT_OF_MEMORY:
+            raise WorkerDied(memory=True)
+        return result
+
+    def close(self) -> None:
+        """End the worker (told to stop when idle, else killed) and wait for it."""
+        _close([self.slot])
+
+    def __enter__(self) -> Bounded:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: What a :class:`Bounded` worker's function returns when it ran out of memory.
+OUT_OF_MEMORY = "tokengen.workers: out of memory"

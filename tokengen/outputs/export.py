@@ -521,6 +521,7 @@ def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: f
 
     expected = None if profile.output in SHEET_OUTPUTS or catalogue.height is not None else size
     # our own file, already bounded by --max-tokens and --max-pages: 200,000 tokens of about 15
-    # characters each are more than the characters a stranger's file may make preflight check
-    own = Limits(placements=4 * Limits.placements, chars=32 * Limits.chars)
+    # characters each are more than the characters a stranger's file may make preflight check; their operators
+    # and operands are counted up to 32 × the default too
+    own = Limits(placements=4 * Limits.placements, chars=32 * Limits.chars, operators=32 * Limits.operators)
     return list(preflight(pdf, profile, size=expected, limits=own))

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
 from ..errors import RenderError, UsageError
 from ..io import progress
 from ..io.atomic import atomic_files
+from ..limits import RENDER_MEMORY_MB, RENDER_SECONDS
 
 #: Default preview resolution (px per in).
 DEFAULT_DPI = 100
@@ -57,49 +60,170 @@ def page_pixels(size: tuple[float, float], dpi: int) -> tuple[int, int]:
     return round(size[0] / 72 * dpi), round(size[1] / 72 * dpi)
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """How a preview of a file from elsewhere is rendered: its PDF first read within preflight's
+    work budget, then rendered in a worker process of its own under a memory and time limit, so
+    a hostile file (nested forms, a content-stream bomb) is one line, never an abort.
+
+    Attributes:
+        limits: preflight's budget (:class:`tokengen.preflight.pdfwalk.Limits`; flags ``--max-…``);
+            None: defaults.
+        memory_mb: the worker's address space, MiB (``RLIMIT_AS``, where the platform has it).
+        seconds: the longest one page may take to render, s.
+        flags: the options that raise memory_mb and seconds (for messages).
+    """
+
+    limits: Any = None
+    memory_mb: int = RENDER_MEMORY_MB
+    seconds: float = RENDER_SECONDS
+    flags: tuple[str, str] = ("--max-render-mb", "--max-render-seconds")
+
+
 def render_pages(pdf: bytes | str | Path, dpi: int = DEFAULT_DPI, page: int | None = None,
-                 flags: tuple[str, str] = ("--dpi", "--page"), limit: int | None = None) -> list[Image.Image]:
+                 flags: tuple[str, str] = ("--dpi", "--page"), limit: int | None = None,
+                 bounds: Bounds | None = None) -> list[Image.Image]:
     """Render the pages of ``pdf`` (bytes or a path) at ``dpi``, or only page ``page`` (1-based).
     ``flags`` name the DPI and page options in messages; ``limit`` renders only the first
-    ``limit`` pages (instead of refusing more than :data:`MAX_PAGES`).
+    ``limit`` pages (instead of refusing more than :data:`MAX_PAGES`). With ``bounds`` (a path
+    only), the file is read within preflight's budget once pdfium has opened it, and pdfium runs
+    in a worker process (see :class:`Bounds`); without, in this process (tokengen's own PDFs).
+    Filled form fields (AcroForm) are drawn as printed; other annotations are not.
 
     Returns:
         RGB images, each exactly :func:`page_pixels` of its page.
     Raises:
         UsageError: ``dpi`` outside :data:`DPI_RANGE`, ``page`` outside the document, a page
             larger than :data:`MAX_PIXELS`, or more than :data:`MAX_PAGES` pages without ``page``.
-        RenderError: pdfium cannot open the file as a PDF or cannot render a page.
+        RenderError: pdfium cannot open the file as a PDF or cannot render a page; the worker
+            ran out of memory, died or ran past its time (one line naming the limit and flag).
+        PreflightError: over preflight's budget (preflight's own line, naming the ``--max-…`` flag).
     """
-    import pypdfium2 as pdfium
-
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
         raise UsageError(f"{flags[0]}: {dpi} is outside {DPI_RANGE[0]}..{DPI_RANGE[1]}")
     name = "the PDF" if isinstance(pdf, bytes) else str(pdf)
     source = pdf if isinstance(pdf, bytes) else Path(pdf)
     if isinstance(source, Path) and not source.is_file():
         raise RenderError(f"{name}: no such file" if not source.exists() else f"{name}: not a file")
+    opening = ("open", source, name, page, flags, limit)
+    if bounds is None:
+        state: dict[str, Any] = {}
+        try:
+            return [_answer(_step(state, ("page", index, dpi, name, flags[0]))) for index in _answer(_step(state, opening))]
+        finally:
+            _step(state, ("close",))
+    from ..io.workers import Bounded, WorkerDied
+
+    assert isinstance(source, Path), "bounded previews read a file"
+    with Bounded(_job, bounds.memory_mb * MiB, bounds.seconds) as worker:
+        number = 0
+        try:
+            indices = _answer(worker.call(opening))
+            from ..preflight.checks import read_within
+
+            read_within(source, bounds.limits)
+            images = []
+            for number in (i + 1 for i in indices):
+                images.append(_answer(worker.call(("page", number - 1, dpi, name, flags[0]))))
+            return images
+        except WorkerDied as died:
+            raise RenderError(_died(name, number, died, bounds)) from None
+
+
+MiB = 1 << 20
+
+
+def _died(name: str, number: int, died: Any, bounds: Bounds) -> str:
+    """The one line for a rendering worker that did not answer (``died``: a WorkerDied)."""
+    what = f"{name} page {number}" if number else name
+    if died.timed_out:
+        return (f"{what}: rendering took more than the limit of {bounds.seconds:g} s, and was stopped "
+                f"(raise it with {bounds.flags[1]})")
+    if died.memory or died.signal in ("SIGABRT", "SIGSEGV", "SIGBUS", "SIGKILL"):  # what a failed allocation ends in
+        how = "ran out of memory" if died.memory else f"ran out of memory or crashed ({died.signal})"
+        return f"{what}: pdfium {how} rendering it, past the limit of {bounds.memory_mb:,} MiB (raise it with {bounds.flags[0]})"
+    how = f"was stopped ({died.signal})" if died.signal else f"ended unexpectedly (exit code {died.exit_code})"
+    return f"{what}: pdfium {how} rendering it, with a limit of {bounds.memory_mb:,} MiB (raise it with {bounds.flags[0]})"
+
+
+def _answer(reply: tuple[Any, ...]) -> Any:
+    """The value of a :func:`_job` reply, or its error raised."""
+    if reply[0] == "ok":
+        return reply[1]
+    raise (UsageError if reply[0] == "usage" else RenderError)(reply[1])
+
+
+#: The document a worker's :func:`_job` has open (a worker renders one file).
+_OPEN: dict[str, Any] = {}
+
+
+def _job(message: tuple[Any, ...]) -> Any:
+    """:func:`_step` in a worker process, over its one open document; a ``MemoryError`` is
+    answered as :data:`tokengen.io.workers.OUT_OF_MEMORY`; never raises (a worker must answer)."""
+    from ..io.workers import OUT_OF_MEMORY
+
+    try:
+        if message[0] == "open":
+            _quiet_in_worker()
+        return _step(_OPEN, message)
+    except MemoryError:
+        return OUT_OF_MEMORY
+
+
+def _step(state: dict[str, Any], message: tuple[Any, ...]) -> tuple[str, Any]:
+    """One step of a preview over ``state`` (holds the open document): ``("open", source, name,
+    page, flags, limit)`` → the page indices to render; ``("page", index, dpi, what, flag)`` →
+    the image; ``("close",)``. Returns ``("ok", value)`` or ``("usage"|"render", message)``."""
+    try:
+        if message[0] == "open":
+            return ("ok", _open(state, *message[1:]))
+        if message[0] == "page":
+            index, dpi, name, flag = message[1:]
+            pdf_page = state["document"][index]
+            try:
+                return ("ok", _render(pdf_page, dpi, f"{name} page {index + 1}", flag))
+            finally:
+                pdf_page.close()
+        document = state.pop("document", None)
+        if document is not None:
+            document.close()
+        return ("ok", None)
+    except (UsageError, RenderError) as exc:
+        return ("usage" if isinstance(exc, UsageError) else "render", str(exc))
+
+
+def _quiet_in_worker() -> None:
+    """In a worker process, pdfium's own lines (an abort's) go nowhere: the parent says what
+    happened in one line (``TOKENGEN_DEBUG=1`` keeps them)."""
+    import multiprocessing
+    import os
+
+    if multiprocessing.parent_process() is not None and not os.environ.get("TOKENGEN_DEBUG"):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+
+
+def _open(state: dict[str, Any], source: bytes | Path, name: str, page: int | None, flags: tuple[str, str],
+          limit: int | None) -> list[int]:
+    """Open ``source`` with pdfium (its form environment too) as ``state["document"]``; the
+    0-based indices of the pages to render."""
+    import pypdfium2 as pdfium
+
     try:
         document = pdfium.PdfDocument(source)
     except (pdfium.PdfiumError, OSError) as exc:
         raise RenderError(f"{name}: cannot read as a PDF ({exc})") from None
-    try:
-        count = len(document)
-        if page is not None and not 1 <= page <= count:
-            raise UsageError(f"{flags[1]} {page}: {name} has {count} page{'s' if count != 1 else ''}")
-        if limit is not None:
-            count = min(count, limit)
-        elif page is None and count > MAX_PAGES:
-            raise UsageError(f"{name} has {count} pages, more than the preview limit of {MAX_PAGES}; preview one with {flags[1]} N")
-        images = []
-        for index in ([page - 1] if page is not None else range(count)):
-            pdf_page = document[index]
-            try:
-                images.append(_render(pdf_page, dpi, f"{name} page {index + 1}", flags[0]))
-            finally:
-                pdf_page.close()
-        return images
-    finally:
-        document.close()
+    state["document"] = document
+    document.init_forms()  # before any page is loaded: filled form fields are drawn as printed
+    count = len(document)
+    if page is not None and not 1 <= page <= count:
+        raise UsageError(f"{flags[1]} {page}: {name} has {count} page{'s' if count != 1 else ''}")
+    if limit is not None:
+        count = min(count, limit)
+    elif page is None and count > MAX_PAGES:
+        raise UsageError(f"{name} has {count} pages, more than the preview limit of {MAX_PAGES}; preview one with {flags[1]} N")
+    return [page - 1] if page is not None else list(range(count))
 
 
 def _render(pdf_page: object, dpi: int, what: str, flag: str) -> Image.Image:
@@ -111,7 +235,7 @@ def _render(pdf_page: object, dpi: int, what: str, flag: str) -> Image.Image:
     if px[0] * px[1] > MAX_PIXELS:
         raise UsageError(f"{what} at {dpi} DPI would be {px[0]} × {px[1]} px, more than the {MAX_PIXELS:,} px limit; lower {flag}")
     try:
-        bitmap = pdf_page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255), draw_annots=False)
+        bitmap = pdf_page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255), draw_annots=False, may_draw_forms=True)
     except pdfium.PdfiumError as exc:
         raise RenderError(f"{what}: pdfium cannot render it ({exc})") from None
     image = bitmap.to_pil().convert("RGB")
@@ -160,7 +284,7 @@ def png_bytes(image: Image.Image, dpi: int) -> bytes:
 
 def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int = DEFAULT_DPI,
                    page: int | None = None, inputs: Sequence[Path] = (),
-                   flags: tuple[str, str] = ("--dpi", "--page")) -> list[Path]:
+                   flags: tuple[str, str] = ("--dpi", "--page"), bounds: Bounds | None = None) -> list[Path]:
     """Render ``pdf`` (see :func:`render_pages`) and write the PNGs (see :func:`preview_paths`).
 
     Args:
@@ -169,13 +293,15 @@ def write_previews(pdf: str | Path, target: str | Path | None = None, dpi: int =
         dpi: px per in. page: one page (1-based) instead of all.
         inputs: files a preview must never overwrite (the PDF itself is always one).
         flags: the DPI and page options as the user gave them (for messages).
+        bounds: read and render a file from elsewhere within limits (see :class:`Bounds`).
     Returns:
         The PNG paths written, in page order.
     Raises:
-        UsageError, RenderError: as :func:`render_pages`. ExportError: a PNG cannot be written.
+        UsageError, RenderError, PreflightError: as :func:`render_pages` (nothing is written).
+        ExportError: a PNG cannot be written.
     """
     pdf = Path(pdf)
-    images = render_pages(pdf, dpi, page, flags)
+    images = render_pages(pdf, dpi, page, flags, bounds=bounds)
     paths = preview_paths(target if target is not None else default_target(pdf), len(images), page)
     with atomic_files(paths, inputs=(pdf, *inputs)) as temps:  # every PNG checked before the first is written; all or none
         for number, (image, temp) in enumerate(zip(images, temps, strict=True), 1):

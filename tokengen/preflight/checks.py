@@ -151,6 +151,18 @@ def preflight(pdf_path: str | Path, profile: Profile, *, size: float | None = No
             raise PreflightError(f"{path}: cannot read the page contents ({type(exc).__name__}: {_first_line(exc)})") from None
 
 
+def read_within(pdf_path: str | Path, limits: Limits | None = None) -> None:
+    """Read the whole of ``pdf_path`` as :func:`preflight` does, within ``limits``, and drop the
+    verdicts: what ``tokengen preview`` runs before pdfium renders a file from elsewhere.
+
+    Raises:
+        PreflightError: as :func:`preflight` (the same one line, naming the ``--max-…`` flag).
+    """
+    from ..sources.profiles import get_profile
+
+    preflight(pdf_path, get_profile("home"), limits=limits)
+
+
 def _first_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return text[:160]
