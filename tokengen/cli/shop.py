@@ -14,8 +14,18 @@ from ..units import parse_page
 from .app import cli
 from .completion import complete_profile
 from .habits import data, say, step, warn
-from .params import (CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, REPORT, SIZE, _echo_json, _preview_options, preflight_limits,
-                     written_report)
+from .params import (
+    CATALOGUE,
+    DEFAULT_CATALOGUE,
+    FORMAT,
+    LENGTH,
+    REPORT,
+    SIZE,
+    _echo_json,
+    _preview_options,
+    preflight_limits,
+    written_report,
+)
 
 
 def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
