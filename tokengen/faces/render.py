@@ -245,6 +245,11 @@ def _hex(colour: Colour | None) -> str:
     return "[" + ", ".join(f"{v:g}" for v in colour.values) + "]"
 
 
+#: Most text widths a :class:`SheetCanvas` remembers (:meth:`SheetCanvas.measure`) before it
+#: forgets them all: the memory of a build stays flat in its page count.
+WIDTHS_KEPT = 1024
+
+
 class SheetCanvas:
     """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
 
@@ -766,9 +771,12 @@ class SheetCanvas:
 
     def measure(self, text: str, size: float) -> float:
         """Width (pt) of ``text`` in the regular font at ``size`` pt (remembered: every page's
-        furniture measures the same ruler labels and notes)."""
+        furniture measures the same ruler labels and notes; at most :data:`WIDTHS_KEPT` of them,
+        as each page's caption names its own page number)."""
         width = self._widths.get((text, size))
         if width is None:
+            if len(self._widths) >= WIDTHS_KEPT:
+                self._widths.clear()
             width = self._widths[text, size] = self.canvas.stringWidth(text, self.regular, size)
         return width
 

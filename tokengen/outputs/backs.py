@@ -17,8 +17,9 @@ from ..faces.pagesetup import apply_printer_scale, format_offset, scale_keywords
 
 if TYPE_CHECKING:  # annotations only: ReportLab's drawing loads when a sheet is drawn
     from ..faces.render import SheetCanvas
+    from ..geometry.bands import Run
     from ..geometry.imposition import PageLayout, SheetSpec
-    from ..model import Catalogue, Token
+    from ..model import Catalogue
     from .options import BuildOptions
 
 
@@ -38,19 +39,19 @@ class BackSheets:
     Args:
         options: the build options (``backs``, ``flip``, ``back_offset``, ``printer_scale``).
         catalogue: for the title in captions and metadata.
-        tokens: every physical token in placement order.
+        tokens: every physical token in placement order (:class:`tokengen.geometry.bands.Run`:
+            no list of them; each back design's form is defined once, in placement order).
         sheet: the face sheet's canvas wrapper; its art library is shared.
         temp: the file for separate backs (None in duplex mode).
         pages: number of face sheets (for captions).
-        bands: with several token sizes (:mod:`tokengen.geometry.bands`): the band of every token
-            (by placement index) and each band's sheet, so each back is drawn at its face's size;
-            the mirrored sheet mirrors every band with its cells.
+        specs: with several token sizes (:mod:`tokengen.geometry.bands`): each band's sheet, so
+            each back is drawn at its face's size; the mirrored sheet mirrors every band with its cells.
     Raises:
         UsageError: unknown ``backs`` or ``flip`` value.
     """
 
-    def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Sequence[Token], sheet: SheetCanvas,
-                 temp: Path | None, pages: int, bands: tuple[Sequence[int], Sequence[SheetSpec]] | None = None):
+    def __init__(self, options: BuildOptions, catalogue: Catalogue, tokens: Run, sheet: SheetCanvas,
+                 temp: Path | None, pages: int, specs: Sequence[SheetSpec] = ()):
         from ..faces.render import SheetCanvas, open_canvas
 
         if options.backs not in ("duplex", "separate"):
@@ -72,17 +73,17 @@ class BackSheets:
         else:
             self.sheet = sheet
         sheets = [self.sheet]
-        band_of: Sequence[int] = [0] * len(tokens)
-        if bands is not None and len(bands[1]) > 1:  # several sizes: each back drawn at its face's
-            band_of, specs = bands
+        if len(specs) > 1:  # several sizes: each back drawn at its face's
             sheets += [self.sheet.resized(s.size, s.height, s.shape, k + 1, sheet.safe if options.safe is not None else None)
                        for k, s in enumerate(specs[1:], 1)]
-        self.forms = [sheets[band_of[i]].back_form(t.back) for i, t in enumerate(tokens)]
+        self.forms = tokens.each(lambda k, t: sheets[k if len(sheets) > 1 else 0].back_form(t.back))
         self.tokens = tokens
         self.warnings: list[str] = []  # furniture left out, once each
 
     def add(self, face: PageLayout) -> None:
-        """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page."""
+        """Draw the back sheet of the face sheet ``face`` (a :class:`PageLayout`) and end the page
+        (:func:`tokengen.faces.pagestream.end_page`: the canvas must be saved in ``binary_streams``)."""
+        from ..faces.pagestream import end_page
         from ..geometry.imposition import mirror
 
         c, o = self.sheet.canvas, self.options
@@ -98,7 +99,7 @@ class BackSheets:
             self.sheet.lines(back.crop_marks, CROP_STROKE, ALL_SEPARATION if o.colour_model == "cmyk" else CUT_COLOUR)
         if not o.boxes:  # a print-shop sheet keeps nothing outside its tokens (preflight: safe area)
             self._caption(face, back)
-        c.showPage()
+        end_page(c)  # kept small until the save (inside binary_streams, as build saves it)
         self.count += 1
 
     def _caption(self, face: PageLayout, back: PageLayout) -> None:
@@ -124,4 +125,6 @@ class BackSheets:
     def finish(self) -> None:
         """Save the separate backs file (nothing to do in duplex mode)."""
         if self.options.backs == "separate":
-            self.sheet.canvas.save()
+            from ..faces.pagestream import save
+
+            save(self.sheet.canvas)

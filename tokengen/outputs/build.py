@@ -11,6 +11,7 @@ from ..colour import Converter
 from ..errors import LayoutError, UsageError
 from ..faces.art import ArtLibrary
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
+from ..faces.pagestream import end_page, save
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
 from ..geometry import bands, foldover, furniture, pager
@@ -69,8 +70,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
     guard.check_outputs([out, *([backs_out] if backs_out else []), *extra], inputs)  # all of them before the first byte
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is
     # complete; with several sizes, band after band (each band's sets one after another)
-    tokens = [t for band in run.bands for _ in range(copies) for t in band.expanded()]
-    band_of = [k for k, band in enumerate(run.bands) for _ in range(copies * band.count)]  # token index → its band
+    tokens = bands.Run(run.bands, copies)  # by index, without a list: memory flat in the token count
     with atomic_files([out, *([backs_out] if backs_out else [])], inputs=inputs) as temps:  # face and backs: both or neither
         temp, backs_temp = temps[0], (temps[1] if backs_out else None)
         keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
@@ -84,13 +84,13 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
                             height=spec.height, shape=spec.shape)
         sheets = [sheet] + [sheet.resized(s.size, s.height, s.shape, k + 1, options.safe) for k, s in enumerate(specs[1:], 1)]
         forms = {t.id: sheets[k].face_form(t) for k, band in enumerate(run.bands) for t in band.tokens}
-        placed = [forms[t.id] for t in tokens]
-        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages, bands=(band_of, specs)) if options.backs else None
+        placed = tokens.each(lambda k, t: forms[t.id])
+        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages, specs=specs) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
         for band, band_spec in zip(run.bands, specs, strict=True):
             warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe)))
-        folded = [sheets[band_of[i]].back_form(t.back) for i, t in enumerate(tokens)] if options.fold else []
+        folded = tokens.each(lambda k, t: sheets[k].back_form(t.back)) if options.fold else []
         counts = [copies * band.count for band in run.bands]
         for page in pager.band_pages(counts, specs, fold=options.fold):
             if options.boxes:
@@ -118,7 +118,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
             if page.calibration:
                 where = f"page {page.number + 1} of {pages}"
-                what = f"{counted(len(page.cells), 'token')}, {bands.describe_all([specs[k] for k in dict.fromkeys(band_of[c.index] for c in page.cells)] or specs)}"
+                what = f"{counted(len(page.cells), 'token')}, {bands.describe_all([specs[k] for k in dict.fromkeys(tokens.band(c.index) for c in page.cells)] or specs)}"
                 captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
                             f"{catalogue.title} · {where}", where)
                 laid = sheet.calibration(page.calibration, captions)
@@ -130,7 +130,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
             if edge:
                 warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
                          f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
-            canvas.showPage()
+            end_page(canvas)  # the finished page kept small until the save: memory flat in the token count
             if backs:
                 backs.add(page)
             testhook.checkpoint("page")
@@ -140,7 +140,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
 
             rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
         with binary_streams():
-            canvas.save()
+            save(canvas)  # piece by piece: no copy of the whole file in memory
             if backs:
                 backs.finish()
     return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
