@@ -59,9 +59,9 @@ import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO, Literal
+from typing import Literal
 
-from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageMath, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfutils import readJPEGInfo
 
@@ -365,7 +365,7 @@ class _Header:
 
 
 def _header(path: Path, max_pixels: int) -> _Header:
-    """What the header says, after the checks that need no decoding (the file opened once)."""
+    """What the header says, after the checks that need no decoding."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -374,10 +374,10 @@ def _header(path: Path, max_pixels: int) -> _Header:
         raise RenderError(f"{path}: cannot read art: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
         raise RenderError(f"{path}: art is not a regular file")
-    with _reading(path, max_pixels), open(path, "rb") as f:
-        exif = _check_png_chunks(path, info.st_size, f)  # before Pillow reads a chunk that claims gigabytes
-        f.seek(0)
-        with Image.open(f) as im:
+    with _reading(path, max_pixels):
+        exif = _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
+        # by its name, not an open file: Pillow then imports the one plugin its extension names
+        with Image.open(path) as im:
             if im.format not in FORMATS:
                 raise RenderError(f"{path}: art must be PNG or JPEG, not {im.format}")
             _check_pixels(path, im.width, im.height, max_pixels)
@@ -400,9 +400,9 @@ def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
                           "may hold a fifth of it), or save it smaller")
 
 
-def _check_png_chunks(path: Path, size: int, f: BinaryIO) -> bool:
-    """For a PNG (by its signature; other files pass), walk the chunk headers of ``f`` (``path``
-    opened, at its start; seeking, never reading data) and refuse lengths that run past the file, ancillary chunks over
+def _check_png_chunks(path: Path, size: int) -> bool:
+    """For a PNG (by its signature; other files pass), walk the chunk headers (seeking, never
+    reading data) and refuse lengths that run past the file, ancillary chunks over
     :data:`MAX_CHUNK`, or image data (``IDAT``) larger than the header's image can need (twice
     its raw size plus 1 MiB: zlib makes data at most a little larger).
 
@@ -412,37 +412,38 @@ def _check_png_chunks(path: Path, size: int, f: BinaryIO) -> bool:
         one once it has opened the file; True otherwise (another format too).
     """
     exif = pixels = False  # a chunk that may hold an orientation seen after the image data; image data seen
-    if f.read(len(_PNG_SIGNATURE)) != _PNG_SIGNATURE:
-        return True
-    head = f.read(8 + 13)
-    if len(head) < 21 or head[4:8] != b"IHDR":
-        return True  # Pillow reports it as unreadable
-    width, height = struct.unpack(">II", head[8:16])
-    depth, colour_type = head[16], head[17]
-    row = math.ceil(width * _PNG_CHANNELS.get(colour_type, 4) * max(depth, 1) / 8) + 1
-    budget = 2 * row * height + (1 << 20)  # raw size (doubled: interlace passes, zlib overhead) + 1 MiB
-    pos, data = len(_PNG_SIGNATURE), 0
-    for _ in range(1_000_000):
-        f.seek(pos)
-        header = f.read(8)
-        if len(header) < 8:
-            return True  # no IEND: Pillow decides
-        length, kind = struct.unpack(">I4s", header)
-        exif = exif or (pixels and kind in (b"eXIf", b"tEXt", b"zTXt", b"iTXt"))
-        pixels = pixels or kind == b"IDAT"
-        if pos + 12 + length > size:
-            raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
-        if kind == b"IDAT":
-            data += length
-            if data > budget:
-                raise RenderError(f"{path}: PNG image data of more than {budget} bytes for a {width} × {height} image "
-                                  "(a damaged or hostile file)")
-        elif length > MAX_CHUNK:
-            raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
-        if kind == b"IEND":
-            return exif
-        pos += 12 + length
-    raise RenderError(f"{path}: PNG with more than 1000000 chunks")
+    with open(path, "rb") as f:
+        if f.read(len(_PNG_SIGNATURE)) != _PNG_SIGNATURE:
+            return True
+        head = f.read(8 + 13)
+        if len(head) < 21 or head[4:8] != b"IHDR":
+            return True  # Pillow reports it as unreadable
+        width, height = struct.unpack(">II", head[8:16])
+        depth, colour_type = head[16], head[17]
+        row = math.ceil(width * _PNG_CHANNELS.get(colour_type, 4) * max(depth, 1) / 8) + 1
+        budget = 2 * row * height + (1 << 20)  # raw size (doubled: interlace passes, zlib overhead) + 1 MiB
+        pos, data = len(_PNG_SIGNATURE), 0
+        for _ in range(1_000_000):
+            f.seek(pos)
+            header = f.read(8)
+            if len(header) < 8:
+                return True  # no IEND: Pillow decides
+            length, kind = struct.unpack(">I4s", header)
+            exif = exif or (pixels and kind in (b"eXIf", b"tEXt", b"zTXt", b"iTXt"))
+            pixels = pixels or kind == b"IDAT"
+            if pos + 12 + length > size:
+                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
+            if kind == b"IDAT":
+                data += length
+                if data > budget:
+                    raise RenderError(f"{path}: PNG image data of more than {budget} bytes for a {width} × {height} image "
+                                      "(a damaged or hostile file)")
+            elif length > MAX_CHUNK:
+                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
+            if kind == b"IEND":
+                return exif
+            pos += 12 + length
+        raise RenderError(f"{path}: PNG with more than 1000000 chunks")
 
 
 class _reading:
@@ -596,7 +597,10 @@ def _decode(path: Path, head: _Header, colour: Converter, target: tuple[int, int
             # reducing_gap: whole-factor box reduction first while the image is over 3× the
             # target (Pillow documents the result as indistinguishable from plain Lanczos), ~5× faster
             pixels = pixels.resize(stored, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    pixels = ImageOps.exif_transpose(pixels) if orientation != 1 else pixels
+    if orientation != 1:
+        from PIL import ImageOps  # only for a rotated picture (and its palette modules with it)
+
+        pixels = ImageOps.exif_transpose(pixels)
     if icc:
         pixels.info["icc_profile"] = icc
     converted = _colour(pixels, colour, background)
