@@ -117,3 +117,66 @@ def test_without_keep_decoded_each_build_decodes_again(tmp_path: Path, no_decodi
     ArtLibrary().load(path, Rect(0, 0, 72, 72))
     ArtLibrary().load(path, Rect(0, 0, 72, 72))
     assert no_decoding == ["JPEG", "JPEG"]
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """The files Pillow opens (``Image.open``), and the bytes hashed with SHA-256, in order."""
+    opens: list[str] = []
+    hashed: list[int] = []
+    plain_open, plain_sha = Image.open, hashlib.sha256
+
+    def image_open(fp, *args, **kwargs):
+        opens.append(Path(fp).name if isinstance(fp, (str, Path)) else type(fp).__name__)
+        return plain_open(fp, *args, **kwargs)
+
+    def sha256(data=b"", **kwargs):
+        hashed.append(len(data))
+        return plain_sha(data, **kwargs)
+
+    monkeypatch.setattr(Image, "open", image_open)
+    monkeypatch.setattr(art.hashlib, "sha256", sha256)
+    return opens, hashed
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["one-off build", "keep_decoded"])
+def test_a_pass_through_jpeg_is_opened_read_and_hashed_once(tmp_path: Path, opened, no_decoding, kept: bool):
+    opens, hashed = opened
+    data = photo(tmp_path / "face.jpg")
+    library = ArtLibrary()
+    if kept:
+        keep_decoded()
+    try:
+        assert library.size(tmp_path / "face.jpg") == (420, 420)  # the header: the one time Pillow opens it
+        image = library.load(tmp_path / "face.jpg", Rect(0, 0, 63, 63))  # 480 DPI: passed through
+        again = library.load(tmp_path / "face.jpg", Rect(0, 0, 63, 63))
+    finally:
+        keep_decoded(0)
+    assert opens == ["face.jpg"] and no_decoding == []
+    assert hashed == [len(data)]  # named by its digest: the bytes hashed once, with keep_decoded too
+    assert image.passthrough and again is image and (image.width, image.height, image.mode) == (420, 420, "RGB")
+    assert isinstance(image.reader, EmbeddedJpeg) and image.reader.data == data
+    assert image.reader.digest == hashlib.sha256(data).hexdigest()
+
+
+def test_a_rotated_jpeg_is_opened_again_to_decode_it(tmp_path: Path, opened, no_decoding):
+    opens, _ = opened
+    path = tmp_path / "turned.jpg"
+    im = Image.radial_gradient("L").resize((300, 200)).convert("RGB")
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned 90°: not passed through
+    im.save(path, quality=90, exif=exif)
+    library = ArtLibrary()
+    assert library.size(path) == (200, 300)
+    image = library.load(path)
+    assert opens == ["turned.jpg", "turned.jpg"] and no_decoding == ["JPEG"]
+    assert not image.passthrough and (image.width, image.height) == (200, 300)
+
+
+def test_svg_art_support_loads_logging_only_for_an_svg():
+    import subprocess
+    import sys
+
+    code = "import sys, tokengen.faces.svgart; print('logging' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

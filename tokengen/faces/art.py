@@ -61,7 +61,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-from PIL import Image, ImageMath, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageMath, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfutils import readJPEGInfo
 
@@ -187,7 +187,7 @@ class ArtLibrary:
         self.max_dpi = max_dpi
         self.max_total_pixels = max_total_pixels
         self._images: dict[tuple, ArtImage] = {}
-        self._sizes: dict[Path, tuple[int, int, str]] = {}
+        self._sizes: dict[Path, _Header] = {}
         self._warnings: dict[Path, float] = {}
         self._resampled: dict[Path, tuple[float, float]] = {}
         self._held = 0
@@ -221,10 +221,14 @@ class ArtLibrary:
         return self._pixels(path)
 
     def _pixels(self, path: Path) -> tuple[int, int]:
+        found = self._head(path)
+        return found.width, found.height
+
+    def _head(self, path: Path) -> _Header:
         found = self._sizes.get(path)
         if found is None:
             found = self._sizes[path] = _header(path, self.max_pixels)
-        return found[0], found[1]
+        return found
 
     def load(self, path: Path, drawn: Rect | None = None, background: Colour | None = None) -> ArtImage:
         """The image at ``path``, decoded and converted the first time it is asked for.
@@ -243,7 +247,8 @@ class ArtLibrary:
                 line naming the file.
         """
         path = Path(path)
-        width, height = self._pixels(path)
+        head = self._head(path)
+        width, height = head.width, head.height
         target = None
         if drawn is not None and self.max_dpi is not None:
             dpi = effective_dpi((width, height), drawn)
@@ -255,11 +260,11 @@ class ArtLibrary:
         key = (path, target, flatten)
         cached = self._images.get(key)
         if cached is not None and cached.reader is None:  # released after embedding: asked again by another PDF
-            cached = self._images[key] = _decoded(path, self.colour, target, flatten, self.max_pixels)
+            cached = self._images[key] = _decoded(path, head, self.colour, target, flatten, self.max_pixels)
         elif cached is None:
             embedded = target or (width, height)  # from the header: refused before it is decoded
             self._charge(path, embedded[0] * embedded[1])
-            cached = _decoded(path, self.colour, target, flatten, self.max_pixels)
+            cached = _decoded(path, head, self.colour, target, flatten, self.max_pixels)
             self._images[key] = cached
         return cached
 
@@ -336,8 +341,31 @@ def resampled_warning(paths: list[Path], dpi: float, folder: Path | None = None)
             f"--keep-resolution keeps {'it' if one else 'them'}")
 
 
-def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
-    """(displayed width, height, format) after the checks that need no decoding."""
+@dataclass(frozen=True)
+class _Header:
+    """What a picture's header says, read once (:func:`_header`) and used again when it is
+    loaded, so a pass-through JPEG is never opened with Pillow a second time.
+
+    Attributes:
+        width, height: size in pixels as displayed (EXIF orientation applied).
+        format: Pillow's format name (``PNG``, ``JPEG``, ``MPO``).
+        mode: Pillow's mode as the file stores it (``L``, ``RGB``, ``CMYK``, ``P``, …).
+        stored: (width, height) in pixels as stored (before orientation).
+        orientation: the EXIF orientation (1: as stored).
+        icc: the embedded ICC profile's bytes, or None.
+    """
+
+    width: int
+    height: int
+    format: str
+    mode: str
+    stored: tuple[int, int]
+    orientation: int
+    icc: bytes | None = field(repr=False)
+
+
+def _header(path: Path, max_pixels: int) -> _Header:
+    """What the header says, after the checks that need no decoding."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -348,6 +376,7 @@ def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
         raise RenderError(f"{path}: art is not a regular file")
     with _reading(path, max_pixels):
         exif = _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
+        # by its name, not an open file: Pillow then imports the one plugin its extension names
         with Image.open(path) as im:
             if im.format not in FORMATS:
                 raise RenderError(f"{path}: art must be PNG or JPEG, not {im.format}")
@@ -356,7 +385,8 @@ def _header(path: Path, max_pixels: int) -> tuple[int, int, str]:
             # with none there (the chunk walk), the chunks read on opening are all it can find
             orientation = (im.getexif() if exif else Image.Image.getexif(im)).get(0x0112, 1)
             w, h = im.size
-            return (h, w, im.format) if orientation in _SWAPPED else (w, h, im.format)
+            shown = (h, w) if orientation in _SWAPPED else (w, h)
+            return _Header(shown[0], shown[1], im.format, im.mode, (w, h), orientation, im.info.get("icc_profile"))
 
 
 def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
@@ -503,20 +533,22 @@ def keep_decoded(limit: int = 256 * 1024 * 1024) -> None:
         _KEPT.trim()
 
 
-def _decoded(path: Path, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
+def _decoded(path: Path, head: _Header, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
              max_pixels: int) -> ArtImage:
     """:func:`_decode`, or the picture an earlier build decoded from the same bytes (see
-    :func:`keep_decoded`); a pass-through JPEG is never kept (nothing was decoded)."""
+    :func:`keep_decoded`); a pass-through JPEG is never kept (nothing was decoded). The file is
+    read and hashed once either way (its bytes and digest go on to :func:`_decode`)."""
     if _KEPT.limit <= 0:
-        return _decode(path, colour, target, background, max_pixels)
+        return _decode(path, head, colour, target, background, max_pixels)
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        data = path.read_bytes()
     except OSError:
-        return _decode(path, colour, target, background, max_pixels)  # says why, naming the file
+        return _decode(path, head, colour, target, background, max_pixels)  # says why, naming the file
+    digest = hashlib.sha256(data).hexdigest()
     key = (digest, target, background, colour.model, colour.options)
     found = _KEPT.get(key)
     if found is None:
-        found = _decode(path, colour, target, background, max_pixels)
+        found = _decode(path, head, colour, target, background, max_pixels, (data, digest))
         if found.passthrough:
             return found
         _KEPT.put(key, found)
@@ -525,8 +557,22 @@ def _decoded(path: Path, colour: Converter, target: tuple[int, int] | None, back
     return replace(found, path=path, reader=reader)
 
 
-def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
-            max_pixels: int) -> ArtImage:
+def _passes_through(head: _Header, colour: Converter, target: tuple[int, int] | None) -> bool:
+    """Whether a JPEG with header ``head`` can be embedded as its own bytes (step 8): an RGB
+    output, no resampling, no rotation, 8-bit grey or RGB, untagged or tagged sRGB."""
+    return (colour.model == "rgb" and head.format == "JPEG" and target is None and head.orientation == 1
+            and head.mode in ("L", "RGB") and (not head.icc or is_srgb(head.icc)))
+
+
+def _decode(path: Path, head: _Header, colour: Converter, target: tuple[int, int] | None, background: Colour | None,
+            max_pixels: int, read: tuple[bytes, str] | None = None) -> ArtImage:
+    """The picture at ``path`` (header ``head``, read by :func:`_header`) ready to embed; ``read``:
+    its bytes and their SHA-256 when the caller has them already."""
+    if _passes_through(head, colour, target):
+        with _reading(path, max_pixels):
+            data, digest = read or (path.read_bytes(), None)
+        if _whole_jpeg(data, *head.stored, head.mode):  # as the header said: never opened with Pillow again
+            return ArtImage(path, *head.stored, head.mode, EmbeddedJpeg(data, digest), True, (head.width, head.height))
     with _reading(path, max_pixels):
         with Image.open(path) as im:
             orientation = im.getexif().get(0x0112, 1)
@@ -535,7 +581,7 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
             icc = im.info.get("icc_profile")
             if (colour.model == "rgb" and im.format == "JPEG" and target is None and orientation == 1
                     and im.mode in ("L", "RGB") and (not icc or is_srgb(icc))):
-                data = path.read_bytes()
+                data = path.read_bytes()  # not whole (or changed since its header was read)
                 if not _whole_jpeg(data, im.width, im.height, im.mode):
                     im.load()  # decodes fully, so a truncated or odd JPEG is refused here, not in a viewer
                 return ArtImage(path, im.width, im.height, im.mode, EmbeddedJpeg(data), True, displayed)
@@ -551,7 +597,10 @@ def _decode(path: Path, colour: Converter, target: tuple[int, int] | None, backg
             # reducing_gap: whole-factor box reduction first while the image is over 3× the
             # target (Pillow documents the result as indistinguishable from plain Lanczos), ~5× faster
             pixels = pixels.resize(stored, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    pixels = ImageOps.exif_transpose(pixels) if orientation != 1 else pixels
+    if orientation != 1:
+        from PIL import ImageOps  # only for a rotated picture (and its palette modules with it)
+
+        pixels = ImageOps.exif_transpose(pixels)
     if icc:
         pixels.info["icc_profile"] = icc
     converted = _colour(pixels, colour, background)
@@ -582,14 +631,17 @@ class EmbeddedJpeg:
     SHA-256) instead of an md5 of its decoded pixels, and reads the stream from ``jpeg_fh``
     (its ``loadImageFromJPEG``: the frame header only, no decoding).
 
+    Args:
+        data: the JPEG file's bytes.
+        digest: their SHA-256 (hex) when the caller has hashed them already; None: hashed here.
     Attributes:
         data: the JPEG file's bytes.
         digest: their SHA-256, hex.
     """
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, digest: str | None = None):
         self.data = data
-        self.digest = hashlib.sha256(data).hexdigest()
+        self.digest = digest or hashlib.sha256(data).hexdigest()
 
     def jpeg_fh(self) -> io.BytesIO:
         """The bytes as a file ReportLab reads the frame header and stream from."""

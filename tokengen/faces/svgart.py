@@ -28,7 +28,6 @@ The checks, in order, each a one-line :class:`~tokengen.errors.RenderError` nami
 from __future__ import annotations
 
 import io
-import logging
 import os
 import stat
 from collections.abc import Iterator
@@ -229,17 +228,18 @@ def _count_copies(path: Path, root: Any, max_elements: int) -> None:
                           "the limit (raise it with --max-svg-elements)")
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: dict[str, None] = {}
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages[_one_line(record.getMessage())] = None
-
-
 def _draw(path: Path, root: Any) -> tuple[Drawing, list[str]]:
+    import logging  # only when a picture is an SVG, as svglib itself
+
     from svglib.svglib import SvgRenderer  # loads cssselect2 and tinycss2: only when a picture is an SVG
+
+    class _Collect(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.messages: dict[str, None] = {}
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.messages[_one_line(record.getMessage())] = None
 
     log = logging.getLogger("svglib.svglib")
     handler, propagate = _Collect(), log.propagate
