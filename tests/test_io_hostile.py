@@ -495,13 +495,13 @@ def test_long_name_temporary_files_fit_and_are_cleaned_as_leftovers(tmp_path: Pa
 
 
 def test_png_set_is_all_or_nothing(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from tokengen.outputs import export
+    from tokengen.outputs import pngs
 
     # the face PNG is written, then the disk is full for the back
     out = tmp_path / "out"
     out.mkdir()
     (out / "t-01-a.png").write_bytes(b"old face")
-    monkeypatch.setattr(export.Image.Image, "save", _save_failing_on(2), raising=True)
+    monkeypatch.setattr(pngs, "_write", _write_failing_on(2), raising=True)
     result = run("export", str(MINIMAL), "--profile", "tgc-chits", "-o", str(out))
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {out / 't-back.png'}: cannot write PNG: No space left on device; no file of the set was replaced\n")
@@ -509,18 +509,20 @@ def test_png_set_is_all_or_nothing(run, tmp_path: Path, monkeypatch: pytest.Monk
     assert (out / "t-01-a.png").read_bytes() == b"old face"
 
 
-def _save_failing_on(n: int):
-    real = Image.Image.save
+def _write_failing_on(n: int):
+    """:func:`tokengen.outputs.pngs._write` (how the chit PNGs reach the disk), the ``n``-th call failing with ENOSPC."""
+    from tokengen.outputs import pngs
+
+    real = pngs._write
     count = [0]
 
-    def save(self, fp, *args, **kwargs):
-        if kwargs.get("format") == "PNG":
-            count[0] += 1
-            if count[0] == n:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real(self, fp, *args, **kwargs)
+    def write(path, data):
+        count[0] += 1
+        if count[0] == n:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, data)
 
-    return save
+    return write
 
 
 # ---- (7) PNG export and single pages: bounded before anything is built -------------------------

@@ -74,6 +74,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Refuse catalogue fonts whose cmap maps more code points.")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None,
+              help="Processes rendering and encoding PNGs (png profiles; default: every core).")
 @FORMAT
 @_preview_options()
 def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
@@ -82,7 +84,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
                    fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
-                   max_font_code_points: int = MAX_FONT_CODE_POINTS) -> list[Path]:
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None) -> list[Path]:
     """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
 
     \b
@@ -116,7 +118,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     with step(f"exported {out_dir} (profile {profile.name})"):
         written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
-                         also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said)
+                         also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said,
+                         workers=workers)
     if fmt == "text":
         say(export_line(written, out_dir, profile.name))
         for note in dict.fromkeys(said):

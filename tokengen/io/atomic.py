@@ -95,21 +95,34 @@ def remove_stale_parts(target: str | Path) -> list[Path]:
     Returns:
         The files removed.
     """
-    target = Path(target)
-    folder = target.parent if str(target.parent) else Path(".")
-    removed = []
-    prefix = _stem(target, folder)
-    with contextlib.suppress(OSError):
-        for part in folder.iterdir():
-            name = part.name
-            if not (name.startswith(prefix) and name.endswith(PART)):
-                continue
-            pid_text = name[len(prefix):].split(".", 1)[0]
-            if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
-                continue
-            with contextlib.suppress(OSError):
-                part.unlink()
-                removed.append(part)
+    return _remove_stale([Path(target)])
+
+
+def _remove_stale(targets: Sequence[Path]) -> list[Path]:
+    """:func:`remove_stale_parts` for every one of ``targets``, each folder listed once (a set of
+    1,000 PNGs in one folder: one listing, not 1,000), in the order of the listing."""
+    removed: list[Path] = []
+    by_folder: dict[Path, set[str]] = {}
+    for target in targets:
+        folder = target.parent if str(target.parent) else Path(".")
+        by_folder.setdefault(folder, set()).add(_stem(target, folder))
+    for folder, stems in by_folder.items():
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                name = entry.name
+                if not name.endswith(PART):
+                    continue
+                for dot in (i for i, c in enumerate(name) if c == "."):  # the stem is ``.NAME.``: it ends at a dot
+                    if name[: dot + 1] not in stems:
+                        continue
+                    pid_text = name[dot + 1:].split(".", 1)[0]
+                    if not pid_text.isdigit() or int(pid_text) == os.getpid() or _alive(int(pid_text)):
+                        continue
+                    part = folder / name
+                    with contextlib.suppress(OSError):
+                        part.unlink()
+                        removed.append(part)
+                    break
     return removed
 
 
@@ -151,10 +164,10 @@ def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> I
         if not folder.is_dir():
             raise ExportError(f"{real}: folder {folder} does not exist")
     temps: list[Path] = []
+    _remove_stale(reals)
     try:
         for real in reals:
             folder = real.parent if str(real.parent) else Path(".")
-            remove_stale_parts(real)
             try:
                 fd, name = tempfile.mkstemp(prefix=_prefix(real.name, guard.name_max(folder)), suffix=PART, dir=folder)
             except OSError as exc:

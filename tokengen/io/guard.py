@@ -26,7 +26,7 @@ import errno
 import functools
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..errors import ExportError
@@ -103,20 +103,33 @@ def _package_files() -> tuple[Path, ...]:
     return tuple(p for p in package.rglob("*") if "__pycache__" not in p.parts and p.is_file())
 
 
-def input_of(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> str | None:
+def input_of(target: str | Path, inputs: tuple[str | Path, ...] = (), *,
+             sources: dict[tuple[int, int], str] | None = None) -> str | None:
     """The input that ``target`` would overwrite (one of ``inputs``, a noted input, a bundled
     font or a file of the tokengen package, compared by device and inode after following
-    symlinks), or None."""
+    symlinks), or None. ``sources``: :func:`_sources` of ``inputs``, when the caller checks many
+    targets against the same inputs (read once, not once per target)."""
     ident = _identity(target)
     if ident is None:
         return None
-    for source in (*inputs, *_bundled_files()):
-        if _identity(source) == ident:
-            return str(source)
+    source = (sources if sources is not None else _sources(inputs)).get(ident)
+    if source is not None:
+        return source
     noted = _INPUTS.get(ident)
     if noted is not None and _identity(noted) == ident:  # still that file (inodes are reused)
         return noted
     return None
+
+
+def _sources(inputs: tuple[str | Path, ...]) -> dict[tuple[int, int], str]:
+    """(device, inode) → path of each of ``inputs`` and of the bundled files, the first path of an
+    identity kept (the order :func:`input_of` compares them in)."""
+    found: dict[tuple[int, int], str] = {}
+    for source in (*inputs, *_bundled_files()):
+        ident = _identity(source)
+        if ident is not None:
+            found.setdefault(ident, str(source))
+    return found
 
 
 def name_max(folder: str | Path) -> int:
@@ -127,7 +140,8 @@ def name_max(folder: str | Path) -> int:
         return DEFAULT_NAME_MAX
 
 
-def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Path:
+def check_output(target: str | Path, inputs: tuple[str | Path, ...] = (), *,
+                 sources: Callable[[], dict[tuple[int, int], str]] | None = None) -> Path:
     """Check that ``target`` may be written and return the file to write: ``target`` itself,
     or the file a symlink at ``target`` points to (the link is kept).
 
@@ -136,6 +150,8 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Pat
             through a symlink or a hard link); it exists and is not a regular file (a FIFO, a
             device, a folder); it is a symlink loop; or its name is longer than the file system
             takes.
+
+    ``sources``: gives :func:`_sources` of ``inputs`` (see :func:`check_outputs`).
     """
     target = Path(target)
     try:
@@ -151,7 +167,7 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = ()) -> Pat
     except ValueError as exc:  # a NUL byte
         raise ExportError(f"{target}: cannot be used as a file name: {exc}") from None
     if st is not None:
-        if input_of(target, inputs) is not None:
+        if input_of(target, inputs, sources=sources() if sources else None) is not None:
             raise ExportError(f"{target}: output would overwrite an input file")
         if not stat.S_ISREG(st.st_mode):
             raise ExportError(f"{target}: is {kind(st.st_mode)}, not a regular file; give a file name to write")
@@ -176,4 +192,5 @@ def check_outputs(targets: Iterable[str | Path], inputs: tuple[str | Path, ...] 
     Raises:
         ExportError: as :func:`check_output`.
     """
-    return [check_output(target, inputs) for target in targets]
+    sources = functools.cache(lambda: _sources(inputs))  # read once, when a target exists
+    return [check_output(target, inputs, sources=sources) for target in targets]

@@ -21,7 +21,8 @@ The kinds of output, chosen by the profile's ``output``:
   300 DPI and asks for 1/8 in bleed and a 1/8 in safe zone: help.thegamecrafter.com, "DPI (dots
   per inch)"; 1/8 in is also the usual US bleed.) PNG stores the DPI as pixels per metre, so
   300 DPI is written as 11811 px/m and reads back as 299.9994. PNG and PDF come from one
-  drawing, so they cannot disagree.
+  drawing, so they cannot disagree. The pages are rasterised and encoded by
+  :func:`tokengen.outputs.pngs.write_pngs`, in worker processes for large sets.
 
 * ``tts``: a Tabletop Simulator saved object (:mod:`tokengen.outputs.tts`): the same kind of
   single-token PDF, without bleed, rasterised as for ``png`` into card sheets or tile images.
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from PIL import Image, PngImagePlugin
 
 from ..colour import Converter
-from ..errors import ExportError, LayoutError, RenderError, UsageError
+from ..errors import ExportError, LayoutError, UsageError
 from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
 from ..geometry import bands
@@ -58,14 +59,6 @@ from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, pictures_o
 
 if TYPE_CHECKING:
     from ..preflight.checks import Check
-from .cutsvg import svg_path
-from .options import BuildOptions
-
-#: PNG sRGB chunk rendering intent (0 = perceptual) and the gAMA value PNG 1.2 pairs with sRGB.
-SRGB_INTENT = 0
-SRGB_GAMMA = 45455
-
-
 #: Largest PNG written (``--max-pixels``, 40 MP) and largest total of PNG pixels per export run
 #: (``--max-total-pixels``, 400 MP): defined in :mod:`tokengen.limits` with their reasons.
 from ..limits import (
@@ -73,13 +66,16 @@ from ..limits import (
     MAX_PNG_PIXELS,  # noqa: E402
 )
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
+from .cutsvg import svg_path
+from .options import BuildOptions
+from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, write_pngs
 
 
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
            warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None,
-           max_art_pixels: int = MAX_ART_PIXELS, notes: list[str] | None = None) -> list[Path]:
+           max_art_pixels: int = MAX_ART_PIXELS, notes: list[str] | None = None, workers: int | None = None) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -105,6 +101,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             (``--image-url``), or None for ``file:///`` URLs (:mod:`tokengen.outputs.tts`).
         max_art_pixels: the most pixels of art the run embeds in all (``--max-art-pixels``),
             one picture a fifth of it (:func:`tokengen.faces.art.picture_limit`).
+        workers: ``output: png`` only: processes rendering and encoding the PNGs (None: every
+            core; 1: this one), see :func:`tokengen.outputs.pngs.write_pngs`.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
         each distinct back in order of first use, named by :func:`png_backs`).
@@ -220,10 +218,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
                                max_art_pixels, notes)
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
-        for number, (target, temp, image) in enumerate(zip(targets[1:], temps[1:], rasterise_pages(temps[0], dpi, page_w), strict=True), 1):
-            write_png(image, temp, dpi, shown=target)
-            image.close()
-            progress.report("PNGs", number, len(names))
+        write_pngs(temps[0], dpi, page_w, temps[1:], targets[1:], workers)
     return targets
 
 
@@ -439,43 +434,6 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
 
 def _back(catalogue: Catalogue, token: Token) -> Back:
     return catalogue.back or token.back
-
-
-def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float) -> Iterator[Image.Image]:
-    """Render each page of ``pdf`` (bytes or a file) at ``dpi`` into an RGB image of exactly
-    ``round(w / 72 × dpi)`` × ``round(h / 72 × dpi)`` px for a page of w × h pt (pdfium, white
-    paper under the page), one page at a time: only the image being yielded is held. ``edge`` is
-    the token page's width, pt (square tokens: both sides).
-
-    Raises:
-        RenderError: pdfium cannot open or render the PDF.
-    """
-    import pypdfium2 as pdfium
-
-    try:
-        document = pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
-    except pdfium.PdfiumError as exc:
-        raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
-    try:
-        for index in range(len(document)):
-            page = document[index]
-            try:
-                width, height = page.get_size()
-                px = round(width / 72 * dpi)
-                py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
-                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
-                image = bitmap.to_pil().convert("RGB")
-                bitmap.close()
-            except pdfium.PdfiumError as exc:
-                raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
-            finally:
-                page.close()
-            if image.size != (px, py):  # pdfium rounds the bitmap up
-                fits = image.size[0] >= px and image.size[1] >= py
-                image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
-            yield image
-    finally:
-        document.close()
 
 
 def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Path | None = None) -> None:

@@ -1,0 +1,123 @@
+"""Chit PNGs (tokengen.outputs.pngs): the PNG written without Pillow's encoder decodes to the pixels
+of pdfium's render of its page, rendered here on its own; worker processes write the same pixels
+as one process; a run that fails in a worker is reported as in one process."""
+
+from __future__ import annotations
+
+import io
+import zlib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import CATALOGUE
+from PIL import Image
+
+from tokengen.outputs import pngs
+from tokengen.outputs.export import export, write_png
+from tokengen.sources.catalogue import load_catalogue
+from tokengen.sources.profiles import load_profiles
+
+
+def page_pixels(pdf: Path, index: int, dpi: int) -> Image.Image:
+    """Page ``index`` of ``pdf`` rendered by pdfium at ``dpi`` on white, RGB, cropped to round(w / 72 × dpi) px."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[index]
+        width, height = page.get_size()
+        px, py = round(width / 72 * dpi), round(height / 72 * dpi)
+        image = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False).to_pil().convert("RGB")
+        page.close()
+    finally:
+        document.close()
+    return image.crop((0, 0, px, py))
+
+
+@pytest.fixture(scope="module")
+def chits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
+    """The Meatshields tgc-chits set written by one process and by two workers (runs of 5 pages)."""
+    cat = load_catalogue(CATALOGUE)
+    profile = load_profiles()["tgc-chits"]
+    made = {"one": export(cat, profile, tmp_path_factory.mktemp("one"), workers=1)}
+    patch = pytest.MonkeyPatch()
+    patch.setattr(pngs, "POOL_PAGES", 1)
+    patch.setattr(pngs, "RUN_PAGES", 5)
+    try:
+        made["pool"] = export(cat, profile, tmp_path_factory.mktemp("pool"), workers=2)
+    finally:
+        patch.undo()
+    return made
+
+
+def test_every_chit_png_has_the_pixels_of_its_page_rendered_on_its_own(chits):
+    for files in chits.values():
+        pdf, images = files[0], files[1:]
+        assert len(images) == 19
+        for index, png in enumerate(images):
+            with Image.open(png) as im:
+                assert (im.format, im.mode, im.size) == ("PNG", "RGB", (375, 375))
+                assert im.tobytes() == page_pixels(pdf, index, 300).tobytes(), png.name
+
+
+def test_workers_write_the_same_pngs_as_one_process(chits):
+    assert [f.name for f in chits["pool"]] == [f.name for f in chits["one"]]
+    assert [f.read_bytes() for f in chits["pool"]] == [f.read_bytes() for f in chits["one"]]
+
+
+def test_encoded_png_decodes_to_the_pixels_pillow_writes_with_dpi_and_srgb(chits):
+    pdf = chits["one"][0]
+    image = page_pixels(pdf, 3, 300)
+    ours = Image.open(io.BytesIO(pngs.encode_png(image, 300)))
+    buffer = io.BytesIO()
+    write_png(image, buffer, 300)  # Pillow's encoder, as the chits were written before
+    pillow = Image.open(buffer)
+    assert ours.tobytes() == pillow.tobytes() == image.tobytes()
+    assert ours.info["srgb"] == pillow.info["srgb"] == 0
+    assert ours.info["gamma"] == pillow.info["gamma"] == pytest.approx(0.45455)
+    assert ours.info["dpi"] == pillow.info["dpi"]  # 11811 px/m: 299.9994 DPI both
+    assert tuple(round(v) for v in ours.info["dpi"]) == (300, 300)
+
+
+def test_encoded_png_chunks_in_order_with_valid_crcs():
+    data = pngs.encode_png(Image.new("RGB", (3, 2), (10, 20, 30)), 150)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, kinds = 8, []
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + body)
+        kinds.append(kind)
+        if kind == b"pHYs":
+            assert body == (5906).to_bytes(4, "big") * 2 + b"\x01"  # 150 DPI = 5905.5 → 5906 px per metre
+        if kind == b"IDAT":
+            assert zlib.decompress(body) == (b"\0" + bytes([10, 20, 30]) * 3) * 2  # every row unfiltered
+        at += 12 + length
+    assert kinds == [b"IHDR", b"sRGB", b"gAMA", b"pHYs", b"IDAT", b"IEND"]
+
+
+def test_encode_png_refuses_other_modes():
+    with pytest.raises(ValueError, match="^encode_png takes RGB images, not RGBA$"):
+        pngs.encode_png(Image.new("RGBA", (2, 2)), 300)
+
+
+def test_a_worker_run_that_cannot_write_returns_the_message(chits, tmp_path: Path):
+    pdf = chits["one"][0]
+    missing = tmp_path / "gone" / "x.part"
+    shown = tmp_path / "x.png"
+    result = pngs.render_run((pdf, 300, 90.0, 0, (missing,), (shown,)))
+    assert result == ("write", f"{shown}: cannot write PNG: No such file or directory; no file of the set was replaced")
+
+
+def test_a_failing_run_in_the_pool_fails_the_set(chits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    pdf = chits["one"][0]
+    monkeypatch.setattr(pngs, "POOL_PAGES", 1)
+    monkeypatch.setattr(pngs, "RUN_PAGES", 5)
+    temps = [tmp_path / f"{n}.part" for n in range(19)]
+    temps[12] = tmp_path / "gone" / "12.part"  # the third run cannot write its third PNG
+    shown = [tmp_path / f"{n}.png" for n in range(19)]
+    from tokengen.errors import ExportError
+
+    with pytest.raises(ExportError) as caught:
+        pngs.write_pngs(pdf, 300, 90.0, temps, shown, workers=2)
+    assert str(caught.value) == f"{shown[12]}: cannot write PNG: No such file or directory; no file of the set was replaced"
+    assert [n for n, t in enumerate(temps) if not t.exists()] == [12, 13, 14]  # the rest of that run; the other runs wrote theirs
