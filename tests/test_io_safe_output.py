@@ -209,6 +209,7 @@ def test_full_disk_keeps_the_previous_file(run, tmp_path: Path, monkeypatch: pyt
     out.write_bytes(OLD)
     if where == "save":
         monkeypatch.setattr("reportlab.pdfgen.canvas.Canvas.save", _full_disk)
+        monkeypatch.setattr("tokengen.outputs.build.save", _full_disk)  # the sheet's save, piece by piece (faces.pagestream)
     else:
         monkeypatch.setattr(atomic.os, "replace", _full_disk)
     result = run("build", str(MINIMAL), "-o", str(out))
@@ -219,18 +220,16 @@ def test_full_disk_keeps_the_previous_file(run, tmp_path: Path, monkeypatch: pyt
 
 def test_partial_write_then_failure_leaves_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The disk fills up after half the PDF is written: the half file is removed."""
-    from reportlab.pdfgen.canvas import Canvas
+    from tokengen.faces import pagestream
 
-    real_save = Canvas.save
-
-    def half_then_full(self):
-        real_save(self)
-        name = self._filename
+    def half_then_full(canvas):  # the sheet is saved by faces.pagestream.save, piece by piece
+        pagestream.save(canvas)
+        name = canvas._filename
         data = Path(name).read_bytes()
         Path(name).write_bytes(data[: len(data) // 2])
         _full_disk()
 
-    monkeypatch.setattr(Canvas, "save", half_then_full)
+    monkeypatch.setattr("tokengen.outputs.build.save", half_then_full)
     out = tmp_path / "x.pdf"
     out.write_bytes(OLD)
     spec = SheetSpec(page=PAGES["letter"])
