@@ -89,10 +89,11 @@ def test_encoded_png_chunks_in_order_with_valid_crcs():
         kinds.append(kind)
         if kind == b"pHYs":
             assert body == (5906).to_bytes(4, "big") * 2 + b"\x01"  # 150 DPI = 5905.5 → 5906 px per metre
-        if kind == b"IDAT":
-            assert zlib.decompress(body) == (b"\0" + bytes([10, 20, 30]) * 3) * 2  # every row unfiltered
+        if kind == b"IDAT":  # each row: a filter-type byte, then its 3 × 3 filtered bytes
+            assert len(zlib.decompress(body)) == (1 + 3 * 3) * 2
         at += 12 + length
     assert kinds == [b"IHDR", b"sRGB", b"gAMA", b"pHYs", b"IDAT", b"IEND"]
+    assert Image.open(io.BytesIO(data)).tobytes() == bytes([10, 20, 30]) * 6
 
 
 def test_encode_png_refuses_other_modes():

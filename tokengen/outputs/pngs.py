@@ -8,18 +8,14 @@ pages go to worker processes (:func:`tokengen.io.workers.run_pool`, never ``fork
 opening the written PDF itself and writing its PNGs to the temporary files it is handed; the
 PDF is drawn once, in this process, and never sent to a worker.
 
-:func:`encode_png` writes the PNG itself (zlib, every row unfiltered), not through Pillow:
-Pillow tries each of PNG's five filters on every row, which took 3.3 ms of a 375 × 375 chit's
-4 ms; unfiltered rows at zlib level 1 take 0.7 ms and, for flat token faces, are as small as
-Pillow's (11.4 KB either way). The pixels are the render's exactly (PNG is lossless); only the
-compressed bytes differ from Pillow's.
+:func:`encode_png` is Pillow's PNG writer at zlib level 1: on a 375 × 375 chit it takes
+2.9 ms where the default level takes 4.2 ms, for files about a fifth larger (10.6 KB against
+8.7 KB). The pixels are the render's exactly (PNG is lossless).
 """
 
 from __future__ import annotations
 
 import os
-import struct
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +30,7 @@ if TYPE_CHECKING:
 SRGB_INTENT = 0
 SRGB_GAMMA = 45455
 
-#: zlib level of :func:`encode_png` (1: fastest; level 6 is 2.5× slower for 18 % smaller chits).
+#: zlib level of :func:`encode_png` (1: fastest; Pillow's default, 6, is 1.5× slower for 18 % smaller chits).
 ZLIB_LEVEL = 1
 
 #: Fewest pages worth worker processes: below it a worker's start (a fresh interpreter
@@ -85,36 +81,26 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, co
         document.close()
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
-
-
 def encode_png(image: Image.Image, dpi: int) -> bytes:
-    """``image`` (RGB, 8 bits a channel) as PNG bytes: IHDR, sRGB (perceptual), gAMA (1/2.2,
-    as PNG pairs with sRGB), pHYs (``dpi`` as px per metre, rounded: 300 DPI is 11811), one
-    IDAT of unfiltered rows at :data:`ZLIB_LEVEL`, IEND.
+    """``image`` (RGB, 8 bits a channel) as PNG bytes written by Pillow at :data:`ZLIB_LEVEL`, with
+    sRGB (perceptual) and gAMA (1/2.2, as PNG pairs with sRGB) chunks and ``dpi`` in pHYs (px per
+    metre, rounded: 300 DPI is 11811).
 
     Raises:
         ValueError: ``image`` is not RGB.
     """
+    import io
+
+    from PIL import PngImagePlugin
+
     if image.mode != "RGB":
         raise ValueError(f"encode_png takes RGB images, not {image.mode}")
-    width, height = image.size
-    raw = memoryview(image.tobytes())
-    stride = 3 * width
-    parts: list[bytes | memoryview] = [b"\0"] * (2 * height)  # filter type 0 (none) before every row
-    parts[1::2] = [raw[y * stride:(y + 1) * stride] for y in range(height)]
-    rows = b"".join(parts)
-    per_metre = int(dpi / 0.0254 + 0.5)
-    return b"".join((
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-        _chunk(b"sRGB", bytes([SRGB_INTENT])),
-        _chunk(b"gAMA", SRGB_GAMMA.to_bytes(4, "big")),
-        _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-        _chunk(b"IDAT", zlib.compress(rows, ZLIB_LEVEL)),
-        _chunk(b"IEND", b""),
-    ))
+    info = PngImagePlugin.PngInfo()
+    info.add(b"sRGB", bytes([SRGB_INTENT]))
+    info.add(b"gAMA", SRGB_GAMMA.to_bytes(4, "big"))
+    out = io.BytesIO()
+    image.save(out, format="PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=ZLIB_LEVEL)
+    return out.getvalue()
 
 
 def _write(path: Path, data: bytes) -> None:
