@@ -13,8 +13,18 @@ AFTER = "appear after `make docs`"
 DRAWN = {"docs/gallery.md", "docs/guide/templates.md"}
 
 
+def _pages() -> list[str]:
+    """The project's Markdown pages: git's list in a checkout, else (an unpacked sdist) every ``.md``
+    outside hidden folders and what builds make (``site/``, ``build/``, ``dist/``)."""
+    if (ROOT / ".git").exists():
+        return subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    made = {"site", "build", "dist", "out"}
+    return sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*.md")
+                  if not any(part.startswith(".") or part in made for part in p.relative_to(ROOT).parts[:-1]))
+
+
 def _missing() -> dict[str, list[str]]:
-    tracked = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    tracked = _pages()
     out: dict[str, list[str]] = {}
     for name in tracked:
         page = ROOT / name

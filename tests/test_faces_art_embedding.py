@@ -177,6 +177,13 @@ def test_svg_art_support_loads_logging_only_for_an_svg():
     import subprocess
     import sys
 
-    code = "import sys, tokengen.faces.svgart; print('logging' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    def loaded(code: str) -> list[str]:
+        script = f"import sys; {code}; print(sorted({{'logging', 'svglib'}} & set(sys.modules)))"
+        return eval(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+
+    # Some Pillow releases (11.0) load logging themselves: the baseline is what tokengen's own
+    # imports load, measured here, in this environment
+    baseline = loaded("import tokengen.colour, reportlab.lib.colors")
+    assert "svglib" not in baseline
+    assert loaded("import tokengen.faces.svgart") == baseline  # svglib, and logging for it, wait for an SVG
+    assert "svglib" in loaded("import svglib.svglib")  # the probe sees what it looks for

@@ -101,7 +101,8 @@ def test_colours_and_art_follow_one_rule():
     im.putdata(pixels)
     out = formula_image(im)
     assert out.mode == "CMYK" and out.size == im.size
-    for rgb, cmyk in zip(pixels, out.get_flattened_data(), strict=True):
+    raw = out.tobytes()  # 4 bytes a pixel, C M Y K
+    for rgb, cmyk in zip(pixels, (tuple(raw[i:i + 4]) for i in range(0, len(raw), 4)), strict=True):
         exact = Colour("rgb", tuple(v / 255 for v in rgb)).to_cmyk()
         assert all(abs(e * 255 - v) <= 0.5 + 1e-4 for e, v in zip(exact, cmyk, strict=True)), (rgb, cmyk, exact)
 

@@ -229,7 +229,7 @@ def init_command(folder: Path, starter: str) -> None:
 @click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
 @click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
 @click.option("--max-render-mb", type=click.IntRange(16), default=RENDER_MEMORY_MB, show_default=True,
-              help="Memory (address space, MiB) of the process that renders the pages; a page needing more is refused.")
+              help="Memory (MiB of heap and private mappings) of the process that renders the pages; a page needing more is refused.")
 @click.option("--max-render-seconds", type=click.IntRange(1), default=RENDER_SECONDS, show_default=True,
               help="Longest one page may take to render, s.")
 @preflight_limits

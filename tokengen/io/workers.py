@@ -197,17 +197,19 @@ def _bounded_worker(conn: Connection, fn: Callable[[Any], Any], memory: int | No
     if memory is not None:
         try:
             import resource
-        except ImportError:  # Windows: no address-space limit
+        except ImportError:  # Windows: no such limit
             pass
         else:
-            _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))
+            _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+            resource.setrlimit(resource.RLIMIT_DATA, (memory if hard == resource.RLIM_INFINITY else min(memory, hard), hard))
     _worker(conn, fn)
 
 
 class Bounded:
     """One worker process (started as :data:`START_METHOD` says, never by ``fork`` alone) whose
-    address space is limited to ``memory`` bytes (``RLIMIT_AS``, where the platform has it), called
+    data memory is limited to ``memory`` bytes (``RLIMIT_DATA``: the heap and private writable
+    mappings, enforced by Linux 4.7 and later; not ``RLIMIT_AS``, since pdfium builds that use
+    PartitionAlloc reserve about 32 GiB of address space when loaded, pypdfium2 4.18 among them), called
     one job at a time by :meth:`call`, each within ``seconds`` of wall-clock time. A context manager:
     the worker ends on leaving it.
 

@@ -69,7 +69,7 @@ class Bounds:
     Attributes:
         limits: preflight's budget (:class:`tokengen.preflight.pdfwalk.Limits`; flags ``--max-…``);
             None: defaults.
-        memory_mb: the worker's address space, MiB (``RLIMIT_AS``, where the platform has it).
+        memory_mb: the worker's data memory, MiB (``RLIMIT_DATA``, where the platform enforces it).
         seconds: the longest one page may take to render, s.
         flags: the options that raise memory_mb and seconds (for messages).
     """
