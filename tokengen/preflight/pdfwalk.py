@@ -874,11 +874,13 @@ class _Reader(pikepdf.StreamParser):
         self.inline: dict[str, Any] = {}
         self.subtree = 0
         self.xobjects: dict[str, tuple[Any, ...]] = {}
+        self.ink_names: dict[str, str] = {}  # "fill 100 %" → "fill 100 % in form /F1"
 
     def instruction(self, ins: Any) -> None:
         """One instruction from qpdf's grouped parse (operands with their operator)."""
+        operands = ins.operands  # converted to Python objects on each access: once
         self.ops += 1
-        self.args += len(ins.operands)
+        self.args += len(operands)
         if self.ops + self.args - sum(self.charged) >= 4096:
             self.charge()
         op = str(ins.operator)
@@ -886,7 +888,7 @@ class _Reader(pikepdf.StreamParser):
             image = ins.iimage
             self.inline = {str(k): v for k, v in image.obj.items()}
             op = "EI"
-        self._dispatch(op, ins.operands)
+        self._dispatch(op, operands)
 
     def charge(self) -> None:
         """Charge the operators and operands read since the last charge to the budget."""
@@ -994,7 +996,10 @@ class _Reader(pikepdf.StreamParser):
         if total <= 0 or (self.area is not None and not overlaps(box, self.area)):
             return
         entries = self.s.ink
-        key = (round(total, 1), f"{what} in {self.label}")
+        named = self.ink_names.get(what)
+        if named is None:  # worded once per kind of ink use in this stream, not per character or path
+            named = self.ink_names[what] = f"{what} in {self.label}"
+        key = (round(total, 1), named)
         if key in entries:
             boxes = entries[key]
             if len(boxes) < INK_BOXES:
@@ -1144,11 +1149,13 @@ class _Reader(pikepdf.StreamParser):
                 self.s.strokes[key] = self.label
             elif len(self.s.strokes) >= 256 and self.lw * scale_of(self.ctm) < min(k[0] for k in self.s.strokes):
                 self.s.strokes[key] = self.label
+            what = f"stroke {self.stroke_ink:.0f} %"
             for box in boxes:
-                self._record_ink(self.stroke_ink, f"stroke {self.stroke_ink:.0f} %", box)
+                self._record_ink(self.stroke_ink, what, box)
         if fill:
+            what = f"fill {self.fill_ink:.0f} %"
             for box in boxes:
-                self._record_ink(self.fill_ink, f"fill {self.fill_ink:.0f} %", box)
+                self._record_ink(self.fill_ink, what, box)
         self.path = []
 
     def op_S(self, o: list[Any]) -> None:
@@ -1328,6 +1335,7 @@ class _Reader(pikepdf.StreamParser):
         low = font.descent * fs + self.rise
         high = font.ascent * fs + self.rise
         x = 0.0  # advance along the text line so far, text space
+        what = f"text fill {self.fill_ink:.0f} %"  # the fill is the string's: worded once, not per character
         for i in range(0, len(data) - step + 1, step):
             code = int.from_bytes(data[i:i + step], "big")
             adv = font.width(code) * font.scale * fs * th
@@ -1338,7 +1346,7 @@ class _Reader(pikepdf.StreamParser):
                     if len(self.s.chars) >= MAX_CHARS:
                         raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
                     self.s.chars.append((box, text))
-                    self._record_ink(self.fill_ink, f"text fill {self.fill_ink:.0f} %", box)
+                    self._record_ink(self.fill_ink, what, box)
             space = self.tw if (step == 1 and code == 32) else 0.0
             x += adv + (self.tc + space) * th
         self.tm = mul((1.0, 0.0, 0.0, 1.0, x, 0.0), self.tm)
