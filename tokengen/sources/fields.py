@@ -39,7 +39,7 @@ from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .schemas import line_at, show, suggest
-from .table import DateCell, Row, Shown, read_table
+from .table import DateCell, Row, Shown, hidden_rows, read_table
 from .template import (
     FIELD_NAME,
     FIELD_TYPES,
@@ -134,11 +134,14 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         sources.append(table_path)
         shown = shown_path(table_path, path.parent / spec)
         known = list(TOKEN_KEYS) + list(fields)
+        hidden: list[int] = []
         try:
-            table = read_table(table_path, known)
+            table = read_table(table_path, known, hidden)
         except CatalogueError as exc:  # the spreadsheet named as the user knows it, not as resolved
             raise CatalogueError(shown if exc.path == str(table_path) else exc.path, exc.message, exc.line, exc.field) from None
         decimal_comma = table[0].decimal_comma
+        if hidden:
+            notes.append(f"{shown}: {hidden_rows(hidden)}")
         left_out = _undeclared(table[0], known, data.get("ignore", []), shown)
         if left_out:
             names = ", ".join(left_out)
