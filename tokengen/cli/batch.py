@@ -13,13 +13,14 @@ from ..limits import MAX_ART_PIXELS
 from .app import cli
 from .completion import complete_page
 from .habits import say, step, warn
-from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, written_report
+from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, SIZE, _echo_json, written_report
 
 
 @cli.command()
 @click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=CATALOGUE)
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
-@click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
+@click.option("--size", "sizes", type=SIZE, multiple=True, metavar="SIZE",
+              help="A token size (0.75in, or WIDTHxHEIGHT: 63mmx88mm, 63x88mm); repeat for several (default: the catalogue's).")
 @click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
 @click.option("--page", "pages", multiple=True, metavar="NAME|WxH", shell_complete=complete_page, help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
 @click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
@@ -34,7 +35,7 @@ from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, wr
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 @FORMAT
-def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
+def batch(source: Path, output_dir: Path, sizes: tuple[float | tuple[float, float], ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
           copies: int, workers: int | None, force: bool, fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS) -> None:
     """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
