@@ -55,7 +55,7 @@ from ..io.atomic import atomic_files, atomic_path
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
-from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, pictures_of, settle
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, naming_art, pdf_pages, pictures_of, settle
 
 if TYPE_CHECKING:
     from ..preflight.checks import Check
@@ -71,6 +71,7 @@ from .options import BuildOptions
 from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, write_pngs
 
 
+@naming_art
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
@@ -114,6 +115,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             folder created).
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
+        CatalogueError: a picture cannot be used, named where the catalogue names it
+            (:func:`tokengen.outputs.build.art_named`).
     """
     one_size(catalogue, profile)
     out_dir = Path(out_dir)

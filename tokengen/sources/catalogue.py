@@ -170,10 +170,14 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
         return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
 
+    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
+
     def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
         if "art" not in spec:
             return None
-        return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+        found = resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+        places.setdefault(found, (str(path), line_at(lines, where + ("art",)), dotted(where + ("art",))))
+        return found
 
     def make_back(spec: dict[str, Any], where: tuple[Any, ...]) -> Back:
         paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
@@ -288,6 +292,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
         module="meatshields",  # the format is the Meatshields game's: its module checks it
+        art_places=tuple((picture, *place) for picture, place in places.items()),
     )
 
 
