@@ -34,12 +34,13 @@ written atomically (:func:`tokengen.io.atomic.atomic_path`).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec
 
 from PIL import Image, PngImagePlugin
 
@@ -51,7 +52,7 @@ from ..geometry import bands
 from ..geometry.pager import check_limits
 from ..geometry.sizing import sheet_spec
 from ..io import guard, progress
-from ..io.atomic import atomic_files, atomic_path
+from ..io.atomic import atomic_files, atomic_path, no_empty_folder_left
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
@@ -70,7 +71,21 @@ from .cutsvg import svg_path
 from .options import BuildOptions
 from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, write_pngs
 
+_P = ParamSpec("_P")
 
+
+def _no_folder_left(function: Callable[Concatenate[Catalogue, Profile, str | Path, _P], list[Path]]
+                    ) -> Callable[Concatenate[Catalogue, Profile, str | Path, _P], list[Path]]:
+    """Decorate :func:`export`: a failed export leaves no output folder it made
+    (:func:`tokengen.io.atomic.no_empty_folder_left`)."""
+    @functools.wraps(function)
+    def run(catalogue: Catalogue, profile: Profile, out_dir: str | Path, /, *args: _P.args, **kwargs: _P.kwargs) -> list[Path]:
+        with no_empty_folder_left(out_dir):
+            return function(catalogue, profile, out_dir, *args, **kwargs)
+    return run
+
+
+@_no_folder_left
 @naming_art
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
@@ -112,7 +127,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     Raises:
         ExportError: the folder cannot be created, a file cannot be written, or a target is an
             input (checked for every target, ``also``'s too, before any is written or the
-            folder created).
+            folder created). A failed export leaves no folder it made behind.
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
         CatalogueError: a picture cannot be used, named where the catalogue names it
