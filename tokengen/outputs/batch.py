@@ -444,7 +444,8 @@ def _run_export(job: Job, start: float) -> JobResult:
         size = token_size(cat.size, job.size, job.scale, cat.shape)
         profile = get_profile(job.profile or "")
         notes: list[str] = []
-        written = export(cat, profile, job.output, size=size, image_url=job.image_url, max_art_pixels=job.max_art_pixels,
+        asked = size if job.size is not None or job.scale is not None else None  # else the profile's product trim
+        written = export(cat, profile, job.output, size=asked, image_url=job.image_url, max_art_pixels=job.max_art_pixels,
                          warnings=notes)
         pdf = written[0]
         checks = preflight_results(pdf, profile, cat, size) if pdf.suffix == ".pdf" else []

@@ -50,7 +50,7 @@ from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
 from ..geometry import bands
 from ..geometry.pager import check_limits
-from ..geometry.sizing import sheet_spec
+from ..geometry.sizing import proportions_problem, sheet_spec
 from ..io import guard, progress
 from ..io.atomic import atomic_files, atomic_path, no_empty_folder_left
 from ..model import Back, Catalogue, Token
@@ -103,7 +103,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             ``single-pages``), counted before anything is built.
         max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
             before anything is drawn.
-        size: token trim in pt, overriding the catalogue's (``--size``).
+        size: token trim in pt, overriding the catalogue's and the profile's product trim
+            (``--size``); None: the profile's product trim when it has one (a note in ``notes``
+            says so when it replaces the catalogue's size, see :func:`product_trim`), else the
+            catalogue's size.
         keep_resolution: embed art at its own resolution instead of resampling it down to the
             profile's ``max_dpi``.
         warnings: when given, the art warnings are appended to it (low resolution, resampled),
@@ -137,7 +140,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
-    catalogue = product_trim(catalogue, profile, size)
+    catalogue = product_trim(catalogue, profile, size, notes)
     inputs = catalogue.files_read()
 
     def ready(targets: list[Path], pages: int) -> None:
@@ -272,16 +275,22 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
     return targets
 
 
-def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> Catalogue:
+def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, notes: list[str] | None = None) -> Catalogue:
     """``catalogue`` at the trim of the run: ``size`` (pt, ``--size``; a card's height scaled
-    with it) when it differs from the catalogue's, else the profile's product ``trim`` (width and
-    height, pt) when it has one, else the catalogue unchanged.
+    with it) when given, else the profile's product ``trim`` (width and height, pt) when it has
+    one, else the catalogue unchanged. A product trim that replaces the catalogue's own size is
+    said once in ``notes`` (``dtc-poker: trim 2.5in × 3.5in replaces the catalogue's 1.5in ×
+    1.5in``); one of another shape is refused, as ``--size`` refuses one.
 
     Raises:
         LayoutError: the product trim is not square and the catalogue's tokens are circles or
-            hexes (their outline needs a square box).
+            hexes (their outline needs a square box); or its proportions are more than 1 % off
+            the catalogue's (square tokens stretched into cards), with the message of
+            :func:`tokengen.geometry.sizing.proportions_problem` and the way out (``--size``).
     """
-    if size is not None and size != catalogue.size:
+    if size is not None:
+        if size == catalogue.size:
+            return catalogue
         return replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
     if profile.trim is None:
         return catalogue
@@ -291,6 +300,16 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> 
     if not square and kind in ("circle", "hex"):
         raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
                           f"{profile.product or 'cards'}; {kind} tokens need a square trim")
+    own_width, own_height = catalogue.size, catalogue.trim_height
+    if abs(width - own_width) > 0.01 or abs(height - own_height) > 0.01:
+        problem = proportions_problem(width, height, own_width, own_height, asked=f"profile {profile.name}'s trim",
+                                      remedy="give --size to print the tokens at a size of their own shape, or choose a "
+                                             "profile for tokens of this shape")
+        if problem:
+            raise LayoutError(f"{catalogue.path}: {problem}")
+        if notes is not None:
+            notes.append(f"{profile.name}: trim {format_length(width)} × {format_length(height)} replaces the catalogue's "
+                         f"{format_length(own_width)} × {format_length(own_height)}")
     return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
 
 
