@@ -13,6 +13,7 @@ from PIL import Image
 
 from tokengen.errors import UsageError
 from tokengen.faces.scale import token_size
+from tokengen.sources import yamlsrc
 
 
 # -- -o DIR/ ------------------------------------------------------------------------------------
@@ -55,6 +56,44 @@ def test_unquoted_hash_colour_names_the_yaml_comment(run, tmp_path: Path):
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {cat}:{line}: style.background: no value: an unquoted '#' starts a YAML comment, "
            "so '#efe4c8' was read as one; put the value in quotes: background: \"#efe4c8\"\n")
+
+
+FLOW = """\
+title: Colours
+size: 1in
+fields:
+  name: text
+template:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.12}
+tokens:
+  - {name: a}
+back:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.12}
+  - {rect: fill,
+     fill: #fbf6ea, bleed: true}
+  - {rect: fill, fill: #fbf6ea, bleed: true}
+"""
+
+
+@pytest.mark.parametrize("drop, line", [
+    ("", 12),  # across two lines: the parser fails on the next entry
+    ("  - {rect: fill,\n     fill: #fbf6ea, bleed: true}\n", 11),  # on one line: it fails at the end of the file
+])
+def test_unquoted_hash_colour_in_a_flow_mapping_names_the_line_and_the_comment(run, tmp_path: Path, drop, line):
+    """The block-style hint (above) for a colour in a flow mapping, at the line of the '#'."""
+    cat = tmp_path / "col4.yaml"
+    cat.write_text(FLOW.replace(drop, "") if drop else FLOW, "utf-8")
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert (result.exit_code, result.stderr) == (
+        2, f"tokengen: error: {cat}:{line}: YAML syntax error: an unquoted '#' starts a YAML comment, "
+           "so '#fbf6ea' was read as one; put the value in quotes: fill: \"#fbf6ea\"\n")
+
+
+def test_a_comment_inside_a_flow_list_is_not_blamed_for_another_error():
+    text = "tokens: [\n  a,  # the first\n  b]\nsize: {x: #abc}\n"
+    assert yamlsrc.flow_comment(text, 3) is None
+    assert yamlsrc.flow_comment(text, 4) == (4, "x", "#abc")
+    assert yamlsrc.flow_comment("colours: [ #fff, #000 ]\n", None) == (1, None, "#fff")
 
 
 def with_art(tmp_path: Path, art: str) -> Path:

@@ -1,4 +1,5 @@
-"""``--size`` takes WIDTHxHEIGHT as users of other tools type it (build, check, export), read by
+"""``--size`` takes WIDTHxHEIGHT as users of other tools type it (build, check, export, batch and a
+batch job's ``size:``), read by
 the one size parser (:func:`tokengen.units.parse_size`, also a catalogue's ``size:``)."""
 
 from __future__ import annotations
@@ -57,9 +58,29 @@ def test_check_and_export_accept_width_x_height(run, tmp_path):
     assert exported.exit_code == 0, exported.stderr
 
 
-@pytest.mark.parametrize("command", ["build", "check"])
+def test_batch_and_its_job_files_accept_width_x_height(run, tmp_path):
+    """``batch --size`` and a job's ``size:`` take the forms ``build --size`` takes; the summary's
+    size column shows both sides of a card, in one unit."""
+    result = run("batch", str(POKER), "--size", "63mmx88mm", "--size", "2.5inx3.5in", "-o", str(tmp_path / "a"), "-j", "1")
+    assert result.exit_code == 0, result.stderr
+    rows = {line.split()[0]: line.split()[3] for line in result.stdout.splitlines()[-2:]}
+    assert rows == {"poker-cards_63mm_letter": "63mmx88mm", "poker-cards_2.5in_letter": "2.5inx3.492in"}
+    jobs = tmp_path / "jobs.yaml"
+    jobs.write_text(f"jobs:\n  - catalogue: {POKER}\n    size: 63x88mm\n", "utf-8")
+    result = run("batch", str(jobs), "-o", str(tmp_path / "b"), "-j", "1")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split()[:4] == ["poker-cards_63mm_letter", "1", "8", "63mmx88mm"]
+    jobs.write_text(f"jobs:\n  - catalogue: {POKER}\n    size: 60mmx100mm\n", "utf-8")
+    result = run("batch", str(jobs), "-o", str(tmp_path / "c"))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {jobs}:3: jobs[0].size: 60mm × 100mm does not keep the "
+                                                    "tokens' proportions (63mm × 88mm): 60mm wide is 83.81mm (237.57pt) high; "
+                                                    "give the width alone or a WIDTHxHEIGHT that matches\n")
+    assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("command", ["build", "check", "batch"])
 def test_size_whose_height_does_not_follow_the_width_is_refused(run, tmp_path, command):
-    extra = ["-o", str(tmp_path / "x.pdf")] if command == "build" else []
+    extra = {"build": ["-o", str(tmp_path / "x.pdf")], "batch": ["-o", str(tmp_path / "out")]}.get(command, [])
     result = run(command, str(POKER), "--size", "63mmx100mm", *extra)
     assert result.exit_code == 2
     assert result.stderr == ("tokengen: error: --size 63mm × 100mm does not keep the tokens' proportions (63mm × 88mm): "

@@ -112,12 +112,12 @@ def test_kept_resolution_art_past_the_total_is_refused_from_the_headers(tmp_path
     code, peak, stderr = _peak_mb([str(tokengen), "build", str(cat), "-o", str(out), "--keep-resolution"])
     assert code == 2
     sixth = sorted(tmp_path.glob("big*.png"))[5]
-    assert stderr == (f"tokengen: error: {sixth}: the art of this build holds 294000000 pixels as embedded, more than the "
+    assert stderr == (f"tokengen: error: {cat}:90: tokens[4].style.art: {sixth.name}: the art of this build holds 294000000 pixels as embedded, more than the "
                       "limit of 250000000 (raise it with --max-art-pixels)\n")
     assert peak < 100, f"peak {peak:.0f} MB"  # no picture decoded
     assert not out.exists()
     code, peak, stderr = _peak_mb([str(tokengen), "export", str(cat), "--profile", "single-pages", "-o", str(tmp_path / "pages"),
                                    "--keep-resolution"])  # a page per token: export's own art library
-    assert (code, stderr.splitlines()[-1]) == (2, f"tokengen: error: {sixth}: the art of this build holds 294000000 pixels as "
+    assert (code, stderr.splitlines()[-1]) == (2, f"tokengen: error: {cat}:90: tokens[4].style.art: {sixth.name}: the art of this build holds 294000000 pixels as "
                                                   "embedded, more than the limit of 250000000 (raise it with --max-art-pixels)")
     assert peak < 100, f"peak {peak:.0f} MB"

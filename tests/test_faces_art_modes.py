@@ -362,7 +362,7 @@ def test_unreadable_and_warning_images_are_one_line_errors(run, tmp_path: Path, 
     out = tmp_path / "out.pdf"
     result = run("build", str(cat), "-o", str(out))
     assert result.exit_code == 2
-    assert result.stderr == f"tokengen: error: {truncated}: PNG chunk 'IDAT' claims 964 bytes, past the end of the file\n"
+    assert result.stderr == f"tokengen: error: {cat}:39: style.art: cut.png: PNG chunk 'IDAT' claims 964 bytes, past the end of the file\n"
     assert not out.exists()
     jpeg = io.BytesIO()
     halves("RGB", LEFT, RIGHT).save(jpeg, "JPEG")
@@ -371,7 +371,7 @@ def test_unreadable_and_warning_images_are_one_line_errors(run, tmp_path: Path, 
     cat = catalogue_with_art(tmp_path, catalogue_path, face=cut.name)
     result = run("build", str(cat), "-o", str(out))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"tokengen: error: {cut}: cannot decode image: image file is truncated"), result.stderr
+    assert result.stderr.startswith(f"tokengen: error: {cat}:39: style.art: cut.jpg: cannot decode image: image file is truncated"), result.stderr
     assert result.stderr.count("\n") == 1 and not out.exists()
 
 
@@ -401,6 +401,6 @@ def test_art_that_reads_with_a_warning_is_refused_naming_the_file(run, tmp_path:
     out = tmp_path / "out.pdf"
     result = run("build", str(cat), "-o", str(out))
     assert result.exit_code == 2
-    assert result.stderr == (f"tokengen: error: {bad}: the image reads with a warning: Corrupt EXIF data. "
+    assert result.stderr == (f"tokengen: error: {cat}:39: style.art: {bad.name}: the image reads with a warning: Corrupt EXIF data. "
                              "Expecting to read 12 bytes but only got 10.\n")
     assert not out.exists()

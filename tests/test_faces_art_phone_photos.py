@@ -55,7 +55,7 @@ def test_a_50_mp_photo_is_told_the_option_that_lets_it_through(run, tmp_path: Pa
     cat = catalogue_with_art(CATALOGUE, {"str-low": "phone.jpg"}, tmp_path / "cat.yaml")
     result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"))
     assert result.exit_code == 2
-    assert result.stderr == (f"tokengen: error: {tmp_path / 'phone.jpg'}: image of 8192 × 6144 pixels exceeds the limit of "
+    assert result.stderr == (f"tokengen: error: {cat}:101: tokens[15].style.art: phone.jpg: image of 8192 × 6144 pixels exceeds the limit of "
                              "50000000 pixels for one picture; --max-art-pixels 251658240 lets it through (one picture may "
                              "hold a fifth of it), or save it smaller\n")
     assert "decompression bomb" not in result.stderr
@@ -73,7 +73,7 @@ def test_the_export_refuses_the_art_pixels_it_is_given(run, tmp_path: Path):
     cat = catalogue_with_art(CATALOGUE, {"str-low": "small.jpg"}, tmp_path / "cat.yaml")
     result = run("export", str(cat), "--profile", "print-shop", "-o", str(tmp_path / "shop"), "--max-art-pixels", "1000")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"tokengen: error: {tmp_path / 'small.jpg'}: the art of this build holds ")
+    assert result.stderr.startswith(f"tokengen: error: {cat}:101: tokens[15].style.art: small.jpg: the art of this build holds ")
     assert result.stderr.endswith(" pixels as embedded, more than the limit of 1000 (raise it with --max-art-pixels)\n")
 
 

@@ -112,20 +112,58 @@ def test_dtc_poker_resizes_other_cards_to_its_trim(tmp_path: Path):
     assert boxes(pypdf.PdfReader(pdf).pages[0])["TrimBox"] == (9.0, 9.0, 189.0, 261.0)
 
 
+def square_tokens(folder: Path) -> Path:
+    """The black deck as 1.5 in square tokens."""
+    path = folder / "squares.yaml"
+    path.write_text(BLACK.replace("size: 2.5inx3.5in", "size: 1.5in"), "utf-8")
+    return path
+
+
+def test_a_preset_trim_of_another_shape_is_refused_unless_size_is_given(run, tmp_path: Path):
+    """Square tokens are not stretched into poker cards: refused as --size refuses a change of
+    shape, naming the way out; with --size the user's size is printed (and no trim is said)."""
+    squares = square_tokens(tmp_path)
+    result = run("export", str(squares), "--profile", "dtc-poker", "-o", str(tmp_path / "dtc"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"tokengen: error: {squares}: profile dtc-poker's trim 2.5in × 3.5in does not keep the tokens' "
+                             "proportions (1.5in × 1.5in): 2.5in wide is 2.5in high; give --size to print the tokens at a size "
+                             "of their own shape, or choose a profile for tokens of this shape\n")
+    assert not (tmp_path / "dtc").exists()
+    result = run("export", str(squares), "--profile", "dtc-poker", "--size", "1.5in", "-o", str(tmp_path / "own"))
+    assert (tmp_path / "own" / "black-deck-dtc-poker.pdf").is_file(), result.stderr
+    assert "replaces" not in result.stdout and "proportions" not in result.stderr
+
+
+@pytest.mark.parametrize("catalogue, profile, note", [
+    ("squares", "tgc-square-chit-large", "tgc-square-chit-large: trim 1in × 1in replaces the catalogue's 1.5in × 1.5in"),
+    (POKER, "tgc-poker", "tgc-poker: trim 2.5in × 3.5in replaces the catalogue's 63mm × 88mm"),
+    ("black", "dtc-poker", None),  # the catalogue's own size: nothing to say
+])
+def test_a_preset_trim_that_replaces_the_size_says_so_once(run, tmp_path: Path, black: Path, catalogue, profile, note):
+    path = {"squares": square_tokens(tmp_path), "black": black}.get(catalogue, catalogue)
+    result = run("export", str(path), "--profile", profile, "-o", str(tmp_path / "out"))
+    assert result.exit_code in (0, 1), result.stderr  # written (the poker art is 299 DPI for dtc's preflight)
+    said = [line for line in result.stdout.splitlines() if "replaces the catalogue's" in line]
+    assert said == ([note] if note else [])
+
+
 # -- The Game Crafter, MakePlayingCards ---------------------------------------------------------
 @pytest.mark.parametrize(("name", "catalogue", "px", "trim_box"), [
     ("tgc-poker", POKER, (825, 1125), (9.0, 9.0, 189.0, 261.0)),
     ("tgc-euro-poker", POKER, (825, 1125), (9.72, 10.44, 188.28, 259.56)),  # 0.135 / 0.145 in bleed
-    ("tgc-square-chit-large", None, (375, 375), (9.0, 9.0, 81.0, 81.0)),
-    ("tgc-square-chit-medium", None, (300, 300), (9.0, 9.0, 63.0, 63.0)),
-    ("tgc-square-chit-small", None, (225, 225), (9.0, 9.0, 45.0, 45.0)),
+    ("tgc-square-chit-large", "square", (375, 375), (9.0, 9.0, 81.0, 81.0)),  # square tokens: cards would be refused
+    ("tgc-square-chit-medium", "square", (300, 300), (9.0, 9.0, 63.0, 63.0)),
+    ("tgc-square-chit-small", "square", (225, 225), (9.0, 9.0, 45.0, 45.0)),
     ("tgc-round-chit-large", STATUS, (375, 375), (9.0, 9.0, 81.0, 81.0)),
     ("tgc-round-chit-medium", STATUS, (300, 300), (9.0, 9.0, 63.0, 63.0)),
     ("tgc-round-chit-small", STATUS, (225, 225), (9.0, 9.0, 45.0, 45.0)),
     ("mpc-poker", POKER, (822, 1122), (8.64, 8.64, 188.64, 260.64)),  # 36 px = 0.12 in bleed
 ])
 def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path, name: str, catalogue, px, trim_box):
-    files = export(load_catalogue(catalogue or black), load_profiles()[name], tmp_path)
+    if catalogue == "square":  # the black deck as 1.5 in square tokens
+        catalogue = tmp_path / "square.yaml"
+        catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", "size: 1.5in"), "utf-8")
+    files = export(load_catalogue(catalogue), load_profiles()[name], tmp_path)
     pngs = [f for f in files if f.suffix == ".png"]
     assert pngs
     for png in pngs:

@@ -89,6 +89,20 @@ def test_unknown_top_level_key_has_a_suggestion(tmp_path):
     assert "templat: unknown key; did you mean 'template'?" in error(path)
 
 
+@pytest.mark.parametrize("change, message", [
+    (("fields:", "feilds:"), "cat.yaml:3: feilds: unknown key; did you mean 'fields'?"),
+    (("fields:", "Fields:"), "cat.yaml:3: Fields: unknown key; did you mean 'fields'?"),
+    (("fields: {name: text, strength: integer, move: number, colour: colour}\n", ""), "cat.yaml:1: missing required key 'fields'"),
+])
+def test_a_misspelt_fields_key_is_a_typo_not_the_meatshields_format(run, tmp_path, change, message):
+    """Without ``fields`` or ``game`` a catalogue with an any-game key (``template``), or a key
+    closest to one, is read as an any-game catalogue: not 'missing required key game'."""
+    write(tmp_path, COUNTERS.replace(*change))
+    for command in ("build", "check"):
+        result = run(command, str(tmp_path / "cat.yaml"))
+        assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {tmp_path}/{message}\n")
+
+
 def test_text_the_font_cannot_draw_names_the_token_field(tmp_path):
     path = write(tmp_path, COUNTERS.replace("name: Infantry", "name: \"Inf \u4e2d\""))
     assert error(path).endswith("cat.yaml:9: tokens[0].name: the bundled font DejaVuSans-Bold has no glyph for '中' (U+4E2D)")

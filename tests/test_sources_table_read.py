@@ -166,3 +166,35 @@ def test_a_number_field_takes_the_number_behind_its_format(tmp_path: Path):
     path.write_text(CATALOGUE.replace("fields: {name: text}", "fields: {name: text, strength: number}").replace("{ext}", "xlsx"), "utf-8")
     tokens = load_catalogue(path).tokens
     assert [(t.value("name"), t.value("strength"), t.copies) for t in tokens] == [("007", 7, 2), ("50%", 0.5, 2), ("1,234.50", 1234.5, 2)]
+
+
+def test_hidden_rows_are_skipped_with_one_warning(run, tmp_path: Path, monkeypatch):
+    """Rows hidden by hand, or filtered out by an autofilter (Excel marks both ``hidden``), are not
+    tokens: one warning names the spreadsheet and the rows; a hidden blank row is not counted."""
+    monkeypatch.chdir(tmp_path)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["name"], ["a"], ["b"], ["gone"], ["c"], [], ["d"], ["e"], ["filtered"], ["f"]):
+        sheet.append(row)
+    sheet.auto_filter.ref = "A1:A10"
+    sheet.auto_filter.add_filter_column(0, ["a", "b", "c", "d", "e", "f"])
+    for number in (4, 6, 9):  # 4 hidden by hand, 6 blank, 9 filtered out
+        sheet.row_dimensions[number].hidden = True
+    book.save(tmp_path / "tokens.xlsx")
+    assert names(tmp_path, "xlsx") == ["a", "b", "c", "d", "e", "f"]
+    hidden: list[int] = []
+    assert [r.line for r in read_table(tmp_path / "tokens.xlsx", ["name"], hidden)] == [2, 3, 5, 7, 8, 10]
+    assert hidden == [4, 9]
+    result = run("build", "cat.yaml", "-o", "x.pdf")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == "tokengen: warning: tokens.xlsx: 2 hidden rows skipped (rows 4, 9)\n"
+
+
+def test_a_sheet_whose_token_rows_are_all_hidden_says_so(tmp_path: Path):
+    book = openpyxl.Workbook()
+    book.active.append(["name"])
+    book.active.append(["gone"])
+    book.active.row_dimensions[2].hidden = True
+    path = tmp_path / "tokens.xlsx"
+    book.save(path)
+    assert error(path) == f"{path}: has a header but no token rows; 1 hidden row skipped (row 2)"

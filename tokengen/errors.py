@@ -47,6 +47,27 @@ class RenderError(TokengenError):
     """Drawing failed: a glyph missing from the font, an unreadable art image, …"""
 
 
+class ArtError(RenderError):
+    """A picture (PNG, JPEG or SVG art, an icon) cannot be used: missing, unreadable, refused or
+    over a limit.
+
+    Args:
+        path: the art file, as the build was given it (resolved: an absolute path).
+        reason: what is wrong, without the file.
+        line: the line inside the file at fault (an SVG element's), when known.
+
+    ``str()`` names the file as given (``/…/art/huge.jpg: image of …``); a build or export names
+    it where the catalogue (or its spreadsheet) does, relative to the catalogue's folder, as a
+    :class:`CatalogueError` (``cat.yaml:9: tokens[0].art: art/huge.jpg: image of …``).
+    """
+
+    def __init__(self, path: str | Path, reason: str, line: int | None = None):
+        self.path = str(path)
+        self.reason = reason
+        self.line = line
+        super().__init__(f"{self.path}{'' if line is None else f':{line}'}: {reason}")
+
+
 class ExportError(TokengenError):
     """An output could not be written (read-only folder, output equal to an input, full disk)."""
 

@@ -217,6 +217,19 @@ class Catalogue:
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()
+    #: Where the catalogue (or its spreadsheet) first names each picture it reads: (the
+    #: picture's resolved path, the file naming it as the user gave it, its line, its field
+    #: path), for a message about a picture that cannot be used (:meth:`art_place`).
+    art_places: tuple[tuple[Path, str, int | None, str | None], ...] = ()
+
+    def art_place(self, path: Path | str) -> tuple[str, int | None, str | None]:
+        """(file, line, field) where the picture ``path`` is named, as :attr:`art_places` holds
+        it (``("cat.yaml", 9, "tokens[0].art")``, ``("tokens.xlsx", 5, "art (column C)")``);
+        a picture it does not name: the catalogue file alone. Never raises."""
+        for named, file, line, field in self.art_places:
+            if named == Path(path):
+                return file, line, field
+        return str(self.path), None, None
 
     def files_read(self) -> tuple[Path, ...]:
         """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces

@@ -1,6 +1,8 @@
 """MkDocs hooks (``hooks:`` in mkdocs.yml): the pages the docs build makes itself, so none can drift.
 
 - ``index.md``: README.md, its ``docs/`` links made relative to the site;
+- every page's link to ``CHANGELOG.md`` (a file a clone has) made one to the site's changelog page
+  (:func:`site_links`), so a link works in a clone and on the site;
 - ``changelog.md``: CHANGELOG.md as it is;
 - ``reference/commands.md``: every click command of :data:`tokengen.cli.cli`, walked at build
   time (:func:`command_reference`); a command without help or an example fails the build;
@@ -62,6 +64,13 @@ def command_reference() -> str:
 def readme_page(text: str) -> str:
     """README.md as the site's first page: links into ``docs/`` made relative to the site."""
     return re.sub(r"\]\(docs/", "](", text).replace("](CHANGELOG.md)", "](changelog.md)")
+
+
+def site_links(markdown: str, uri: str) -> str:
+    """A docs page (``uri`` inside ``docs/``: ``guide/install.md``) as the site shows it: its links
+    to the clone's ``CHANGELOG.md`` (``../../CHANGELOG.md``) lead to the site's ``changelog.md``."""
+    up = "../" * uri.count("/")
+    return markdown.replace(f"]({up}../CHANGELOG.md)", f"]({up}changelog.md)")
 
 
 def pictures(markdown: str) -> dict[str, str]:
@@ -146,6 +155,10 @@ def on_files(files, config):  # noqa: ANN001, ANN201  (MkDocs' own types)
             png = render_picture(body, work / "pictures" / f"{name}.png")
             files.append(File.generated(config, f"pictures/{name}.png", abs_src_path=str(png)))
     return files
+
+
+def on_page_markdown(markdown, page, config, files):  # noqa: ANN001, ANN201
+    return site_links(markdown, page.file.src_uri)
 
 
 def on_post_build(config):  # noqa: ANN001, ANN201

@@ -9,17 +9,19 @@ import click
 
 from ..errors import ExportError
 from ..io import progress
+from ..io.atomic import no_empty_folder_left
 from ..limits import MAX_ART_PIXELS
 from .app import cli
 from .completion import complete_page
 from .habits import say, step, warn
-from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, written_report
+from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, SIZE, _echo_json, written_report
 
 
 @cli.command()
 @click.argument("source", default=DEFAULT_CATALOGUE, metavar="[CATALOGUE|JOBS.yaml]", type=CATALOGUE)
 @click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), default="out", show_default=True, help="Folder for the PDFs (created if missing).")
-@click.option("--size", "sizes", type=LENGTH, multiple=True, metavar="LENGTH", help="A token size; repeat for several (default: the catalogue's).")
+@click.option("--size", "sizes", type=SIZE, multiple=True, metavar="SIZE",
+              help="A token size (0.75in, or WIDTHxHEIGHT: 63mmx88mm, 63x88mm); repeat for several (default: the catalogue's).")
 @click.option("--scale", "scales", type=float, multiple=True, metavar="FACTOR", help="A factor on the catalogue's size; repeatable.")
 @click.option("--page", "pages", multiple=True, metavar="NAME|WxH", shell_complete=complete_page, help="A page (letter, a4, …, WIDTHxHEIGHT); repeatable (default: letter).")
 @click.option("--landscape", is_flag=True, help="Turn the pages sideways.")
@@ -34,7 +36,7 @@ from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, _echo_json, wr
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core; at most 61 on Windows).")
 @click.option("--force", is_flag=True, help="Rebuild outputs that are newer than their inputs.")
 @FORMAT
-def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tuple[float, ...], pages: tuple[str, ...],
+def batch(source: Path, output_dir: Path, sizes: tuple[float | tuple[float, float], ...], scales: tuple[float, ...], pages: tuple[str, ...],
           landscape: bool, margin: float, gutter: float, columns: int | None, cut_lines: bool, crop_marks: bool,
           copies: int, workers: int | None, force: bool, fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS) -> None:
     """Build many sheets at once: every --size/--scale × --page of CATALOGUE, or the jobs of a
@@ -67,31 +69,32 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float, ...], scales: tupl
         jobs = batching.matrix_jobs(source, output_dir, sizes=sizes, scales=scales, pages=pages or ("letter",),
                                     landscape=landscape, margin=margin, gutter=gutter, columns=columns,
                                     cut_lines=cut_lines, crop_marks=crop_marks, copies=copies, max_art_pixels=max_art_pixels)
-    try:
-        output_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
-    done = iter(range(1, len(jobs) + 1))
-    lines = fmt == "text" and not sys.stdout.isatty()  # plain progress lines where no bar is drawn on a terminal
+    with no_empty_folder_left(output_dir):  # every job failed: no empty folder left behind
+        try:
+            output_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
+        done = iter(range(1, len(jobs) + 1))
+        lines = fmt == "text" and not sys.stdout.isatty()  # plain progress lines where no bar is drawn on a terminal
 
-    def finished(result: batching.JobResult) -> None:
-        number = next(done)
-        progress.report("jobs", number, len(jobs))  # the bar on stderr, on a terminal
-        if lines:
-            say(batching.progress_line(result, number, len(jobs)))
+        def finished(result: batching.JobResult) -> None:
+            number = next(done)
+            progress.report("jobs", number, len(jobs))  # the bar on stderr, on a terminal
+            if lines:
+                say(batching.progress_line(result, number, len(jobs)))
 
-    with step(f"{len(jobs)} jobs"):
-        results = batching.run_jobs(jobs, workers=workers, force=force, on_result=finished)
-    warnings = list(dict.fromkeys(w for r in results for w in r.warnings))  # each distinct warning once
-    if fmt == "json":
-        built = [r for r in results if r.ok and not r.skipped]
-        _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
-                                  jobs=[{"name": r.job.name, "output": str(r.job.output), "pages": r.pages, "tokens": r.tokens,
-                                         "seconds": round(r.seconds, 3), "skipped": r.skipped, "error": r.error} for r in results]))
-    else:
-        say(batching.summary_table(results))
-    for warning in warnings:
-        warn(f"tokengen: warning: {warning}")
-    failed = [r for r in results if not r.ok]
-    if failed:
-        raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
+        with step(f"{len(jobs)} jobs"):
+            results = batching.run_jobs(jobs, workers=workers, force=force, on_result=finished)
+        warnings = list(dict.fromkeys(w for r in results for w in r.warnings))  # each distinct warning once
+        if fmt == "json":
+            built = [r for r in results if r.ok and not r.skipped]
+            _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
+                                      jobs=[{"name": r.job.name, "output": str(r.job.output), "pages": r.pages, "tokens": r.tokens,
+                                             "seconds": round(r.seconds, 3), "skipped": r.skipped, "error": r.error} for r in results]))
+        else:
+            say(batching.summary_table(results))
+        for warning in warnings:
+            warn(f"tokengen: warning: {warning}")
+        failed = [r for r in results if not r.ok]
+        if failed:
+            raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")

@@ -116,7 +116,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
     with step(f"exported {out_dir} (profile {profile.name})"):
-        written = export(cat, profile, out_dir, dpi=dpi, size=size, max_tokens=max_tokens, max_pages=max_pages,
+        written = export(cat, profile, out_dir, dpi=dpi, size=None if token_size is None else size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                          also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said,
                          workers=workers)

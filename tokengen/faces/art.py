@@ -66,7 +66,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfutils import readJPEGInfo
 
 from ..colour import Converter, is_srgb
-from ..errors import RenderError
+from ..errors import ArtError, RenderError
 from ..geometry.imposition import Rect
 from ..limits import MAX_SVG_ELEMENTS
 from ..model import Colour
@@ -271,7 +271,7 @@ class ArtLibrary:
     def _charge(self, path: Path, pixels: int) -> None:
         self._held += pixels
         if self._held > self.max_total_pixels:
-            raise RenderError(f"{path}: the art of this build holds {self._held} pixels as embedded, more than the "
+            raise ArtError(path, f"the art of this build holds {self._held} pixels as embedded, more than the "
                               f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
 
     def reserve(self, paths: list[Path]) -> None:
@@ -293,7 +293,7 @@ class ArtLibrary:
             width, height = self._pixels(path)
             total += width * height
             if total > self.max_total_pixels:
-                raise RenderError(f"{path}: the art of this build holds {total} pixels as embedded, more than the "
+                raise ArtError(path, f"the art of this build holds {total} pixels as embedded, more than the "
                                   f"limit of {self.max_total_pixels} (raise it with --max-art-pixels)")
 
     def release(self, image: ArtImage) -> None:
@@ -321,7 +321,7 @@ class ArtLibrary:
         resampled to 600 DPI (art/orc.png, art/elf.png, …); --keep-resolution keeps them``."""
         low = [f"{shown_in(path, folder)}: {dpi:.0f} DPI at its printed size, below {self.min_dpi:.0f} DPI; it may print blurred"
                for path, dpi in self._warnings.items()]
-        low += [line for art in self._svgs.values() for line in art.warnings]
+        low += [f"{shown_in(art.path, folder)}: SVG: {line}" for art in self._svgs.values() for line in art.warnings]
         return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
 
 
@@ -369,17 +369,17 @@ def _header(path: Path, max_pixels: int) -> _Header:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise RenderError(f"{path}: art file not found") from None
+        raise ArtError(path, "art file not found") from None
     except OSError as exc:
-        raise RenderError(f"{path}: cannot read art: {exc.strerror or exc}") from None
+        raise ArtError(path, f"cannot read art: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise RenderError(f"{path}: art is not a regular file")
+        raise ArtError(path, "art is not a regular file")
     with _reading(path, max_pixels):
         exif = _check_png_chunks(path, info.st_size)  # before Pillow reads a chunk that claims gigabytes
         # by its name, not an open file: Pillow then imports the one plugin its extension names
         with Image.open(path) as im:
             if im.format not in FORMATS:
-                raise RenderError(f"{path}: art must be PNG or JPEG, not {im.format}")
+                raise ArtError(path, f"art must be PNG or JPEG, not {im.format}")
             _check_pixels(path, im.width, im.height, max_pixels)
             # a PNG's getexif decodes the whole picture to look for EXIF after the image data;
             # with none there (the chunk walk), the chunks read on opening are all it can find
@@ -392,10 +392,10 @@ def _header(path: Path, max_pixels: int) -> _Header:
 def _check_pixels(path: Path, width: int, height: int, max_pixels: int) -> None:
     pixels = width * height
     if pixels > max_pixels * _BOMB:
-        raise RenderError(f"{path}: image of {width} × {height} pixels exceeds the limit of "
+        raise ArtError(path, f"image of {width} × {height} pixels exceeds the limit of "
                           f"{max_pixels} pixels (possible decompression bomb)")
     if pixels > max_pixels:  # a big photo, not a bomb: say how to let it through
-        raise RenderError(f"{path}: image of {width} × {height} pixels exceeds the limit of {max_pixels} pixels "
+        raise ArtError(path, f"image of {width} × {height} pixels exceeds the limit of {max_pixels} pixels "
                           f"for one picture; --max-art-pixels {pixels * PICTURE_SHARE} lets it through (one picture "
                           "may hold a fifth of it), or save it smaller")
 
@@ -432,18 +432,18 @@ def _check_png_chunks(path: Path, size: int) -> bool:
             exif = exif or (pixels and kind in (b"eXIf", b"tEXt", b"zTXt", b"iTXt"))
             pixels = pixels or kind == b"IDAT"
             if pos + 12 + length > size:
-                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
+                raise ArtError(path, f"PNG chunk {kind.decode('latin-1')!r} claims {length} bytes, past the end of the file")
             if kind == b"IDAT":
                 data += length
                 if data > budget:
-                    raise RenderError(f"{path}: PNG image data of more than {budget} bytes for a {width} × {height} image "
+                    raise ArtError(path, f"PNG image data of more than {budget} bytes for a {width} × {height} image "
                                       "(a damaged or hostile file)")
             elif length > MAX_CHUNK:
-                raise RenderError(f"{path}: PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
+                raise ArtError(path, f"PNG chunk {kind.decode('latin-1')!r} of {length} bytes, more than the limit of {MAX_CHUNK}")
             if kind == b"IEND":
                 return exif
             pos += 12 + length
-        raise RenderError(f"{path}: PNG with more than 1000000 chunks")
+        raise ArtError(path, "PNG with more than 1000000 chunks")
 
 
 class _reading:
@@ -469,15 +469,15 @@ class _reading:
             found = re.search(r"\((\d+) pixels\)", str(exc))
             pixels = int(found.group(1)) if found else 0
             limit = f"the limit of {self.max_pixels}" if pixels > self.max_pixels else f"Pillow's limit of {Image.MAX_IMAGE_PIXELS}"
-            raise RenderError(f"{path}: image of {pixels} pixels exceeds {limit} pixels (possible decompression bomb)") from None
+            raise ArtError(path, f"image of {pixels} pixels exceeds {limit} pixels (possible decompression bomb)") from None
         if isinstance(exc, FileNotFoundError):
-            raise RenderError(f"{path}: art file not found") from None
+            raise ArtError(path, "art file not found") from None
         if isinstance(exc, UnidentifiedImageError):
-            raise RenderError(f"{path}: not a readable PNG or JPEG image") from None
+            raise ArtError(path, "not a readable PNG or JPEG image") from None
         if isinstance(exc, Warning):
-            raise RenderError(f"{path}: the image reads with a warning: {_one_line(exc)}") from None
+            raise ArtError(path, f"the image reads with a warning: {_one_line(exc)}") from None
         if isinstance(exc, (OSError, SyntaxError, ValueError, struct.error, IndexError, MemoryError)):  # truncated or corrupt
-            raise RenderError(f"{path}: cannot decode image: {_one_line(exc)}") from None
+            raise ArtError(path, f"cannot decode image: {_one_line(exc)}") from None
         return False
 
 

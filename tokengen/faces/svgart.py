@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import CMYKColor, Color
 
 from ..colour import Converter
-from ..errors import RenderError
+from ..errors import ArtError, RenderError
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS
 from ..model import Colour
 
@@ -63,7 +63,8 @@ class SvgArt:
         path: the source file (absolute).
         width, height: its size in pt as the SVG states it (``width``/``height``, else the viewBox).
         drawing: the ReportLab drawing, colours already in the output's colour model.
-        warnings: what svglib reported while reading it, one line each.
+        warnings: what svglib reported while reading it, one line each, without the file
+            (:meth:`tokengen.faces.art.ArtLibrary.warnings` names it: ``art/pic.svg: SVG: …``).
     """
 
     path: Path
@@ -104,31 +105,31 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
     drawing, logged = _draw(path, root)
     count = sum(1 for _ in _shapes(drawing))
     if count > max_elements:
-        raise RenderError(f"{path}: SVG draws more than {max_elements} elements once its <use> copies are made, "
+        raise ArtError(path, f"SVG draws more than {max_elements} elements once its <use> copies are made, "
                           "the limit (raise it with --max-svg-elements)")
     width, height = float(drawing.width), float(drawing.height)
     if not (width > 0 and height > 0):
-        raise RenderError(f"{path}: SVG has no size (give it width and height, or a viewBox)")
+        raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
     if colour is not None and colour.model == "cmyk":
         _to_cmyk(path, drawing, colour)
-    return SvgArt(path, width, height, drawing, tuple(f"{path}: SVG: {m}" for m in logged))
+    return SvgArt(path, width, height, drawing, tuple(logged))
 
 
 def _read(path: Path, max_bytes: int) -> bytes:
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
-            raise RenderError(f"{path}: art is not a regular file")
+            raise ArtError(path, "art is not a regular file")
         if info.st_size > max_bytes:
-            raise RenderError(f"{path}: SVG file of {info.st_size} bytes, more than the limit of {max_bytes} bytes")
+            raise ArtError(path, f"SVG file of {info.st_size} bytes, more than the limit of {max_bytes} bytes")
         with open(path, "rb") as f:
             data = f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise RenderError(f"{path}: art file not found") from None
+        raise ArtError(path, "art file not found") from None
     except OSError as exc:
-        raise RenderError(f"{path}: cannot read art: {exc.strerror or exc}") from None
+        raise ArtError(path, f"cannot read art: {exc.strerror or exc}") from None
     if len(data) > max_bytes:  # grew since stat
-        raise RenderError(f"{path}: SVG file of more than {max_bytes} bytes, more than the limit of {max_bytes} bytes")
+        raise ArtError(path, f"SVG file of more than {max_bytes} bytes, more than the limit of {max_bytes} bytes")
     return data
 
 
@@ -143,20 +144,20 @@ def _defused_count(path: Path, data: bytes, max_elements: int) -> None:
                                      forbid_external=True):
             count += 1
             if count > max_elements:
-                raise RenderError(f"{path}: SVG has more than {max_elements} elements, the limit "
+                raise ArtError(path, f"SVG has more than {max_elements} elements, the limit "
                                   f"(raise it with --max-svg-elements)")
     except EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
-            raise RenderError(f"{path}: SVG declares the external entity '{exc.name}' ({exc.sysid or exc.pubid}); "
+            raise ArtError(path, f"SVG declares the external entity '{exc.name}' ({exc.sysid or exc.pubid}); "
                               "external references are refused") from None
-        raise RenderError(f"{path}: SVG declares the XML entity '{exc.name}'; entities are refused "
+        raise ArtError(path, f"SVG declares the XML entity '{exc.name}'; entities are refused "
                           "(a small file can expand without bound)") from None
     except ExternalReferenceForbidden as exc:
-        raise RenderError(f"{path}: SVG refers to the external file {exc.sysid or exc.pubid}; external references are refused") from None
+        raise ArtError(path, f"SVG refers to the external file {exc.sysid or exc.pubid}; external references are refused") from None
     except DefusedXmlException as exc:
-        raise RenderError(f"{path}: SVG refused: {_one_line(exc)}") from None
+        raise ArtError(path, f"SVG refused: {_one_line(exc)}") from None
     except DefusedET.ParseError as exc:
-        raise RenderError(f"{path}: not a readable SVG: {_one_line(exc)}") from None
+        raise ArtError(path, f"not a readable SVG: {_one_line(exc)}") from None
 
 
 def _parse(path: Path, data: bytes) -> Any:
@@ -167,9 +168,9 @@ def _parse(path: Path, data: bytes) -> Any:
     try:
         root = etree.fromstring(data, parser=parser)
     except etree.XMLSyntaxError as exc:
-        raise RenderError(f"{path}: not a readable SVG: {_one_line(exc)}") from None
+        raise ArtError(path, f"not a readable SVG: {_one_line(exc)}") from None
     if etree.QName(root).localname != "svg":
-        raise RenderError(f"{path}: not an SVG: its root element is <{etree.QName(root).localname}>, not <svg>")
+        raise ArtError(path, f"not an SVG: its root element is <{etree.QName(root).localname}>, not <svg>")
     return root
 
 
@@ -180,18 +181,18 @@ def _refuse_elements(path: Path, root: Any) -> None:
         if not isinstance(el.tag, str):
             continue
         name = etree.QName(el).localname
-        where = f"{path}:{el.sourceline}"
+        where = el.sourceline
         if name in REFUSED or name in ("tspan", "textPath", "flowRoot"):
-            raise RenderError(f"{where}: <{name}> refused: {REFUSED.get(name, REFUSED['text'])}")
+            raise ArtError(path, f"<{name}> refused: {REFUSED.get(name, REFUSED['text'])}", where)
         href = el.get(XLINK_HREF) or el.get("href")
         if name == "image":
             kind = "embeds a raster picture" if (href or "").lstrip().startswith("data:") else f"refers to the file '{href}'"
-            raise RenderError(f"{where}: <image> {kind}; pictures inside an SVG are refused "
-                              "(give the picture its own image element)")
+            raise ArtError(path, f"<image> {kind}; pictures inside an SVG are refused "
+                           "(give the picture its own image element)", where)
         if href is not None and name != "a" and not href.strip().startswith("#"):
-            raise RenderError(f"{where}: <{name}> refers to '{href}' outside the file; external references are refused")
+            raise ArtError(path, f"<{name}> refers to '{href}' outside the file; external references are refused", where)
         if name == "style" and "@import" in (el.text or ""):
-            raise RenderError(f"{where}: <style> imports another stylesheet; external references are refused")
+            raise ArtError(path, "<style> imports another stylesheet; external references are refused", where)
 
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:
@@ -207,7 +208,7 @@ def _count_copies(path: Path, root: Any, max_elements: int) -> None:
         if el in sizes:
             return sizes[el]
         if el in busy:
-            raise RenderError(f"{path}:{el.sourceline}: <{etree.QName(el).localname}> uses itself (a <use> loop)")
+            raise ArtError(path, f"<{etree.QName(el).localname}> uses itself (a <use> loop)", el.sourceline)
         busy.add(el)
         total = 1
         stack = [c for c in el if isinstance(c.tag, str)]
@@ -224,7 +225,7 @@ def _count_copies(path: Path, root: Any, max_elements: int) -> None:
         return total
 
     if size(root) > max_elements:
-        raise RenderError(f"{path}: SVG draws more than {max_elements} elements once its <use> copies are made, "
+        raise ArtError(path, f"SVG draws more than {max_elements} elements once its <use> copies are made, "
                           "the limit (raise it with --max-svg-elements)")
 
 
@@ -250,7 +251,7 @@ def _draw(path: Path, root: Any) -> tuple[Drawing, list[str]]:
     except RenderError:
         raise
     except Exception as exc:  # svglib raises what its parsing meets: ValueError, KeyError, CircularRefError, …
-        raise RenderError(f"{path}: cannot draw SVG: {_one_line(exc)}") from None
+        raise ArtError(path, f"cannot draw SVG: {_one_line(exc)}") from None
     finally:
         log.removeHandler(handler)
         log.propagate = propagate
@@ -288,7 +289,7 @@ def _to_cmyk(path: Path, drawing: Drawing, colour: Converter) -> None:
             if isinstance(value, Color):
                 alpha = value.alpha if alpha is None else min(alpha, value.alpha)
             if alpha is not None and alpha < 1:
-                raise RenderError(f"{path}: SVG uses transparency ({attr[:-5]} opacity {alpha:g}); print-shop PDFs allow none: "
+                raise ArtError(path, f"SVG uses transparency ({attr[:-5]} opacity {alpha:g}); print-shop PDFs allow none: "
                                   "make its colours opaque")
             if isinstance(value, Color):
                 setattr(node, attr, _cmyk(colour, value, area))
@@ -296,7 +297,7 @@ def _to_cmyk(path: Path, drawing: Drawing, colour: Converter) -> None:
         if stops is not None:
             for stop in stops:
                 if stop.alpha < 1:
-                    raise RenderError(f"{path}: SVG uses transparency (gradient stop opacity {stop.alpha:g}); "
+                    raise ArtError(path, f"SVG uses transparency (gradient stop opacity {stop.alpha:g}); "
                                       "print-shop PDFs allow none: make its colours opaque")
             node._rl_colors = [_cmyk(colour, stop, True) for stop in stops]
 

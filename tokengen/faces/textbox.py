@@ -43,7 +43,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from ..errors import RenderError
+from ..errors import ArtError, RenderError
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
@@ -131,7 +131,7 @@ def _aspect(path: str) -> float:
     try:
         w, h = ImageReader(path).getSize()
     except Exception as exc:  # PIL and ReportLab raise OSError, ValueError, …
-        raise RenderError(f"cannot read icon {path}: {exc}") from None
+        raise ArtError(path, f"cannot read the icon: {exc}") from None
     return w / h if h else 1.0
 
 

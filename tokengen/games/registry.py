@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import CatalogueError, GameModuleError, UsageError
 from ..model import Catalogue
 from ..sources import bundled
-from ..sources.catalogue import line_at, suggest, validate_schema
+from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
 from ..sources.yamlsrc import read_yaml
 from ..units import counted
 from .meatshields.rules.checks import ERROR, Finding, Report, Settings, finding_from_error
@@ -179,7 +179,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
     data, lines = read_yaml(path)
-    if not (isinstance(data, dict) and "fields" in data):
+    if not declares_fields(data):
         meatshields = modules().get("meatshields")
         if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
             from .meatshields.rules import check_catalogue as rules_check

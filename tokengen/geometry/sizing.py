@@ -16,7 +16,7 @@ import math
 
 from ..errors import UsageError
 from ..limits import MIN_SIZE
-from ..units import format_length
+from ..units import format_length, format_like
 from .imposition import SheetSpec
 from .shapes import Shape, box_width
 
@@ -84,12 +84,30 @@ def _width_of(asked: tuple[float, float | None], base: float, base_height: float
     width, height = asked
     if height is None or not (math.isfinite(width) and width > 0 and base > 0):
         return width
-    expected = width * (base_height or base) / base
-    if abs(height - expected) > 0.01 * expected:
-        raise UsageError(f"--size {format_length(width)} × {format_length(height)} does not keep the tokens' proportions "
-                         f"({format_length(base)} × {format_length(base_height or base)}): {format_length(width)} wide is "
-                         f"{format_length(expected)} high; give the width alone or a WIDTHxHEIGHT that matches")
+    problem = proportions_problem(width, height, base, base_height)
+    if problem:
+        raise UsageError(problem)
     return width
+
+
+#: What a refusal of another shape tells the user to do, after :func:`proportions_problem`'s reason.
+SIZE_REMEDY = "give the width alone or a WIDTHxHEIGHT that matches"
+
+
+def proportions_problem(width: float, height: float, base: float, base_height: float | None, *,
+                        asked: str = "--size", remedy: str = SIZE_REMEDY) -> str | None:
+    """Why a ``width`` × ``height`` (pt) does not keep the proportions of the catalogue's
+    ``base`` × ``base_height`` tokens (pt; ``base_height`` None: square), or None when it keeps
+    them within 1 %: the one message for a change of shape, ``--size 63mm × 100mm does not keep
+    the tokens' proportions (63mm × 88mm): 63mm wide is 88mm high; give the width alone or a
+    WIDTHxHEIGHT that matches``. ``asked`` names what asked for the size (``--size``, a job's
+    ``size``, a profile's trim; ``""``: nothing), ``remedy`` what to do instead."""
+    expected = width * (base_height or base) / base
+    if abs(height - expected) <= 0.01 * expected:
+        return None
+    return (f"{asked + ' ' if asked else ''}{format_length(width)} × {format_length(height)} does not keep the tokens' proportions "
+            f"({format_length(base)} × {format_length(base_height or base)}): {format_length(width)} wide is "
+            f"{format_like(expected, width)} high; {remedy}")
 
 
 #: The minimum as messages name it (0.125in (3.2mm)).

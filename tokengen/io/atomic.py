@@ -127,6 +127,28 @@ def _remove_stale(targets: Sequence[Path]) -> list[Path]:
 
 
 @contextlib.contextmanager
+def no_empty_folder_left(folder: str | Path) -> Iterator[None]:
+    """Inside, a run may make the output ``folder`` (and its missing parents); when the block
+    raises (any exception, Ctrl-C included), each of those that did not exist on entry and is
+    still empty is removed again, deepest first: a failed command leaves no folder behind. A
+    folder holding any file stays. Never raises itself (the block's exception passes through)."""
+    missing: list[Path] = []
+    path = Path(os.path.abspath(folder))
+    while not os.path.lexists(path) and path.parent != path:
+        missing.append(path)
+        path = path.parent
+    try:
+        yield
+    except BaseException:
+        for made in missing:
+            try:
+                os.rmdir(made)  # only an empty folder
+            except OSError:
+                break  # not empty (or not ours): its parents hold it
+        raise
+
+
+@contextlib.contextmanager
 def atomic_path(target: str | Path, *, inputs: tuple[Path, ...] = ()) -> Iterator[Path]:
     """Yield a temporary path in ``target``'s folder; on success rename it onto ``target``.
 

@@ -14,7 +14,7 @@ Job file (YAML; paths relative to the job file, outputs relative to the output f
       catalogue: token_defs.yaml
       page: letter
     jobs:
-      - size: 25mm            # or scale: 1.25 (default: the catalogue's size)
+      - size: 25mm            # or 63mmx88mm, or scale: 1.25 (default: the catalogue's size)
         page: a4              # letter, a4, … or WIDTHxHEIGHT
         landscape: false
         margin: 0.25in
@@ -55,14 +55,15 @@ from typing import Any
 from .._version import __version__
 from ..errors import CatalogueError, TokengenError, UsageError
 from ..geometry.imposition import HOME_BLEED
-from ..geometry.sizing import sheet_spec, token_size
+from ..geometry.sizing import Asked, proportions_problem, sheet_spec, token_size
 from ..io import guard
 from ..io import workers as workers_module
 from ..limits import MAX_ART_PIXELS
+from ..model import Catalogue
 from ..sources import bundled, fonts, schemas
 from ..sources.catalogue import line_at, load_catalogue, suggest
 from ..sources.yamlsrc import dotted, read_yaml
-from ..units import format_length, parse_length, parse_page
+from ..units import PT_PER_IN, PT_PER_MM, format_length, parse_length, parse_page, parse_size
 from .build import build_pdf
 from .options import BuildOptions
 
@@ -91,7 +92,8 @@ class Job:
     Attributes:
         catalogue: the catalogue file.
         output: the PDF to write.
-        size: token trim size, or None for the catalogue's size (times ``scale`` if given).
+        size: token trim width (a job file's or ``--size``'s ``WIDTHxHEIGHT`` gives its width, once
+            its height is seen to follow it), or None for the catalogue's size (times ``scale`` if given).
         scale: factor on the catalogue's size; exclusive with ``size``.
         page: page name or ``WIDTHxHEIGHT`` (see :func:`~tokengen.units.parse_page`).
         inputs: files whose change makes the output stale (the catalogue, the job file).
@@ -155,8 +157,10 @@ class Job:
 
 @dataclass(frozen=True)
 class JobResult:
-    """What one job did. ``size`` is the token size in pt (0 when the job failed before knowing it);
-    ``error`` the one-line message of a failed job; ``skipped`` when the output was up to date."""
+    """What one job did. ``size`` is the token size in pt (0 when the job failed before knowing it),
+    ``height`` the token height in pt of a card (a token higher or lower than wide; 0 for one as
+    high as wide, a circle or a hex); ``error`` the one-line message of a failed job; ``skipped``
+    when the output was up to date."""
 
     job: Job
     pages: int = 0
@@ -166,10 +170,33 @@ class JobResult:
     error: str | None = None
     skipped: bool = False
     warnings: tuple[str, ...] = ()
+    height: float = 0.0
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def shown_size(self) -> str:
+        """The size column of the summary: ``25mm``, ``63mmx88mm`` for a card, ``-`` when unknown."""
+        if not self.size:
+            return "-"
+        if not self.height:
+            return format_length(self.size)
+        width, height = format_length(self.size), format_length(self.height)
+        unit = width[-2:]
+        if height[-2:] != unit and unit != "pt":  # one unit for both: 2.5inx3.492in, not 2.5inx251.43pt
+            height = f"{self.height / (PT_PER_IN if unit == 'in' else PT_PER_MM):.4g}{unit}"
+        return f"{width}x{height}"
+
+
+def card_height(cat: Catalogue, size: float) -> float:
+    """The trim height (pt) of ``cat``'s tokens at the box width ``size`` (pt) when they are cards
+    (squares or rounded squares higher or lower than wide), else 0."""
+    if cat.height is None or (cat.shape is not None and cat.shape.kind not in ("square", "rounded")):
+        return 0.0
+    height = cat.trim_height * size / cat.size
+    return 0.0 if abs(height - size) < 1e-6 else height
 
 
 def slug(text: str) -> str:
@@ -184,7 +211,7 @@ def output_name(title: str, size: float, page: str, landscape: bool = False) -> 
     return f"{slug(title)}_{format_length(size)}_{page_part}.pdf"
 
 
-def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[float] = (),
+def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[Asked] = (),
                 scales: Sequence[float] = (), pages: Sequence[str] = ("letter",), landscape: bool = False,
                 margin: float = 18.0, gutter: float = 0.0, columns: int | None = None, cut_lines: bool = True,
                 crop_marks: bool = False, copies: int = 1, max_art_pixels: int = MAX_ART_PIXELS) -> list[Job]:
@@ -193,7 +220,9 @@ def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[f
     Args:
         catalogue: the catalogue file (read once here for its title and size).
         out_dir: folder of the outputs.
-        sizes: token sizes, pt. scales: factors on the catalogue size. Neither: the catalogue's size.
+        sizes: token sizes, pt: a width, or (width, height) whose height must follow the width
+            (``--size 63mmx88mm``, :func:`~tokengen.geometry.sizing.token_size`). scales: factors
+            on the catalogue size. Neither: the catalogue's size.
         pages: page names or ``WIDTHxHEIGHT``.
         max_art_pixels: ``--max-art-pixels`` of every build.
     Returns:
@@ -203,12 +232,13 @@ def matrix_jobs(catalogue: str | Path, out_dir: str | Path, *, sizes: Sequence[f
     """
     catalogue = Path(catalogue)
     cat = load_catalogue(catalogue)
-    variants: list[tuple[float | None, float | None]] = [(s, None) for s in sizes] + [(None, f) for f in scales]
+    variants: list[tuple[Asked | None, float | None]] = [(s, None) for s in sizes] + [(None, f) for f in scales]
     jobs: dict[Path, Job] = {}
     for page in pages:
         _check_page(page)
-        for size, scale in variants or [(None, None)]:
-            real = token_size(cat.size, size, scale, cat.shape)
+        for asked, scale in variants or [(None, None)]:
+            real = token_size(cat.size, asked, scale, cat.shape, base_height=cat.height)
+            size = asked[0] if isinstance(asked, tuple) else asked  # its height follows the width
             out = Path(out_dir) / output_name(cat.title, real, page, landscape)
             jobs.setdefault(out, Job(catalogue, out, size, scale, page, landscape, margin, gutter,
                                      columns, cut_lines, crop_marks, copies, max_art_pixels=max_art_pixels))
@@ -275,14 +305,26 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
             raise fail(where + ("output",), "must be a plain file name ending in .pdf")
         catalogue = (path.parent / values.pop("catalogue")).resolve()
         problem = None
+        asked = values.get("size")
+        if isinstance(asked, tuple):  # WIDTHxHEIGHT: the job keeps the width, its height must follow it
+            values["size"] = asked[0]
+        real = None
+        mismatch = None
         try:
             cat = load_catalogue(catalogue)
+            if isinstance(asked, tuple) and asked[1] is not None and asked[0] > 0 and cat.size > 0:
+                mismatch = proportions_problem(asked[0], asked[1], cat.size, cat.height, asked="")
             real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
-            name = values.pop("output", None) or (f"{slug(cat.title)}-{slug(values['profile'])}" if "profile" in values else
-                                                   output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False)))
         except TokengenError as exc:  # this job fails when run; the others are built
             problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
-            name = values.pop("output", None) or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
+        if mismatch:  # the job file's mistake, not the catalogue's: the file is refused, named at the size
+            raise fail(where + ("size",), mismatch)
+        given = values.pop("output", None)
+        if given or real is None:
+            name = given or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
+        else:
+            name = (f"{slug(cat.title)}-{slug(values['profile'])}" if "profile" in values else
+                    output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False)))
         out = Path(out_dir) / name
         if out in seen:
             raise fail(where, f"writes {name}, as job {seen[out] + 1} does")
@@ -349,7 +391,13 @@ def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., Catalogu
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value > 0):
                 raise fail(at, "must be a positive number such as 1.25")
             out[key] = float(value)
-        else:  # size, margin, gutter
+        elif key == "size" and isinstance(value, str):  # a length, or WIDTHxHEIGHT as --size takes it
+            try:
+                width, height = parse_size(value)
+            except ValueError as exc:
+                raise fail(at, str(exc)) from None
+            out[key] = width if height is None else (width, height)
+        else:  # size (a bare number: the length's message), margin, gutter
             try:
                 out[key] = parse_length(value, allow_zero=key != "size")
             except ValueError as exc:
@@ -379,7 +427,8 @@ def run_job(job: Job) -> JobResult:
                                              max_art_pixels=job.max_art_pixels), job.output)
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
-    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings)
+    return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings,
+                     height=card_height(cat, size))
 
 
 def _run_export(job: Job, start: float) -> JobResult:
@@ -395,7 +444,8 @@ def _run_export(job: Job, start: float) -> JobResult:
         size = token_size(cat.size, job.size, job.scale, cat.shape)
         profile = get_profile(job.profile or "")
         notes: list[str] = []
-        written = export(cat, profile, job.output, size=size, image_url=job.image_url, max_art_pixels=job.max_art_pixels,
+        asked = size if job.size is not None or job.scale is not None else None  # else the profile's product trim
+        written = export(cat, profile, job.output, size=asked, image_url=job.image_url, max_art_pixels=job.max_art_pixels,
                          warnings=notes)
         pdf = written[0]
         checks = preflight_results(pdf, profile, cat, size) if pdf.suffix == ".pdf" else []
@@ -407,7 +457,7 @@ def _run_export(job: Job, start: float) -> JobResult:
     except TokengenError as exc:
         return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
     tokens = sum(t.copies for t in cat.tokens)
-    return JobResult(job, pages, tokens, size, time.perf_counter() - start, warnings=tuple(notes))
+    return JobResult(job, pages, tokens, size, time.perf_counter() - start, warnings=tuple(notes), height=card_height(cat, size))
 
 
 def _page_count(pdf: Path) -> int:
@@ -539,9 +589,8 @@ def summary_table(results: Iterable[JobResult]) -> str:
     rows = [("job", "pages", "tokens", "size", "seconds", "output")]
     for r in results:
         status = "skipped" if r.skipped else ("FAILED" if not r.ok else f"{r.seconds:.2f}")
-        size = format_length(r.size) if r.size else "-"
         rows.append((Path(r.job.name).stem, str(r.pages) if r.ok and not r.skipped else "-",
-                     str(r.tokens) if r.ok and not r.skipped else "-", size, status,
+                     str(r.tokens) if r.ok and not r.skipped else "-", r.shown_size, status,
                      str(r.job.output) if r.ok else f"error: {r.error}"))
     widths = [max(len(row[k]) for row in rows) for k in range(5)]
     right = (False, True, True, True, True)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Concatenate, ParamSpec, TypeVar
 
 from .._version import __version__
 from ..colour import Converter
-from ..errors import LayoutError, UsageError
-from ..faces.art import ArtLibrary
+from ..errors import ArtError, CatalogueError, LayoutError, UsageError
+from ..faces.art import ArtLibrary, shown_in
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.pagestream import end_page, save
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
@@ -42,11 +45,44 @@ class BuildResult:
     notes: tuple[str, ...] = ()  # what the build did that the user should know: faces scaled for a larger safe area
 
 
+@contextmanager
+def art_named(catalogue: Catalogue) -> Iterator[None]:
+    """Inside, a picture that cannot be used (:class:`~tokengen.errors.ArtError`: missing,
+    unreadable, refused, over a pixel limit) is named as every other input error is: at the
+    file, line and field of ``catalogue`` (or its spreadsheet) that names it
+    (:meth:`~tokengen.model.Catalogue.art_place`), the picture relative to the catalogue's folder:
+    ``cat.yaml:9: tokens[0].art: art/huge.jpg: image of 10000 × 7000 pixels exceeds …``.
+
+    Raises:
+        CatalogueError: in place of each ArtError raised inside.
+    """
+    try:
+        yield
+    except ArtError as exc:
+        file, line, field = catalogue.art_place(exc.path)
+        picture = shown_in(exc.path, catalogue.path.parent) + ("" if exc.line is None else f":{exc.line}")
+        raise CatalogueError(file, f"{picture}: {exc.reason}", line, field) from None
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def naming_art(function: Callable[Concatenate[Catalogue, _P], _R]) -> Callable[Concatenate[Catalogue, _P], _R]:
+    """Decorate an output whose first argument is the catalogue: runs it :func:`art_named`."""
+    @functools.wraps(function)
+    def run(catalogue: Catalogue, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with art_named(catalogue):
+            return function(catalogue, *args, **kwargs)
+    return run
+
+
 #: What a caller will write from a build's PDF besides it (previews): given the PDF and its page
 #: count, the files; checked with the build's own outputs before anything is written.
 Also = Callable[[Path, int], Sequence[Path]]
 
 
+@naming_art
 def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, also: Also | None = None) -> BuildResult:
     """Impose every token of ``catalogue`` (× ``options.copies``) and write the sheets to ``out``.
 
@@ -58,6 +94,7 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
     Raises:
         LayoutError: the tokens do not fit the page, or the run exceeds the limits.
         RenderError: a glyph is missing from the font.
+        CatalogueError: a picture cannot be used, named where the catalogue names it (:func:`art_named`).
         ExportError: an output cannot be written (nothing is left behind).
     """
     out = Path(out)

@@ -34,12 +34,13 @@ written atomically (:func:`tokengen.io.atomic.atomic_path`).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Concatenate, ParamSpec
 
 from PIL import Image, PngImagePlugin
 
@@ -49,13 +50,13 @@ from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
 from ..geometry import bands
 from ..geometry.pager import check_limits
-from ..geometry.sizing import sheet_spec
+from ..geometry.sizing import proportions_problem, sheet_spec
 from ..io import guard, progress
-from ..io.atomic import atomic_files, atomic_path
+from ..io.atomic import atomic_files, atomic_path, no_empty_folder_left
 from ..model import Back, Catalogue, Token
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
-from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, pdf_pages, pictures_of, settle
+from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, naming_art, pdf_pages, pictures_of, settle
 
 if TYPE_CHECKING:
     from ..preflight.checks import Check
@@ -70,7 +71,22 @@ from .cutsvg import svg_path
 from .options import BuildOptions
 from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, write_pngs
 
+_P = ParamSpec("_P")
 
+
+def _no_folder_left(function: Callable[Concatenate[Catalogue, Profile, str | Path, _P], list[Path]]
+                    ) -> Callable[Concatenate[Catalogue, Profile, str | Path, _P], list[Path]]:
+    """Decorate :func:`export`: a failed export leaves no output folder it made
+    (:func:`tokengen.io.atomic.no_empty_folder_left`)."""
+    @functools.wraps(function)
+    def run(catalogue: Catalogue, profile: Profile, out_dir: str | Path, /, *args: _P.args, **kwargs: _P.kwargs) -> list[Path]:
+        with no_empty_folder_left(out_dir):
+            return function(catalogue, profile, out_dir, *args, **kwargs)
+    return run
+
+
+@_no_folder_left
+@naming_art
 def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int | None = None, *,
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
@@ -87,7 +103,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             ``single-pages``), counted before anything is built.
         max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
             before anything is drawn.
-        size: token trim in pt, overriding the catalogue's (``--size``).
+        size: token trim in pt, overriding the catalogue's and the profile's product trim
+            (``--size``); None: the profile's product trim when it has one (a note in ``notes``
+            says so when it replaces the catalogue's size, see :func:`product_trim`), else the
+            catalogue's size.
         keep_resolution: embed art at its own resolution instead of resampling it down to the
             profile's ``max_dpi``.
         warnings: when given, the art warnings are appended to it (low resolution, resampled),
@@ -111,15 +130,17 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     Raises:
         ExportError: the folder cannot be created, a file cannot be written, or a target is an
             input (checked for every target, ``also``'s too, before any is written or the
-            folder created).
+            folder created). A failed export leaves no folder it made behind.
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
+        CatalogueError: a picture cannot be used, named where the catalogue names it
+            (:func:`tokengen.outputs.build.art_named`).
     """
     one_size(catalogue, profile)
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
-    catalogue = product_trim(catalogue, profile, size)
+    catalogue = product_trim(catalogue, profile, size, notes)
     inputs = catalogue.files_read()
 
     def ready(targets: list[Path], pages: int) -> None:
@@ -254,16 +275,22 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
     return targets
 
 
-def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> Catalogue:
+def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, notes: list[str] | None = None) -> Catalogue:
     """``catalogue`` at the trim of the run: ``size`` (pt, ``--size``; a card's height scaled
-    with it) when it differs from the catalogue's, else the profile's product ``trim`` (width and
-    height, pt) when it has one, else the catalogue unchanged.
+    with it) when given, else the profile's product ``trim`` (width and height, pt) when it has
+    one, else the catalogue unchanged. A product trim that replaces the catalogue's own size is
+    said once in ``notes`` (``dtc-poker: trim 2.5in × 3.5in replaces the catalogue's 1.5in ×
+    1.5in``); one of another shape is refused, as ``--size`` refuses one.
 
     Raises:
         LayoutError: the product trim is not square and the catalogue's tokens are circles or
-            hexes (their outline needs a square box).
+            hexes (their outline needs a square box); or its proportions are more than 1 % off
+            the catalogue's (square tokens stretched into cards), with the message of
+            :func:`tokengen.geometry.sizing.proportions_problem` and the way out (``--size``).
     """
-    if size is not None and size != catalogue.size:
+    if size is not None:
+        if size == catalogue.size:
+            return catalogue
         return replace(catalogue, size=size, height=None if catalogue.height is None else catalogue.height * size / catalogue.size)
     if profile.trim is None:
         return catalogue
@@ -273,6 +300,16 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None) -> 
     if not square and kind in ("circle", "hex"):
         raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
                           f"{profile.product or 'cards'}; {kind} tokens need a square trim")
+    own_width, own_height = catalogue.size, catalogue.trim_height
+    if abs(width - own_width) > 0.01 or abs(height - own_height) > 0.01:
+        problem = proportions_problem(width, height, own_width, own_height, asked=f"profile {profile.name}'s trim",
+                                      remedy="give --size to print the tokens at a size of their own shape, or choose a "
+                                             "profile for tokens of this shape")
+        if problem:
+            raise LayoutError(f"{catalogue.path}: {problem}")
+        if notes is not None:
+            notes.append(f"{profile.name}: trim {format_length(width)} × {format_length(height)} replaces the catalogue's "
+                         f"{format_length(own_width)} × {format_length(own_height)}")
     return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
 
 

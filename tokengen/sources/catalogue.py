@@ -7,6 +7,7 @@ unknown priority 'lowest'; did you mean 'low'?``). The schema is published as
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import math
 import unicodedata
@@ -31,10 +32,37 @@ def schema() -> dict[str, Any]:
     return schemas.schema("catalogue")
 
 
+def declares_fields(data: Any) -> bool:
+    """Whether ``data`` (a YAML file as read) is a catalogue with declared fields (any game)
+    rather than one in the Meatshields format: it has ``fields``; or it has neither ``fields``
+    nor ``game`` (which the Meatshields format requires) and a key only the any-game format
+    knows (``template``) or an unknown key closest to one (``feilds``, ``tempalte``), so a typo
+    is reported as one (with a did-you-mean) and not as a missing ``game``."""
+    if not isinstance(data, dict):
+        return False
+    if "fields" in data:
+        return True
+    if "game" in data:
+        return False
+    legacy = set(schemas.schema("catalogue")["properties"])
+    ours = set(schemas.schema("catalogue-fields")["properties"]) - legacy
+    known = sorted(legacy | ours)
+    for key in data:
+        if not isinstance(key, str) or key in legacy:
+            continue
+        if key in ours:
+            return True
+        close = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.6)  # as schemas.suggest matches
+        if close and close[0] in ours:
+            return True
+    return False
+
+
 def schema_name(data: Any) -> str:
     """The schema ``data`` is checked against: ``catalogue-fields`` (a catalogue with declared
-    fields, any game: ``data/catalogue-fields.schema.json``), else ``catalogue``."""
-    return "catalogue-fields" if isinstance(data, dict) and "fields" in data else "catalogue"
+    fields, any game, as :func:`declares_fields` tells: ``data/catalogue-fields.schema.json``),
+    else ``catalogue``."""
+    return "catalogue-fields" if declares_fields(data) else "catalogue"
 
 
 def load_catalogue(path: str | Path, *, allow_outside_art: bool = False,
@@ -142,10 +170,14 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
     def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
         return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
 
+    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
+
     def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
         if "art" not in spec:
             return None
-        return resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+        found = resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+        places.setdefault(found, (str(path), line_at(lines, where + ("art",)), dotted(where + ("art",))))
+        return found
 
     def make_back(spec: dict[str, Any], where: tuple[Any, ...]) -> Back:
         paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
@@ -260,6 +292,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=base_back, variants=in_play,
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
         module="meatshields",  # the format is the Meatshields game's: its module checks it
+        art_places=tuple((picture, *place) for picture, place in places.items()),
     )
 
 

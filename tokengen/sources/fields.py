@@ -39,7 +39,7 @@ from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .schemas import line_at, show, suggest
-from .table import DateCell, Row, Shown, read_table
+from .table import DateCell, Row, Shown, hidden_rows, read_table
 from .template import (
     FIELD_NAME,
     FIELD_TYPES,
@@ -54,6 +54,7 @@ from .template import (
     line_text,
     parse_layouts,
     parse_template,
+    picture_places,
     pictures,
     printable_on_one_line,
     resolve,
@@ -134,11 +135,14 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         sources.append(table_path)
         shown = shown_path(table_path, path.parent / spec)
         known = list(TOKEN_KEYS) + list(fields)
+        hidden: list[int] = []
         try:
-            table = read_table(table_path, known)
+            table = read_table(table_path, known, hidden)
         except CatalogueError as exc:  # the spreadsheet named as the user knows it, not as resolved
             raise CatalogueError(shown if exc.path == str(table_path) else exc.path, exc.message, exc.line, exc.field) from None
         decimal_comma = table[0].decimal_comma
+        if hidden:
+            notes.append(f"{shown}: {hidden_rows(hidden)}")
         left_out = _undeclared(table[0], known, data.get("ignore", []), shown)
         if left_out:
             names = ", ".join(left_out)
@@ -162,8 +166,13 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                                 "(a fixed limit): use fewer elements, or split the tokens into two catalogues")
     tokens: list[Token] = []
     first: dict[str, str] = {}
+    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
     for n, (raw, locate, line, origin) in enumerate(rows):
         values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        for name, value in values.items():
+            if isinstance(value, Path) and value not in places:
+                at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
+                places[value] = (at.path, at.line, at.field)
         if token_id in first:
             raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
@@ -179,6 +188,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
         style = FaceStyle(_background(template, values), BLACK, BLACK)
         tokens.append(Token(token_id, style, back, copies, line, values=tuple(values.items()), template=template))
+    for side in (face, back_face):
+        for picture, at_line, field in picture_places(side):
+            places.setdefault(picture, (str(path), at_line, field))
+    for name, icon in icons.items():
+        places.setdefault(Path(icon), (str(path), line_at(lines, ("icons", name)), f"icons.{name}"))
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
@@ -186,6 +200,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=tuple(notes),
+        art_places=tuple((picture, *place) for picture, place in places.items()),
     )
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CatalogueError
-from .yamlsrc import Lines, dotted, floats, one_line
+from .yamlsrc import Lines, dotted, floats, one_line, unquoted_comment
 
 if TYPE_CHECKING:
     import jsonschema
@@ -232,8 +232,7 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
     kind = error.validator
     comment = _comment_value(path, line) if error.instance is None and where else None
     if comment is not None:
-        return CatalogueError(path, f"no value: an unquoted '#' starts a YAML comment, so '{comment}' was read as one; "
-                                    f"put the value in quotes: {where[-1]}: \"{comment}\"", line=line, field=field)
+        return CatalogueError(path, f"no value: {unquoted_comment(str(where[-1]), comment)}", line=line, field=field)
     schema = error.schema if isinstance(error.schema, dict) else {}
     custom = schema.get("x-message")
     if kind == "oneOf" and "x-kind" in schema:

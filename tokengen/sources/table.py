@@ -108,11 +108,13 @@ def column_letter(index: int) -> str:
     return out
 
 
-def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
+def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None = None) -> list[Row]:
     """Read the token rows of a ``.csv`` or ``.xlsx`` file. A header cell that is not one of
     ``names`` but matches exactly one of them ignoring case is taken as that name (``ID`` →
     ``id``); any other header is kept as written. Of an .xlsx, the sheet its author sees is read:
-    the active sheet if it is visible, else the first visible one.
+    the active sheet if it is visible, else the first visible one; its hidden rows (hidden by
+    hand, by an autofilter or in a collapsed group) are skipped as if blank, and when ``hidden``
+    is given the row numbers of those that held a value are appended to it (1-based, in order).
 
     Raises:
         CatalogueError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8
@@ -134,7 +136,11 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
         raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
     if size > MAX_BYTES:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    raw_rows, decimal_comma = _csv_rows(path) if suffix == ".csv" else (_xlsx_rows(path), False)
+    skipped: list[int] = []
+    raw_rows, decimal_comma = _csv_rows(path) if suffix == ".csv" else (_xlsx_rows(path, skipped), False)
+    if hidden is not None:
+        hidden.extend(skipped)
+    aside = f"; {hidden_rows(skipped)}" if skipped else ""
     header: list[str] | None = None
     header_line = 1
     rows: list[Row] = []
@@ -165,10 +171,22 @@ def read_table(path: Path, names: Sequence[str] = ()) -> list[Row]:
         values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
         rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line, decimal_comma))
     if header is None:
-        raise CatalogueError(path, "is empty: the first row must name the fields (id, copies, …)")
+        raise CatalogueError(path, f"is empty: the first row must name the fields (id, copies, …){aside}")
     if not rows:
-        raise CatalogueError(path, "has a header but no token rows")
+        raise CatalogueError(path, f"has a header but no token rows{aside}")
     return rows
+
+
+#: Most row numbers a message about hidden rows lists (then ``…``).
+_LISTED_ROWS = 10
+
+
+def hidden_rows(numbers: Sequence[int]) -> str:
+    """The words for skipped hidden rows: ``1 hidden row skipped (row 4)``, ``2 hidden rows
+    skipped (rows 4, 9)``; past :data:`_LISTED_ROWS` rows the list ends with ``…``."""
+    listed = ", ".join(str(n) for n in numbers[:_LISTED_ROWS]) + (", …" if len(numbers) > _LISTED_ROWS else "")
+    many = len(numbers) != 1
+    return f"{len(numbers):,} hidden row{'s' if many else ''} skipped (row{'s' if many else ''} {listed})"
 
 
 def _blank(cells: Sequence[Any]) -> bool:
@@ -323,17 +341,18 @@ _DAMAGED: tuple[type[BaseException], ...] = (SyntaxError, zipfile.BadZipFile, Ke
                                              AttributeError, EOFError, OSError, OverflowError, InvalidOperation)
 
 
-def _xlsx_rows(path: Path) -> list[RawRow]:
-    """The non-blank rows of the sheet the author sees, each cell as :func:`_cell` makes it; at
-    most a header and :data:`MAX_ROWS` + 1 rows. The workbook is read once (saved values; a
-    formula's text is kept only where it has no saved value)."""
+def _xlsx_rows(path: Path, hidden: list[int]) -> list[RawRow]:
+    """The non-blank visible rows of the sheet the author sees, each cell as :func:`_cell` makes
+    it; at most a header and :data:`MAX_ROWS` + 1 rows. The numbers of non-blank hidden rows are
+    appended to ``hidden``. The workbook is read once (saved values; a formula's text is kept
+    only where it has no saved value)."""
     from openpyxl.utils.exceptions import InvalidFileException
 
     _check_parts(path)
     with warnings.catch_warnings():  # openpyxl's remarks on a file (unknown extensions, no default style) are not the user's concern
         warnings.simplefilter("ignore")
         try:
-            return _read_xlsx(path)
+            return _read_xlsx(path, hidden)
         except CatalogueError:
             raise
         except (InvalidFileException, *_DAMAGED) as exc:  # type: ignore[misc]  # mypy cannot type a starred tuple of exception classes in an except clause
@@ -342,7 +361,7 @@ def _xlsx_rows(path: Path) -> list[RawRow]:
             raise CatalogueError(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {one_line(str(exc))[:200]})") from None
 
 
-def _read_xlsx(path: Path) -> list[RawRow]:
+def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
     import openpyxl
 
     # the file opened here, so it is closed however openpyxl fails (it leaves its own zip open on an
@@ -350,7 +369,7 @@ def _read_xlsx(path: Path) -> list[RawRow]:
     with path.open("rb") as file, closing(openpyxl.load_workbook(file, read_only=True, data_only=True)) as book:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
-        for number, cells in _sheet_cells(path, sheet):
+        for number, cells, shown in _sheet_cells(path, sheet):
             row: list[Any] = []
             far = None
             for cell in cells:
@@ -366,6 +385,10 @@ def _read_xlsx(path: Path) -> list[RawRow]:
                     continue
                 row.extend([None] * (column + 1 - len(row)))
                 row[column] = value
+            if not shown:
+                if far is not None or not _blank(row):
+                    hidden.append(number)
+                continue
             if far is not None or not _blank(row):
                 out.append((number, row, far))
                 if len(out) > MAX_ROWS + 1:
@@ -393,11 +416,12 @@ def _damaged_cell(path: Path, row: int, column: int, exc: BaseException) -> Cata
                           field=f"column {column_letter(column - 1)}")
 
 
-def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    """The rows of a read-only worksheet as (row number, cells), each cell openpyxl's dict of
-    ``row``, ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus
-    ``formula`` (its text, ``=B2*2``) when it has a formula and no saved value. One pass over the
-    sheet's XML.
+def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]], bool]]:
+    """The rows of a read-only worksheet as (row number, cells, shown), each cell openpyxl's dict
+    of ``row``, ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus
+    ``formula`` (its text, ``=B2*2``) when it has a formula and no saved value; ``shown`` is false
+    for a row marked hidden (``<row hidden="1">``: hidden by hand, by an autofilter or in a
+    collapsed group). One pass over the sheet's XML.
 
     Raises:
         CatalogueError: a shared-string cell whose index is not one of the workbook's shared
@@ -411,6 +435,14 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
     strings = len(sheet._shared_strings)
 
     class Parser(WorkSheetParser):
+        hidden: set[int] = set()
+
+        def parse_row(self, element: Any) -> tuple[int, list[dict[str, Any]]]:
+            number, cells = super().parse_row(element)
+            if element.get("hidden", "").strip().lower() in ("1", "true"):
+                self.hidden.add(number)
+            return number, cells
+
         def parse_cell(self, element: Any) -> dict[str, Any]:
             reference = element.get("r")
             try:
@@ -442,7 +474,9 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
     with sheet._get_source() as source:
         parser = Parser(source, sheet._shared_strings, data_only=True, epoch=book.epoch,
                         date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
-        yield from parser.parse()
+        parser.hidden = set()
+        for number, cells in parser.parse():
+            yield number, cells, number not in parser.hidden
 
 
 def _cell(cell: dict[str, Any], sheet: Any) -> Any:

@@ -832,6 +832,21 @@ def pictures(face: Face) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def picture_places(face: Face) -> list[tuple[Path, int | None, str]]:
+    """The literal pictures of :func:`pictures`, each with the line and field path of the first
+    image element naming it (``(Path('/…/art/frame.png'), 7, 'template[2].image')``)."""
+    found: dict[Path, tuple[int | None, str]] = {}
+    for template in templates_of(face):
+        for element in template.elements:
+            if element.kind != "image":
+                continue
+            given = [element.content] + [v for key, pick in element.picks if key == "content" for v in pick.values()]
+            for value in given:
+                if value and not placeholders(value):
+                    found.setdefault(Path(value), (element.line, f"{element.where}.image" if element.where else "image"))
+    return [(path, line, field) for path, (line, field) in found.items()]
+
+
 def image_source(element: Element, values: dict[str, Any]) -> Path | None:
     """The picture an image ``element`` shows with these field ``values``: the art file of a
     ``"{field}"`` naming an image field (None when the field is empty), else the substituted

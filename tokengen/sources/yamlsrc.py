@@ -108,11 +108,65 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
         if exc.context and context is not None and context != line:
             problem += f" ({exc.context} started at line {context})"
+        swallowed = flow_comment(text, line)
+        if swallowed is not None:  # a colour in a flow mapping, {fill: #fbf6ea}: the comment ate the rest of the line
+            at, key, value = swallowed
+            raise CatalogueError(path, f"YAML syntax error: {unquoted_comment(key, value)}", line=at) from None
         raise CatalogueError(path, f"YAML syntax error: {one_line(problem)}", line=line) from None
     except yaml.YAMLError as exc:
         raise CatalogueError(path, f"YAML error: {one_line(str(exc))}") from None
     finally:
         loader.dispose()
+
+
+def unquoted_comment(key: str | None, value: str) -> str:
+    """The hint for a value YAML took for a comment (``fill: #fbf6ea``): ``an unquoted '#'
+    starts a YAML comment, so '#fbf6ea' was read as one; put the value in quotes: fill:
+    "#fbf6ea"`` (``key`` None: a list's item, quoted alone)."""
+    quoted = f'{key}: "{value}"' if key else f'"{value}"'
+    return f"an unquoted '#' starts a YAML comment, so '{value}' was read as one; put the value in quotes: {quoted}"
+
+
+#: Where a flow collection may open: after a key's colon, a list dash, a comma or another opening.
+_FLOW_OPENS_AFTER = (":", "-", ",", "{", "[", "")
+
+
+def flow_comment(text: str, before: int | None) -> tuple[int, str | None, str] | None:
+    """The first comment that swallows a value inside a flow collection (``{…}`` or ``[…]``, on
+    one line or across several) on or before line ``before`` (1-based; None: anywhere): one
+    right after a key's colon (``{fill: #fbf6ea, …}``) or that reads as a colour
+    (``[#fff, #000]``). Returns (its line, the key whose value it is or None, the value it
+    swallowed, ``#fbf6ea``), or None. Such a comment ends the line, so the collection runs on
+    into the next lines and the parser fails later. A rough scan (quotes, brackets where a value
+    may start, ``#`` after a space), used only to explain a syntax error."""
+    depth = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if before is not None and number > before:
+            return None
+        quote = None
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if quote:
+                if ch == "\\" and quote == '"':
+                    i += 1  # an escaped character
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"" and (i == 0 or line[i - 1] in " \t{[,:"):
+                quote = ch
+            elif ch in "{[" and line[:i].rstrip()[-1:] in _FLOW_OPENS_AFTER:
+                depth += 1
+            elif ch in "}]" and depth:
+                depth -= 1
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                value = re.match(r"#[^\s,}\]]*", line[i:])
+                swallowed = value.group() if value else "#"
+                if depth and (line[:i].rstrip().endswith(":") or re.fullmatch(r"#[0-9A-Fa-f]{3,8}", swallowed)):
+                    key = re.search(r"([\w.-]+)\s*:\s*$", line[:i])
+                    return number, key.group(1) if key else None, swallowed
+                break  # a comment: the rest of the line
+            i += 1
+    return None
 
 
 class _Frame:

@@ -194,7 +194,7 @@ def export(catalogue: str, profile_name: str, out_dir: Path, image_url: str | No
     with LIBRARY_LOCK:
         cat = load_unchanged(path)  # the catalogue and its laid-out faces, kept while its files are unchanged
         size = sizing.token_size(cat.size, None, None, cat.shape)
-        written = export_files(cat, profile, out_dir, size=size, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES, max_pixels=MAX_PNG_PIXELS,
+        written = export_files(cat, profile, out_dir, size=None, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES, max_pixels=MAX_PNG_PIXELS,
                                max_total_pixels=MAX_PNG_TOTAL_PIXELS, warnings=[], image_url=image_url)
         checks = preflight_results(written[0], profile, cat, size)
     failed = [c.name for c in checks if not c.passed]

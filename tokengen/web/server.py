@@ -363,13 +363,14 @@ async def index(request: Request) -> Response:
 def _has_rules_sheet(catalogue: Path) -> bool:
     """True unless the catalogue declares its own fields: only a Meatshields catalogue has a
     rules sheet (``build --rules``). An unreadable file counts as one: the build says what is wrong."""
+    from ..sources.catalogue import declares_fields
     from ..sources.yamlsrc import read_yaml
 
     try:
         data, _ = read_yaml(catalogue)
     except TokengenError:
         return True
-    return not (isinstance(data, dict) and "fields" in data)
+    return not declares_fields(data)
 
 
 async def api_render(request: Request) -> Response:
