@@ -246,7 +246,7 @@ def _clash(cat, tmp_path: Path) -> None:
     from dataclasses import replace
 
     art = tmp_path / "poker-cards.png"
-    art.write_bytes((EXAMPLES / "poker-cards/art/back.png").read_bytes())
+    art.write_bytes((EXAMPLES / "poker-cards/art/dragon.png").read_bytes())
     cat = replace(cat, inputs=(*cat.inputs, art))
     export(cat, get_profile("tts"), tmp_path)
 

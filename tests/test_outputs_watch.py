@@ -147,7 +147,7 @@ def test_inputs_are_the_catalogue_its_art_fonts_and_data_beside_it(tmp_path: Pat
 
 
 @pytest.mark.parametrize(("example", "inputs"), [
-    ("poker-cards/cards.yaml", ["art/back.png", "art/dragon.png", "art/knight.png"]),  # art in a subfolder
+    ("poker-cards/cards.yaml", ["art/back.svg", "art/dragon.png", "art/knight.png"]),  # art in a subfolder
     ("hex-counters/counters.yaml", ["tokens.xlsx"]),  # the tokens' spreadsheet
     ("status-tokens/status.yaml", ["tokens.csv"]),
 ])

@@ -193,7 +193,7 @@ STARTERS = {
     "meatshields": ("token_defs.yaml", 18, ["README-token_defs.md"]),
     "counters": ("counters.yaml", 20, ["tokens.csv"]),
     "markers": ("markers.yaml", 36, ["tokens.csv"]),
-    "cards": ("cards.yaml", 8, ["art/back.png", "art/dragon.png", "art/knight.png", "art/treasure.png", "art/wizard.png"]),
+    "cards": ("cards.yaml", 8, ["art/back.svg", "art/dragon.png", "art/knight.png", "art/treasure.png", "art/wizard.png"]),
 }
 
 
@@ -228,7 +228,7 @@ def test_every_starter_builds_from_the_tree(run, tmp_path: Path, monkeypatch: py
         result = run("build", str(Path(name) / catalogue), "-o", f"{name}.pdf", "--format", "json")
         assert (result.exit_code, result.stderr, json.loads(result.stdout)["tokens"]) == (0, "", tokens)
     again = run("init", "cards", "--starter", "cards")
-    assert (again.exit_code, again.stderr) == (2, "tokengen: error: cards/art/back.png: already exists; tokengen init never overwrites "
+    assert (again.exit_code, again.stderr) == (2, "tokengen: error: cards/art/back.svg: already exists; tokengen init never overwrites "
                                                    "(remove it or pick another folder)\n")
 
 
@@ -242,7 +242,7 @@ def test_the_starters_ship_in_the_package():
     starters = INSTALLED / "data" / "starters"
     assert sorted(p.name for p in starters.iterdir() if p.is_dir()) == ["cards", "counters", "markers"]
     shipped = (ROOT / "examples" / "poker-cards" / "art")
-    for art in shipped.glob("*.png"):
+    for art in shipped.iterdir():
         assert (starters / "cards" / "art" / art.name).read_bytes() == art.read_bytes()
 
 

@@ -1,6 +1,6 @@
 """Draw this example's art with Pillow (run: python make_art.py): one picture per card, 640 × 480
-px (300 DPI over the 53 × 40 mm art window), and the card back, 828 × 1122 px (300 DPI over the
-63 × 88 mm card plus 1/8 in bleed on every side). Flat shapes in few colours keep the PNGs small.
+px (300 DPI over the 53 × 40 mm art window), and the card back, an SVG of 828 × 1122 px (its
+proportions: the 63 × 88 mm card plus 1/8 in bleed on every side). Flat shapes in few colours keep the PNGs small.
 """
 
 from pathlib import Path
@@ -21,18 +21,18 @@ def scene(name: str, sky: str, ground: str, sun: str, shapes: list[tuple[str, li
 
 
 def back() -> None:
-    w, h = 828, 1122
-    im = Image.new("RGB", (w, h), "#1d2b44")
-    draw = ImageDraw.Draw(im)
-    step = 69
+    """The card back as an SVG (a vector: sharp at any trim a shop's preset asks for)."""
+    w, h, step = 828, 1122, 69
+    shapes = []
     for y in range(-step, h + step, step):
         for x in range(-step, w + step, step):
-            offset = step // 2 if (y // step) % 2 else 0
-            cx, cy = x + offset, y
-            draw.polygon([(cx, cy - 24), (cx + 24, cy), (cx, cy + 24), (cx - 24, cy)], fill="#2c4068")
-    draw.rounded_rectangle((170, 330, w - 170, h - 330), radius=60, fill="#c9a227")
-    draw.rounded_rectangle((190, 350, w - 190, h - 350), radius=50, fill="#1d2b44")
-    im.quantize(colors=8).save(HERE / "back.png", optimize=True)
+            cx = x + (step // 2 if (y // step) % 2 else 0)
+            shapes.append(f'<path d="M{cx} {y - 24}L{cx + 24} {y}L{cx} {y + 24}L{cx - 24} {y}Z"/>')
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+           f'<rect width="{w}" height="{h}" fill="#1d2b44"/>', '<g fill="#2c4068">', *shapes, "</g>",
+           f'<rect x="170" y="330" width="{w - 340}" height="{h - 660}" rx="60" fill="#c9a227"/>',
+           f'<rect x="190" y="350" width="{w - 380}" height="{h - 700}" rx="50" fill="#1d2b44"/>', "</svg>"]
+    (HERE / "back.svg").write_text("\n".join(svg) + "\n", "utf-8")
 
 
 def main() -> None:
