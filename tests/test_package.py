@@ -232,6 +232,16 @@ def test_every_starter_builds_from_the_tree(run, tmp_path: Path, monkeypatch: py
                                                    "(remove it or pick another folder)\n")
 
 
+def test_the_cards_starter_goes_to_a_card_shop_as_it_is(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """DriveThruCards' preset trim (2.5 × 3.5 in) is larger than the starter's 63 × 88 mm: its
+    back, a vector, stays sharp, so the export passes its preflight with no warning."""
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "cards", "--starter", "cards").exit_code == 0
+    result = run("export", "cards/cards.yaml", "--profile", "dtc-poker", "-o", "shop", "--format", "json")
+    exported = json.loads(result.stdout)
+    assert (result.exit_code, result.stderr, exported["passed"], exported["warnings"]) == (0, "", True, [])
+
+
 def test_an_unknown_starter_is_named(run, tmp_path: Path):
     result = run("init", str(tmp_path / "x"), "--starter", "card")
     assert (result.exit_code, result.stderr) == (2, "tokengen: error: --starter: unknown starter 'card'; did you mean 'cards'?\n")
