@@ -73,7 +73,7 @@ def test_batch_and_its_job_files_accept_width_x_height(run, tmp_path):
     jobs.write_text(f"jobs:\n  - catalogue: {POKER}\n    size: 60mmx100mm\n", "utf-8")
     result = run("batch", str(jobs), "-o", str(tmp_path / "c"))
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {jobs}:3: jobs[0].size: 60mm × 100mm does not keep the "
-                                                    "tokens' proportions (63mm × 88mm): 60mm wide is 83.81mm (237.57pt) high; "
+                                                    "tokens' proportions (63mm × 88mm): at 60mm wide they are 83.81mm (237.57pt) high; "
                                                     "give the width alone or a WIDTHxHEIGHT that matches\n")
     assert not (tmp_path / "c").exists()
 
@@ -84,7 +84,7 @@ def test_size_whose_height_does_not_follow_the_width_is_refused(run, tmp_path, c
     result = run(command, str(POKER), "--size", "63mmx100mm", *extra)
     assert result.exit_code == 2
     assert result.stderr == ("tokengen: error: --size 63mm × 100mm does not keep the tokens' proportions (63mm × 88mm): "
-                             "63mm wide is 88mm high; give the width alone or a WIDTHxHEIGHT that matches\n")
+                             "at 63mm wide they are 88mm high; give the width alone or a WIDTHxHEIGHT that matches\n")
 
 
 def test_malformed_size_names_the_option_and_the_forms(run, tmp_path):

@@ -126,12 +126,14 @@ def test_a_preset_trim_of_another_shape_is_refused_unless_size_is_given(run, tmp
     result = run("export", str(squares), "--profile", "dtc-poker", "-o", str(tmp_path / "dtc"))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (f"tokengen: error: {squares}: profile dtc-poker's trim 2.5in × 3.5in does not keep the tokens' "
-                             "proportions (1.5in × 1.5in): 2.5in wide is 2.5in high; give --size to print the tokens at a size "
+                             "proportions (1.5in × 1.5in): at 2.5in wide they are 2.5in high; give --size to print the tokens at a size "
                              "of their own shape, or choose a profile for tokens of this shape\n")
     assert not (tmp_path / "dtc").exists()
     result = run("export", str(squares), "--profile", "dtc-poker", "--size", "1.5in", "-o", str(tmp_path / "own"))
     assert (tmp_path / "own" / "black-deck-dtc-poker.pdf").is_file(), result.stderr
     assert "replaces" not in result.stdout and "proportions" not in result.stderr
+    bundled = run("export", "meatshields", "--profile", "dtc-poker", "-o", str(tmp_path / "m"))  # named as typed
+    assert bundled.stderr.startswith("tokengen: error: meatshields: profile dtc-poker's trim 2.5in × 3.5in does not keep"), bundled.stderr
 
 
 @pytest.mark.parametrize("catalogue, profile, note", [

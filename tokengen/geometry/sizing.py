@@ -99,14 +99,14 @@ def proportions_problem(width: float, height: float, base: float, base_height: f
     """Why a ``width`` × ``height`` (pt) does not keep the proportions of the catalogue's
     ``base`` × ``base_height`` tokens (pt; ``base_height`` None: square), or None when it keeps
     them within 1 %: the one message for a change of shape, ``--size 63mm × 100mm does not keep
-    the tokens' proportions (63mm × 88mm): 63mm wide is 88mm high; give the width alone or a
+    the tokens' proportions (63mm × 88mm): at 63mm wide they are 88mm high; give the width alone or a
     WIDTHxHEIGHT that matches``. ``asked`` names what asked for the size (``--size``, a job's
     ``size``, a profile's trim; ``""``: nothing), ``remedy`` what to do instead."""
     expected = width * (base_height or base) / base
     if abs(height - expected) <= 0.01 * expected:
         return None
     return (f"{asked + ' ' if asked else ''}{format_length(width)} × {format_length(height)} does not keep the tokens' proportions "
-            f"({format_length(base)} × {format_length(base_height or base)}): {format_length(width)} wide is "
+            f"({format_length(base)} × {format_length(base_height or base)}): at {format_length(width)} wide they are "
             f"{format_like(expected, width)} high; {remedy}")
 
 

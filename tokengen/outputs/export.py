@@ -54,6 +54,7 @@ from ..geometry.sizing import proportions_problem, sheet_spec
 from ..io import guard, progress
 from ..io.atomic import atomic_files, atomic_path, no_empty_folder_left
 from ..model import Back, Catalogue, Token
+from ..sources import bundled
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import counted, format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, build_pdf, naming_art, pdf_pages, pictures_of, settle
@@ -306,7 +307,7 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
                                       remedy="give --size to print the tokens at a size of their own shape, or choose a "
                                              "profile for tokens of this shape")
         if problem:
-            raise LayoutError(f"{catalogue.path}: {problem}")
+            raise LayoutError(f"{bundled.shown(catalogue.path)}: {problem}")
         if notes is not None:
             notes.append(f"{profile.name}: trim {format_length(width)} × {format_length(height)} replaces the catalogue's "
                          f"{format_length(own_width)} × {format_length(own_height)}")
