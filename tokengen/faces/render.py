@@ -393,10 +393,11 @@ class SheetCanvas:
         each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
         template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
         :attr:`warnings` when that is not one colour)."""
-        for text, font in facedraw.texts(template, values):
-            fonts.require_glyphs(text, font, what)
         area = self.safe_area()
-        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):
+        layout = facedraw.lay_out(self.size, self.height, template, values, area)  # once: checks, warnings and drawing
+        for text, font in layout.texts:
+            fonts.require_glyphs(text, font, what)
+        for element, unfit in layout.unfit(template):
             self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
         for element, laid in facedraw.cut_texts(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.cut_message(what, laid)}"] = None
@@ -423,7 +424,7 @@ class SheetCanvas:
             self.canvas.saveState()
             self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),
                                  stroke=0, fill=0)
-        facedraw.draw_template(face, template, values)
+        facedraw.draw_template(face, template, values, layout)
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
         figures.end_form(self.canvas, name)  # a form with gradients lists their shadings
