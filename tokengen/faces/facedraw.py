@@ -524,24 +524,26 @@ class Printed:
 
 
 def printed_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
-                  area: textfit.SafeArea | None, scale: float = 1.0) -> list[Printed]:
+                  area: textfit.SafeArea | None, scale: float = 1.0, layout: FaceLayout | None = None) -> list[Printed]:
     """Every text and glyph element of ``template`` on a ``face_w`` × ``face_h`` pt token, as
     drawn with these ``values`` into the safe ``area`` and at the text ``scale`` (both from
     :func:`tokengen.faces.render.text_frame`): the one measure of printed text sizes that
-    ``build``, ``check`` and ``export`` report.
+    ``build``, ``check`` and ``export`` report. ``layout``: the face as its drawing laid it out
+    (:func:`lay_out`), used when it was laid out in this same ``area``.
 
     Raises:
         CatalogueError, RenderError: as :func:`set_box` raises them.
     """
+    if layout is None or layout.area is not area:
+        layout = lay_out(face_w, face_h, template, values, area)
     found = []
-    for element in template.elements:
+    for element, t in zip(template.elements, layout.lines, strict=True):
         if element.kind not in ("text", "glyph"):
             continue
-        if element.boxed:
+        if t is None:  # boxed
             laid = set_box(face_w, face_h, template, element, values)
             found.append(Printed(element, " ".join(laid.lines), laid.size * scale, not laid.truncated, True))
         else:
-            t = set_text(face_w, face_h, template, element, values, area)
             found.append(Printed(element, t.text, t.size * scale, t.fits))
     return found
 
@@ -563,10 +565,12 @@ class FaceLayout:
             (:func:`set_text`; sizes and positions in pt); None for any other element.
         texts: (text, ReportLab font) of every one-line text, glyph and arc text, as
             :func:`texts` lists them.
+        area: the safe area (pt) the lines were fitted into (see :func:`set_text`).
     """
 
     lines: tuple[SetText | None, ...]
     texts: tuple[tuple[str, str], ...]
+    area: textfit.SafeArea | None = None
 
     def unfit(self, template: Template) -> list[tuple[Element, SetText]]:
         """:func:`unfit_texts` of this layout (``template``: the one it was laid out from)."""
@@ -589,7 +593,7 @@ def lay_out(face_w: float, face_h: float, template: Template, values: dict[str, 
             t = set_text(face_w, face_h, template, element, values, area)
             lines.append(t)
             found.append((t.text, t.font))
-    return FaceLayout(tuple(lines), tuple(found))
+    return FaceLayout(tuple(lines), tuple(found), area)
 
 
 def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:

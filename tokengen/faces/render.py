@@ -295,6 +295,9 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
+        #: token id → how its face's one-line texts were set (:func:`tokengen.faces.facedraw.lay_out`),
+        #: for the small-text check of the same build (:func:`tokengen.faces.scale.small_text_warnings`)
+        self.layouts: dict[str, facedraw.FaceLayout] = {}
         self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
         self._widths: dict[tuple[str, float], float] = {}  # (text, size) → width in pt, for furniture
@@ -360,7 +363,7 @@ class SheetCanvas:
         name = f"face-{token.id}"
         if name not in self._forms:
             # a catalogue with declared fields gives its template, a Meatshields token is drawn by the built-in one
-            self._template_form(name, template.face_of(token), template.token_values(token), f"token {token.id}")
+            self.layouts[token.id] = self._template_form(name, template.face_of(token), template.token_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -387,12 +390,12 @@ class SheetCanvas:
             self._back_forms[back] = name
         return name
 
-    def _template_form(self, name: str, template: Template, values: dict, what: str) -> None:
+    def _template_form(self, name: str, template: Template, values: dict, what: str) -> facedraw.FaceLayout:
         """Draw ``template`` (a :class:`tokengen.sources.template.Template`) with ``values`` as the form
         ``name``: its text checked against its fonts, its art defined first (outside the form),
         each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
         template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
-        :attr:`warnings` when that is not one colour)."""
+        :attr:`warnings` when that is not one colour). Returns how its one-line texts were set."""
         area = self.safe_area()
         layout = facedraw.lay_out(self.size, self.height, template, values, area)  # once: checks, warnings and drawing
         for text, font in layout.texts:
@@ -429,6 +432,7 @@ class SheetCanvas:
             self.canvas.restoreState()
         figures.end_form(self.canvas, name)  # a form with gradients lists their shadings
         self._forms.add(name)
+        return layout
 
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:
         """Define the forms of the icons ``template``'s boxed texts print (into ``face.icon_forms``):
