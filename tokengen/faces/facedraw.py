@@ -462,19 +462,22 @@ _SET_LIMIT = 200_000
 
 def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
              area: textfit.SafeArea | None = None) -> SetText:
-    """:func:`_set_text`, worked out once per distinct face size, element, font, text and safe area."""
-    key = (face_w, face_h, id(element), font_name(template, element.font), substitute(element.content, values), id(area))
+    """:func:`_set_text`, worked out once per distinct face size, element, font, printed text
+    (:func:`tokengen.sources.template.line_text`, substituted once here) and safe area."""
+    text = line_text(element, values)
+    font = font_name(template, element.font)
+    key = (face_w, face_h, id(element), font, text, id(area))
     found = _SET.get(key)
     if found is not None and found[0] is element and found[1] is area:
         return found[2]
     if len(_SET) >= _SET_LIMIT:
         _SET.clear()
-    result = _set_text(face_w, face_h, template, element, values, area)
+    result = _set_text(face_w, face_h, element, text, font, area)
     _SET[key] = (element, area, result)
     return result
 
 
-def _set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
+def _set_text(face_w: float, face_h: float, element: Element, text: str, font: str,
               area: textfit.SafeArea | None = None) -> SetText:
     """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
     size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
@@ -482,10 +485,9 @@ def _set_text(face_w: float, face_h: float, template: Template, element: Element
     within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`);
     a text with ``rotate`` is only shrunk about its anchor until its turned box lies inside
     (:func:`tokengen.geometry.textfit.fit_turned`). ``fit: false``: never shrunk, only moved inside
-    the area as far as it goes (``fits`` False when it still leaves it)."""
+    the area as far as it goes (``fits`` False when it still leaves it). ``text`` is what the
+    element prints, ``font`` the ReportLab font it is set in."""
     side = min(face_w, face_h)
-    text = line_text(element, values)
-    font = font_name(template, element.font)
     largest = element.size.resolve(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])

@@ -250,6 +250,10 @@ def _hex(colour: Colour | None) -> str:
 WIDTHS_KEPT = 1024
 
 
+#: Most painted colours a :class:`SheetCanvas` remembers (:meth:`SheetCanvas.paint`) before it forgets them all.
+PAINTED_KEPT = 4096
+
+
 class SheetCanvas:
     """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
 
@@ -301,6 +305,7 @@ class SheetCanvas:
         self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
         self._widths: dict[tuple[str, float], float] = {}  # (text, size) → width in pt, for furniture
+        self._painted: dict[tuple[int, bool], tuple[Colour, Color]] = {}  # (id of a catalogue colour, area) → it, painted
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -341,11 +346,19 @@ class SheetCanvas:
         colour (:data:`ALL_SEPARATION`) is used as it is."""
         if isinstance(colour, Color):
             return colour
+        found = self._painted.get((id(colour), area))
+        if found is not None and found[0] is colour:  # the same catalogue colour again: its ReportLab colour
+            return found[1]
         values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
             c, m, y, k = values
-            return CMYKColor(c, m, y, k)
-        return Color(*values)
+            painted: Color = CMYKColor(c, m, y, k)
+        else:
+            painted = Color(*values)
+        if len(self._painted) >= PAINTED_KEPT:
+            self._painted.clear()
+        self._painted[id(colour), area] = (colour, painted)  # the colour kept beside it: its id stays unique
+        return painted
 
     def safe_area(self) -> textfit.SafeArea:
         """The safe area face text is fitted into (:func:`tokengen.geometry.textfit.safe_area`): this
