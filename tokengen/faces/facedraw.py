@@ -138,13 +138,16 @@ def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
     return beneath.box_pt(face.width, face.height, box)
 
 
-def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) -> None:
-    """Draw every element of ``template`` with the field ``values`` into the current form.
+def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], layout: FaceLayout | None = None) -> None:
+    """Draw every element of ``template`` with the field ``values`` into the current form, its
+    one-line texts as ``layout`` set them (None: :func:`lay_out` in ``face.area``).
 
     Raises:
         RenderError: art cannot be read (see :meth:`ArtLibrary.load`).
     """
     side = min(face.width, face.height)
+    if layout is None:
+        layout = lay_out(face.width, face.height, template, values, face.area)
     shows_art = bool(images(template, values))
     elements = template.elements
     plates_drawn = False
@@ -159,10 +162,10 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any]) 
             c.saveState()
             _shrink(face)
             if shows_art and not plates_drawn:
-                _plates(face, template, values, side)
+                _plates(face, template, values, side, layout)
                 plates_drawn = True
-            for text_element in elements[i:j]:
-                _text(face, template, text_element, values, side)
+            for k in range(i, j):
+                _text(face, template, elements[k], values, layout.lines[k])
             c.restoreState()
             i = j
             continue
@@ -459,19 +462,22 @@ _SET_LIMIT = 200_000
 
 def set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
              area: textfit.SafeArea | None = None) -> SetText:
-    """:func:`_set_text`, worked out once per distinct face size, element, font, text and safe area."""
-    key = (face_w, face_h, id(element), font_name(template, element.font), substitute(element.content, values), id(area))
+    """:func:`_set_text`, worked out once per distinct face size, element, font, printed text
+    (:func:`tokengen.sources.template.line_text`, substituted once here) and safe area."""
+    text = line_text(element, values)
+    font = font_name(template, element.font)
+    key = (face_w, face_h, id(element), font, text, id(area))
     found = _SET.get(key)
     if found is not None and found[0] is element and found[1] is area:
         return found[2]
     if len(_SET) >= _SET_LIMIT:
         _SET.clear()
-    result = _set_text(face_w, face_h, template, element, values, area)
+    result = _set_text(face_w, face_h, element, text, font, area)
     _SET[key] = (element, area, result)
     return result
 
 
-def _set_text(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any],
+def _set_text(face_w: float, face_h: float, element: Element, text: str, font: str,
               area: textfit.SafeArea | None = None) -> SetText:
     """How ``element`` is set on a ``face_w`` × ``face_h`` pt token with these values: the font
     size is the element's size, shrunk (when ``fit``) until the text fits the element's width;
@@ -479,10 +485,9 @@ def _set_text(face_w: float, face_h: float, template: Template, element: Element
     within its box until it lies inside that area too (:func:`tokengen.geometry.textfit.fit_line`);
     a text with ``rotate`` is only shrunk about its anchor until its turned box lies inside
     (:func:`tokengen.geometry.textfit.fit_turned`). ``fit: false``: never shrunk, only moved inside
-    the area as far as it goes (``fits`` False when it still leaves it)."""
+    the area as far as it goes (``fits`` False when it still leaves it). ``text`` is what the
+    element prints, ``font`` the ReportLab font it is set in."""
     side = min(face_w, face_h)
-    text = line_text(element, values)
-    font = font_name(template, element.font)
     largest = element.size.resolve(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
@@ -521,24 +526,26 @@ class Printed:
 
 
 def printed_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any],
-                  area: textfit.SafeArea | None, scale: float = 1.0) -> list[Printed]:
+                  area: textfit.SafeArea | None, scale: float = 1.0, layout: FaceLayout | None = None) -> list[Printed]:
     """Every text and glyph element of ``template`` on a ``face_w`` × ``face_h`` pt token, as
     drawn with these ``values`` into the safe ``area`` and at the text ``scale`` (both from
     :func:`tokengen.faces.render.text_frame`): the one measure of printed text sizes that
-    ``build``, ``check`` and ``export`` report.
+    ``build``, ``check`` and ``export`` report. ``layout``: the face as its drawing laid it out
+    (:func:`lay_out`), used when it was laid out in this same ``area``.
 
     Raises:
         CatalogueError, RenderError: as :func:`set_box` raises them.
     """
+    if layout is None or layout.area is not area:
+        layout = lay_out(face_w, face_h, template, values, area)
     found = []
-    for element in template.elements:
+    for element, t in zip(template.elements, layout.lines, strict=True):
         if element.kind not in ("text", "glyph"):
             continue
-        if element.boxed:
+        if t is None:  # boxed
             laid = set_box(face_w, face_h, template, element, values)
             found.append(Printed(element, " ".join(laid.lines), laid.size * scale, not laid.truncated, True))
         else:
-            t = set_text(face_w, face_h, template, element, values, area)
             found.append(Printed(element, t.text, t.size * scale, t.fits))
     return found
 
@@ -547,13 +554,48 @@ def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[s
                 area: textfit.SafeArea) -> list[tuple[Element, SetText]]:
     """The text elements (and how they are set) that cannot be fitted inside the safe ``area``
     even at the smallest size (:data:`tokengen.geometry.textfit.MIN_SIZE`)."""
-    found = []
+    return lay_out(face_w, face_h, template, values, area).unfit(template)
+
+
+@dataclass(frozen=True)
+class FaceLayout:
+    """A face's one-line texts set once (substituted, fitted into the safe area), for its glyph
+    check, its warnings and its drawing alike (issue 27).
+
+    Attributes:
+        lines: per element of the template, in order: how a one-line text or glyph is set
+            (:func:`set_text`; sizes and positions in pt); None for any other element.
+        texts: (text, ReportLab font) of every one-line text, glyph and arc text, as
+            :func:`texts` lists them.
+        area: the safe area (pt) the lines were fitted into (see :func:`set_text`).
+    """
+
+    lines: tuple[SetText | None, ...]
+    texts: tuple[tuple[str, str], ...]
+    area: textfit.SafeArea | None = None
+
+    def unfit(self, template: Template) -> list[tuple[Element, SetText]]:
+        """:func:`unfit_texts` of this layout (``template``: the one it was laid out from)."""
+        return [(e, t) for e, t in zip(template.elements, self.lines, strict=True) if t is not None and not t.fits]
+
+
+def lay_out(face_w: float, face_h: float, template: Template, values: dict[str, Any],
+            area: textfit.SafeArea | None) -> FaceLayout:
+    """The one-line texts of ``template`` with these ``values`` set on a ``face_w`` × ``face_h``
+    pt token in the safe ``area`` (pt; see :func:`set_text`), each once."""
+    lines: list[SetText | None] = []
+    found: list[tuple[str, str]] = []
     for element in template.elements:
-        if element.kind in ("text", "glyph") and not element.boxed:
+        if element.boxed or element.kind not in ("text", "glyph", "arc_text"):
+            lines.append(None)
+        elif element.kind == "arc_text":
+            lines.append(None)
+            found.append((line_text(element, values), font_name(template, element.font)))
+        else:
             t = set_text(face_w, face_h, template, element, values, area)
-            if not t.fits:
-                found.append((element, t))
-    return found
+            lines.append(t)
+            found.append((t.text, t.font))
+    return FaceLayout(tuple(lines), tuple(found), area)
 
 
 def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
@@ -584,15 +626,15 @@ def cut_message(what: str, laid: textbox.Laid) -> str:
             f"({counted(laid.cut_chars, 'character')}) left out, it ends in '…'; shorten it, lower min_size or make the box larger")
 
 
-def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: float) -> None:
+def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: float, layout: FaceLayout) -> None:
     groups: dict[str, tuple[Rect, Colour | None]] = {}
-    for element in template.elements:
+    for element, line in zip(template.elements, layout.lines, strict=True):
         if element.kind not in ("text", "glyph") or element.plate is None:
             continue
-        if element.boxed:
+        if line is None:  # boxed
             box = _pdf_box(face, element.box)
         else:
-            box = set_text(face.width, face.height, template, element, values, face.area).box()
+            box = line.box()
         colour = colour_of(element.plate_colour, values)
         if element.plate in groups:
             seen, colour_before = groups[element.plate]
@@ -608,11 +650,11 @@ def _plates(face: FaceCanvas, template: Template, values: dict[str, Any], side: 
         face.canvas.roundRect(grown.x, grown.y, grown.w, grown.h, PLATE_RADIUS * side, stroke=0, fill=1)
 
 
-def _text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
-    if element.boxed:
+def _text(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], t: SetText | None) -> None:
+    """Draw a text or glyph ``element``: a boxed one set here, a one-line one as ``t`` sets it."""
+    if t is None:
         _boxed(face, template, element, values)
         return
-    t = set_text(face.width, face.height, template, element, values, face.area)
     if not t.text:
         return
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))

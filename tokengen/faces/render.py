@@ -250,6 +250,10 @@ def _hex(colour: Colour | None) -> str:
 WIDTHS_KEPT = 1024
 
 
+#: Most painted colours a :class:`SheetCanvas` remembers (:meth:`SheetCanvas.paint`) before it forgets them all.
+PAINTED_KEPT = 4096
+
+
 class SheetCanvas:
     """A ReportLab canvas that knows how to paint faces, backs and sheet furniture.
 
@@ -295,9 +299,13 @@ class SheetCanvas:
         self.colour_model = colour_model
         self.regular, self.bold = fonts.register()
         self._forms: set[str] = set()
+        #: token id → how its face's one-line texts were set (:func:`tokengen.faces.facedraw.lay_out`),
+        #: for the small-text check of the same build (:func:`tokengen.faces.scale.small_text_warnings`)
+        self.layouts: dict[str, facedraw.FaceLayout] = {}
         self._line_forms: dict[tuple, str] = {}  # (lines, stroke, colour) or ("fill", rects) → the form drawing them
         self._rulers: dict[tuple, str] = {}  # calibration strip → its form
         self._widths: dict[tuple[str, float], float] = {}  # (text, size) → width in pt, for furniture
+        self._painted: dict[tuple[int, bool], tuple[Colour, Color]] = {}  # (id of a catalogue colour, area) → it, painted
         self.art = art or ArtLibrary(colour_model)
         self._art_forms: dict[object, str] = {}
         self._back_forms: dict[Back, str] = {}
@@ -338,11 +346,19 @@ class SheetCanvas:
         colour (:data:`ALL_SEPARATION`) is used as it is."""
         if isinstance(colour, Color):
             return colour
+        found = self._painted.get((id(colour), area))
+        if found is not None and found[0] is colour:  # the same catalogue colour again: its ReportLab colour
+            return found[1]
         values = self.art.colour.paint(colour, area=area)
         if self.colour_model == "cmyk":
             c, m, y, k = values
-            return CMYKColor(c, m, y, k)
-        return Color(*values)
+            painted: Color = CMYKColor(c, m, y, k)
+        else:
+            painted = Color(*values)
+        if len(self._painted) >= PAINTED_KEPT:
+            self._painted.clear()
+        self._painted[id(colour), area] = (colour, painted)  # the colour kept beside it: its id stays unique
+        return painted
 
     def safe_area(self) -> textfit.SafeArea:
         """The safe area face text is fitted into (:func:`tokengen.geometry.textfit.safe_area`): this
@@ -360,7 +376,7 @@ class SheetCanvas:
         name = f"face-{token.id}"
         if name not in self._forms:
             # a catalogue with declared fields gives its template, a Meatshields token is drawn by the built-in one
-            self._template_form(name, template.face_of(token), template.token_values(token), f"token {token.id}")
+            self.layouts[token.id] = self._template_form(name, template.face_of(token), template.token_values(token), f"token {token.id}")
         return name
 
     def back_form(self, back: Back) -> str:
@@ -387,16 +403,17 @@ class SheetCanvas:
             self._back_forms[back] = name
         return name
 
-    def _template_form(self, name: str, template: Template, values: dict, what: str) -> None:
+    def _template_form(self, name: str, template: Template, values: dict, what: str) -> facedraw.FaceLayout:
         """Draw ``template`` (a :class:`tokengen.sources.template.Template`) with ``values`` as the form
         ``name``: its text checked against its fonts, its art defined first (outside the form),
         each image resampled for the box it is drawn in and, in CMYK, flattened onto what the
         template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
-        :attr:`warnings` when that is not one colour)."""
-        for text, font in facedraw.texts(template, values):
-            fonts.require_glyphs(text, font, what)
+        :attr:`warnings` when that is not one colour). Returns how its one-line texts were set."""
         area = self.safe_area()
-        for element, unfit in facedraw.unfit_texts(self.size, self.height, template, values, area):
+        layout = facedraw.lay_out(self.size, self.height, template, values, area)  # once: checks, warnings and drawing
+        for text, font in layout.texts:
+            fonts.require_glyphs(text, font, what)
+        for element, unfit in layout.unfit(template):
             self.warnings[f"{template.place(element)}: {facedraw.unfit_message(what, unfit, area)}"] = None
         for element, laid in facedraw.cut_texts(self.size, self.height, template, values):
             self.warnings[f"{template.place(element)}: {facedraw.cut_message(what, laid)}"] = None
@@ -423,11 +440,12 @@ class SheetCanvas:
             self.canvas.saveState()
             self.canvas.clipPath(self._outline_path(shapes.outline(self.shape, Rect(0, 0, self.size, self.height), self.bleed)),
                                  stroke=0, fill=0)
-        facedraw.draw_template(face, template, values)
+        facedraw.draw_template(face, template, values, layout)
         if kind in ("circle", "hex"):
             self.canvas.restoreState()
         figures.end_form(self.canvas, name)  # a form with gradients lists their shadings
         self._forms.add(name)
+        return layout
 
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:
         """Define the forms of the icons ``template``'s boxed texts print (into ``face.icon_forms``):

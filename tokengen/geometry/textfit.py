@@ -45,19 +45,35 @@ class SafeArea:
     @property
     def bottom(self) -> float:
         """Lowest y (pt) of the region."""
-        return min(y for _, y in self.points)
+        return self._extent()[0]
 
     @property
     def top(self) -> float:
         """Highest y (pt) of the region."""
-        return max(y for _, y in self.points)
+        return self._extent()[1]
+
+    def _extent(self) -> tuple[float, float]:
+        """(lowest, highest) y (pt), worked out once per area (every text of a sheet asks)."""
+        found: tuple[float, float] | None = self.__dict__.get("_ys")
+        if found is None:
+            found = (min(y for _, y in self.points), max(y for _, y in self.points))
+            object.__setattr__(self, "_ys", found)  # frozen: kept beside the fields, not one of them
+        return found
+
+    def _edges(self) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
+        """Each edge (from, to) of the outline, closed, worked out once per area."""
+        found: tuple[tuple[tuple[float, float], tuple[float, float]], ...] | None = self.__dict__.get("_edge_list")
+        if found is None:
+            pts = self.points
+            found = tuple(zip(pts, pts[1:] + pts[:1], strict=True))
+            object.__setattr__(self, "_edge_list", found)
+        return found
 
     def span(self, y: float) -> tuple[float, float] | None:
         """The region's extent (x0, x1) pt along the horizontal line at height ``y``, or None
         when the line misses it."""
         xs = []
-        pts = self.points
-        for (xa, ya), (xb, yb) in zip(pts, pts[1:] + pts[:1], strict=True):
+        for (xa, ya), (xb, yb) in self._edges():
             if min(ya, yb) - TOL <= y <= max(ya, yb) + TOL:
                 if abs(yb - ya) < 1e-12:
                     xs += [xa, xb]

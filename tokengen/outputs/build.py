@@ -125,8 +125,9 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages, specs=specs) if options.backs else None
         rules_pages = 0
         warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
-        for band, band_spec in zip(run.bands, specs, strict=True):
-            warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe)))
+        for band, band_spec, band_sheet in zip(run.bands, specs, sheets, strict=True):  # the texts as the faces were drawn
+            warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe,
+                                                              layouts=band_sheet.layouts)))
         folded = tokens.each(lambda k, t: sheets[k].back_form(t.back)) if options.fold else []
         counts = [copies * band.count for band in run.bands]
         for page in pager.band_pages(counts, specs, fold=options.fold):

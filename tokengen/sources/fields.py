@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             names = ", ".join(left_out)
             notes.append(f"{shown}: column{'s' if len(left_out) > 1 else ''} {names} {'are not fields' if len(left_out) > 1 else 'is not a field'} "
                          f"of the catalogue; {'they are' if len(left_out) > 1 else 'it is'} not printed (list {'them' if len(left_out) > 1 else 'it'} under ignore: to say so)")
-        rows = [({k: v for k, v in r.values.items() if k in known}, _row_locator(Path(shown), r), r.line, f"{table_path.name} row {r.line}")
+        shown_table, table_name, wanted = Path(shown), table_path.name, set(known)  # once, not per row
+        rows = [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
                 for r in table]
     else:
         if not spec:
@@ -167,6 +168,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     tokens: list[Token] = []
     first: dict[str, str] = {}
     places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
+    checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
     for n, (raw, locate, line, origin) in enumerate(rows):
         values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
         for name, value in values.items():
@@ -183,7 +185,10 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                 f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "
                 f"({_trim_name(template.trim or own)}), so give the size and shape to the face's layout")
         for each in (template, back_template):
-            _check_text(each, values, locate)
+            if id(each) not in checked:
+                _check_text(each, values, locate)
+                if not each.fields():  # reads no field: the same text for every token, checked once
+                    checked[id(each)] = each
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
         back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
         style = FaceStyle(_background(template, values), BLACK, BLACK)
@@ -591,11 +596,20 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
             return None
         return resolve_art(path, value.strip(), allow_outside_art, where())
     # colour
-    if isinstance(value, str) and re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", value):
-        return Colour.parse(value.strip())
+    if isinstance(value, str):
+        rgb = _rgb(value)
+        if rgb is not None:
+            return rgb
     if isinstance(value, list) and len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in value):
         return Colour.parse(value)
     raise fail(f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {_got(value)}')
+
+
+@lru_cache(maxsize=1024)
+def _rgb(text: str) -> Colour | None:
+    """The colour ``"#rrggbb"`` (spaces around it allowed) stands for, None for any other text:
+    read once per distinct text (a column of colours repeats a few; a :class:`Colour` is immutable)."""
+    return Colour.parse(text.strip()) if re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", text) else None
 
 
 #: Characters a boxed text takes that one line refuses: line breaks, the soft hyphen, no-break spaces.
@@ -611,7 +625,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
             _check_boxed(template, element, substitute(element.content, values), next(iter(element.fields()), None), locate)
             continue
         text = line_text(element, values)
-        control = next((ch for ch in text if not printable_on_one_line(ch)), None)
+        control = None if text.isprintable() else next((ch for ch in text if not printable_on_one_line(ch)), None)
         if control is not None:
             source = next(iter(element.fields()), None)
             raise locate(source)._replace_message(

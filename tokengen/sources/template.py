@@ -381,8 +381,13 @@ class Template:
         return f"{self.source}:{element.line}: {element.where}" if element.line else f"{self.source}: {element.where}"
 
     def fields(self) -> tuple[str, ...]:
-        """Every field the template reads, in first-use order."""
-        return tuple(dict.fromkeys(f for e in self.elements for f in e.fields()))
+        """Every field the template reads, in first-use order (worked out once per template: the
+        catalogue asks it of every token's face and back)."""
+        found: tuple[str, ...] | None = self.__dict__.get("_fields")
+        if found is None:
+            found = tuple(dict.fromkeys(f for e in self.elements for f in e.fields()))
+            object.__setattr__(self, "_fields", found)  # frozen: kept beside the fields, not one of them
+        return found
 
     @property
     def plain(self) -> bool:
