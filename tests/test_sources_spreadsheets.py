@@ -182,6 +182,12 @@ def test_semicolon_csv_reads_decimal_commas(tmp_path):
     assert words.count("6/2.5") == 2 and "3/-0.25" in words and words.count("2,5") == 2
 
 
+def test_semicolon_csv_keeps_points_that_are_no_thousands(tmp_path):
+    """Only a point between groups of three digits is refused: 0.125, 2.5 and -3.75 stay decimals."""
+    path = catalogue(tmp_path, "id;name;note;strength;cost\na;A;x;1;0.125\nb;B;x;2;2.5\nc;C;x;3;-3.75\n", "csv")
+    assert [v[4] for v in values(path)] == [0.125, 2.5, -3.75]
+
+
 @pytest.mark.parametrize("text, message", [
     ("name;note;strength;cost\nA;x;2,5;1\n", "tokens.csv:2: strength (column C): expected a whole number, got '2,5'"),
     ("name;note;strength;cost\nA;x;1;1.234,5\n",
@@ -189,6 +195,12 @@ def test_semicolon_csv_reads_decimal_commas(tmp_path):
     ("name;note;strength;cost\nA;x;1 234;1\n",
      "tokens.csv:2: strength (column C): expected a whole number, got '1 234' (write it without thousands separators: 1234)"),
     ("name;note;strength;cost\nA;x;1;1,234,5\n", "tokens.csv:2: cost (column D): expected a number, got '1,234,5'"),
+    ("name;note;strength;cost\nA;x;1;1.500\n",  # a thousands point, as a German-locale sheet writes 1500
+     "tokens.csv:2: cost (column D): expected a number, got '1.500', which a semicolon-separated sheet writes for 1500; "
+     "write 1500 for that, or 1,500 for a decimal"),
+    ("name;note;strength;cost\nA;x;12.000.000;1\n",
+     "tokens.csv:2: strength (column C): expected a whole number, got '12.000.000', which a semicolon-separated sheet writes "
+     "for 12000000; write 12000000"),
     ('name,note,strength,cost\nA,x,1,"2,5"\n', "tokens.csv:2: cost (column D): expected a number, got '2,5'"),
     ('name,note,strength,cost\nA,x,1,"1.234,5"\n', "tokens.csv:2: cost (column D): expected a number, got '1.234,5'"),
 ])

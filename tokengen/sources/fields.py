@@ -69,6 +69,10 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 #: with thousands separators (``1.234,5``, ``1 234``), which is refused with a hint.
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+")
 _GROUPED = re.compile(r"[-+]?\d{1,3}(?:[. \u00a0\u202f']\d{3})+(?:,\d+)?")
+#: ... and ``1.500``, which a spreadsheet writing numbers as shown in a decimal-comma locale means
+#: as fifteen hundred: a point between groups of three digits (not after a lone 0: ``0.125``) is
+#: refused there rather than read as 1.5.
+_POINT_GROUPED = re.compile(r"[-+]?[1-9]\d{0,2}(?:\.\d{3})+")
 WHITE = Colour("rgb", (1.0, 1.0, 1.0))
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
 #: Numbers from a spreadsheet or YAML field stay below this (18 digits), as YAML's whole numbers do.
@@ -557,6 +561,11 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
         text = value.strip().replace("\u2212", "-")
         if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
             text = text.replace(",", ".")
+        elif decimal_comma and _POINT_GROUPED.fullmatch(text):
+            plain, (whole, _, part) = text.replace(".", ""), text.partition(".")
+            decimal = f" for that, or {whole},{part} for a decimal" if text.count(".") == 1 else ""
+            raise fail(f"expected {wanted}, got {show(value)}, which a semicolon-separated sheet writes for {plain}; "
+                       f"write {plain}{decimal}")
         try:
             value = float(text)
         except ValueError:
