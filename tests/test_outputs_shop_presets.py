@@ -126,8 +126,8 @@ def test_a_preset_trim_of_another_shape_is_refused_unless_size_is_given(run, tmp
     result = run("export", str(squares), "--profile", "dtc-poker", "-o", str(tmp_path / "dtc"))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (f"tokengen: error: {squares}: profile dtc-poker's trim 2.5in × 3.5in does not keep the tokens' "
-                             "proportions (1.5in × 1.5in): at 2.5in wide they are 2.5in high; give --size to print the tokens at a size "
-                             "of their own shape, or choose a profile for tokens of this shape\n")
+                             "proportions (1.5in × 1.5in): at 2.5in wide they are 2.5in high; choose a profile made for tokens of this "
+                             "shape (tokengen export --list-profiles), or print-shop, which takes any size\n")
     assert not (tmp_path / "dtc").exists()
     result = run("export", str(squares), "--profile", "dtc-poker", "--size", "1.5in", "-o", str(tmp_path / "own"))
     assert (tmp_path / "own" / "black-deck-dtc-poker.pdf").is_file(), result.stderr

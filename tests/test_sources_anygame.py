@@ -160,7 +160,7 @@ def test_spreadsheet_errors_name_file_row_and_column(tmp_path, ext, rows, messag
 
 def test_spreadsheet_not_utf8_and_not_a_workbook(tmp_path):
     (tmp_path / "tokens.csv").write_bytes(b"name,strength\nCaf\xe9,3\n")
-    assert error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "csv"))).endswith("tokens.csv:2: not UTF-8 text (byte 0xe9); save the sheet as 'CSV UTF-8'")
+    assert error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "csv"))).endswith("tokens.csv:2: not UTF-8 text (byte 0xe9); save the sheet as 'CSV UTF-8' (Excel) or with the character set 'Unicode (UTF-8)' (LibreOffice)")
     (tmp_path / "tokens.xlsx").write_bytes(b"name,strength\n")
     assert "tokens.xlsx: not an .xlsx workbook" in error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
 

@@ -304,8 +304,8 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
     own_width, own_height = catalogue.size, catalogue.trim_height
     if abs(width - own_width) > 0.01 or abs(height - own_height) > 0.01:
         problem = proportions_problem(width, height, own_width, own_height, asked=f"profile {profile.name}'s trim",
-                                      remedy="give --size to print the tokens at a size of their own shape, or choose a "
-                                             "profile for tokens of this shape")
+                                      remedy="choose a profile made for tokens of this shape (tokengen export --list-profiles), "
+                                             "or print-shop, which takes any size")
         if problem:
             raise LayoutError(f"{bundled.shown(catalogue.path)}: {problem}")
         if notes is not None:

@@ -238,7 +238,7 @@ def _csv_rows(path: Path) -> tuple[list[RawRow], bool]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the sheet as 'CSV UTF-8'", line=line) from None
+        raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the sheet as 'CSV UTF-8' (Excel) or with the character set 'Unicode (UTF-8)' (LibreOffice)", line=line) from None
     if "\x00" in text:
         raise CatalogueError(path, "not a text file (contains NUL bytes)", line=text.count("\n", 0, text.index("\x00")) + 1)
     first = text.split("\n", 1)[0]
