@@ -36,7 +36,7 @@ from test_outputs_build_fuzz import _Wrapper, examples
 
 from tokengen.cli import main
 from tokengen.errors import CatalogueError
-from tokengen.sources.table import read_table
+from tokengen.sources.table import column_letter, read_table
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -89,15 +89,6 @@ def cells(draw: Any, strings: int, styles: int) -> str:
     return f"{s}/>"
 
 
-def _column(index: int) -> str:
-    out = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        out = chr(65 + rest) + out
-    return out
-
-
 @st.composite
 def sheets(draw: Any, strings: int, styles: int) -> str:
     """A worksheet part: mostly a header of distinct field names then a few rows no wider than it
@@ -117,7 +108,7 @@ def sheets(draw: Any, strings: int, styles: int) -> str:
                 body = draw(cells(strings, styles))
             rare = draw(st.integers(0, 15)) == 0  # a column past MAX_COLUMNS or XFD, no reference, or a bad one
             col = draw(st.sampled_from([260, 16383])) if rare else i
-            ref = draw(st.sampled_from(["", ' r="A0"', ' r="1A"', ' r="ZZZZ1"'])) if rare and draw(st.booleans()) else f' r="{_column(col)}{row}"'
+            ref = draw(st.sampled_from(["", ' r="A0"', ' r="1A"', ' r="ZZZZ1"'])) if rare and draw(st.booleans()) else f' r="{column_letter(col)}{row}"'
             out.append(f"<c{ref}{body}")
         out.append("</row>")
         rows.append("".join(out))
