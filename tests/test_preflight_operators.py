@@ -66,10 +66,10 @@ def test_operands_count_with_their_operator(tmp_path: Path):
         assert (walker.budget.operators, walker.budget.operands) == (11, 80)
 
 
-def test_the_slowest_operators_at_the_default_take_seconds(tmp_path: Path):
-    """``0 0 m f`` (a path filled: the slowest kind measured, about 3 µs an operator or operand)
-    on distinct streams, just under the default: read in full, in well under 10 s."""
+def test_the_slowest_operators_at_the_default_are_read_in_full(tmp_path: Path):
+    """``0 0 m f`` (a path filled: the slowest kind measured, about 3 µs an operator or operand,
+    some 6 s at the default on this project's machines; not asserted here, since a test never
+    depends on the machine's speed) on distinct streams, just under the default: read in full."""
     path = pages(tmp_path / "slow.pdf", *[b"0 0 m f\n" * 49_990] * 10)  # 999,800 operators and operands each
-    code, out, err, _peak, seconds = run_timed("preflight", str(path), "--profile", "home")
+    code, out, err, _peak, _seconds = run_timed("preflight", str(path), "--profile", "home")
     assert (code, err) == (0, ""), out + err
-    assert seconds < 10, seconds
