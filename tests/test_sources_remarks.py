@@ -1,5 +1,5 @@
 """Warnings reading a catalogue finds at a template element (:mod:`tokengen.sources.remarks`): a
-``when:``/``unless:`` that holds on no token. Each is one exact
+``when:``/``unless:`` that holds on no token, and ``:icon:`` in a one-line text. Each is one exact
 line, the same from ``tokengen check`` (a finding) and ``build`` (a warning), once per element."""
 
 from __future__ import annotations
@@ -7,9 +7,13 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pdfplumber
 import pytest
 
+from tests.conftest import DATA
 from tokengen.sources.catalogue import load_catalogue
+
+ICON = DATA / "anygame-art" / "art" / "alpha.png"
 
 HEAD = """\
 title: Orcs
@@ -114,3 +118,33 @@ layouts:
     remarks = [str(r) for r in load_catalogue(Path("cat.yaml")).remarks]
     assert remarks == ["cat.yaml:6: layouts.orc.elements[0].when: matches no token (kind is never 'Goblin'; it holds Orc)",
                        "cat.yaml:7: layouts.goblin.elements[0].when: matches no token (kind is never 'Orc'; it holds Goblin)"]
+
+
+def test_icon_in_one_line_text_is_named_once_with_the_way_out(run, here: Path):
+    (here / "sword.png").write_bytes(ICON.read_bytes())
+    rows = "id,name,kind,rank,cost\na,Grunt,Orc,,1\nb,Sneak :sword:,Goblin,,2\nc,Boss :sword:,Orc,,3\n"
+    folder(here, """\
+      - {rect: fill, fill: "#efe4c8"}
+      - {text: "{name}", at: [0.5, 0.5], size: 0.1}
+      - {text: "Deal 2 :sword: dmg", at: [0.5, 0.3], size: 0.1}
+      - {glyph: ":shield: 10:30", at: [0.5, 0.7], size: 0.1}
+      - {text: "Deal :sword: 2 at {cost}", box: [0.1, 0.75, 0.8, 0.2], size: 0.1}
+    """, rows, extra="icons: {sword: sword.png}\n")
+    findings, warnings = said(run, here)
+    way_out = "prints as written: a one-line text draws no icons; give it box: [x, y, w, h] to draw the icon in a boxed text"
+    assert findings == [f"cat.yaml:7: warning icon-as-text: template[1].text: ':sword:' (token b's name) {way_out}",
+                        f"cat.yaml:8: warning icon-as-text: template[2].text: ':sword:' {way_out}"]
+    assert warnings == [f"tokengen: warning: cat.yaml:7: template[1].text: ':sword:' (token b's name) {way_out}",
+                        f"tokengen: warning: cat.yaml:8: template[2].text: ':sword:' {way_out}"]
+    with pdfplumber.open(here / "out.pdf") as pdf:  # what the warning says: the colon-word printed, the boxed one an icon
+        text = pdf.pages[0].extract_text()
+        assert "Deal 2 :sword: dmg" in text and "Sneak :sword:" in text and "Deal :sword: 2" not in text
+        assert len(pdf.pages[0].images) == 3
+
+
+def test_no_icon_remark_without_icons_or_for_a_boxed_text(run, here: Path):
+    folder(here, """\
+      - {rect: fill, fill: "#efe4c8"}
+      - {text: "Deal 2 :sword: dmg", at: [0.5, 0.3], size: 0.1}
+    """)
+    assert load_catalogue(Path("cat.yaml")).remarks == ()

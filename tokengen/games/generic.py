@@ -193,7 +193,8 @@ def check_thin_strokes(catalogue: Catalogue, settings: Settings) -> list[Finding
 def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """A warning for each remark reading the catalogue made (:attr:`tokengen.model.Catalogue.remarks`,
     :mod:`tokengen.sources.remarks`): ``unmatched-condition`` (a ``when:`` or ``unless:`` that
-    holds on no token), at the element's line and field; ``build`` and ``export`` print the same lines as warnings."""
+    holds on no token), ``icon-as-text`` (``:icon:`` in a one-line text), at the element's line
+    and field; ``build`` and ``export`` print the same lines as warnings."""
     return [Finding(WARNING, r.code, r.message, r.line, r.field, file=None if r.file == str(catalogue.path) else r.file)
             for r in catalogue.remarks]
 

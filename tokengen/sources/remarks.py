@@ -6,18 +6,21 @@ catalogue's other warnings, ``tokengen check`` reports them as findings.
   using that template, usually a value spelt unlike the column's (``when: {kind: orc}`` where the
   tokens say ``Orc``): ``cat.yaml:12: template[3].when: matches no token (kind is never 'orc'; it
   holds Orc, Goblin)``.
+* ``icon-as-text``: a one-line text holding ``:name:`` of one of the catalogue's icons, which it
+  prints as written (icons are drawn only in a boxed text).
 
 Each is one remark per template element, whatever the number of tokens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from ..errors import CatalogueError
-from ..model import Colour, Remark
-from .template import Clause, Condition, Element, Face, Pick, Template, format_value, templates_of
+from ..model import Colour, Remark, Token
+from . import markup
+from .template import Clause, Condition, Element, Face, Pick, Template, format_value, line_text, placeholders, templates_of
 
 #: At most this many of a field's values are listed in a message, then ``and N more``.
 SHOWN_VALUES = 6
@@ -100,3 +103,36 @@ def _text(value: Any) -> str:
             return "#" + "".join(f"{round(v * 255):02x}" for v in value.values)
         return "[" + ", ".join(f"{v:g}" for v in value.values) + "]"
     return format_value(value)
+
+
+def icons_as_text(tokens: Sequence[Token], icons: Collection[str]) -> list[Remark]:
+    """A remark for each one-line ``text`` or ``glyph`` (no ``box``) of the tokens' faces and
+    backs that holds ``:name:`` of one of the catalogue's ``icons``: one line prints it as
+    written; a boxed text draws the icon. Once per element (its first token names a value from a
+    field); a template that reads no field is looked at once."""
+    if not icons:
+        return []
+    found: dict[tuple[str, int | None, str], Remark] = {}
+    seen: set[int] = set()  # templates reading no field, looked at once
+    for token in tokens:
+        values = dict(token.values)
+        for template in (token.template, token.back.template):
+            if template is None or id(template) in seen:
+                continue
+            if not template.fields():
+                seen.add(id(template))
+            for element in template.elements:
+                key = (template.source, element.line, element.where)
+                if element.kind not in ("text", "glyph") or element.boxed or key in found:
+                    continue
+                text = line_text(element, values)
+                name = next((n for n in markup.icon_words(text) if n in icons), None) if ":" in text else None
+                if name is None:
+                    continue
+                word = f":{name}:"
+                source = "" if word in element.content else next(
+                    (f" (token {token.id}'s {f})" for f in placeholders(element.content) if word in format_value(values.get(f))), "")
+                found[key] = Remark("icon-as-text", f"'{word}'{source} prints as written: a one-line text draws no icons; "
+                                    "give it box: [x, y, w, h] to draw the icon in a boxed text",
+                                    template.source or template.name, element.line, f"{element.where}.{element.kind}")
+    return sorted(found.values(), key=lambda r: (r.file, r.line or 0))  # in the file's order, not the tokens'
