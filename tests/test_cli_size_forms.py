@@ -4,6 +4,7 @@ the one size parser (:func:`tokengen.units.parse_size`, also a catalogue's ``siz
 
 from __future__ import annotations
 
+import pdfplumber
 import pytest
 from conftest import ROOT
 from pypdf import PdfReader
@@ -46,8 +47,32 @@ def test_build_accepts_width_x_height(run, tmp_path, size):
     out = tmp_path / "cards.pdf"
     result = run("build", str(POKER), "--size", size, "-o", str(out))
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"wrote {out}: 8 tokens (1 set) on 1 face page\n"
+    assert result.stdout.splitlines()[0] == f"wrote {out}: 8 tokens (1 set) on 1 face page"
     assert len(PdfReader(out).pages) == 1
+
+
+#: What build and export say of ``--size 2.5inx3.5in`` on 63 × 88 mm cards: 3.5in asked, 3.492in printed.
+HEIGHT_NOTE = ("--size 2.5in × 3.5in prints the tokens 2.5in × 3.492in (251.43pt): the height follows the width, keeping the "
+               "catalogue's proportions (63mm × 88mm); to print them 3.5in high, change the catalogue's proportions: size: 2.5inx3.5in")
+
+
+def test_a_height_that_follows_the_width_is_said_when_it_is_not_the_one_asked(run, tmp_path):
+    """Within 1 % of the cards' proportions a WIDTHxHEIGHT is taken, and its height follows the
+    width: 2.5in × 3.5in prints 63 × 88 mm cards 2.5in × 3.492in. One note says so; a height
+    printed as asked (63mmx88mm, 63.5mm wide: 88.7mm) or a width alone says nothing."""
+    out = tmp_path / "cards.pdf"
+    result = run("build", str(POKER), "--size", "2.5inx3.5in", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"wrote {out}: 8 tokens (1 set) on 1 face page\n{HEIGHT_NOTE}\n"
+    with pdfplumber.open(out) as pdf:  # the trim printed: 180 × 251.43 pt, as the note says
+        cards = {(round(r["width"], 2), round(r["height"], 2)) for r in pdf.pages[0].rects if r["width"] > 100}
+    assert cards == {(180.0, 251.43)}
+    exported = run("export", str(POKER), "--profile", "print-shop", "--size", "2.5inx3.5in", "-o", str(tmp_path / "shop"))
+    assert exported.exit_code == 0, exported.stderr
+    assert exported.stdout.splitlines()[1] == HEIGHT_NOTE
+    for size in ("63mmx88mm", "63.5mmx88.7mm", "2.5in"):
+        result = run("build", str(POKER), "--size", size, "-o", str(out))
+        assert result.stdout == f"wrote {out}: 8 tokens (1 set) on 1 face page\n", size
 
 
 def test_check_and_export_accept_width_x_height(run, tmp_path):

@@ -63,6 +63,31 @@ def test_a_failing_job_does_not_stop_the_others(run, tmp_path: Path, catalogue: 
                              "tokengen: error: 1 of 3 jobs failed: meatshields_9in_letter.pdf\n")  # the 0.5in job's small text
 
 
+CARDS = """\
+title: Cards
+size: 63mmx88mm
+fields: {name: text}
+template: [{rect: fill, fill: "#efe4c8"}, {text: "{name}", at: [0.5, 0.5]}]
+tokens: [{name: Orc}]
+"""
+
+
+def test_a_failed_job_shows_both_sides_of_its_size_as_a_built_one_does(run, tmp_path: Path):
+    """A card too big for the page fails; its row still names the size it was asked at, width and height."""
+    cards = tmp_path / "cards.yaml"
+    cards.write_text(CARDS, "utf-8")
+    result = run("batch", str(cards), "--size", "63mmx88mm", "--size", "200mm", "-o", str(tmp_path / "o"), "-j", "1")
+    assert result.exit_code == 2
+    rows = {line.split()[0]: line.split()[1:4] for line in result.stdout.splitlines() if line.startswith("cards_")}
+    assert rows == {"cards_63mm_letter": ["1", "1", "63mmx88mm"], "cards_200mm_letter": ["-", "-", "200mmx279.4mm"]}
+    jobs = tmp_path / "jobs.yaml"  # an export job fails the same way, and says the same
+    jobs.write_text("jobs:\n  - {catalogue: cards.yaml, size: 400mm, profile: print-shop}\n", "utf-8")
+    result = run("batch", str(jobs), "-o", str(tmp_path / "p"), "-j", "1")
+    assert result.exit_code == 2
+    row = next(line for line in result.stdout.splitlines() if line.startswith("cards-print-shop"))
+    assert row.split()[1:5] == ["-", "-", "400mmx558.7mm", "FAILED"]
+
+
 def test_rerun_skips_unless_forced_or_stale(run, tmp_path: Path, catalogue: Path):
     out = tmp_path / "o"
     args = ("batch", str(catalogue), "--size", "1in", "-o", str(out), "-j", "1")

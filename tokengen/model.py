@@ -184,6 +184,25 @@ class Game:
 
 
 @dataclass(frozen=True)
+class Remark:
+    """A warning reading a catalogue found, at its place: ``code`` (as ``tokengen check`` names
+    it: ``unmatched-condition``), ``message``, the ``file`` as the user gave it, its ``line`` and
+    ``field`` path (``template[3].when``)."""
+
+    code: str
+    message: str
+    file: str
+    line: int | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        """The line ``build`` and ``export`` print after ``tokengen: warning:``:
+        ``cat.yaml:12: template[3].when: matches no token (…)``."""
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """A validated catalogue. ``size`` is the token trim size in pt; ``tokens`` keep file order."""
 
@@ -217,6 +236,9 @@ class Catalogue:
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()
+    #: The warnings among :attr:`warnings` that have a place in the catalogue, as
+    #: :class:`Remark` values, for ``tokengen check`` to report as findings.
+    remarks: tuple[Remark, ...] = ()
     #: Where the catalogue (or its spreadsheet) first names each picture it reads: (the
     #: picture's resolved path, the file naming it as the user gave it, its line, its field
     #: path), for a message about a picture that cannot be used (:meth:`art_place`).

@@ -177,6 +177,9 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
                                              max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
                                              max_svg_elements=max_svg_elements), target,
                            also=previews)
+    note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
+    if note:
+        result = dataclasses.replace(result, notes=(note, *result.notes))
     echo_build_report(result, fmt)
     if fmt == "json":
         click.get_current_context().meta[REPORT] = lambda: build_json(result)  # after the previews

@@ -115,6 +115,8 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     size = sizing.token_size(cat.size, token_size, None, cat.shape, base_height=cat.height)
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
+    note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
+    said += [note] if note else []
     with step(f"exported {out_dir} (profile {profile.name})"):
         written = export(cat, profile, out_dir, dpi=dpi, size=None if token_size is None else size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,

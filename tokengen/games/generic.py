@@ -190,5 +190,15 @@ def check_thin_strokes(catalogue: Catalogue, settings: Settings) -> list[Finding
     return list(found.values())
 
 
+def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """A warning for each remark reading the catalogue made (:attr:`tokengen.model.Catalogue.remarks`,
+    :mod:`tokengen.sources.remarks`): ``unmatched-condition`` (a ``when:`` or ``unless:`` that
+    holds on no token), ``icon-as-text`` (``:icon:`` in a one-line text), at the element's line
+    and field; ``build`` and ``export`` print the same lines as warnings."""
+    return [Finding(WARNING, r.code, r.message, r.line, r.field, file=None if r.file == str(catalogue.path) else r.file)
+            for r in catalogue.remarks]
+
+
 #: The generic checks, in report order.
-CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes)
+CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
+          check_remarks)

@@ -110,6 +110,27 @@ def proportions_problem(width: float, height: float, base: float, base_height: f
             f"{format_like(expected, width)} high; {remedy}")
 
 
+def height_note(asked: Asked | None, base: float, base_height: float | None) -> str | None:
+    """What to tell the user when a ``--size WIDTHxHEIGHT`` (``asked``, pt) that keeps the
+    catalogue's ``base`` × ``base_height`` proportions within 1 % (:func:`proportions_problem`)
+    still prints another height than the one asked, as the messages show lengths (4 figures, in
+    the unit of the height asked): ``--size 2.5in × 3.5in prints the tokens 2.5in × 3.492in
+    (251.43pt): …``, with why and how to print that height. None for a width alone or a height
+    printed as asked."""
+    if not isinstance(asked, tuple) or base <= 0:
+        return None
+    width, height = asked
+    if height is None:
+        return None
+    printed = width * (base_height or base) / base
+    if format_like(printed, height).split()[0] == format_like(height, height).split()[0]:
+        return None
+    return (f"--size {format_length(width)} × {format_length(height)} prints the tokens {format_length(width)} × "
+            f"{format_like(printed, height)}: the height follows the width, keeping the catalogue's proportions "
+            f"({format_length(base)} × {format_length(base_height or base)}); to print them {format_length(height)} high, "
+            f"change the catalogue's proportions: size: {format_length(width)}x{format_length(height)}")
+
+
 #: The minimum as messages name it (0.125in (3.2mm)).
 _MINIMUM = f"{MIN_SIZE / 72:g}in ({MIN_SIZE / 72 * 25.4:.2g}mm)"
 

@@ -409,7 +409,7 @@ def run_job(job: Job) -> JobResult:
     """Build one job (in the current process). Never raises for a :class:`TokengenError`: the
     message goes into :attr:`JobResult.error`."""
     start = time.perf_counter()
-    size = 0.0
+    size = height = 0.0
     if job.problem is not None:
         return JobResult(job, error=job.problem)
     if job.profile is not None:
@@ -417,6 +417,7 @@ def run_job(job: Job) -> JobResult:
     try:
         cat = load_catalogue(job.catalogue)
         size = token_size(cat.size, job.size, job.scale, cat.shape)
+        height = card_height(cat, size)  # a failed job's row shows both sides too
         try:
             page = parse_page(job.page, landscape=job.landscape)
         except ValueError as exc:
@@ -426,9 +427,9 @@ def run_job(job: Job) -> JobResult:
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=job.copies, fill=job.fill, keywords=job.fingerprint,
                                              max_art_pixels=job.max_art_pixels), job.output)
     except TokengenError as exc:
-        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
+        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc), height=height)
     return JobResult(job, result.pages, result.tokens, size, time.perf_counter() - start, warnings=result.warnings,
-                     height=card_height(cat, size))
+                     height=height)
 
 
 def _run_export(job: Job, start: float) -> JobResult:
@@ -438,10 +439,11 @@ def _run_export(job: Job, start: float) -> JobResult:
     from .export import export, preflight_results
     from .summary import preflight_failed
 
-    size = 0.0
+    size = height = 0.0
     try:
         cat = load_catalogue(job.catalogue)
         size = token_size(cat.size, job.size, job.scale, cat.shape)
+        height = card_height(cat, size)  # a failed job's row shows both sides too
         profile = get_profile(job.profile or "")
         notes: list[str] = []
         asked = size if job.size is not None or job.scale is not None else None  # else the profile's product trim
@@ -455,9 +457,9 @@ def _run_export(job: Job, start: float) -> JobResult:
         notes += [f"{pdf.name}: preflight warning {c.name}: {c.message}" for c in checks if c.passed and c.warning]
         pages = _page_count(pdf)
     except TokengenError as exc:
-        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc))
+        return JobResult(job, size=size, seconds=time.perf_counter() - start, error=str(exc), height=height)
     tokens = sum(t.copies for t in cat.tokens)
-    return JobResult(job, pages, tokens, size, time.perf_counter() - start, warnings=tuple(notes), height=card_height(cat, size))
+    return JobResult(job, pages, tokens, size, time.perf_counter() - start, warnings=tuple(notes), height=height)
 
 
 def _page_count(pdf: Path) -> int:

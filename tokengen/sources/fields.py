@@ -38,6 +38,7 @@ from ..units import parse_length, parse_size
 from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
+from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, hidden_rows, read_table
 from .template import (
@@ -202,13 +203,14 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             places.setdefault(picture, (str(path), at_line, field))
     for name, icon in icons.items():
         places.setdefault(Path(icon), (str(path), line_at(lines, ("icons", name)), f"icons.{name}"))
+    remarks = unmatched_conditions((face, back_face), [dict(t.values) for t in tokens]) + icons_as_text(tokens, icons)
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=tuple(notes),
+        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
     )
 

@@ -94,6 +94,12 @@ def _fail(message: str, path: str | PathLike[str], line: int | None, field: str 
     return CatalogueError(os.fspath(path), message, line, field)
 
 
+def icon_words(text: str) -> list[str]:
+    """The names of the ``:name:`` words in ``text``, in order: what a boxed text reads as icons
+    (``"Deal 2 :sword: at 10:30"`` → ``["sword"]``)."""
+    return _ICON.findall(text)
+
+
 def _suggest(name: str, names: list[str]) -> str:
     close = difflib.get_close_matches(name, names, n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
