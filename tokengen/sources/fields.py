@@ -203,7 +203,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             places.setdefault(picture, (str(path), at_line, field))
     for name, icon in icons.items():
         places.setdefault(Path(icon), (str(path), line_at(lines, ("icons", name)), f"icons.{name}"))
-    remarks = unmatched_conditions((face, back_face), [dict(t.values) for t in tokens]) + icons_as_text(tokens, icons)
+    remarks = unmatched_conditions((face, back_face), tokens) + icons_as_text(tokens, icons)
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(

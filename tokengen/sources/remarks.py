@@ -26,27 +26,29 @@ from .template import Clause, Condition, Element, Face, Pick, Template, format_v
 SHOWN_VALUES = 6
 
 
-def unmatched_conditions(sides: Sequence[Face], rows: Sequence[dict[str, Any]]) -> list[Remark]:
+def unmatched_conditions(sides: Sequence[Face], tokens: Sequence[Token]) -> list[Remark]:
     """A remark for each element of the ``sides`` (the face, the back) whose ``when:`` or
-    ``unless:`` holds on none of the tokens drawn with its template (``rows``: each token's field
+    ``unless:`` holds on none of the ``tokens`` drawn with its template (each token's field
     values, as the catalogue settled them). An element drawn from no token's template (a layout
-    no token chooses) is left alone.
+    no token chooses) is left alone. A catalogue without conditions costs no pass over its tokens.
 
     Each condition is tried once per token of its template, stopping at the first that it holds
     on; the reason is worked out only for a condition that holds on none.
     """
+    conditional = [(template, element) for face in sides for template in templates_of(face) for element in template.elements
+                   if (element.when is not None or element.unless is not None) and template.source]
+    if not conditional:
+        return []
+    rows = [dict(t.values) for t in tokens]
     users: dict[int, list[dict[str, Any]]] = {}  # id(template) → the values of the tokens drawn with it
     for face in sides:
         for values in rows:
             template = face.choose(values, _never) if isinstance(face, Pick) else face
             users.setdefault(id(template), []).append(values)
     elements: dict[int, tuple[Template, Element, list[dict[str, Any]]]] = {}  # an element shared by layouts: once
-    for face in sides:
-        for template in templates_of(face):
-            for element in template.elements:
-                if (element.when is not None or element.unless is not None) and template.source:
-                    held = elements.setdefault(id(element), (template, element, []))[2]
-                    held += users.get(id(template), [])
+    for template, element in conditional:
+        held = elements.setdefault(id(element), (template, element, []))[2]
+        held += users.get(id(template), [])
     found = []
     for template, element, held in elements.values():
         for key, condition in (("when", element.when), ("unless", element.unless)):
