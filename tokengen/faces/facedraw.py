@@ -347,6 +347,8 @@ def _frame(face: FaceCanvas, element: Element, values: dict[str, Any], side: flo
 
 def image_elements(template: Template, values: dict[str, Any]) -> list[tuple[Element, Path]]:
     """(element, art file) for each image element that shows a file with these ``values``."""
+    if "image" not in template.kinds():
+        return []
     found = [(e, _image_source(e, values)) for e in template.elements if e.kind == "image"]
     return [(e, path) for e, path in found if path is not None]
 
@@ -472,8 +474,32 @@ def set_text(face_w: float, face_h: float, template: Template, element: Element,
         return found[2]
     if len(_SET) >= _SET_LIMIT:
         _SET.clear()
-    result = _set_text(face_w, face_h, element, text, font, area)
+        _PLACED.clear()
+    result = _placed(face_w, face_h, element, text, font, area)
     _SET[key] = (element, area, result)
+    return result
+
+
+#: How a text is placed, by (face size, element, font, the text's width at 1 pt, its length when
+#: the element spaces its letters, whether it is empty, safe area): a text is placed by its width
+#: alone (:func:`_set_text`), so distinct texts of one width (``12/34``, ``56/78``: digits are
+#: as wide as each other) are fitted once (issue 27). Kept beside the element and the area as
+#: :data:`_SET` keeps them; emptied with it.
+_PLACED: dict[tuple, tuple[Element, textfit.SafeArea | None, SetText]] = {}
+
+
+def _placed(face_w: float, face_h: float, element: Element, text: str, font: str,
+            area: textfit.SafeArea | None) -> SetText:
+    """:func:`_set_text` of ``text``, from the placement of an earlier text of the same width
+    (at 1 pt) in ``font`` and, when ``element`` spaces its letters, of the same length."""
+    width = pdfmetrics.stringWidth(text, font, 1.0)
+    key = (face_w, face_h, id(element), font, width, len(text) if element.spacing else -1, not text, id(area))
+    found = _PLACED.get(key)
+    if found is not None and found[0] is element and found[1] is area:
+        t = found[2]
+        return SetText(text, t.font, t.size, t.x, t.baseline, t.align, t.char_space, t.fits, t.turn)
+    result = _set_text(face_w, face_h, element, text, font, area)
+    _PLACED[key] = (element, area, result)
     return result
 
 
@@ -609,6 +635,8 @@ def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
 def cut_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, textbox.Laid]]:
     """The boxed text elements (and how they are set) that do not fit their box even at their
     smallest size, so their end is cut and replaced by ``…``."""
+    if "boxed" not in template.kinds():
+        return []
     found = []
     for element in template.elements:
         if element.kind in ("text", "glyph") and element.boxed:
@@ -665,7 +693,7 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
-    draw = {"left": c.drawString, "right": c.drawRightString}.get(t.align, c.drawCentredString)
+    draw = c.drawString if t.align == "left" else c.drawRightString if t.align == "right" else c.drawCentredString
     if t.char_space:
         draw(t.x, t.baseline, t.text, charSpace=t.char_space)
     else:
@@ -690,6 +718,8 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
 def icon_files(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, float]]:
     """(boxed text element, icon file, printed height pt) for each icon the boxed texts of
     ``template`` print with these ``values`` (once per element and file, in order)."""
+    if "boxed" not in template.kinds():
+        return []
     found: dict[tuple[int, str], tuple[Element, str, float]] = {}
     for index, element in enumerate(template.elements):
         if element.kind in ("text", "glyph") and element.boxed:
@@ -728,6 +758,8 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
 def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, figures.ArcSet]]:
     """The ``arc_text`` elements (their text, and how they are set) longer than the arc from
     their ``start`` to their ``end`` even at the smallest size (or at ``size`` with ``fit: false``)."""
+    if "arc_text" not in template.kinds():
+        return []
     found = []
     for element in template.elements:
         if element.kind == "arc_text" and element.end is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.colors import Color
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from ..geometry import figures as geo
@@ -196,12 +196,12 @@ def end_form(canvas: Canvas, name: str) -> None:
     gradient drawn in a form would name a shading its form does not hold; this adds the entry
     (only for a form that paints one, so every other form is written as before). Reaches into
     the canvas' private shading list, the one place ReportLab keeps it."""
-    from reportlab.pdfbase import pdfdoc
-
-    used = dict(getattr(canvas, "_shadingUsed", {}))
-    canvas.endForm()
-    if not used:
+    shadings = getattr(canvas, "_shadingUsed", None)
+    if not shadings:  # most forms: as ReportLab ends them
+        canvas.endForm()
         return
+    used = dict(shadings)
+    canvas.endForm()
     doc: Any = getattr(canvas, "_doc")  # noqa: B009  (private to ReportLab: the document the forms are in)
     form = doc.idToObject[pdfdoc.xObjectName(name)]
     resources: Any = pdfdoc.PDFResourceDictionary()

@@ -174,6 +174,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     first: dict[str, str] = {}
     places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
     checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
+    passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
     for n, (raw, locate, line, origin) in enumerate(rows):
         values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
         for name, value in values.items():
@@ -191,7 +192,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
                 f"({_trim_name(template.trim or own)}), so give the size and shape to the face's layout")
         for each in (template, back_template):
             if id(each) not in checked:
-                _check_text(each, values, locate)
+                _check_text(each, values, locate, passed)
                 if not each.fields():  # reads no field: the same text for every token, checked once
                     checked[id(each)] = each
         back_values = tuple((f, values.get(f)) for f in back_template.fields())
@@ -504,9 +505,9 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     def fail(key: str | None, message: str) -> CatalogueError:
         return locate(key)._replace_message(message)
 
-    known = list(TOKEN_KEYS) + list(fields)
     for key in raw:
-        if key not in known:
+        if key not in fields and key not in TOKEN_KEYS:
+            known = list(TOKEN_KEYS) + list(fields)
             raise fail(str(key), f"unknown field{suggest(str(key), known)} (fields: {', '.join(known)})")
     token_id = _blank(raw.get("id"))
     if token_id is None:
@@ -525,7 +526,17 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
             raise fail("copies", f"must be 1 to 10000, got {copies}")
     values: dict[str, Any] = {}
     for name, kind in fields.items():
-        value = _blank(raw.get(name))
+        value = raw.get(name)
+        if type(value) is str and value.isascii() and 0 < len(value) <= 400 and not value.isspace():
+            if kind == "text":  # as _convert reads it: ASCII is NFC already
+                values[name] = value
+                continue
+            if kind == "colour":
+                rgb = _rgb(value)
+                if rgb is not None:
+                    values[name] = rgb
+                    continue
+        value = _blank(value)
         if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
             value = value.value if kind in ("number", "integer") else value.text
         if value is None:
@@ -623,12 +634,18 @@ def _rgb(text: str) -> Colour | None:
     return Colour.parse(text.strip()) if re.fullmatch(r"\s*#[0-9A-Fa-f]{6}\s*", text) else None
 
 
+#: Distinct one-line texts remembered as passed while a catalogue is read (then each is checked again).
+_PASSED_KEPT = 100_000
+
 #: Characters a boxed text takes that one line refuses: line breaks, the soft hyphen, no-break spaces.
 _BOXED_ONLY = "\n\r\u00ad\u00a0\u2007\u202f"
 
 
-def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> None:
-    """Refuse text a template's font cannot draw, naming the token field it came from."""
+def _check_text(template: Template, values: dict[str, Any], locate: Locate,
+                passed: dict[tuple[int, str, str], Element] | None = None) -> None:
+    """Refuse text a template's font cannot draw, naming the token field it came from.
+    ``passed``: (element id, font, text) → element of one-line texts that passed already (each
+    distinct text of an element is checked once; the element is kept, so its id stays unique)."""
     for element in template.elements:
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
@@ -636,12 +653,14 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
             _check_boxed(template, element, substitute(element.content, values), next(iter(element.fields()), None), locate)
             continue
         text = line_text(element, values)
+        font = font_name(template, element.font)
+        if passed is not None and passed.get((id(element), font, text)) is element:
+            continue
         control = None if text.isprintable() else next((ch for ch in text if not printable_on_one_line(ch)), None)
         if control is not None:
             source = next(iter(element.fields()), None)
             raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
-        font = font_name(template, element.font)
         missing = fonts.missing_glyphs(text, font)
         if missing:
             source = next(iter(element.fields()), None)  # named only when refused: not looked up per token
@@ -651,6 +670,8 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate) -> N
                 where = f" (template line {element.line})" if element.line else ""
                 raise locate(None)._replace_message(f"{what} has no glyph for {shown}{where}")
             raise locate(source)._replace_message(f"{what} has no glyph for {shown}")
+        if passed is not None and len(passed) < _PASSED_KEPT:
+            passed[id(element), font, text] = element
 
 
 

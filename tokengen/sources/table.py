@@ -158,6 +158,7 @@ def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None =
             if far is not None:
                 raise CatalogueError(path, f"header has a name in column {column_letter(far)}, past the {MAX_COLUMNS} columns read", line=line)
             header, header_line = _header(path, line, cells, names), line
+            letters = {name: column_letter(i) for i, name in enumerate(header) if name}  # one map, shared by every row (read only)
             continue
         extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
         if extra or far is not None:
@@ -169,7 +170,7 @@ def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None =
                                        "not counting blank rows): split the tokens into two catalogues, or give repeated "
                                        "tokens a 'copies' column", line=line)
         values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
-        rows.append(Row(values, line, {name: column_letter(i) for i, name in enumerate(header) if name}, header_line, decimal_comma))
+        rows.append(Row(values, line, letters, header_line, decimal_comma))
     if header is None:
         raise CatalogueError(path, f"is empty: the first row must name the fields (id, copies, …){aside}")
     if not rows:

@@ -389,11 +389,25 @@ class Template:
             object.__setattr__(self, "_fields", found)  # frozen: kept beside the fields, not one of them
         return found
 
+    def kinds(self) -> frozenset[str]:
+        """The kinds of its elements, ``"boxed"`` added when a text or glyph is boxed (worked out
+        once per template: the drawing of every face asks whether it has pictures, boxed texts,
+        texts on a circle)."""
+        found: frozenset[str] | None = self.__dict__.get("_kinds")
+        if found is None:
+            found = frozenset(e.kind for e in self.elements) | ({"boxed"} if any(e.boxed for e in self.elements) else set())
+            object.__setattr__(self, "_kinds", found)  # frozen: kept beside the fields, as fields() is
+        return found
+
     @property
     def plain(self) -> bool:
         """True when no element has a condition or a value map (the template needs no
-        :func:`resolve` beyond leaving out empty texts and pictures)."""
-        return all(e.when is None and e.unless is None and not e.picks for e in self.elements)
+        :func:`resolve` beyond leaving out empty texts and pictures). Worked out once per template."""
+        found: bool | None = self.__dict__.get("_plain")
+        if found is None:
+            found = all(e.when is None and e.unless is None and not e.picks for e in self.elements)
+            object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
+        return found
 
 
 #: A catalogue's face or back before it is resolved per token: one template, or a layout map
@@ -431,6 +445,8 @@ def placeholders(text: str) -> list[str]:
 
 def format_value(value: Any) -> str:
     """A field value as printed: whole numbers without ``.0``; text as is."""
+    if type(value) is str:  # the most common value first
+        return value
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, float):
@@ -443,8 +459,12 @@ def format_value(value: Any) -> str:
 def substitute(text: str, values: dict[str, Any]) -> str:
     """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)."""
     pieces = _pieces(text)
-    if len(pieces) == 1 and pieces[0][1] is None:  # no field place: the text itself
-        return pieces[0][0]
+    if len(pieces) == 1:
+        literal, name, _, _ = pieces[0]
+        if name is None:  # no field place: the text itself
+            return literal
+        if not literal:  # "{field}" alone: its value
+            return format_value(values.get(name))
     out = []
     for literal, name, _, _ in pieces:
         out.append(literal)
@@ -461,7 +481,10 @@ def line_text(element: Element, values: dict[str, Any]) -> str:
     """What a one-line text or glyph ``element`` prints with these ``values``: substituted,
     normalised to NFC (a decomposed ``e`` + U+0302 + U+0303 is the one glyph ``ễ``), soft hyphens
     dropped; no-break spaces and Private Use characters (icon fonts) kept."""
-    return unicodedata.normalize("NFC", substitute(element.content, values)).replace(SOFT_HYPHEN, "")
+    text = substitute(element.content, values)
+    if text.isascii():  # NFC already, and no soft hyphen
+        return text
+    return unicodedata.normalize("NFC", text).replace(SOFT_HYPHEN, "")
 
 
 def printable_on_one_line(ch: str) -> bool:
@@ -885,7 +908,7 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Excep
         the exception ``fail(field, message)`` returns: a token value a map lacks, with no default.
     """
     template = face.choose(values, fail) if isinstance(face, Pick) else face
-    if template.plain and not any(e.kind in ("text", "glyph", "image") for e in template.elements):
+    if template.plain and template.kinds().isdisjoint(("text", "glyph", "image")):
         return template
     kept = []
     for element in template.elements:
