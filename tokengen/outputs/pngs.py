@@ -52,6 +52,7 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, co
         RenderError: pdfium cannot open or render the PDF.
     """
     import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
     from PIL import Image
 
     try:
@@ -66,16 +67,21 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, co
                 width, height = page.get_size()
                 px = round(width / 72 * dpi)
                 py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
-                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
-                image = bitmap.to_pil().convert("RGB")
-                bitmap.close()
+                # pdfium writes RGB itself (24-bit BGR, byte order reversed): no conversion after it
+                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False,
+                                     force_bitmap_format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
+                try:
+                    if bitmap.width >= px and bitmap.height >= py:  # pdfium rounds the bitmap up: its top left px × py,
+                        # copied (an RGB image cannot share the bitmap's memory), so the bitmap may close
+                        image = Image.frombuffer("RGB", (px, py), bitmap.buffer, "raw", "RGB", bitmap.stride, 1)
+                    else:
+                        image = bitmap.to_pil().resize((px, py), Image.Resampling.LANCZOS)
+                finally:
+                    bitmap.close()
             except pdfium.PdfiumError as exc:
                 raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
             finally:
                 page.close()
-            if image.size != (px, py):  # pdfium rounds the bitmap up
-                fits = image.size[0] >= px and image.size[1] >= py
-                image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
             yield image
     finally:
         document.close()
