@@ -153,3 +153,17 @@ def test_runs_of_a_kept_pdf_write_the_pngs_one_process_writes(chits, tmp_path: P
         while pngs._kept:
             pngs._kept.pop()[2].close()
     assert [t.read_bytes() for t in temps] == [p.read_bytes() for p in pngs_one]
+
+
+@pytest.mark.parametrize(("total", "workers", "size"), [
+    (200, 8, 1),  # at most POOL_PAGES: this process alone
+    (201, 1, 1),
+    (201, 8, 5),  # one worker a run of RUN_PAGES at most
+    (1001, 2, 2),
+    (1001, None, None),  # every core, up to the runs
+])
+def test_pool_size(total: int, workers: int | None, size: int | None):
+    import os
+
+    expected = size if size is not None else max(1, min(os.cpu_count() or 1, -(-total // pngs.RUN_PAGES)))
+    assert pngs.pool_size(total, workers) == expected

@@ -94,6 +94,17 @@ def _context(fn: Callable[[Any], Any], preload: Sequence[str] = ()) -> Any:
     return context
 
 
+def start_server(fn: Callable[[Any], Any], preload: Sequence[str] = ()) -> None:
+    """Start the fork server now, for a :func:`run_pool` of ``fn`` to come: it starts Python and
+    imports ``fn``'s module and ``preload`` while this process goes on (a second core's work), and
+    the pool's first worker finds it ready. Nothing with ``spawn``, or when a server is running."""
+    if START_METHOD == "forkserver":
+        from multiprocessing import forkserver
+
+        _context(fn, preload)
+        forkserver.ensure_running()
+
+
 #: Holds :func:`_stop_server` once it is registered to run at exit.
 _STOP_AT_EXIT: list[Callable[[], None]] = []
 

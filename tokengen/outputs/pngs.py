@@ -196,6 +196,24 @@ def render_run(run: Run) -> tuple[str, str] | None:
     return None
 
 
+def pool_size(total: int, workers: int | None = None) -> int:
+    """The processes :func:`write_pngs` uses for ``total`` PNGs given ``workers`` (None: every core):
+    1 (this one) for at most :data:`POOL_PAGES` PNGs, else at most one worker per run of :data:`RUN_PAGES`."""
+    if total <= POOL_PAGES:
+        return 1
+    return max(1, min(workers or os.cpu_count() or 1, -(-total // RUN_PAGES)))
+
+
+def start_workers(total: int, workers: int | None = None) -> None:
+    """Call before drawing the PDF of ``total`` PNGs that :func:`write_pngs` will write with
+    ``workers``: when it will use worker processes, their fork server starts now and imports what
+    they need while the PDF is drawn (:func:`tokengen.io.workers.start_server`); else nothing."""
+    if pool_size(total, workers) > 1:
+        from ..io.workers import start_server
+
+        start_server(render_run, WORKER_IMPORTS)
+
+
 def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: Sequence[Path], workers: int | None = None) -> None:
     """Write page ``i`` of ``pdf`` (a written single-token PDF) as the PNG ``temps[i]`` (each a
     temporary file standing for ``shown[i]``) at ``dpi``: :func:`rasterise_pages` then
@@ -207,8 +225,8 @@ def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: S
         ExportError: a PNG cannot be written, naming its ``shown`` target.
     """
     total = len(temps)
-    workers = max(1, min(workers or os.cpu_count() or 1, -(-total // RUN_PAGES)))
-    if workers == 1 or total <= POOL_PAGES:
+    workers = pool_size(total, workers)
+    if workers == 1:
         for number, (temp, target, image) in enumerate(zip(temps, shown, rasterise_pages(pdf, dpi, edge), strict=True), 1):
             _save(image, dpi, temp, target)
             progress.report("PNGs", number, total)
