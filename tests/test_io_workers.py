@@ -35,3 +35,10 @@ def test_the_fork_server_and_its_workers_are_waited_for_at_exit(tmp_path: Path):
     own = float(done.stdout)  # the parent's own CPU: it only waits for the sum
     children = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime) - own
     assert children > 0.2, (own, children)  # the worker's sum of 30 million numbers, counted
+
+
+def test_a_pool_after_its_server_was_started_beforehand_gives_every_result():
+    workers.start_server(sum)  # started now (or already running): the pool finds it
+    got: dict[int, int] = {}
+    workers.run_pool(sum, [range(10), range(100)], [0, 1], 2, got.__setitem__, lambda i, why: -1)
+    assert got == {0: 45, 1: 4950}

@@ -122,3 +122,48 @@ def test_a_failing_run_in_the_pool_fails_the_set(chits, tmp_path: Path, monkeypa
         pngs.write_pngs(pdf, 300, 90.0, temps, shown, workers=2)
     assert str(caught.value) == f"{shown[12]}: cannot write PNG: No such file or directory; no file of the set was replaced"
     assert [n for n, t in enumerate(temps) if not t.exists()] == [12, 13, 14]  # the rest of that run; the other runs wrote theirs
+
+
+def test_a_worker_keeps_the_pdf_open_between_its_runs_until_the_file_changes(chits, tmp_path: Path):
+    pdf = tmp_path / "pages.pdf"
+    pdf.write_bytes(chits["one"][0].read_bytes())
+    try:
+        first = pngs._kept_open(pdf)
+        assert pngs._kept_open(pdf) is first  # the next run of the same file: no second open
+        pdf.write_bytes(pdf.read_bytes() + b"\n")  # rewritten in place: another size
+        again = pngs._kept_open(pdf)
+        assert again is not first
+        assert len(again) == 19  # the new file, read in full
+        other = tmp_path / "other.pdf"
+        other.write_bytes(pdf.read_bytes())
+        assert pngs._kept_open(other) is not again
+        assert [kept[0] for kept in pngs._kept] == [other]  # one document kept at a time
+    finally:
+        while pngs._kept:
+            pngs._kept.pop()[2].close()
+
+
+def test_runs_of_a_kept_pdf_write_the_pngs_one_process_writes(chits, tmp_path: Path):
+    pdf, pngs_one = chits["one"][0], chits["one"][1:]
+    temps = [tmp_path / f"{n}.png" for n in range(len(pngs_one))]
+    try:
+        for first in (10, 0, 15, 5):  # out of order, as a worker is handed them
+            assert pngs.render_run((pdf, 300, 90.0, first, tuple(temps[first:first + 5]), tuple(temps[first:first + 5]))) is None
+    finally:
+        while pngs._kept:
+            pngs._kept.pop()[2].close()
+    assert [t.read_bytes() for t in temps] == [p.read_bytes() for p in pngs_one]
+
+
+@pytest.mark.parametrize(("total", "workers", "size"), [
+    (200, 8, 1),  # at most POOL_PAGES: this process alone
+    (201, 1, 1),
+    (201, 8, 5),  # one worker a run of RUN_PAGES at most
+    (1001, 2, 2),
+    (1001, None, None),  # every core, up to the runs
+])
+def test_pool_size(total: int, workers: int | None, size: int | None):
+    import os
+
+    expected = size if size is not None else max(1, min(os.cpu_count() or 1, -(-total // pngs.RUN_PAGES)))
+    assert pngs.pool_size(total, workers) == expected

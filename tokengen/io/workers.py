@@ -8,7 +8,8 @@ whose handler removes the temporary files it is writing (:func:`tokengen.io.atom
 and ends at once, and waits for them.
 
 Workers are started with a method every platform has: ``forkserver`` where there is one (a
-server process imports the job function's module once and forks each worker from it), else
+server process imports the job function's module, and the modules the caller names as the job's
+imports, once and forks each worker from it), else
 ``spawn`` (Windows, and :data:`START_METHOD` forced); never ``fork``, which Windows lacks and
 which copies a parent's threads' locks. A worker therefore shares nothing with the parent but
 its job function (by module and name: it must be a module-level function), its argument and
@@ -80,15 +81,28 @@ class _Slot:
         self.index: int | None = None
 
 
-def _context(fn: Callable[[Any], Any]) -> Any:
+def _context(fn: Callable[[Any], Any], preload: Sequence[str] = ()) -> Any:
     """The multiprocessing context of :data:`START_METHOD`; a fork server preloads ``fn``'s module
-    (and is ended at exit, :func:`_stop_server`)."""
+    and the modules named in ``preload`` (and is ended at exit, :func:`_stop_server`). A server
+    already running (started by an earlier pool of this process) keeps the modules it preloaded:
+    its workers import the others as they need them."""
     context = multiprocessing.get_context(START_METHOD)
     if START_METHOD == "forkserver":
-        context.set_forkserver_preload(["__main__", fn.__module__])
+        context.set_forkserver_preload(["__main__", fn.__module__, *preload])
         if not _STOP_AT_EXIT:
             _STOP_AT_EXIT.append(atexit.register(_stop_server))
     return context
+
+
+def start_server(fn: Callable[[Any], Any], preload: Sequence[str] = ()) -> None:
+    """Start the fork server now, for a :func:`run_pool` of ``fn`` to come: it starts Python and
+    imports ``fn``'s module and ``preload`` while this process goes on (a second core's work), and
+    the pool's first worker finds it ready. Nothing with ``spawn``, or when a server is running."""
+    if START_METHOD == "forkserver":
+        from multiprocessing import forkserver
+
+        _context(fn, preload)
+        forkserver.ensure_running()
 
 
 #: Holds :func:`_stop_server` once it is registered to run at exit.
@@ -110,7 +124,7 @@ def _stop_server() -> None:
 
 
 def run_pool(fn: Callable[[T], R], items: Sequence[T], indices: Sequence[int], workers: int,
-             on_result: Callable[[int, R], None], on_crash: Callable[[int, str], R]) -> None:
+             on_result: Callable[[int, R], None], on_crash: Callable[[int, str], R], preload: Sequence[str] = ()) -> None:
     """Call ``fn(items[i])`` for each ``i`` of ``indices`` in ``workers`` worker processes.
 
     Args:
@@ -118,12 +132,15 @@ def run_pool(fn: Callable[[T], R], items: Sequence[T], indices: Sequence[int], w
             instead); its argument and result are pickled.
         on_result: called in this process with (index, result) as each call returns.
         on_crash: makes the result of a call whose worker died, from (index, reason).
+        preload: modules ``fn`` imports when it runs (``"pypdfium2"``): a fork server imports
+            them once, before it forks the workers, instead of every worker importing them
+            (with ``spawn``, nothing: each worker imports what it uses).
     Raises:
         Whatever interrupts this process (KeyboardInterrupt, SystemExit from a signal handler):
         every worker is then sent SIGTERM and waited for before it propagates; calls not yet
         handed out never run.
     """
-    context = _context(fn)
+    context = _context(fn, preload)
     pending = list(indices)
     pending.reverse()
     slots: list[_Slot] = []

@@ -70,7 +70,7 @@ from ..limits import (
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from .cutsvg import svg_path
 from .options import BuildOptions
-from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, write_pngs
+from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, start_workers, write_pngs
 
 _P = ParamSpec("_P")
 
@@ -235,6 +235,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     targets = [pdf] + [out_dir / name for name in names]
     ready(targets, len(png_sides))
     with atomic_files(targets, inputs=inputs) as temps:
+        start_workers(len(png_sides), workers)  # their start beside the drawing of the PDF
         try:
             write_single_pages(catalogue, profile, iter(png_sides), temps[0], len(png_sides), keep_resolution, warnings,
                                max_art_pixels, notes)

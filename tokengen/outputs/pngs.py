@@ -4,9 +4,10 @@
 :func:`rasterise_pages` renders the pages one at a time (the chits, the tabletop images and
 the print-then-cut prints all come from it: one renderer). :func:`write_pngs` writes one PNG per
 page of the chit PDF: with more than :data:`POOL_PAGES` pages and more than one worker, runs of
-pages go to worker processes (:func:`tokengen.io.workers.run_pool`, never ``fork``), each
-opening the written PDF itself and writing its PNGs to the temporary files it is handed; the
-PDF is drawn once, in this process, and never sent to a worker.
+pages go to worker processes (:func:`tokengen.io.workers.run_pool`, never ``fork``; their fork
+server imports pypdfium2 and Pillow once for all of them), each opening the written PDF itself,
+once for all its runs, and writing its PNGs to the temporary files it is handed; the PDF is drawn
+once, in this process, and never sent to a worker.
 
 :func:`encode_png` is Pillow's PNG writer at zlib level 1: on a 375 × 375 chit it takes
 2.9 ms where the default level takes 4.2 ms, for files about a fifth larger (10.6 KB against
@@ -18,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ExportError, RenderError
 from ..io import progress
@@ -37,8 +38,11 @@ ZLIB_LEVEL = 1
 #: importing pypdfium2 and Pillow) costs more than it saves.
 POOL_PAGES = 200
 
-#: Pages a worker is handed at a time (each run opens the PDF once).
+#: Pages a worker is handed at a time (a worker opens the PDF once for all its runs, :func:`_kept_open`).
 RUN_PAGES = 50
+
+#: What a worker's job imports (about 0.1 s of CPU): the fork server imports it once for every worker.
+WORKER_IMPORTS = ("pypdfium2", "pypdfium2.raw", "PIL.Image", "PIL.PngImagePlugin")
 
 
 def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, count: int | None = None) -> Iterator[Image.Image]:
@@ -51,34 +55,52 @@ def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, co
     Raises:
         RenderError: pdfium cannot open or render the PDF.
     """
-    import pypdfium2 as pdfium
-    from PIL import Image
-
+    document = _open(pdf)
     try:
-        document = pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
-    except pdfium.PdfiumError as exc:
-        raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
-    try:
-        end = len(document) if count is None else min(len(document), first + count)
-        for index in range(first, end):
-            page = document[index]
-            try:
-                width, height = page.get_size()
-                px = round(width / 72 * dpi)
-                py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
-                bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False)
-                image = bitmap.to_pil().convert("RGB")
-                bitmap.close()
-            except pdfium.PdfiumError as exc:
-                raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
-            finally:
-                page.close()
-            if image.size != (px, py):  # pdfium rounds the bitmap up
-                fits = image.size[0] >= px and image.size[1] >= py
-                image = image.crop((0, 0, px, py)) if fits else image.resize((px, py), Image.Resampling.LANCZOS)
-            yield image
+        yield from _render(document, dpi, first, count)
     finally:
         document.close()
+
+
+def _open(pdf: bytes | Path) -> Any:
+    """``pdf`` opened by pdfium (a ``pypdfium2.PdfDocument``; RenderError when it cannot be)."""
+    import pypdfium2 as pdfium
+
+    try:
+        return pdfium.PdfDocument(str(pdf) if isinstance(pdf, Path) else pdf)
+    except pdfium.PdfiumError as exc:
+        raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
+
+
+def _render(document: Any, dpi: int, first: int, count: int | None) -> Iterator[Image.Image]:
+    """The pages of the open ``document`` as :func:`rasterise_pages` renders them (RenderError when one cannot be)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+    from PIL import Image
+
+    end = len(document) if count is None else min(len(document), first + count)
+    for index in range(first, end):
+        page = document[index]
+        try:
+            width, height = page.get_size()
+            px = round(width / 72 * dpi)
+            py = round(height / 72 * dpi) if abs(height - width) > 1e-6 else px  # cards are not square
+            # pdfium writes RGB itself (24-bit BGR, byte order reversed): no conversion after it
+            bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False,
+                                 force_bitmap_format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
+            try:
+                if bitmap.width >= px and bitmap.height >= py:  # pdfium rounds the bitmap up: its top left px × py,
+                    # copied (an RGB image cannot share the bitmap's memory), so the bitmap may close
+                    image = Image.frombuffer("RGB", (px, py), bitmap.buffer, "raw", "RGB", bitmap.stride, 1)
+                else:
+                    image = bitmap.to_pil().resize((px, py), Image.Resampling.LANCZOS)
+            finally:
+                bitmap.close()
+        except pdfium.PdfiumError as exc:
+            raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
+        finally:
+            page.close()
+        yield image
 
 
 def encode_png(image: Image.Image, dpi: int) -> bytes:
@@ -110,13 +132,14 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _render_run(pdf: Path, dpi: int, edge: float, first: int, temps: Sequence[Path], shown: Sequence[Path]) -> None:
-    """Pages ``first`` … of ``pdf`` into ``temps`` (one a page), named ``shown`` in errors.
+    """Pages ``first`` … of ``pdf`` into ``temps`` (one a page), named ``shown`` in errors; the
+    PDF stays open for this process's next run of it (:func:`_kept_open`).
 
     Raises:
-        RenderError: pdfium cannot render a page.
+        RenderError: pdfium cannot open the PDF or render a page.
         ExportError: a PNG cannot be written.
     """
-    for temp, target, image in zip(temps, shown, rasterise_pages(pdf, dpi, edge, first, len(temps)), strict=True):
+    for temp, target, image in zip(temps, shown, _render(_kept_open(pdf), dpi, first, len(temps)), strict=True):
         _save(image, dpi, temp, target)
 
 
@@ -128,6 +151,33 @@ def _save(image: Image.Image, dpi: int, temp: Path, target: Path) -> None:
         _write(temp, data)
     except OSError as exc:
         raise ExportError(f"{target}: cannot write PNG: {exc.strerror or exc}; no file of the set was replaced") from None
+
+
+#: The PDF this process keeps open between the runs it renders: (path, its identity when opened, the document).
+_kept: list[tuple[Path, tuple[int, ...] | None, Any]] = []
+
+
+def _kept_open(pdf: Path) -> Any:
+    """``pdf`` opened by pdfium once for every run a worker renders of it, not once a run: a freshly
+    opened document finds page n by reading the page tree up to it (15-20 ms for page 500 of 1,001
+    chits, pdfium 5.15), and loads the fonts of its first page anew. Kept until another file (or the
+    same path rewritten: another device, inode, size or mtime) is asked for; a worker ends with its pool.
+
+    Raises:
+        RenderError: pdfium cannot open the PDF.
+    """
+    try:
+        st = pdf.stat()
+        identity: tuple[int, ...] | None = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        identity = None  # never matched: pdfium says what is wrong with the file, and it is opened anew next time
+    if _kept and identity is not None and _kept[0][:2] == (pdf, identity):
+        return _kept[0][2]
+    while _kept:
+        _kept.pop()[2].close()
+    document = _open(pdf)
+    _kept.append((pdf, identity, document))
+    return document
 
 
 #: One worker's run: (pdf, dpi, edge, first page, temporary files, the targets they stand for).
@@ -146,6 +196,24 @@ def render_run(run: Run) -> tuple[str, str] | None:
     return None
 
 
+def pool_size(total: int, workers: int | None = None) -> int:
+    """The processes :func:`write_pngs` uses for ``total`` PNGs given ``workers`` (None: every core):
+    1 (this one) for at most :data:`POOL_PAGES` PNGs, else at most one worker per run of :data:`RUN_PAGES`."""
+    if total <= POOL_PAGES:
+        return 1
+    return max(1, min(workers or os.cpu_count() or 1, -(-total // RUN_PAGES)))
+
+
+def start_workers(total: int, workers: int | None = None) -> None:
+    """Call before drawing the PDF of ``total`` PNGs that :func:`write_pngs` will write with
+    ``workers``: when it will use worker processes, their fork server starts now and imports what
+    they need while the PDF is drawn (:func:`tokengen.io.workers.start_server`); else nothing."""
+    if pool_size(total, workers) > 1:
+        from ..io.workers import start_server
+
+        start_server(render_run, WORKER_IMPORTS)
+
+
 def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: Sequence[Path], workers: int | None = None) -> None:
     """Write page ``i`` of ``pdf`` (a written single-token PDF) as the PNG ``temps[i]`` (each a
     temporary file standing for ``shown[i]``) at ``dpi``: :func:`rasterise_pages` then
@@ -157,8 +225,8 @@ def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: S
         ExportError: a PNG cannot be written, naming its ``shown`` target.
     """
     total = len(temps)
-    workers = max(1, min(workers or os.cpu_count() or 1, -(-total // RUN_PAGES)))
-    if workers == 1 or total <= POOL_PAGES:
+    workers = pool_size(total, workers)
+    if workers == 1:
         for number, (temp, target, image) in enumerate(zip(temps, shown, rasterise_pages(pdf, dpi, edge), strict=True), 1):
             _save(image, dpi, temp, target)
             progress.report("PNGs", number, total)
@@ -177,7 +245,7 @@ def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: S
         progress.report("PNGs", done[0], total)
 
     run_pool(render_run, runs, range(len(runs)), workers, finished,
-             lambda index, reason: ("render", f"pdfium cannot render the token pages: {reason}"))
+             lambda index, reason: ("render", f"pdfium cannot render the token pages: {reason}"), preload=WORKER_IMPORTS)
     if failures:  # the first failing run's, as one process would have met it
         kind, message = min(failures)[1]
         raise (RenderError if kind == "render" else ExportError)(message)
