@@ -545,6 +545,8 @@ DIE_SEPARATION = "/Separation die"
 #: Most die-line paths kept per stream.
 MAX_DIE_PATHS = 100_000
 _NOT_X1A = {"/Lab": "Lab", "/CalGray": "CalGray", "/CalRGB": "CalRGB"}
+#: Path-construction operators, held back by :meth:`_Reader.run` until the path is painted.
+_PATH = frozenset(("m", "l", "c", "v", "y", "re"))
 _GRAY = ("/DeviceGray", 1)
 _CMYK = ("/DeviceCMYK", 4)
 _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceCMYK": 4, "/CMYK": 4, "/DeviceRGB": 3, "/RGB": 3}
@@ -682,7 +684,7 @@ class Walker:
         reader = _Reader(self, resources, summary, label, depth, area)
         self.reading += 1
         try:
-            if _tokens(data) <= GROUPED_TOKENS:  # qpdf groups operands in C++: fast; memory ~300 bytes a token
+            if len(data) < GROUPED_TOKENS or _tokens(data) <= GROUPED_TOKENS:  # (no more tokens than bytes + 1)  # qpdf groups operands in C++: fast; memory ~300 bytes a token
                 reader.run(self.pikepdf.parse_content_stream(stream))
             else:  # one object at a time: flat memory whatever the stream holds
                 holder.parse_contents(reader)
@@ -901,6 +903,9 @@ class _Reader(pikepdf.StreamParser):
         self.subtree = 0
         self.xobjects: dict[str, tuple[Any, ...]] = {}
         self.ink_names: dict[str, str] = {}  # "fill 100 %" → "fill 100 % in form /F1"
+        #: Path-construction operators (m, l, c, v, y, re) with their operands, not yet run: only
+        #: painting reads the path, and only with ink or in the die line's separation (see _paint).
+        self.pending: list[tuple[Any, Any]] = []
         self.tf: dict[str, Font | None] = {}  # Tf's font resources met so far, by name (indirect fonts, and names not found)
 
     def run(self, instructions: list[Any]) -> None:
@@ -916,7 +921,21 @@ class _Reader(pikepdf.StreamParser):
         ops, args = self.ops, self.args
         charged = sum(self.charged)
         table = _OPS
+        pending = self.pending
         for ins in instructions:
+            op = str(ins.operator)
+            if op in _PATH:  # held back unconverted: measured only if the path is painted with ink or as the die line
+                o = ins.operands
+                ops += 1
+                args += len(o)
+                if ops + args - charged >= 4096:
+                    self.ops, self.args = ops, args
+                    self.charge()
+                    charged = ops + args
+                pending.append((table[op], o))
+                if len(pending) >= 1024:
+                    self._build()
+                continue
             try:
                 o = list(ins.operands)  # each item converted once (indexing qpdf's list converts on every access)
             except Exception:  # noqa: BLE001 - an operand that will not convert: the handler meets it, as before
@@ -927,7 +946,6 @@ class _Reader(pikepdf.StreamParser):
                 self.ops, self.args = ops, args
                 self.charge()
                 charged = ops + args
-            op = str(ins.operator)
             if op == "INLINE IMAGE":
                 self.inline = {str(k): v for k, v in ins.iimage.obj.items()}
                 op = "EI"
@@ -940,6 +958,17 @@ class _Reader(pikepdf.StreamParser):
                 except Exception:  # noqa: BLE001
                     pass
         self.ops, self.args = ops, args
+
+    def _build(self) -> None:
+        """Run the path-construction operators :meth:`run` held back, in order, into the current path."""
+        for handler, o in self.pending:
+            try:
+                handler(self, o)
+            except (PreflightError, KeyboardInterrupt):
+                raise
+            except Exception:  # noqa: BLE001 - one malformed operator is skipped
+                pass
+        self.pending.clear()
 
     def charge(self) -> None:
         """Charge the operators and operands read since the last charge to the budget."""
@@ -1032,7 +1061,7 @@ class _Reader(pikepdf.StreamParser):
         kind, n = space
         nums = _numbers(values)
         if kind in ("/DeviceCMYK", "/CMYK") or (kind == "/ICCBased" and n == 4):
-            return 100.0 * sum(max(0.0, min(1.0, v)) for v in nums[:4])
+            return 100.0 * sum([max(0.0, min(1.0, v)) for v in nums[:4]])
         if kind in ("/DeviceGray", "/G") or (kind == "/ICCBased" and n == 1):
             return 100.0 * (1 - max(0.0, min(1.0, nums[0]))) if nums else 100.0
         if kind == "/DeviceN":
@@ -1218,7 +1247,12 @@ class _Reader(pikepdf.StreamParser):
                 p[0], p[1], p[2], p[3] = min(p[0], x, x1), min(p[1], y, y1), max(p[2], x, x1), max(p[3], y, y1)
 
     def _paint(self, fill: bool, stroke: bool) -> None:
-        boxes = self._path_boxes()
+        if (stroke and self.stroke_space[0] == DIE_SEPARATION) or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
+            self._build()
+            boxes = self._path_boxes()
+        else:  # _record_ink keeps nothing of 0 % ink: the path's boxes are not needed
+            self.pending.clear()
+            boxes = []
         if stroke and self.stroke_space[0] == DIE_SEPARATION:
             self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
@@ -1247,6 +1281,7 @@ class _Reader(pikepdf.StreamParser):
         self._paint(True, True)
 
     def op_n(self, o: list[Any]) -> None:
+        self.pending.clear()
         self.path = []
 
     def op_sh(self, o: list[Any]) -> None:
