@@ -418,6 +418,14 @@ class Font:
     unicode: dict[int, str] = field(default_factory=dict)
     uranges: list[tuple[int, int, int]] = field(default_factory=list)  # first, last, first code point
     ustarts: list[int] = field(default_factory=list)
+    glyphs: dict[int, tuple[float, str, bool]] = field(default_factory=dict)  # code → glyph(code), as met
+
+    def glyph(self, code: int) -> tuple[float, str, bool]:
+        """(advance in text-space units per 1 pt of font size, i.e. :meth:`width` × ``scale``; the
+        text; whether it shows, i.e. is not blank) of ``code``, kept for the next time."""
+        text = self.text(code)
+        found = self.glyphs[code] = (self.width(code) * self.scale, text, bool(text.strip()))
+        return found
 
     def width(self, code: int) -> float:
         """Advance of ``code`` in glyph units (1/1000 em for all but Type 3)."""
@@ -1461,19 +1469,21 @@ class _Reader(pikepdf.StreamParser):
         x = 0.0  # advance along the text line so far, text space
         what = f"text fill {self.fill_ink:.0f} %"  # the fill is the string's: worded once, not per character
         chars = self.s.chars
-        width, text_of, scale = font.width, font.text, font.scale
+        glyphs = font.glyphs
+        ink = self.fill_ink
+        inked = not ink <= 0  # _record_ink keeps nothing of 0 % ink
         # the codes: one byte each, or two (big-endian; an odd last byte is no code)
         codes = data if step == 1 else [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data) - 1, 2)]
         for code in codes:
-            adv = width(code) * scale * fs * th
-            if visible:
-                text = text_of(code)
-                if text.strip():
-                    box = bounds((x, low, x + adv, high), m)
-                    if len(chars) >= MAX_CHARS:
-                        raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
-                    chars.append((box, text))
-                    self._record_ink(self.fill_ink, what, box)
+            unit, text, shows = glyphs.get(code) or font.glyph(code)
+            adv = unit * fs * th  # width × scale × fs × th, in that order
+            if visible and shows:
+                box = bounds((x, low, x + adv, high), m)
+                if len(chars) >= MAX_CHARS:
+                    raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
+                chars.append((box, text))
+                if inked:
+                    self._record_ink(ink, what, box)
             space = tw if (step == 1 and code == 32) else 0.0
             x += adv + (tc + space) * th
         self.tm = mul((1.0, 0.0, 0.0, 1.0, x, 0.0), self.tm)
