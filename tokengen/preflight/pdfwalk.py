@@ -692,7 +692,8 @@ class Walker:
         reader = _Reader(self, resources, summary, label, depth, area)
         self.reading += 1
         try:
-            if len(data) < GROUPED_TOKENS or _tokens(data) <= GROUPED_TOKENS:  # (no more tokens than bytes + 1)  # qpdf groups operands in C++: fast; memory ~300 bytes a token
+            # qpdf groups operands in C++: fast; memory ~300 bytes a token (a stream has at most its bytes + 1 tokens)
+            if len(data) < GROUPED_TOKENS or _tokens(data) <= GROUPED_TOKENS:
                 reader.run(self.pikepdf.parse_content_stream(stream))
             else:  # one object at a time: flat memory whatever the stream holds
                 holder.parse_contents(reader)
@@ -919,9 +920,12 @@ class _Reader(pikepdf.StreamParser):
     def run(self, instructions: list[Any]) -> None:
         """Interpret the instructions of qpdf's grouped parse (operands with their operator), in order.
 
-        Each instruction's operands are converted to Python objects once (a list), counted, and
-        the count charged to the budget whenever 4,096 operators and operands have gathered
-        since the last charge, before that instruction runs (as :meth:`handle_object` does).
+        Each instruction's operands are counted, and the count charged to the budget whenever
+        4,096 operators and operands have gathered since the last charge, before that
+        instruction runs (as :meth:`handle_object` does). They are converted to Python objects
+        once (a list), except a path-construction operator's (``m l c v y re``): those are held
+        back as qpdf gives them and run by :meth:`_build` only when a paint needs the path's boxes
+        (:meth:`_paint`), in order; nothing else reads the path, so the result is the same.
 
         Raises:
             PreflightError: over a limit of the budget (see :meth:`Budget.charge_operators`).
