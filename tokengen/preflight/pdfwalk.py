@@ -325,9 +325,11 @@ def mul(m: Matrix, n: Matrix) -> Matrix:
 def bounds(box: Box, m: Matrix) -> Box:
     """The axis-aligned bounds (x0, y0, x1, y1) of ``box`` transformed by ``m``."""
     x0, y0, x1, y1 = box
-    xs = [x * m[0] + y * m[2] + m[4] for x in (x0, x1) for y in (y0, y1)]
-    ys = [x * m[1] + y * m[3] + m[5] for x in (x0, x1) for y in (y0, y1)]
-    return (min(xs), min(ys), max(xs), max(ys))
+    a, b, c, d, e, f = m
+    # the corners (x0, y0), (x0, y1), (x1, y0), (x1, y1), in this order (min and max keep the first of equals)
+    p, q, r, t = x0 * a + y0 * c + e, x0 * a + y1 * c + e, x1 * a + y0 * c + e, x1 * a + y1 * c + e
+    u, v, w, z = x0 * b + y0 * d + f, x0 * b + y1 * d + f, x1 * b + y0 * d + f, x1 * b + y1 * d + f
+    return (min(p, q, r, t), min(u, v, w, z), max(p, q, r, t), max(u, v, w, z))
 
 
 def overlaps(a: Box, b: Box) -> bool:
@@ -350,6 +352,29 @@ def _num(v: Any) -> float:
     except (TypeError, ValueError):
         return 0.0
     return x if math.isfinite(x) else 0.0
+
+
+def _nums(values: Any) -> list[float]:
+    """``[_num(v) for v in values]``: each value as a finite float, 0.0 for what is not one
+    (a name, a string, an infinite or overflowing number); converted in one pass when all are."""
+    try:
+        out = list(map(float, values))
+    except Exception:  # noqa: BLE001 - not all numbers: one at a time
+        return [_num(v) for v in values]
+    if math.isfinite(sum(out)):  # every one finite (an infinity or NaN makes the sum so; so may an overflow: then the slow way)
+        return out
+    return [_num(v) for v in values]
+
+
+def _numbers(values: Any) -> list[float]:
+    """The numbers among ``values`` (int, float, Decimal; names, strings and null left out), as :func:`_num` gives them."""
+    try:
+        out = list(map(float, values))  # only numbers convert (pikepdf's names, strings, arrays, null refuse)
+    except Exception:  # noqa: BLE001
+        return [_num(v) for v in values if isinstance(v, int | float) or hasattr(v, "as_tuple")]
+    if math.isfinite(sum(out)):
+        return out
+    return [_num(v) for v in values if isinstance(v, int | float) or hasattr(v, "as_tuple")]
 
 
 def _six(v: list[float]) -> Matrix:
@@ -393,6 +418,14 @@ class Font:
     unicode: dict[int, str] = field(default_factory=dict)
     uranges: list[tuple[int, int, int]] = field(default_factory=list)  # first, last, first code point
     ustarts: list[int] = field(default_factory=list)
+    glyphs: dict[int, tuple[float, str, bool]] = field(default_factory=dict)  # code → glyph(code), as met
+
+    def glyph(self, code: int) -> tuple[float, str, bool]:
+        """(advance in text-space units per 1 pt of font size, i.e. :meth:`width` × ``scale``; the
+        text; whether it shows, i.e. is not blank) of ``code``, kept for the next time."""
+        text = self.text(code)
+        found = self.glyphs[code] = (self.width(code) * self.scale, text, bool(text.strip()))
+        return found
 
     def width(self, code: int) -> float:
         """Advance of ``code`` in glyph units (1/1000 em for all but Type 3)."""
@@ -520,6 +553,10 @@ DIE_SEPARATION = "/Separation die"
 #: Most die-line paths kept per stream.
 MAX_DIE_PATHS = 100_000
 _NOT_X1A = {"/Lab": "Lab", "/CalGray": "CalGray", "/CalRGB": "CalRGB"}
+#: Path-construction operators, held back by :meth:`_Reader.run` until the path is painted.
+_PATH = frozenset(("m", "l", "c", "v", "y", "re"))
+_GRAY = ("/DeviceGray", 1)
+_CMYK = ("/DeviceCMYK", 4)
 _DEVICE = {"/DeviceGray": 1, "/G": 1, "/DeviceCMYK": 4, "/CMYK": 4, "/DeviceRGB": 3, "/RGB": 3}
 
 
@@ -655,9 +692,9 @@ class Walker:
         reader = _Reader(self, resources, summary, label, depth, area)
         self.reading += 1
         try:
-            if _tokens(data) <= GROUPED_TOKENS:  # qpdf groups operands in C++: fast; memory ~300 bytes a token
-                for instruction in self.pikepdf.parse_content_stream(stream):
-                    reader.instruction(instruction)
+            # qpdf groups operands in C++: fast; memory ~300 bytes a token (a stream has at most its bytes + 1 tokens)
+            if len(data) < GROUPED_TOKENS or _tokens(data) <= GROUPED_TOKENS:
+                reader.run(self.pikepdf.parse_content_stream(stream))
             else:  # one object at a time: flat memory whatever the stream holds
                 holder.parse_contents(reader)
         except PreflightError:
@@ -875,20 +912,75 @@ class _Reader(pikepdf.StreamParser):
         self.subtree = 0
         self.xobjects: dict[str, tuple[Any, ...]] = {}
         self.ink_names: dict[str, str] = {}  # "fill 100 %" → "fill 100 % in form /F1"
+        #: Path-construction operators (m, l, c, v, y, re) with their operands, not yet run: only
+        #: painting reads the path, and only with ink or in the die line's separation (see _paint).
+        self.pending: list[tuple[Any, Any]] = []
+        self.tf: dict[str, Font | None] = {}  # Tf's font resources met so far, by name (indirect fonts, and names not found)
 
-    def instruction(self, ins: Any) -> None:
-        """One instruction from qpdf's grouped parse (operands with their operator)."""
-        operands = ins.operands  # converted to Python objects on each access: once
-        self.ops += 1
-        self.args += len(operands)
-        if self.ops + self.args - sum(self.charged) >= 4096:
-            self.charge()
-        op = str(ins.operator)
-        if op == "INLINE IMAGE":
-            image = ins.iimage
-            self.inline = {str(k): v for k, v in image.obj.items()}
-            op = "EI"
-        self._dispatch(op, operands)
+    def run(self, instructions: list[Any]) -> None:
+        """Interpret the instructions of qpdf's grouped parse (operands with their operator), in order.
+
+        Each instruction's operands are counted, and the count charged to the budget whenever
+        4,096 operators and operands have gathered since the last charge, before that
+        instruction runs (as :meth:`handle_object` does). They are converted to Python objects
+        once (a list), except a path-construction operator's (``m l c v y re``): those are held
+        back as qpdf gives them and run by :meth:`_build` only when a paint needs the path's boxes
+        (:meth:`_paint`), in order; nothing else reads the path, so the result is the same.
+
+        Raises:
+            PreflightError: over a limit of the budget (see :meth:`Budget.charge_operators`).
+        """
+        ops, args = self.ops, self.args
+        charged = sum(self.charged)
+        table = _OPS
+        pending = self.pending
+        for ins in instructions:
+            op = str(ins.operator)
+            if op in _PATH:  # held back unconverted: measured only if the path is painted with ink or as the die line
+                o = ins.operands
+                ops += 1
+                args += len(o)
+                if ops + args - charged >= 4096:
+                    self.ops, self.args = ops, args
+                    self.charge()
+                    charged = ops + args
+                pending.append((table[op], o))
+                if len(pending) >= 1024:
+                    self._build()
+                continue
+            try:
+                o = list(ins.operands)  # each item converted once (indexing qpdf's list converts on every access)
+            except Exception:  # noqa: BLE001 - an operand that will not convert: the handler meets it, as before
+                o = ins.operands
+            ops += 1
+            args += len(o)
+            if ops + args - charged >= 4096:
+                self.ops, self.args = ops, args
+                self.charge()
+                charged = ops + args
+            if op == "INLINE IMAGE":
+                self.inline = {str(k): v for k, v in ins.iimage.obj.items()}
+                op = "EI"
+            handler = table.get(op)
+            if handler is not None:  # one malformed operator is skipped, as viewers do
+                try:
+                    handler(self, o)
+                except (PreflightError, KeyboardInterrupt):
+                    raise
+                except Exception:  # noqa: BLE001
+                    pass
+        self.ops, self.args = ops, args
+
+    def _build(self) -> None:
+        """Run the path-construction operators :meth:`run` held back, in order, into the current path."""
+        for handler, o in self.pending:
+            try:
+                handler(self, o)
+            except (PreflightError, KeyboardInterrupt):
+                raise
+            except Exception:  # noqa: BLE001 - one malformed operator is skipped
+                pass
+        self.pending.clear()
 
     def charge(self) -> None:
         """Charge the operators and operands read since the last charge to the budget."""
@@ -979,9 +1071,9 @@ class _Reader(pikepdf.StreamParser):
 
     def _ink(self, space: tuple[str, int], values: list[Any]) -> float:
         kind, n = space
-        nums = [_num(v) for v in values if isinstance(v, int | float) or hasattr(v, "as_tuple")]
+        nums = _numbers(values)
         if kind in ("/DeviceCMYK", "/CMYK") or (kind == "/ICCBased" and n == 4):
-            return 100.0 * sum(max(0.0, min(1.0, v)) for v in nums[:4])
+            return 100.0 * sum([max(0.0, min(1.0, v)) for v in nums[:4]])
         if kind in ("/DeviceGray", "/G") or (kind == "/ICCBased" and n == 1):
             return 100.0 * (1 - max(0.0, min(1.0, nums[0]))) if nums else 100.0
         if kind == "/DeviceN":
@@ -1041,10 +1133,11 @@ class _Reader(pikepdf.StreamParser):
     def op_cm(self, o: list[Any]) -> None:
         if len(o) == 6:
             try:
-                m = _six(list(map(float, o)))
+                a, b, c, d, e, f = map(float, o)
             except (TypeError, ValueError):
-                m = _six([_num(v) for v in o])
-            self.ctm = mul(m, self.ctm)
+                a, b, c, d, e, f = (_num(v) for v in o)
+            A, B, C, D, E, F = self.ctm  # mul((a, …, f), ctm), written out
+            self.ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
     def op_w(self, o: list[Any]) -> None:
         self.lw = abs(_num(o[0]))
@@ -1076,17 +1169,18 @@ class _Reader(pikepdf.StreamParser):
         else:
             self.stroke_space, self.stroke_ink = space, ink
 
+    # g, G, k and K: _set without _check_space, which notes nothing for DeviceGray and DeviceCMYK
     def op_g(self, o: list[Any]) -> None:
-        self._set(True, ("/DeviceGray", 1), o, "g")
+        self.fill, self.fill_ink = _GRAY, self._ink(_GRAY, o)
 
     def op_G(self, o: list[Any]) -> None:
-        self._set(False, ("/DeviceGray", 1), o, "G")
+        self.stroke_space, self.stroke_ink = _GRAY, self._ink(_GRAY, o)
 
     def op_k(self, o: list[Any]) -> None:
-        self._set(True, ("/DeviceCMYK", 4), o, "k")
+        self.fill, self.fill_ink = _CMYK, self._ink(_CMYK, o)
 
     def op_K(self, o: list[Any]) -> None:
-        self._set(False, ("/DeviceCMYK", 4), o, "K")
+        self.stroke_space, self.stroke_ink = _CMYK, self._ink(_CMYK, o)
 
     def op_rg(self, o: list[Any]) -> None:
         self.s.note("rgb", f"rg operator in {self.label}")
@@ -1120,26 +1214,57 @@ class _Reader(pikepdf.StreamParser):
     def op_SCN(self, o: list[Any]) -> None:
         self._set(False, self.stroke_space, o, "SCN")
 
+    # m, l, c and re: _add_point written out for the common operand counts (the same boxes)
     def op_m(self, o: list[Any]) -> None:
         if len(o) >= 2:
-            self._add_point(_num(o[0]), _num(o[1]), new=True)
+            x, y = _num(o[0]), _num(o[1])
+            path = self.path
+            if len(path) < 4096:
+                path.append([x, y, x, y])
+            else:
+                p = path[-1]
+                p[0], p[1], p[2], p[3] = min(p[0], x), min(p[1], y), max(p[2], x), max(p[3], y)
 
     def op_l(self, o: list[Any]) -> None:
         if len(o) >= 2:
-            self._add_point(_num(o[0]), _num(o[1]))
+            x, y = _num(o[0]), _num(o[1])
+            path = self.path
+            if path:
+                p = path[-1]
+                p[0], p[1], p[2], p[3] = min(p[0], x), min(p[1], y), max(p[2], x), max(p[3], y)
+            else:
+                path.append([x, y, x, y])
 
     def op_c(self, o: list[Any]) -> None:
-        for i in range(0, len(o) - 1, 2):
-            self._add_point(_num(o[i]), _num(o[i + 1]))
+        if len(o) != 6:
+            for i in range(0, len(o) - 1, 2):
+                self._add_point(_num(o[i]), _num(o[i + 1]))
+            return
+        x0, y0, x1, y1, x2, y2 = _nums(o)
+        path = self.path
+        if not path:
+            path.append([x0, y0, x0, y0])
+        p = path[-1]
+        p[0], p[1], p[2], p[3] = min(p[0], x0, x1, x2), min(p[1], y0, y1, y2), max(p[2], x0, x1, x2), max(p[3], y0, y1, y2)
 
     def op_re(self, o: list[Any]) -> None:
         if len(o) == 4:
-            x, y, w, h = (_num(v) for v in o)
-            self._add_point(x, y, new=True)
-            self._add_point(x + w, y + h)
+            x, y, w, h = _nums(o)
+            x1, y1 = x + w, y + h
+            path = self.path
+            if len(path) < 4096:
+                path.append([min(x, x1), min(y, y1), max(x, x1), max(y, y1)])
+            else:
+                p = path[-1]
+                p[0], p[1], p[2], p[3] = min(p[0], x, x1), min(p[1], y, y1), max(p[2], x, x1), max(p[3], y, y1)
 
     def _paint(self, fill: bool, stroke: bool) -> None:
-        boxes = self._path_boxes()
+        if (stroke and self.stroke_space[0] == DIE_SEPARATION) or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
+            self._build()
+            boxes = self._path_boxes()
+        else:  # _record_ink keeps nothing of 0 % ink: the path's boxes are not needed
+            self.pending.clear()
+            boxes = []
         if stroke and self.stroke_space[0] == DIE_SEPARATION:
             self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
@@ -1168,6 +1293,7 @@ class _Reader(pikepdf.StreamParser):
         self._paint(True, True)
 
     def op_n(self, o: list[Any]) -> None:
+        self.pending.clear()
         self.path = []
 
     def op_sh(self, o: list[Any]) -> None:
@@ -1259,11 +1385,20 @@ class _Reader(pikepdf.StreamParser):
 
     def op_Tf(self, o: list[Any]) -> None:
         if len(o) >= 2:
-            obj = self._resource("/Font", o[0])
+            name = str(o[0])
+            if name in self.tf:  # this stream set this font before: Walker.font would only find it again
+                self.fs = _num(o[1])
+                self.font = self.tf[name]
+                return
+            obj = self._resource("/Font", name)
             self.fs = _num(o[1])
             if obj is not None:
-                self.font = self.w.font(obj, self.s, self.label, self.depth, str(o[0]))
+                font = self.w.font(obj, self.s, self.label, self.depth, name)
+                if obj.is_indirect:  # a direct dictionary is a new object, a new key, on every lookup: not kept
+                    self.tf[name] = font
+                self.font = font
             else:
+                self.tf[name] = None
                 self.font = None
 
     def op_Tc(self, o: list[Any]) -> None:
@@ -1296,10 +1431,11 @@ class _Reader(pikepdf.StreamParser):
 
     def op_Tm(self, o: list[Any]) -> None:
         if len(o) == 6:
-            self.tlm = self.tm = _six([_num(v) for v in o])
+            self.tlm = self.tm = _six(_nums(o))
 
     def op_Tstar(self, o: list[Any]) -> None:
-        self.op_Td([0.0, -self.tl])
+        self.tlm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -self.tl), self.tlm)  # op_Td([0.0, -tl]): tl is always finite
+        self.tm = self.tlm
 
     def op_Tj(self, o: list[Any]) -> None:
         if o:
@@ -1329,26 +1465,31 @@ class _Reader(pikepdf.StreamParser):
         if font is None:
             return
         step = 2 if font.two_byte else 1
-        fs, th = self.fs, self.th
+        fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         visible = self.mode not in (3, 7)
         m = mul(self.tm, self.ctm)  # text space → user space at the string's start
         low = font.descent * fs + self.rise
         high = font.ascent * fs + self.rise
         x = 0.0  # advance along the text line so far, text space
         what = f"text fill {self.fill_ink:.0f} %"  # the fill is the string's: worded once, not per character
-        for i in range(0, len(data) - step + 1, step):
-            code = int.from_bytes(data[i:i + step], "big")
-            adv = font.width(code) * font.scale * fs * th
-            if visible:
-                text = font.text(code)
-                if text.strip():
-                    box = bounds((x, low, x + adv, high), m)
-                    if len(self.s.chars) >= MAX_CHARS:
-                        raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
-                    self.s.chars.append((box, text))
-                    self._record_ink(self.fill_ink, what, box)
-            space = self.tw if (step == 1 and code == 32) else 0.0
-            x += adv + (self.tc + space) * th
+        chars = self.s.chars
+        glyphs = font.glyphs
+        ink = self.fill_ink
+        inked = not ink <= 0  # _record_ink keeps nothing of 0 % ink
+        # the codes: one byte each, or two (big-endian; an odd last byte is no code)
+        codes = data if step == 1 else [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data) - 1, 2)]
+        for code in codes:
+            unit, text, shows = glyphs.get(code) or font.glyph(code)
+            adv = unit * fs * th  # width × scale × fs × th, in that order
+            if visible and shows:
+                box = bounds((x, low, x + adv, high), m)
+                if len(chars) >= MAX_CHARS:
+                    raise PreflightError(f"more than {MAX_CHARS:,} characters in {self.label} (a fixed limit)")
+                chars.append((box, text))
+                if inked:
+                    self._record_ink(ink, what, box)
+            space = tw if (step == 1 and code == 32) else 0.0
+            x += adv + (tc + space) * th
         self.tm = mul((1.0, 0.0, 0.0, 1.0, x, 0.0), self.tm)
 
 
