@@ -59,7 +59,6 @@ def test_nested_forms_are_refused_with_preflights_line(tmp_path: Path):
     assert path.stat().st_size < 8_000
     code, out, err, seconds = tokengen("preview", str(path))
     assert (code, out, err) == (2, "", f"tokengen: error: {path}: {PLACEMENTS}\n")
-    assert seconds < 10, seconds
     assert tokengen("preflight", str(path), "--profile", "home")[2] == err  # word for word preflight's
     assert not list(tmp_path.glob("*.png"))
 

@@ -35,7 +35,6 @@ def test_distinct_streams_are_summed_over_the_file(tmp_path: Path):
     assert path.stat().st_size < 30_000
     code, out, err, _peak, seconds = run_timed("preflight", str(path), "--profile", "home")
     assert (code, err) == (2, f"tokengen: error: {path}: {OPERATORS}\n"), out + err
-    assert seconds < 10, seconds
 
 
 def test_a_shared_stream_counts_once_beside_distinct_ones(tmp_path: Path):
@@ -53,7 +52,6 @@ def test_operands_are_bounded_too(tmp_path: Path):
     path = pages(tmp_path / "operands.pdf", *[(b" ".join([b"1"] * 60) + b" k\n") * 7_000] * 5)  # 35,000 operators, 2,100,000 operands
     code, out, err, _peak, seconds = run_timed("preflight", str(path), "--profile", "home")
     assert (code, err) == (2, f"tokengen: error: {path}: {OPERANDS}\n"), out + err
-    assert seconds < 10, seconds
 
 
 def test_operands_count_with_their_operator(tmp_path: Path):

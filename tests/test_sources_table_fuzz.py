@@ -21,7 +21,6 @@ import gc
 import re
 import resource
 import tempfile
-import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -217,7 +216,6 @@ PEAK_KIB = 1_500_000
 def test_generated_workbooks_read_or_fail_in_one_line(parts: dict[str, bytes], cut: int | None):
     with tempfile.TemporaryDirectory() as tmp:
         path = write_workbook(parts, Path(tmp) / "tokens.xlsx", cut)
-        start = time.perf_counter()
         try:
             rows = read_table(path, ["id", "name", "copies", "strength", "cost", "note"])
         except CatalogueError as exc:
@@ -230,7 +228,6 @@ def test_generated_workbooks_read_or_fail_in_one_line(parts: dict[str, bytes], c
         else:
             assert rows and all(r.line >= 1 for r in rows)
             assert all(set(r.values) <= set(r.columns) for r in rows)
-        assert time.perf_counter() - start < 10
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < PEAK_KIB
 
 
@@ -253,9 +250,7 @@ def test_checking_a_catalogue_of_generated_workbooks_is_one_line(parts: dict[str
         cat = folder / "cat.yaml"
         cat.write_text(CATALOGUE, "utf-8")
         code: dict[str, int] = {}
-        start = time.perf_counter()
         result = CliRunner().invoke(_Wrapper(lambda: code.setdefault("c", main(["check", str(cat)]))), [], catch_exceptions=False)
-        assert time.perf_counter() - start < 10
         assert code["c"] in (0, 1, 2), (code, result.stderr)
         if code["c"] == 2:
             stderr = result.stderr

@@ -203,7 +203,9 @@ _COVERED: dict[str, tuple[object, set[str]]] = {}
 
 
 def missing_glyphs(text: str, font: str) -> list[str]:
-    """Characters of ``text`` that ``font`` has no glyph for (they would print as boxes)."""
+    """Characters of ``text`` that ``font`` has no glyph for (they would print as boxes): not in
+    its cmap, or mapped to a glyph id past the glyph count its ``maxp`` table gives (a damaged
+    font, which ReportLab's subsetter would fail on with ``IndexError`` while writing the PDF)."""
     found = pdfmetrics.getFont(font)
     assert isinstance(found, TTFont), font  # every font tokengen draws with is a TrueType file it registered
     face = found.face
@@ -213,7 +215,9 @@ def missing_glyphs(text: str, font: str) -> list[str]:
     covered = seen[1]
     if covered.issuperset(text):
         return []
-    missing = [ch for ch in dict.fromkeys(text) if ord(ch) not in face.charToGlyph and not ch.isspace()]
+    glyphs = face.charToGlyph
+    count = face.numGlyphs
+    missing = [ch for ch in dict.fromkeys(text) if not ch.isspace() and glyphs.get(ord(ch), count) >= count]
     if not missing:
         covered.update(text)
     return missing
