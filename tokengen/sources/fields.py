@@ -396,7 +396,7 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
         try:
             width, height = parse_size(data["size"])
         except ValueError as exc:
-            raise fail(("size",), one_line(str(exc))) from None
+            raise fail(("size",), one_line(str(exc), 1000)) from None  # whole: parse_size bounds its text (129 characters)
         for side in (width, height or width):
             if side < MIN_SIZE:
                 raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
