@@ -91,7 +91,8 @@ def _case_path(base: Path, art: str, limit: int = 10_000) -> str:
     parts = Path(art).parts
     if not parts or Path(art).is_absolute() or any(p in (".", "..") for p in parts):
         return ""
-    here, found = base, []
+    here = base
+    found: list[str] = []
     for part in parts:
         try:
             names = [entry.name for entry in itertools.islice(os.scandir(here), limit)]
