@@ -127,6 +127,21 @@ def test_case_only_mismatch_gets_a_did_you_mean(run, tmp_path: Path):
     assert result.stderr.endswith("style.art: art file 'Knight.PNG' not found; did you mean 'knight.png'?\n")
 
 
+@pytest.mark.parametrize("written, hint", [
+    ("Art/Photo.JPG", "art/photo.jpg"),  # a folder and a file named on a Mac or Windows, which ignore case
+    ("ART/photo.jpg", "art/photo.jpg"),
+    ("art/Photo.JPG", "art/photo.jpg"),
+    ("art/photo.jpeg", "photo.jpg"),  # a near miss in the folder: the name that is there
+])
+def test_a_path_differing_only_in_case_gets_its_spelling(run, tmp_path: Path, written: str, hint: str):
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (300, 300), "red").save(tmp_path / "art" / "photo.jpg")
+    cat = with_art(tmp_path, written)
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"style.art: art file '{written}' not found; did you mean '{hint}'?\n")
+
+
 # -- one minimum size for every route ---------------------------------------------------------
 @pytest.mark.parametrize("args,message", [
     (["--size", "0.1in"], "token size 0.1in (2.54mm) is smaller than the smallest token size, 0.125in (3.2mm)"),

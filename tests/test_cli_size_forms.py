@@ -117,3 +117,17 @@ def test_malformed_size_names_the_option_and_the_forms(run, tmp_path):
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: tokengen build: Invalid value for '--size': size '63x88' needs a unit after the height; "
                              f"{FORMS} (see 'tokengen build --help')\n")
+
+
+@pytest.mark.parametrize("size, message", [
+    ("63mmx88", f"size '63mmx88' needs a unit after the height; {FORMS}"),
+    ("2.5inx3.5", f"size '2.5inx3.5' needs a unit after the height; {FORMS}"),
+    ("x" * 129, f"{FORMS}, got '{'x' * 129}'"),  # the longest text parse_size reads as WIDTHxHEIGHT
+])
+def test_a_catalogue_size_error_is_whole(run, tmp_path, size, message):
+    """A catalogue's ``size:`` error reads as ``--size``'s does, not cut off mid-word."""
+    catalogue = tmp_path / "deck.yaml"
+    catalogue.write_text(f'title: Deck\nsize: "{size}"\nfields:\n  name: text\ntemplate:\n  - {{text: "{{name}}"}}\n'
+                         "tokens:\n  - {id: a, name: A}\n", "utf-8")
+    result = run("check", str(catalogue))
+    assert f"{catalogue}:2: error catalogue: size: {message}" in result.stdout.splitlines()

@@ -306,3 +306,22 @@ def test_home_bleed_never_covers_a_token_and_stays_on_the_page(count, columns, d
         # every outer trim edge is covered: the block's outline grown by d is background
         left = min(t.x for t in trims)
         assert any(abs(r.x - (left - d)) < 1e-6 for _, r in page.outer_bleed)
+
+
+@settings(max_examples=120, deadline=None)
+@given(set_size=st.integers(1, 30), copies=st.integers(1, 4), width=st.floats(150.0, 1300.0), height=st.floats(150.0, 1300.0),
+       size=st.floats(18.0, 200.0), furniture=st.sampled_from(["full", "compact"]))
+def test_fill_places_at_least_the_sets_any_copies_place_on_as_many_pages(set_size, copies, width, height, size, furniture):
+    """With the calibration strip free to move, ``--fill`` holds at least as many whole sets as any
+    ``--copies`` does on the pages ``copies`` sets need (the strip up the side when that holds more)."""
+    from tokengen.errors import LayoutError
+
+    spec = SheetSpec(page=(width, height), size=size, furniture=furniture)
+    try:
+        filled = plan(set_size, spec, copies, True)
+    except LayoutError:
+        return
+    for more in range(copies, filled.copies + 4):
+        other = plan(set_size, spec, more)
+        if other.pages <= filled.pages:
+            assert other.copies <= filled.copies

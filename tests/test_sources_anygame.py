@@ -161,8 +161,15 @@ def test_spreadsheet_errors_name_file_row_and_column(tmp_path, ext, rows, messag
 def test_spreadsheet_not_utf8_and_not_a_workbook(tmp_path):
     (tmp_path / "tokens.csv").write_bytes(b"name,strength\nCaf\xe9,3\n")
     assert error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "csv"))).endswith("tokens.csv:2: not UTF-8 text (byte 0xe9); save the sheet as 'CSV UTF-8' (Excel) or with the character set 'Unicode (UTF-8)' (LibreOffice)")
-    (tmp_path / "tokens.xlsx").write_bytes(b"name,strength\n")
-    assert "tokens.xlsx: not an .xlsx workbook" in error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
+    (tmp_path / "tokens.xlsx").write_bytes(bytes(range(256)) * 4)
+    assert error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx"))).endswith("tokens.xlsx: not an .xlsx workbook (File is not a zip file)")
+
+
+@pytest.mark.parametrize("text", [b"name,strength\nAlpha,3\n", b"\xef\xbb\xbfname;strength\r\nAlpha;3\r\n", b"name\tstrength\n"])
+def test_a_csv_file_named_xlsx_is_called_text_and_given_its_name(tmp_path, text):
+    (tmp_path / "tokens.xlsx").write_bytes(text)
+    got = error(write(tmp_path, SHEET_CATALOGUE.replace("{ext}", "xlsx")))
+    assert got.endswith("tokens.xlsx: not an .xlsx workbook: it holds text like a CSV file; name it tokens.csv"), got
 
 
 def test_a_spreadsheet_given_as_the_catalogue_says_where_it_belongs(tmp_path, run):

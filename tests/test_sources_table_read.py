@@ -168,6 +168,36 @@ def test_a_number_field_takes_the_number_behind_its_format(tmp_path: Path):
     assert [(t.value("name"), t.value("strength"), t.copies) for t in tokens] == [("007", 7, 2), ("50%", 0.5, 2), ("1,234.50", 1234.5, 2)]
 
 
+@pytest.mark.parametrize("csv", [
+    "name;strength\nA;25 %\nB;12,5\u00a0%\nC;-3%\n",  # LibreOffice in German: a decimal comma, a space before %
+    "name,strength\nA,25%\nB,12.5 %\nC,-3%\n",
+])
+def test_a_csv_percentage_in_a_number_field_is_the_number_an_xlsx_percentage_cell_holds(tmp_path: Path, csv: str):
+    """``25 %`` in a CSV number field is 0.25, as an .xlsx cell shown as 25% is (the stored number)."""
+    book = openpyxl.Workbook()
+    book.active.append(["name", "strength"])
+    for name, value in (("A", 0.25), ("B", 0.125), ("C", -0.03)):
+        book.active.append([name, value])
+        book.active.cell(row=book.active.max_row, column=2).number_format = "0.0%"
+    book.save(tmp_path / "tokens.xlsx")
+    (tmp_path / "tokens.csv").write_text(csv, "utf-8")
+    read = {}
+    for ext in ("xlsx", "csv"):
+        path = tmp_path / f"{ext}.yaml"
+        path.write_text(CATALOGUE.replace("fields: {name: text}", "fields: {name: text, strength: number}").replace("{ext}", ext), "utf-8")
+        read[ext] = [(t.value("name"), t.value("strength")) for t in load_catalogue(path).tokens]
+    assert read["csv"] == read["xlsx"] == [("A", 0.25), ("B", 0.125), ("C", -0.03)]
+
+
+def test_a_csv_percentage_in_an_integer_field_is_not_whole(tmp_path: Path):
+    (tmp_path / "tokens.csv").write_text("name,copies\nA,25 %\n", "utf-8")
+    path = tmp_path / "cat.yaml"
+    path.write_text(CATALOGUE.replace("{ext}", "csv"), "utf-8")
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(path)
+    assert str(info.value).endswith("tokens.csv:2: copies (column B): expected a whole number, got '25 %'")
+
+
 def test_hidden_rows_are_skipped_with_one_warning(run, tmp_path: Path, monkeypatch):
     """Rows hidden by hand, or filtered out by an autofilter (Excel marks both ``hidden``), are not
     tokens: one warning names the spreadsheet and the rows; a hidden blank row is not counted."""

@@ -357,6 +357,15 @@ def limit_image_ink(im: Image.Image, limit: float) -> Image.Image:
     return out
 
 
+def ink_within(im: Image.Image, limit: float) -> bool:
+    """Whether every pixel of the CMYK image ``im`` has total ink at most ``limit`` percent, in
+    8-bit units (C+M+Y+K summed as integers, at most ``limit`` / 100 × 255): the test
+    :func:`limit_image_ink` meets, and the preflight's ``ink`` check reads (it sums the same bands)."""
+    c, m, y, k = (band.convert("I") for band in im.split())
+    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
+    return bool(total.getextrema()[1] <= limit / 100 * 255 + 1e-9)
+
+
 def ink_coverage(im: Image.Image) -> float:
     """Highest total ink (percent) of any pixel of a CMYK image."""
     c, m, y, k = im.split()

@@ -32,7 +32,8 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
    DCT bytes, never decoded: whole (it ends with its end-of-image marker and its frame header
    reads as Pillow's does; otherwise it is decoded as in step 2, to refuse it or prove it
    whole) and named by the SHA-256 of its bytes (:class:`EmbeddedJpeg`); other JPEG art is
-   re-encoded as JPEG (quality 95, no chroma subsampling), named the same way; PNG art is
+   re-encoded as JPEG (quality 95, no chroma subsampling), named the same way (a CMYK one
+   measured after encoding so no pixel decodes over the ink limit: :func:`_jpeg`); PNG art is
    Flate-compressed. Binary streams are never ASCII85-wrapped (see :mod:`tokengen.faces.render`).
 
 SVG art (``.svg``) is read by :func:`tokengen.faces.svgart.read_svg` instead, once per file
@@ -65,7 +66,7 @@ from PIL import Image, ImageMath, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfutils import readJPEGInfo
 
-from ..colour import Converter, is_srgb
+from ..colour import Converter, ink_within, is_srgb, limit_image_ink
 from ..errors import ArtError, RenderError
 from ..geometry.imposition import Rect
 from ..limits import MAX_SVG_ELEMENTS
@@ -604,11 +605,38 @@ def _decode(path: Path, head: _Header, colour: Converter, target: tuple[int, int
     if icc:
         pixels.info["icc_profile"] = icc
     converted = _colour(pixels, colour, background)
-    buffer = io.BytesIO()
-    if jpeg:  # lossy already: re-encode as JPEG (DCT) rather than Flate
-        converted.save(buffer, "JPEG", quality=95, subsampling=0)
-        return ArtImage(path, converted.width, converted.height, converted.mode, EmbeddedJpeg(buffer.getvalue()), False, displayed)
+    encoded = _jpeg(converted, colour) if jpeg else None  # lossy already: re-encode as JPEG (DCT) rather than Flate
+    if encoded is not None:
+        return ArtImage(path, converted.width, converted.height, converted.mode, EmbeddedJpeg(encoded), False, displayed)
     return ArtImage(path, converted.width, converted.height, converted.mode, ImageReader(converted), False, displayed, converted)
+
+
+#: Ink headroom (percent below the limit) tried in turn when a CMYK JPEG decodes over the ink limit.
+JPEG_HEADROOM = (1.0, 2.0, 4.0, 8.0)
+
+
+def _jpeg(converted: Image.Image, colour: Converter) -> bytes | None:
+    """``converted`` encoded as JPEG (quality 95, no chroma subsampling); None when it must be
+    stored losslessly (Flate) instead.
+
+    DCT is lossy: a CMYK picture ink-limited to exactly the limit can decode a few units over it
+    (a saturated, detailed photo at 240 %: 247 %). So a CMYK JPEG is decoded again (Pillow, as
+    the preflight reads it) and measured (:func:`tokengen.colour.ink_within`); when over, it is
+    encoded again from the picture ink-limited :data:`JPEG_HEADROOM` percent lower, and measured
+    again; when none measures within, None (Flate keeps every pixel as limited). A picture that
+    measures within at once is encoded exactly as before."""
+    limit = colour.options.ink_limit
+    for headroom in (0.0, *JPEG_HEADROOM):
+        picture = converted if not headroom else limit_image_ink(converted, limit - headroom)
+        buffer = io.BytesIO()
+        picture.save(buffer, "JPEG", quality=95, subsampling=0)
+        data = buffer.getvalue()
+        if converted.mode != "CMYK":
+            return data
+        with Image.open(io.BytesIO(data)) as back:
+            if ink_within(back, limit):
+                return data
+    return None
 
 
 def _whole_jpeg(data: bytes, width: int, height: int, mode: str) -> bool:

@@ -120,7 +120,9 @@ def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False, *,
     sets need; at least ``copies`` sets are placed.
 
     Furniture: the calibration strip goes across the foot, or up the left margin when that saves
-    sheets (:func:`furniture_place`), before the columns are chosen.
+    sheets (:func:`furniture_place`), before the columns are chosen; with ``fill``, also up the
+    left margin when that holds more whole sets on as many pages (3 cards of 63 × 88 mm on Letter:
+    6 under a foot strip, 9 beside a side strip, as ``--copies 3`` places them).
 
     Raises:
         LayoutError: the set is empty, or not one token fits (the gutter is narrower than twice
@@ -129,7 +131,20 @@ def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False, *,
     """
     if set_size < 1:
         raise LayoutError("nothing to lay out: the set has no tokens")
-    spec = furniture_place(set_size * copies, spec, fold)
+    placed = furniture_place(set_size * copies, spec, fold)
+    settled = _settle(set_size, placed, copies, fill, fold)
+    if fill and placed is not spec:  # the strip's other place, when it holds more whole sets on as many pages
+        try:
+            other = _settle(set_size, replace(placed, side=not placed.side), copies, fill, fold)
+        except LayoutError:
+            return settled
+        if other.pages <= settled.pages and other.copies > settled.copies:
+            return other
+    return settled
+
+
+def _settle(set_size: int, spec: SheetSpec, copies: int, fill: bool, fold: str | None) -> Plan:
+    """:func:`plan` with the calibration strip placed already (``spec``)."""
     choices = [spec] if fold or shapes.shaped(spec) else imposition.column_choices(spec)
     per_page = capacity(choices[-1], fold)  # the widest choice
     pages = _pages_for(set_size * copies, per_page)
@@ -354,13 +369,19 @@ class Fit:
 def fits(set_counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | None = None) -> list[Fit]:
     """How many tokens of each band fit on one sheet, as a build of one set lays them out: the
     sheets :func:`plan_bands` settles (the calibration strip up the left margin when that saves
-    sheets, :func:`furniture_place`), then each one's capacity. The one count ``check`` reports
-    and ``build`` lays out (63 × 88 mm cards, 8 in a set, on Letter at a 1/4 in margin: 9).
+    sheets, :func:`furniture_place`; for one band, the sheet ``--fill`` lays out instead when its
+    strip is elsewhere with as many columns), then each one's capacity. The one count ``check`` reports and ``build`` lays out (63 × 88 mm
+    cards, 8 in a set, on Letter at a 1/4 in margin: 9; 3 in a set: 9 as well, as ``--fill`` and
+    ``--copies 3`` place them).
 
     Raises:
         LayoutError: a set is empty, or not one token of a band fits. UsageError: unknown fold.
     """
     _, sheets, _ = plan_bands(set_counts, specs, fold=fold)
+    if len(specs) == 1:  # a full sheet (--fill) with its strip elsewhere and as many columns: that sheet
+        full = plan(set_counts[0], specs[0], 1, True, fold=fold).spec
+        if full.side != sheets[0].side and _rows_of(sheet_of(full, fold))[0] == _rows_of(sheet_of(sheets[0], fold))[0]:
+            sheets = [full]
     out = []
     for sheet in sheets:
         columns, rows, _ = _rows_of(sheet_of(sheet, fold))

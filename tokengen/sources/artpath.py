@@ -69,7 +69,7 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
                     raise
-            hint = _slash_hint(art) if "\\" in art and os.sep == "/" else _case_hint(target)
+            hint = _slash_hint(art) if "\\" in art and os.sep == "/" else (_case_path(base, expanded) or _case_hint(target))
             raise CatalogueError(where.path, f"art file {named} not found{hint}", where.line, where.field)
         guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:
@@ -81,6 +81,28 @@ def _slash_hint(art: str) -> str:
     """``"; write paths with / (art/x.png), as on every system"``: a Windows path's backslashes
     are part of the file name elsewhere (and catalogues travel between systems)."""
     return f"; write paths with / ({one_line(art.replace(chr(92), '/'))}), as on every system"
+
+
+def _case_path(base: Path, art: str, limit: int = 10_000) -> str:
+    """``"; did you mean 'art/photo.jpg'?"`` when ``art`` (relative to ``base``) names a file
+    there but for letter case, in its folders' names as in the file's (``Art/Photo.JPG``: a
+    catalogue written on a Mac or Windows, whose file systems ignore case); else ``""``. Looks at
+    no more than ``limit`` names a folder."""
+    parts = Path(art).parts
+    if not parts or Path(art).is_absolute() or any(p in (".", "..") for p in parts):
+        return ""
+    here = base
+    found: list[str] = []
+    for part in parts:
+        try:
+            names = [entry.name for entry in itertools.islice(os.scandir(here), limit)]
+        except OSError:
+            return ""
+        same = [n for n in names if n == part] or sorted(n for n in names if n.lower() == part.lower())
+        if not same:
+            return ""
+        here, found = here / same[0], found + [same[0]]
+    return f"; did you mean '{one_line('/'.join(found))}'?" if here.is_file() and found != list(parts) else ""
 
 
 def _case_hint(target: Path, limit: int = 10_000) -> str:

@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
+from decimal import Decimal
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -397,7 +398,7 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
         try:
             width, height = parse_size(data["size"])
         except ValueError as exc:
-            raise fail(("size",), one_line(str(exc))) from None
+            raise fail(("size",), one_line(str(exc), 1000)) from None  # whole: parse_size bounds its text (129 characters)
         for side in (width, height or width):
             if side < MIN_SIZE:
                 raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
@@ -572,6 +573,8 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
         raise fail(f"expected {wanted}, got {_got(value)}")
     if isinstance(value, str):
         text = value.strip().replace("\u2212", "-")
+        percent = text.endswith("%")  # 25 % or 25%: 0.25, the number an .xlsx percentage cell holds
+        text = text[:-1].rstrip(" \u00a0\u202f") if percent else text
         if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
             text = text.replace(",", ".")
         elif decimal_comma and _POINT_GROUPED.fullmatch(text):
@@ -580,8 +583,8 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
             raise fail(f"expected {wanted}, got {show(value)}, which a semicolon-separated sheet writes for {plain}; "
                        f"write {plain}{decimal}")
         try:
-            value = float(text)
-        except ValueError:
+            value = float(Decimal(text).scaleb(-2)) if percent else float(text)
+        except (ValueError, ArithmeticError):
             hint = ""
             if decimal_comma and _GROUPED.fullmatch(text):
                 hint = f" (write it without thousands separators: {re.sub(r'[^-+0-9,]', '', text)})"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -350,11 +351,30 @@ def line_at(lines: Lines, where: tuple[Any, ...]) -> int | None:
     return lines.get(where)
 
 
+#: Names other card tools use (Squib, protograf, nanDECK, CSS, American spelling) for ours: the
+#: suggestion when the name on the right is one of the choices (``font_size`` → ``size``, which
+#: spelling alone would take for ``min_size``).
+OTHER_NAMES = {
+    "font_size": "size", "fontsize": "size", "font-size": "size", "point_size": "size", "pointsize": "size",
+    "font_family": "font", "fontfamily": "font", "font-family": "font", "typeface": "font",
+    "color": "colour", "font_color": "colour", "fontcolor": "colour", "text_color": "colour",
+}
+
+
 def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    """``"; did you mean 'x'?"`` for the closest choice (case-insensitive), or ``""``."""
+    """``"; did you mean 'x'?"`` for the closest choice (case-insensitive), or ``""``: another
+    tool's name for a choice (:data:`OTHER_NAMES`), else among difflib's close matches one that
+    begins as ``word`` does (3 letters or more: ``rarity`` → ``rare``, not ``art``), else the closest."""
     lowered = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean '{lowered[close[0]]}'?" if close else ""
+    key = word.lower()
+    other = OTHER_NAMES.get(key)
+    if other is not None and other in lowered:
+        return f"; did you mean '{lowered[other]}'?"
+    close = difflib.get_close_matches(key, list(lowered), n=max(len(lowered), 1), cutoff=0.6)
+    if not close:
+        return ""
+    best = max(close, key=lambda c: len(os.path.commonprefix([key, c])) >= 3)  # ties keep difflib's order
+    return f"; did you mean '{lowered[best]}'?"
 
 
 def what(value: Any) -> str:

@@ -306,7 +306,25 @@ def _check_parts(path: Path) -> None:
                     (_CELL_FORMAT, MAX_CELL_FORMATS, "cell formats") if name.lower().endswith("styles.xml") else (None, 0, ""))
                 _scan_part(path, archive, info, counted, limit, what)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
+        if isinstance(exc, zipfile.BadZipFile) and _csv_text(path):
+            raise CatalogueError(path, f"not an .xlsx workbook: it holds text like a CSV file; name it {path.with_suffix('.csv').name}") from None
         raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
+
+
+def _csv_text(path: Path) -> bool:
+    """Whether the file at ``path`` reads as CSV text (a .csv renamed .xlsx): its first line
+    (within the first 64 KiB) decodes as UTF-8 and holds a comma, semicolon or tab."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(64 * 1024)
+    except OSError:
+        return False
+    first = head.split(b"\n", 1)[0]
+    try:
+        line = first.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return "\x00" not in line and any(sep in line for sep in ",;\t")
 
 
 def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counted: re.Pattern[bytes] | None,
