@@ -123,8 +123,11 @@ def test_an_aborted_worker_is_worded_as_its_limit():
 def test_a_page_past_the_time_limit_is_stopped(tmp_path: Path):
     path = nested_forms(tmp_path / "bomb.pdf", depth=28)  # 2^28 fills: minutes in any pdfium, even one that draws depth 24 in 4 s
     code, out, err, seconds = tokengen("preview", str(path), "--max-placements", "1000000000", "--max-render-seconds", "1")
-    assert (code, out, err) == (2, "", f"tokengen: error: {path} page 1: rendering took more than the limit of 1 s, "
-                                       "and was stopped (raise it with --max-render-seconds)\n")
+    # the limit holds for each call of the worker, opening the file included: on a loaded machine
+    # the open (the worker's first call) can be the one stopped, and then no page is named
+    assert (code, out) == (2, ""), err
+    assert err in (f"tokengen: error: {path}{where}: rendering took more than the limit of 1 s, and was stopped "
+                   "(raise it with --max-render-seconds)\n" for where in (" page 1", "")), err
     assert seconds < 30
     assert not list(tmp_path.glob("*.png"))
 
