@@ -335,6 +335,19 @@ def test_small_tokens_keep_text_inside_the_profile_safe_area(tmp_path: Path, run
         assert im.size == (300, 300)  # (0.75 + 0.25) in × 300 DPI
 
 
+def test_a_product_trim_warns_of_small_text_at_the_size_it_prints(tmp_path: Path, run):
+    """tgc-square-chit-small prints the 1 in Meatshields at its 0.5 in trim: the small-text
+    warning is measured on the faces as drawn there (the caption's size read back from the PDF),
+    not at the catalogue's own 1 in, where the caption is legible and nothing was said."""
+    import pdfplumber
+
+    result = run("export", str(CATALOGUE), "--profile", "tgc-square-chit-small", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    with pdfplumber.open(tmp_path / "meatshields-tgc-square-chit-small.pdf") as pdf:
+        sizes = {c["fontname"].split("+")[-1]: round(c["size"], 2) for c in pdf.pages[0].chars}
+    assert sizes["DejaVuSans"] < 5  # the caption, in the regular face; the glyph and code are bold
+    assert result.stderr == (f"tokengen: warning: caption text is {sizes['DejaVuSans']:g} pt on 18 tokens "
+                             "(agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n")
 @pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
 def test_shop_sheets_carry_a_duplex_back_sheet_with_its_own_boxes(tmp_path: Path, run, profile: str):
     """Tokens are drawn blind, so the shop files have backs: page 2 is the back sheet, mirrored for

@@ -101,7 +101,6 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
     """
-    from ..faces import scale as scaling
     from ..geometry import sizing
     from ..outputs.export import export, preflight_results
     from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
@@ -126,7 +125,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         say(export_line(written, out_dir, profile.name))
         for note in dict.fromkeys(said):
             say(note)
-    warnings = list(dict.fromkeys([*scaling.small_text_warnings(cat, size, safe=profile.safe), *notes]))  # sheets' builds repeat the small-text ones
+    warnings = list(dict.fromkeys(notes))  # the export's own, small text included, measured at the size it drew
     for warning in warnings:
         warn(warning_line(warning))
     pdf = written[0]

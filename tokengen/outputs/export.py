@@ -48,6 +48,7 @@ from ..colour import Converter
 from ..errors import ExportError, LayoutError, UsageError
 from ..faces.art import ArtLibrary
 from ..faces.render import SheetCanvas, binary_streams, open_canvas
+from ..faces.scale import small_text_warnings
 from ..geometry import bands
 from ..geometry.pager import check_limits
 from ..geometry.sizing import proportions_problem, sheet_spec
@@ -110,8 +111,10 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             catalogue's size.
         keep_resolution: embed art at its own resolution instead of resampling it down to the
             profile's ``max_dpi``.
-        warnings: when given, the art warnings are appended to it (low resolution, resampled),
-            e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution keeps it``.
+        warnings: when given, the run's warnings are appended to it: the art's (low resolution,
+            resampled, e.g. ``1 picture resampled to 300 DPI (art/cover.jpg); --keep-resolution
+            keeps it``) and the face texts printed below 5 pt, measured on the faces as drawn at
+            the run's trim (:func:`tokengen.faces.scale.small_text_warnings`).
         notes: when given, what the export did that the user should know is appended to it
             (``faces scaled to 85.5 % about their centres …``, see
             :func:`tokengen.faces.render.scaled_note`).
@@ -425,7 +428,9 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
     """Write a PDF with one token side per page to ``target`` (a path or a binary buffer) from
     ``sides``, an iterator of ``count`` (``"face"`` or ``"back"``, token) pairs taken one page at
     a time: each page is one form placement, so memory grows by a few hundred bytes per page,
-    never by a list of the pages or their drawings. Art warnings are added to ``warnings``.
+    never by a list of the pages or their drawings. The catalogue's, the art's and the small-text
+    warnings (:func:`tokengen.faces.scale.small_text_warnings`, measured on the faces as drawn) are
+    added to ``warnings``.
 
     Each page is the trim grown by the bleed on every side (``size + 2 × bleed`` pt square; a
     card's width and height each + 2 × bleed) with TrimBox = the trim (inset by the bleed) and
@@ -461,9 +466,10 @@ def write_single_pages(catalogue: Catalogue, profile: Profile, sides: Iterator[t
         canvas.restoreState()
         canvas.showPage()
         progress.report("pages", number, count)
-    if warnings is not None:
+    if warnings is not None:  # as a sheet build gives them; the small texts as the faces were drawn
         warnings.extend(catalogue.warnings)
         warnings.extend(library.warnings(catalogue.path.parent))
+        warnings.extend(small_text_warnings(catalogue, size, safe=profile.safe, layouts=sheet.layouts))
         warnings.extend(sheet.warnings)
     if notes is not None:
         notes.extend(sheet.notes)
