@@ -348,6 +348,8 @@ def test_a_product_trim_warns_of_small_text_at_the_size_it_prints(tmp_path: Path
     assert sizes["DejaVuSans"] < 5  # the caption, in the regular face; the glyph and code are bold
     assert result.stderr == (f"tokengen: warning: caption text is {sizes['DejaVuSans']:g} pt on 18 tokens "
                              "(agi-low, agi-high, agi-both, …), below 5 pt at 0.5in\n")
+
+
 @pytest.mark.parametrize("profile", ["print-shop", "eu-3mm"])
 def test_shop_sheets_carry_a_duplex_back_sheet_with_its_own_boxes(tmp_path: Path, run, profile: str):
     """Tokens are drawn blind, so the shop files have backs: page 2 is the back sheet, mirrored for
