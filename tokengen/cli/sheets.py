@@ -225,6 +225,29 @@ def init_command(folder: Path, starter: str) -> None:
         say(f"wrote {path}")
 
 
+@cli.command("sizes")
+def sizes_command() -> None:
+    """List the card and tile sizes known by name, for a catalogue's size: and --size: each name,
+    the other names it answers to, its trim in mm and in, and where the figure comes from.
+
+    \b
+    Examples:
+      tokengen sizes
+      tokengen build cards.yaml --size bridge
+    """
+    from ..units import PT_PER_IN, PT_PER_MM, named_sizes
+
+    seen: set[str] = set()
+    for size in named_sizes().values():
+        if size.name in seen:
+            continue
+        seen.add(size.name)
+        mm = f"{size.width / PT_PER_MM:g} x {size.height / PT_PER_MM:g} mm"
+        inch = f"{size.width / PT_PER_IN:.3g} x {size.height / PT_PER_IN:.3g} in"
+        also = f" (also {', '.join(size.also)})" if size.also else ""
+        data(f"{size.name:<14} {mm:<20} {inch:<18} {size.source}{also}")
+
+
 @cli.command("preview")
 @click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.png",
