@@ -67,8 +67,10 @@ def test_small_text_and_unprintable_size(run, tmp_path):
     small = [f for f in report["findings"] if f["code"] == "small-text"]
     assert len(small) == 2 and small[0]["data"]["pt"] == pytest.approx(1.76)  # 0.05 × 36 pt, printed at the 0.5 in token's text shrink (0.976)
     assert result.exit_code == 0  # a warning
-    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in"))
+    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in\ntile: false"))
     assert result.exit_code == 1 and ("error", "not-printable") in codes(report)
+    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in"))  # a board: build tiles it
+    assert result.exit_code == 0 and ("info", "board") in codes(report)
 
 
 def test_duplicate_ids_and_unknown_game(run, tmp_path):

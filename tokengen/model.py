@@ -233,6 +233,9 @@ class Catalogue:
     #: The safe area (pt) the faces were designed for (``safe_area:``; None: the home one). An
     #: output asking a larger one scales each face's content about its centre to fit.
     safe_area: float | None = None
+    #: A board larger than the page is tiled over pages with this overlap (pt, ``tile: {overlap: 6mm}``);
+    #: None: ``tile: false``, such a board is refused.
+    tile_overlap: float | None = 6 * 72 / 25.4
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()

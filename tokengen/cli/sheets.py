@@ -114,6 +114,9 @@ def build_json(result: Any) -> None:
 @click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
               help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
                    "(long: the line runs along the sheet's long edges; short: across).")
+@click.option("--tile/--no-tile", default=True, show_default=True,
+              help="A board larger than the page: print it over several pages with overlaps, marks and an assembly key (catalogue key tile:); "
+                   "--no-tile refuses it.")
 @click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
@@ -129,7 +132,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | tuple[float, float] | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
-          furniture: str = "full",
+          furniture: str = "full", tile: bool = True,
           max_font_code_points: int = MAX_FONT_CODE_POINTS, previews: Any = None, fmt: str = "text") -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
@@ -142,6 +145,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
       tokengen build --copies 50 --columns 0 -o full-pages.pdf
       tokengen build --fill -o full-sheet.pdf
+      tokengen build board.yaml -o board.pdf         # a board larger than the page, tiled over pages
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
@@ -175,7 +179,8 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     with step(f"built {target}"):
         result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
                                              max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
-                                             max_svg_elements=max_svg_elements), target,
+                                             max_svg_elements=max_svg_elements, tile=tile and cat.tile_overlap is not None,
+                                             overlap=cat.tile_overlap or BuildOptions.overlap), target,
                            also=previews)
     note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
     if note:

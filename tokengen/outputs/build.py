@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from .._version import __version__
-from ..colour import Converter
 from ..errors import ArtError, CatalogueError, LayoutError, UsageError
-from ..faces.art import ArtLibrary, shown_in
+from ..faces.art import shown_in
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.pagestream import end_page, save
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
@@ -24,28 +23,13 @@ from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from ..model import Catalogue
 from ..units import counted, format_length
+from . import tiles
 from .backs import BackSheets, backs_path
 from .options import BuildOptions
+from .result import BuildResult, art_library, pictures_of
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    """What a build wrote: the file, its page count and the number of tokens placed; the back
-    sheets (and their file when separate); warnings such as low-resolution art; ``sets``: how
-    many copies of the catalogue were placed; ``rules_pages``: pages of the rules sheet."""
-
-    path: Path
-    pages: int
-    tokens: int
-    back_pages: int = 0
-    backs_path: Path | None = None
-    warnings: tuple[str, ...] = ()
-    sets: int = 1
-    rules_pages: int = 0
-    notes: tuple[str, ...] = ()  # what the build did that the user should know: faces scaled for a larger safe area
 
 
 @contextmanager
@@ -103,6 +87,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         CatalogueError: a picture cannot be used, named where the catalogue names it (:func:`art_named`).
         ExportError: an output cannot be written (nothing is left behind).
     """
+    if tiles.oversized(catalogue, options):
+        return tiles.build_tiled(catalogue, options, out, also)
     plan = plan_build(catalogue, options, Path(out), also)
     with atomic_files(plan.outputs, inputs=plan.inputs) as temps:  # face and backs: both or neither
         drawing = open_sheet(catalogue, plan, temps)
@@ -359,26 +345,6 @@ def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
 
         rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
     return pages * (2 if options.backs == "duplex" else 1) + rules
-
-
-def pictures_of(catalogue: Catalogue) -> list[Path]:
-    """The pictures the tokens draw: art of faces and backs and image fields, sorted (as
-    :meth:`~tokengen.model.Catalogue.files_read` lists them, without spreadsheets and fonts)."""
-    found = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-    found |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
-    if catalogue.back is not None and catalogue.back.art is not None:
-        found.add(catalogue.back.art)
-    return sorted(found)
-
-
-def art_library(options: BuildOptions) -> ArtLibrary:
-    """The art library (and its colour converter) for a build with ``options``.
-
-    Raises:
-        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
-    """
-    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
-                      max_total_pixels=options.max_art_pixels, max_svg_elements=options.max_svg_elements)
 
 
 def describe(result: BuildResult) -> str:

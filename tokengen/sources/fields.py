@@ -125,6 +125,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     design_safe = None
+    tile_overlap = _tile_overlap(data, fail)
     if "safe_area" in data:
         try:
             design_safe = parse_length(data["safe_area"])
@@ -210,7 +211,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
@@ -390,6 +391,20 @@ def _own_face(font: Any, file: Path) -> None:
             own = f"{text[:40]}-{hashlib.sha1(data).hexdigest()[:8]}"
             font.face.name = own.encode("latin-1") if isinstance(name, bytes) else own
         return
+
+
+def _tile_overlap(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> float | None:
+    """The overlap (pt) of a board tiled over pages (``tile: {overlap: 6mm}``), the default 6 mm,
+    or None for ``tile: false`` (a board larger than the page is refused)."""
+    tile = data.get("tile", True)
+    if tile is False:
+        return None
+    if not isinstance(tile, dict) or "overlap" not in tile:
+        return 6 * 72 / 25.4
+    try:
+        return parse_length(tile["overlap"])
+    except ValueError as exc:
+        raise fail(("tile", "overlap"), str(exc)) from None
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
