@@ -26,6 +26,7 @@ from .params import (
     CATALOGUE,
     DEFAULT_CATALOGUE,
     FORMAT,
+    LENGTH,
     REPORT,
     SIZE,
     _echo_json,
@@ -228,6 +229,44 @@ def init_command(folder: Path, starter: str) -> None:
 
     for path in init(folder, starter):
         say(f"wrote {path}")
+
+
+@cli.command("box")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None,
+              help="PDF to write (default: named after the catalogue, with -box: cards-box.pdf).")
+@click.option("--page", default="letter", show_default=True, help="Page size (letter, a4, … or WIDTHxHEIGHT).")
+@click.option("--landscape", is_flag=True, help="Turn the page sideways.")
+@click.option("--cards", type=click.IntRange(1, 10_000), default=None, help="Cards the box holds (default: the catalogue's tokens).")
+@click.option("--thickness", type=LENGTH, default="0.3mm", show_default=True, help="Thickness of one card (sleeved cards: about 0.6mm).")
+@click.option("--clearance", type=LENGTH, default="1mm", show_default=True, help="Room added to each inside dimension.")
+def box_command(catalogue: Path, output: str | None, page: str, landscape: bool, cards: int | None, thickness: float, clearance: float) -> None:
+    """Draw a tuck box for CATALOGUE's cards: its inside is the deck (card width and height, the
+    cards' thickness) plus a clearance, with glue flap, dust flaps, tuck flaps and a thumb notch;
+    the deck's back on its front and back, its title up the sides. Cut on the solid line, fold on
+    the dashed ones.
+
+    \b
+    Examples:
+      tokengen box cards.yaml -o cards-box.pdf
+      tokengen box cards.yaml --cards 54 --thickness 0.32mm --page a4
+    """
+    from ..geometry import sizing
+    from ..outputs.box import write_box
+    from ..outputs.options import BuildOptions
+    from ..sources.bundled import default_output
+    from ..sources.catalogue import load_catalogue
+    from ..units import format_length
+
+    with step(f"read {catalogue}"):
+        cat = load_catalogue(catalogue)
+    spec = sheet_spec(page, landscape, 0.25 * 72, 0.0, None, True, False,
+                      sizing.token_size(cat.size, None, None, cat.shape, base_height=cat.height), group=cat.columns)
+    default = default_output(catalogue, cat.title)
+    target = output_file(output, default.name) if output else default.with_name(default.stem + "-box.pdf")
+    box = write_box(cat, BuildOptions(sheet=spec), target, cards, thickness, clearance)
+    say(f"wrote {target}: a tuck box {format_length(box.width)} wide, {format_length(box.height)} high, "
+        f"{format_length(box.depth)} deep (inside)")
 
 
 @cli.command("sizes")
