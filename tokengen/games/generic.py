@@ -15,7 +15,7 @@ from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue, Token
 from ..units import counted, format_length, format_pt
-from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
+from .contract import ERROR, INFO, WARNING, Finding, Settings
 
 
 def _spec(catalogue: Catalogue, settings: Settings, trim: bands.Trim | None = None) -> SheetSpec:
