@@ -23,6 +23,9 @@ from ..units import PAGES, counted
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
+#: The codes of findings about a catalogue's own ``rules:`` and ``odds:`` entries, written in a
+#: report as ``file:line: rules[2]: message`` (:mod:`tokengen.games.declared`).
+DECLARED_CODES = ("rule", "odds")
 
 
 @dataclass(frozen=True)
@@ -157,9 +160,12 @@ class Report:
         return f"{self.path}: {'playable' if self.playable else 'NOT playable'} ({', '.join(counted(c[s], s) for s in SEVERITIES)})"
 
     def finding_line(self, f: Finding) -> str:
-        """One finding as text: ``file:line: severity code: field: message``."""
+        """One finding as text: ``file:line: severity code: field: message``; a declared rule or
+        odd (codes ``rule`` and ``odds`` with a line) as ``file:line: rules[2]: message``."""
         file = f.file or self.path
         where = f"{file}:{f.line}" if f.line else str(file)
+        if f.code in DECLARED_CODES and f.line and f.field:
+            return f"{where}: {f.field}: {f.message}"
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         return f"{where}: {f.severity} {f.code}: {what}"
 

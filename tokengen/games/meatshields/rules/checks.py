@@ -28,6 +28,7 @@ from ...contract import ERROR, INFO, WARNING, Finding, finding_from_error
 from ...contract import Report as _Report
 from ...contract import Settings as _Settings
 from ...contract import reading_lines as _reading_lines
+from ...declared import check_odds, check_rules
 from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
 from .targeting import PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
 
@@ -267,7 +268,7 @@ def check_game_defaults(catalogue: Catalogue, settings: Settings) -> list[Findin
 
 #: The game checks, in report order. Each takes (catalogue, settings) and returns findings.
 CHECKS: tuple[Check, ...] = (check_backs, check_bag_size, check_printable, check_legible, check_coverage, check_capacity,
-                             check_costs, check_game_defaults, check_draw_odds)
+                             check_costs, check_game_defaults, check_draw_odds, check_rules, check_odds)
 
 
 def run_checks(catalogue: Catalogue, settings: Settings, checks: Iterable[Check] = CHECKS) -> list[Finding]:
