@@ -242,3 +242,19 @@ def test_the_starters_declare_rules_and_odds():
         assert report.playable, name
         assert next(f for f in report.findings if f.code == "rules").message.startswith("all ")
         assert len([f for f in report.findings if f.code == "odds"]) == 2
+
+
+def test_the_guide_example_is_real(run, tmp_path, monkeypatch):
+    """docs/guide/checks.md: its catalogue, checked, gives the output it shows."""
+    import re
+
+    text = (ROOT / "docs" / "guide" / "checks.md").read_text("utf-8")
+    catalogue = re.search(r"```yaml\n(.*?)```", text, re.S)[1]
+    shown = re.search(r"```console\n\$ tokengen check cards.yaml\n(.*?)```", text, re.S)[1]
+    (tmp_path / "cards.yaml").write_text(catalogue, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("check", "cards.yaml")
+    assert result.exit_code == 1 and result.stdout == shown
+    # the guide's sums by hand
+    assert "37/44" in shown and 1 - Fraction(comb(9, 5), comb(12, 5)) == Fraction(37, 44)
+    assert "31/66" in shown and Fraction(comb(7, 2) + comb(5, 2), comb(12, 2)) == Fraction(31, 66)

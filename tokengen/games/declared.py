@@ -316,7 +316,7 @@ def check_odds(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         source = spec.get("from") or (_noun(spec.get("where"), 2) if spec.get("where") else "the set")
         how = ", each put back" if data["replacement"] else ""
         text = (f"{asked} in {spec['draw']} drawn from {source} of {data['bag']}{how}: "
-                f"{p.numerator}/{p.denominator} ({exact.percent(p)})")
+                f"{p} ({exact.percent(p)})")
         found.append(Finding(INFO, "odds", _label(entry, text), entry.line, entry.where,
                              {**data, "p": f"{p.numerator}/{p.denominator}", "percent": float(p * 100)}))
     return found
