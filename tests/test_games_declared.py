@@ -112,11 +112,22 @@ def test_a_value_outside_the_declared_choices_is_refused(run, tmp_path):
                              "the field's choices; did you mean 'blue'?\n")
 
 
-def test_a_rule_of_an_unknown_kind_is_a_schema_error(run, tmp_path):
-    path = write(tmp_path, "- {totl: {min: 1}}\n")
+@pytest.mark.parametrize(("rules", "odds", "message"), [
+    ("- {totl: {min: 1}}\n", "", "rules[0].totl: unknown rule kind; did you mean 'total'?"),
+    ("- {total: {min: 1}, count: {min: 1}}\n", "", "rules[0]: one rule has one kind; this one has count and total"),
+    ("- {name: x}\n", "", "rules[0]: a rule needs one of count, total, each, unique, copies, sum"),
+    ("- {each: [type, colour], exactly: 0}\n", "", "rules[0].exactly: must be at least 1, got 0"),
+    ("- {copies: {by: name}}\n", "", "rules[0].copies: missing required key 'max'"),
+    ("- {count: {min: \"x\"}}\n", "", "rules[0].count.min: expected a whole number, got 'x'"),
+    ("", "- {draw: 2}\n", "odds[0]: an odds question needs one of want, all, any"),
+    ("", "- {draw: 0, want: {at_least: 1}}\n", "odds[0].draw: must be at least 1, got 0"),
+    ("", "- {draw: 2, want: {where: {type: Item}}}\n", "odds[0].want: missing required key 'at_least'"),
+])
+def test_a_misspelt_rule_or_odd_is_one_schema_error(run, tmp_path, rules, odds, message):
+    path = write(tmp_path, rules, odds)
     result = run("check", str(path))
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"tokengen: error: {path}:{line_of(path, 'totl')}: rules[0]")
+    assert result.stderr == f"tokengen: error: {path}:{line_of(path, (rules or odds).strip()[2:])}: {message}\n"
 
 
 # -- odds, each against a computation written out here ------------------------------------------------
