@@ -215,9 +215,25 @@ def test_the_odds_line_in_the_text_report(run, tmp_path):
 
 
 def test_the_splits_are_bounded_by_count():
+    calls = []
     with pytest.raises(ValueError, match="cases to weigh exactly"):
-        exact.chance(1000, [100] * 8, lambda x: True, replacement=True)
-    assert exact.split_count(1000, 8) > exact.MAX_SPLITS
+        exact.chance(1000, [100] * 8, calls.append, replacement=True)
+    assert calls == [] and exact.split_count(1000, 8) > exact.MAX_SPLITS  # refused before any is weighed
+    # within the bound, every split is weighed once: C(10 + 2, 2) splits of 10 over 3 kinds
+    exact.chance(10, [5, 5, 5], lambda x: calls.append(x) or True)
+    assert len(calls) == comb(12, 2) - 3 * comb(6, 2)  # less the splits taking 6 or more of a kind of 5
+
+
+def test_each_is_bounded_by_its_combinations(tmp_path):
+    choices = ", ".join(f"c{i}" for i in range(50))
+    declared = "".join(f"  {f}: {{type: text, choices: [{choices}]}}\n" for f in "abc")
+    text = DECK.replace("  cost: integer\n", "  cost: integer\n" + declared)
+    for cost in ("cost: 1,", "cost: 2,", "cost: 3,"):
+        text = text.replace(cost, cost + " a: c0, b: c0, c: c0,")
+    text = text.replace("cost: 4}", "cost: 4, a: c0, b: c0, c: c0}")
+    path = write(tmp_path, "- {each: [a, b, c]}\n", text=text)
+    broken = [f.message for f in check_catalogue(path).findings if f.code == "rule"]
+    assert broken == ["each: 125,000 combinations of a × b × c, more than 100,000 to check"]  # 50³
 
 
 # -- Meatshields: its structural checks are rules in its catalogue ------------------------------------

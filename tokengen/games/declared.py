@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from math import prod
 from typing import Any
 
 from ..model import Catalogue, Declared, Token
@@ -38,6 +39,9 @@ from .contract import ERROR, INFO, Finding, Settings
 
 #: Rule kinds, in the order the docs list them.
 KINDS = ("count", "total", "each", "unique", "copies", "sum")
+#: The most combinations one ``each:`` rule may list (the product of its fields' choices): a
+#: bound on work, counted.
+MAX_COMBINATIONS = 100_000
 
 
 class RuleError(ValueError):
@@ -140,10 +144,15 @@ def _each(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[s
     bare = [n for n in names if n not in declared]
     if bare:
         raise RuleError(f"each: field '{bare[0]}' declares no choices (give it choices: [...] in fields:)")
+    size = prod(len(declared[name]) for name in names)
+    if size > MAX_COMBINATIONS:
+        raise RuleError(f"each: {size:,} combinations of {' × '.join(names)}, more than {MAX_COMBINATIONS:,} to check")
     combos: list[tuple[Any, ...]] = [()]
     for name in names:
         combos = [c + (choice,) for c in combos for choice in declared[name]]
-    seen = Counter(tuple(_value(t, n) for n in names) for t in catalogue.tokens for _ in range(t.copies))
+    seen: Counter[tuple[Any, ...]] = Counter()
+    for t in catalogue.tokens:
+        seen[tuple(_value(t, n) for n in names)] += t.copies
     missing = [c for c in combos if not seen[c]]
     exactly = rule.get("exactly")
     off = [c for c in combos if seen[c] and exactly is not None and seen[c] != exactly]

@@ -21,7 +21,7 @@ from math import comb, factorial, prod
 
 #: The most splits of a draw over the classes one question may weigh (``C(n + m - 1, m - 1)``
 #: for ``n`` drawn over ``m`` classes): a bound on work, counted, not timed.
-MAX_SPLITS = 2_000_000
+MAX_SPLITS = 1_000_000
 
 
 def splits(n: int, sizes: Sequence[int], replacement: bool) -> Iterator[tuple[int, ...]]:
