@@ -263,6 +263,18 @@ def test_meatshields_structure_is_declared_as_rules(tmp_path):
         "one copy of each: 2 copies of 'str-both' (id), at most 1 wanted"]
 
 
+def test_where_matches_a_colour_field_by_its_hex(tmp_path):
+    """A colour field compares as #rrggbb in any case: the counters starter's blue side
+    (3 + 3 + 2 + 2 + 1 counters of #4f6fa8 among 20)."""
+    starter = ROOT / "tokengen" / "data" / "starters" / "counters"
+    for name in ("counters.yaml", "tokens.csv"):
+        (tmp_path / name).write_bytes((starter / name).read_bytes())
+    text = (tmp_path / "counters.yaml").read_text("utf-8")
+    (tmp_path / "counters.yaml").write_text(text.replace("odds:\n", "odds:\n  - {draw: 2, want: {where: {colour: \"#4F6FA8\"}, exactly: 2}}\n", 1), "utf-8")
+    found = next(f for f in check_catalogue(tmp_path / "counters.yaml").findings if f.code == "odds")
+    assert Fraction(found.data["p"]) == Fraction(comb(11, 2), comb(20, 2))
+
+
 def test_the_starters_declare_rules_and_odds():
     for name in ("cards/cards.yaml", "counters/counters.yaml"):
         report = check_catalogue(ROOT / "tokengen" / "data" / "starters" / name)

@@ -31,7 +31,7 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
-from ..model import Catalogue, Declared, Token
+from ..model import Catalogue, Colour, Declared, Token
 from ..sources.schemas import suggest
 from ..units import counted
 from . import odds as exact
@@ -50,12 +50,19 @@ class RuleError(ValueError):
 
 
 def _value(token: Token, name: str) -> Any:
-    """A token's value of ``name`` as rules compare it (``id`` is the token's id; colours and
-    art paths as text)."""
+    """A token's value of ``name`` as rules compare it (``id`` is the token's id; an RGB colour
+    as ``#rrggbb``; a CMYK colour and art paths as text)."""
     if name == "id":
         return token.id
     value = token.value(name)
+    if isinstance(value, Colour) and value.space == "rgb":
+        return "#" + "".join(f"{round(c * 255):02x}" for c in value.values)
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def _wanted(value: Any) -> Any:
+    """A value of ``where`` as tokens' values are compared (``#RRGGBB`` in lower case)."""
+    return value.lower() if isinstance(value, str) and value.startswith("#") else value
 
 
 def _fields(catalogue: Catalogue) -> list[str]:
@@ -84,7 +91,7 @@ def _matches(catalogue: Catalogue, where: dict[str, Any] | None, key: str = "whe
     if not where:
         return lambda token: True
     _known(catalogue, list(where), key)
-    wanted = {name: set(v if isinstance(v, list) else [v]) for name, v in where.items()}
+    wanted = {name: {_wanted(x) for x in (v if isinstance(v, list) else [v])} for name, v in where.items()}
     return lambda token: all(_value(token, name) in values for name, values in wanted.items())
 
 
