@@ -37,8 +37,6 @@ from ..units import counted
 from . import odds as exact
 from .contract import ERROR, INFO, Finding, Settings
 
-#: Rule kinds, in the order the docs list them.
-KINDS = ("count", "total", "each", "unique", "copies", "sum")
 #: The most combinations one ``each:`` rule may list (the product of its fields' choices): a
 #: bound on work, counted.
 MAX_COMBINATIONS = 100_000
@@ -221,6 +219,7 @@ def _sum(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[st
     return wanted is None, f"{field} adds up to {_num(total)}{over}" + (f", {wanted}" if wanted else ""), {"sum": total}
 
 
+#: The rule kinds, each ``(catalogue, rule) -> (holds, what was measured, data)``.
 RULES: dict[str, Callable[[Catalogue, dict[str, Any]], tuple[bool, str, dict[str, Any]]]] = {
     "count": _count, "total": _total, "each": _each, "unique": _unique, "copies": _copies, "sum": _sum}
 
@@ -264,7 +263,8 @@ def check_rules(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 # --- the odds ------------------------------------------------------------------------------
 
-def _want_words(catalogue: Catalogue, want: dict[str, Any]) -> str:
+def _want_words(want: dict[str, Any]) -> str:
+    """A want for people: ``at least 1 Sword``."""
     where = want.get("where")
     for key, words in (("exactly", "exactly"), ("at_least", "at least"), ("at_most", "at most")):
         if key in want:
@@ -328,7 +328,7 @@ def check_odds(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             continue
         combine = "any" if "any" in spec else "all"
         wants = [spec["want"]] if "want" in spec else list(spec[combine])
-        asked = f" {'or' if combine == 'any' else 'and'} ".join(_want_words(catalogue, w) for w in wants)
+        asked = f" {'or' if combine == 'any' else 'and'} ".join(_want_words(w) for w in wants)
         source = spec.get("from") or (_noun(spec.get("where"), 2) if spec.get("where") else "the set")
         how = ", each put back" if data["replacement"] else ""
         text = (f"{asked} in {spec['draw']} drawn from {source} of {data['bag']}{how}: "
