@@ -15,7 +15,8 @@ from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue, Token
 from ..units import counted, format_length, format_pt
-from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
+from .contract import ERROR, INFO, WARNING, Finding, Settings
+from .declared import check_odds, check_rules
 
 
 def _spec(catalogue: Catalogue, settings: Settings, trim: bands.Trim | None = None) -> SheetSpec:
@@ -214,6 +215,6 @@ def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             for r in catalogue.remarks]
 
 
-#: The generic checks, in report order.
+#: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks)
+          check_remarks, check_rules, check_odds)

@@ -39,6 +39,7 @@ from ..units import parse_length, parse_size
 from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
+from .declared import declared, field_choices
 from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, hidden_rows, read_table
@@ -177,8 +178,14 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
     checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
     passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    choices = field_choices(data["fields"])
     for n, (raw, locate, line, origin) in enumerate(rows):
         values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        for name, allowed in choices:
+            if values.get(name) not in allowed and values.get(name) not in (None, ""):
+                shown_choices = [str(c) for c in allowed]
+                hint = suggest(str(values[name]), shown_choices) or f" (choices: {', '.join(shown_choices)})"
+                raise locate(name)._replace_message(f"{show(values[name])} is not one of the field's choices{hint}")
         for name, value in values.items():
             if isinstance(value, Path) and value not in places:
                 at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
@@ -215,6 +222,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
+        declared=declared(data, lines), choices=choices,
     )
 
 
@@ -253,8 +261,9 @@ def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
     return locate(field)._replace_message(message)
 
 
-#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``.
-FIELD_KEYS = ("type", "default", "optional")
+#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``;
+#: ``choices: [red, blue]`` lists the values the ``each:`` rule expects (:mod:`.declared`).
+FIELD_KEYS = ("type", "default", "optional", "choices")
 
 
 def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any], set[str]]:
