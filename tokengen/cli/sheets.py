@@ -18,7 +18,7 @@ from ..limits import (
     RENDER_MEMORY_MB,
     RENDER_SECONDS,
 )
-from ..units import parse_page
+from ..units import counted, parse_page
 from .app import cli
 from .completion import complete_page
 from .habits import data, say, step, warn
@@ -147,6 +147,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --copies 50 --columns 0 -o full-pages.pdf
       tokengen build --fill -o full-sheet.pdf
       tokengen build board.yaml -o board.pdf         # a board larger than the page, tiled over pages
+      tokengen build game.yaml -o game.pdf           # a project: every part after a contents page
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
@@ -161,34 +162,59 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     from ..outputs.summary import SIZE_OR_SCALE
     from ..sources.bundled import default_output
     from ..sources.catalogue import load_catalogue
+    from ..sources.project import is_project
 
     if token_size is not None and scale is not None:
         raise click.UsageError(SIZE_OR_SCALE)
     if fmt == "json" and click.get_current_context().params.get("watch"):
         raise click.UsageError("--format json is for one build, not --watch")
-    with step(f"read {catalogue}"):
-        cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
-    spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                      sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
-    spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
+    def load(path: Path) -> Any:
+        with step(f"read {path}"):
+            return load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+
+    def options_for(cat: Any) -> BuildOptions:
+        spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
+                          sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
+        spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
+        if punch:
+            if cat.shape is None or cat.shape.kind != "circle":
+                raise click.UsageError("--punch is for circle tokens (shape: circle)")
+            spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+        return BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                            max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
+                            max_svg_elements=max_svg_elements, tile=tile and cat.tile_overlap is not None,
+                            overlap=cat.tile_overlap or BuildOptions.overlap)
+
+    if is_project(catalogue):
+        return _build_project(catalogue, output, load, options_for, fmt)
+    cat = load(catalogue)
+    options = options_for(cat)
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)
-    if punch:
-        if cat.shape is None or cat.shape.kind != "circle":
-            raise click.UsageError("--punch is for circle tokens (shape: circle)")
-        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
     with step(f"built {target}"):
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                                             max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
-                                             max_svg_elements=max_svg_elements, tile=tile and cat.tile_overlap is not None,
-                                             overlap=cat.tile_overlap or BuildOptions.overlap), target,
-                           also=previews)
+        result = build_pdf(cat, options, target, also=previews)
     note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
     if note:
         result = dataclasses.replace(result, notes=(note, *result.notes))
     echo_build_report(result, fmt)
     if fmt == "json":
         click.get_current_context().meta[REPORT] = lambda: build_json(result)  # after the previews
+    return result
+
+
+def _build_project(path: Path, output: str | None, load: Any, options_for: Any, fmt: str) -> Any:
+    """``tokengen build project.yaml``: every part into one PDF after a contents page."""
+    from ..outputs.project import build_project
+    from ..sources.project import load_project
+
+    project = load_project(path)
+    target = output_file(output, f"{path.stem}.pdf") if output else Path(f"{path.stem}.pdf")
+    with step(f"built {target}"):
+        result = build_project(project, load, options_for, target)
+    for warning in result.warnings:
+        warn(warning)
+    parts = ", ".join(f"{project.parts[n].name} from page {start}" for n, (_, start) in enumerate(result.parts))
+    say(f"wrote {target}: {counted(len(result.parts), 'part')} on {counted(result.pages, 'page')} (contents on page 1; {parts})")
     return result
 
 
