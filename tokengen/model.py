@@ -255,6 +255,8 @@ class Catalogue:
     #: A board larger than the page is tiled over pages with this overlap (pt, ``tile: {overlap: 6mm}``);
     #: None: ``tile: false``, such a board is refused.
     tile_overlap: float | None = 6 * 72 / 25.4
+    #: ``shape: standee``: the base (pt) of each standee strip (:mod:`tokengen.outputs.standees`); None: not standees.
+    standee_base: float | None = None
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()

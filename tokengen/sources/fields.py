@@ -117,6 +117,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
              for name, relative in data.get("icons", {}).items()}
     dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
+    data, standee_base = _standee(data, fail)
     width, height, shape = _geometry(data, fail)
     own = Trim(width, height, shape)
     for name, trim in _layout_trims(data, fail).items():  # a layout's own size and shape: a band of its own
@@ -218,7 +219,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
@@ -400,6 +401,28 @@ def _own_face(font: Any, file: Path) -> None:
             own = f"{text[:40]}-{hashlib.sha1(data).hexdigest()[:8]}"
             font.face.name = own.encode("latin-1") if isinstance(name, bytes) else own
         return
+
+
+def _standee(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, Any], float | None]:
+    """``shape: standee`` (base 12 mm) or ``shape: {kind: standee, base: 10mm}``: the catalogue
+    without its shape (a standee's figure is a plain rectangle) and the base in pt; else the
+    catalogue as it is and None."""
+    from ..geometry.standee import BASE
+
+    spec = data.get("shape")
+    if spec != "standee" and not (isinstance(spec, dict) and spec.get("kind") == "standee"):
+        return data, None
+    base = BASE
+    if isinstance(spec, dict):
+        for key in spec:
+            if key not in ("kind", "base"):
+                raise fail(("shape", key), f"unknown key for a standee{suggest(str(key), ['kind', 'base'])} (known keys: kind, base)")
+        if "base" in spec:
+            try:
+                base = parse_length(spec["base"], allow_zero=False)
+            except ValueError as exc:
+                raise fail(("shape", "base"), one_line(str(exc))) from None
+    return {k: v for k, v in data.items() if k != "shape"}, base
 
 
 def _tile_overlap(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> float | None:

@@ -1,0 +1,91 @@
+"""Standees (``shape: standee``): each token printed as a strip to cut, fold and glue, its face
+upright above a base, its back turned 180° above the face, then a second base
+(:mod:`tokengen.geometry.standee`). Face and back are the catalogue's own layouts, drawn once
+each into forms as on every sheet. Cut lines are solid, fold lines dashed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import LayoutError
+from ..faces.pagestream import end_page, save
+from ..faces.render import CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
+from ..geometry import bands, standee
+from ..geometry.imposition import Line
+from ..io import guard, progress
+from ..io.atomic import atomic_files
+from ..model import Catalogue
+from ..units import counted, format_length
+from .options import BuildOptions
+from .result import BuildResult, art_library, pictures_of
+
+#: The folds' dash (on, off) pt.
+FOLD_DASH = (4.0, 3.0)
+
+
+def build_standees(catalogue: Catalogue, options: BuildOptions, out: str | Path) -> BuildResult:
+    """Write every token of ``catalogue`` (× ``options.copies``) as a standee strip with a base of
+    ``catalogue.standee_base`` pt.
+
+    Raises:
+        LayoutError: a strip does not fit the page, or the pages exceed ``--max-pages``.
+        ExportError: the output cannot be written (nothing is left behind).
+    """
+    out = Path(out)
+    found = bands.bands(catalogue)
+    if len(found) != 1:
+        raise LayoutError(f"{catalogue.path}: standees are of one size; this catalogue's layouts declare {len(found)}")
+    [spec] = bands.band_specs(options.sheet, catalogue, found)
+    width, height, base = spec.size, spec.height or spec.size, catalogue.standee_base or standee.BASE
+    tokens = [t for _ in range(options.copies) for t in catalogue.tokens]
+    try:
+        strips = standee.layout(len(tokens), width, height, base, spec.page, spec.margin)
+    except ValueError:
+        raise LayoutError(f"{catalogue.path}: a standee of {format_length(width)} × {format_length(height)} with a {format_length(base)} base "
+                          f"is {format_length(2 * height + 2 * base)} high unfolded, more than the page holds inside its margin") from None
+    pages = strips[-1].page + 1 if strips else 0
+    if pages > options.max_pages:
+        raise LayoutError(f"{catalogue.path}: {counted(pages, 'page')}, more than the limit of {options.max_pages:,} (raise it with --max-pages)")
+    inputs = catalogue.files_read()
+    guard.check_outputs([out], inputs)
+    with atomic_files([out], inputs=inputs) as temps:
+        library = art_library(options)
+        library.reserve(pictures_of(catalogue))
+        canvas = open_canvas(temps[0], spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
+                             subject=options.subject or f"{counted(len(tokens), 'standee')} of {format_length(width)} × {format_length(height)}",
+                             keywords=options.keywords, colour_model=options.colour_model)
+        sheet = SheetCanvas(canvas, spec.size, 0.0, options.colour_model, safe=options.safe, art=library, page=spec.page,
+                            design=catalogue.safe_area, height=spec.height, shape=spec.shape)
+        for number in range(pages):
+            on_page = [(t, s) for t, s in zip(tokens, strips, strict=True) if s.page == number]
+            for token, strip in on_page:
+                draw_strip(sheet, sheet.face_form(token), sheet.back_form(token.back), strip)
+            end_page(canvas)
+            progress.report("pages", number + 1, pages)
+        with binary_streams():
+            save(canvas)
+    note = (f"{counted(len(tokens), 'standee')}: cut on the solid lines, fold on the dashed ones, glue the back behind the face "
+            f"and turn the {format_length(base)} bases out to opposite sides")
+    return BuildResult(out, pages, len(tokens), warnings=catalogue.warnings + tuple(sheet.art.warnings(catalogue.path.parent))
+                       + tuple(sheet.warnings), sets=options.copies, notes=(note, *sheet.notes))
+
+
+def draw_strip(sheet: SheetCanvas, face: str, back: str, strip: standee.Strip) -> None:
+    """One strip: the face upright, the back turned 180° above it, the cut outline and the folds."""
+    c = sheet.canvas
+    f, b = strip.face, strip.back
+    c.saveState()
+    c.translate(f.x, f.y)
+    c.doForm(face)
+    c.restoreState()
+    c.saveState()
+    c.translate(b.x + b.w, b.y + b.h)
+    c.rotate(180)
+    c.doForm(back)
+    c.restoreState()
+    o = strip.outline
+    sheet.lines([Line(o.x, o.y, o.x + o.w, o.y), Line(o.x + o.w, o.y, o.x + o.w, o.y + o.h), Line(o.x + o.w, o.y + o.h, o.x, o.y + o.h),
+                 Line(o.x, o.y + o.h, o.x, o.y)], CUT_STROKE, CUT_COLOUR)
+    for fold in strip.folds:
+        sheet.dashed(fold, CUT_STROKE, CUT_COLOUR, FOLD_DASH)
