@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     matched = kinds["vectors"] + kinds["picture"]
     print(f"resvg suite ({', '.join(FOLDERS)}): {total} cases; skipped: {skips['text']} with text, "
           f"{skips['another file']} referring to another file")
-    print(f"| outcome | cases | share |\n|---|---:|---:|")
+    print("| outcome | cases | share |\n|---|---:|---:|")
     for label, count in (("matches, drawn as vectors (svglib)", kinds["vectors"]),
                          ("matches, drawn as a picture (resvg) with a note", kinds["picture"]),
                          ("refused by name", kinds["refused"]),

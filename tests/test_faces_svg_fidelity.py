@@ -193,3 +193,16 @@ def test_external_reference_is_refused_before_any_drawing(tmp_path, run):
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg:2: <use> refers to 'secret.svg' outside "
                              "the file; external references are refused\n")
+
+
+@pytest.mark.parametrize("svg, element, target", [
+    ('<rect width="100" height="100" fill="url(other.svg#g)"/>\n', "rect", "other.svg#g"),
+    ('<rect width="100" height="100" style="mask: url( \'/etc/m.svg#m\' )"/>\n', "rect", "/etc/m.svg#m"),
+    ('<style>rect { filter: url(f.svg#f) }</style>\n', "style", "f.svg#f"),
+])
+def test_css_reference_to_another_file_is_refused(tmp_path, run, svg, element, target):
+    cat = catalogue(tmp_path / "c", svg)
+    result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg:2: <{element}> refers to 'url({target})' "
+                             "outside the file; external references are refused\n")

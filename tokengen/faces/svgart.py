@@ -17,7 +17,7 @@ The checks, in order, each a one-line :class:`~tokengen.errors.RenderError` nami
    ``<svg>``; refused with their line: ``<text>`` (svglib draws it with fonts tokengen cannot
    check: convert the text to paths), ``<script>``, ``<foreignObject>``, ``<image>`` (an external
    file or an embedded raster picture: neither goes through the art pipeline), and any ``href``
-   that is not ``#id`` in the same file;
+   or CSS ``url(…)`` that is not ``#id`` in the same file (resvg would read local files);
 4. svglib's drawing, with at most ``max_elements`` shapes after ``<use>`` copies; its log
    messages (colours it cannot read, …) become warnings;
 5. an SVG using a feature outside svglib's safe set (a mask, a pattern, ``opacity``, a filter, a
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -144,8 +145,6 @@ _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: str, dpi: float) -> SvgArt:
     """An SVG to draw as a picture (step 5): its size in pt, the note, and in CMYK the refusal
     of transparency."""
-    import re
-
     from lxml import etree
 
     if colour is not None and colour.model == "cmyk":
@@ -265,6 +264,10 @@ def _parse(path: Path, data: bytes) -> Any:
     return root
 
 
+#: A CSS ``url(…)`` reference whose target is not ``#id`` (quotes and spaces allowed).
+_URL_TARGET = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)")
+
+
 def _refuse_elements(path: Path, root: Any) -> None:
     from lxml import etree
 
@@ -284,6 +287,12 @@ def _refuse_elements(path: Path, root: Any) -> None:
             raise ArtError(path, f"<{name}> refers to '{href}' outside the file; external references are refused", where)
         if name == "style" and "@import" in (el.text or ""):
             raise ArtError(path, "<style> imports another stylesheet; external references are refused", where)
+        for text in (*el.attrib.values(), (el.text or "") if name == "style" else ""):
+            for target in _URL_TARGET.finditer(text):
+                if target.group(1).startswith("#"):
+                    continue
+                raise ArtError(path, f"<{name}> refers to 'url({target.group(1)})' outside the file; external "
+                                  "references are refused", where)
 
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:
