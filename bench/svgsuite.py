@@ -7,7 +7,7 @@ Chrome). The suite is not part of tokengen: give its ``tests`` folder on the com
 
 Each SVG of the folders ``painting``, ``paint-servers``, ``masking``, ``structure`` and
 ``shapes`` (skipping those with ``<text>`` or references to other files) is drawn through an
-``image:`` element of a one-token catalogue by tokengen's own pipeline (the catalogue loader,
+``image:`` element of a one-token catalogue (as large as the reference at 300 DPI) by tokengen's own pipeline (the catalogue loader,
 :class:`tokengen.faces.render.SheetCanvas`, the art library: svglib vectors or resvg pictures),
 the PDF page is rendered by pypdfium2 at the reference's pixel size over white, and the two are
 compared.
@@ -36,8 +36,9 @@ FOLDERS = ("painting", "paint-servers", "masking", "structure", "shapes")
 LEVELS = 32
 #: Share of pixels that may be off for a case to match.
 SHARE = 0.004
-#: Token side in pt (2 in) the picture is drawn into.
-SIDE = 144.0
+#: The resolution SVG pictures are drawn at (tokengen's ``min_dpi``): the token is sized so that
+#: it is the reference's pixel size, so nothing is resampled between resvg and the comparison.
+DPI = 300
 
 
 def off_share(ours, theirs) -> float:
@@ -84,9 +85,9 @@ def skipped(svg: Path) -> str | None:
     return None
 
 
-def draw(svg: Path, folder: Path) -> tuple[bytes, list[str]]:
-    """One token page (2 in square) whose face is ``svg`` through an ``image:`` element; the
-    PDF's bytes and the build's art warnings. Raises what tokengen raises."""
+def draw(svg: Path, folder: Path, side: float) -> tuple[bytes, list[str]]:
+    """One token page (``side`` pt square) whose face is ``svg`` through an ``image:`` element;
+    the PDF's bytes and the build's art warnings. Raises what tokengen raises."""
     from tokengen import load_catalogue
     from tokengen.faces.render import SheetCanvas, binary_streams, open_canvas
 
@@ -94,18 +95,18 @@ def draw(svg: Path, folder: Path) -> tuple[bytes, list[str]]:
     cat = folder / "cat.yaml"
     cat.write_text(textwrap.dedent("""\
         title: suite
-        size: 2in
-        fields: {pic: image}
+        size: {side}pt
+        fields: {{pic: image}}
         template:
-          - {rect: fill, fill: "#ffffff", bleed: true}
-          - {image: "{pic}", box: [0, 0, 1, 1]}
+          - {{rect: fill, fill: "#ffffff", bleed: true}}
+          - {{image: "{{pic}}", box: [0, 0, 1, 1]}}
         tokens:
-          - {id: a, pic: pic.svg}
-        """), "utf-8")
+          - {{id: a, pic: pic.svg}}
+        """).format(side=side), "utf-8")
     loaded = load_catalogue(cat)
     buffer = io.BytesIO()
-    canvas = open_canvas(buffer, (SIDE, SIDE), title="t", author="a", subject="s")
-    sheet = SheetCanvas(canvas, SIDE)
+    canvas = open_canvas(buffer, (side, side), title="t", author="a", subject="s")
+    sheet = SheetCanvas(canvas, side)
     canvas.doForm(sheet.face_form(loaded.tokens[0]))
     canvas.showPage()
     with binary_streams():
@@ -121,14 +122,16 @@ def measure(svg: Path, folder: Path) -> tuple[str, str]:
     from tokengen.errors import TokengenError
 
     reference = on_white(Image.open(svg.with_suffix(".png")))
+    side = max(reference.size)
     try:
-        pdf, notes = draw(svg, folder)
+        pdf, notes = draw(svg, folder, side * 72 / DPI)
     except TokengenError as exc:
         return "refused", " ".join(str(exc).split())
-    side = max(reference.size)
     document = pdfium.PdfDocument(pdf)
-    page = document[0].render(scale=side / SIDE).to_pil().convert("RGB")
+    page = document[0].render(scale=DPI / 72).to_pil().convert("RGB")
     document.close()
+    if page.size != (side, side):  # a pixel lost to rounding
+        page = page.resize((side, side))
     left, top = (side - reference.width) // 2, (side - reference.height) // 2  # contain: centred
     ours = page.crop((left, top, left + reference.width, top + reference.height))
     share = off_share(ours, reference)

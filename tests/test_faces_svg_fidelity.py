@@ -206,3 +206,23 @@ def test_css_reference_to_another_file_is_refused(tmp_path, run, svg, element, t
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg:2: <{element}> refers to 'url({target})' "
                              "outside the file; external references are refused\n")
+
+
+def test_reference_loop_is_refused(tmp_path, run):
+    cat = catalogue(tmp_path / "c", """\
+        <defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse">
+          <rect width="10" height="10" fill="url(#p)"/></pattern></defs>
+        <rect width="100" height="100" fill="url(#p)"/>
+        """)
+    result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr == f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg:2: <pattern> refers to itself (a reference loop)\n"
+
+
+def test_picture_without_a_size_is_refused(tmp_path, run):
+    cat = catalogue(tmp_path / "c", "")
+    (tmp_path / "c" / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9" opacity="0.5"/></svg>')
+    result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg: SVG has no size (give it width and height, "
+                             "or a viewBox)\n")

@@ -122,6 +122,7 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
 
     found = outside(root)
     if found is not None:
+        _refuse_loops(path, root)
         return _picture(path, root, data, colour, f"{found[0]} at line {found[1]}" if found[1] else found[0], dpi)
     drawing, logged = _draw(path, root)
     count = sum(1 for _ in _shapes(drawing))
@@ -163,6 +164,8 @@ def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: 
                     raise ArtError(path, f"SVG uses transparency ({key} {value.strip()} on <{etree.QName(el).localname}>); "
                                       "print-shop PDFs allow none: make its colours opaque", el.sourceline)
     box = (root.get("viewBox") or "").replace(",", " ").split()
+    if len(box) != 4 and (root.get("width") is None or root.get("height") is None):
+        raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
     sizes = []
     for i, side in ((2, "width"), (3, "height")):
         text = (root.get(side) or "").strip()
@@ -172,8 +175,6 @@ def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: 
                 sizes.append(float(length.group(1)) * _UNITS[length.group(2) or ""])
             elif (not text or text == "100%") and len(box) == 4:
                 sizes.append(float(box[i]) * 0.75)
-            elif not text:
-                sizes.append(100 * 0.75)  # a browser's size for an SVG with neither (resvg's too)
             else:
                 raise ValueError(text)
         except ValueError:
@@ -293,6 +294,43 @@ def _refuse_elements(path: Path, root: Any) -> None:
                     continue
                 raise ArtError(path, f"<{name}> refers to 'url({target.group(1)})' outside the file; external "
                                   "references are refused", where)
+
+
+def _refuse_loops(path: Path, root: Any) -> None:
+    """Refuse an element that refers to itself through ``url(#id)`` or ``href="#id"`` references
+    (a pattern filled with itself, a mask using a group that it masks): browsers and resvg
+    disagree on what such a file shows."""
+    from lxml import etree
+
+    ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
+    refs: dict[Any, set[Any]] = {}
+    for el in ids.values():
+        found = set()
+        for node in el.iter():
+            if not isinstance(node.tag, str):
+                continue
+            for value in node.attrib.values():
+                found |= {m.group(1)[1:] for m in _URL_TARGET.finditer(value)}
+                if value.strip().startswith("#"):
+                    found.add(value.strip()[1:])
+        refs[el] = {ids[i] for i in found if i in ids}
+    state: dict[Any, int] = {}  # 1: on the path being walked, 2: walked
+    for start in ids.values():
+        if start in state:
+            continue
+        state[start] = 1
+        stack = [(start, iter(refs[start]))]
+        while stack:  # depth first without recursion: a chain of 20,000 references stays flat
+            el, todo = stack[-1]
+            target = next(todo, None)
+            if target is None:
+                state[el] = 2
+                stack.pop()
+            elif state.get(target) == 1:
+                raise ArtError(path, f"<{etree.QName(target).localname}> refers to itself (a reference loop)", target.sourceline)
+            elif target not in state:
+                state[target] = 1
+                stack.append((target, iter(refs[target])))
 
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:
