@@ -226,3 +226,39 @@ def test_picture_without_a_size_is_refused(tmp_path, run):
     assert result.exit_code == 2
     assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg: SVG has no size (give it width and height, "
                              "or a viewBox)\n")
+
+
+def icon_catalogue(folder: Path, icon: str) -> Path:
+    """Tokens whose boxed text prints the icon ``:dot:`` at 14 pt."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "dot.svg").write_text(HEAD + textwrap.dedent(icon) + "</svg>\n", "utf-8")
+    cat = folder / "cat.yaml"
+    cat.write_text(textwrap.dedent("""\
+        title: icons
+        size: 2in
+        icons: {dot: dot.svg}
+        fields: {rules: text}
+        template:
+          - {rect: fill, fill: "#ffffff", bleed: true}
+          - {text: "{rules}", box: [0.1, 0.1, 0.8, 0.8], size: 14pt, min_size: 7pt}
+        tokens:
+          - {id: a, rules: "Gain :dot: now"}
+        """), "utf-8")
+    return cat
+
+
+@pytest.mark.parametrize("command", [["build"], ["export", "--profile", "print-shop"]])
+def test_icon_outside_the_safe_set_is_a_300_dpi_picture(tmp_path, run, command):
+    cat = icon_catalogue(tmp_path / "c", """\
+        <defs><mask id="m"><circle cx="50" cy="50" r="40" fill="#ffffff"/></mask></defs>
+        <rect width="100" height="100" fill="#0000ff" mask="url(#m)"/>
+        """)
+    out = tmp_path / ("a.pdf" if command == ["build"] else "shop")
+    result = run(*command, str(cat), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "tokengen: warning: dot.svg: SVG: drawn as a 300 DPI picture: <mask> at line 2\n" in result.stderr
+    [path] = [out] if out.suffix == ".pdf" else list(out.glob("*.pdf"))
+    with pikepdf.open(path) as pdf:
+        pictures = [(int(i.Width), int(i.Height), str(i.ColorSpace)) for i in images(pdf) if "/SMask" in i or command != ["build"]]
+    # 14 pt at 300 DPI: 58.3 px, rounded up; RGB keeps the mask's edge as a soft mask, CMYK flattens it
+    assert pictures == [(59, 59, "/DeviceRGB" if command == ["build"] else "/DeviceCMYK")]
