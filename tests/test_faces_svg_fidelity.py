@@ -262,3 +262,13 @@ def test_icon_outside_the_safe_set_is_a_300_dpi_picture(tmp_path, run, command):
         pictures = [(int(i.Width), int(i.Height), str(i.ColorSpace)) for i in images(pdf) if "/SMask" in i or command != ["build"]]
     # 14 pt at 300 DPI: 58.3 px, rounded up; RGB keeps the mask's edge as a soft mask, CMYK flattens it
     assert pictures == [(59, 59, "/DeviceRGB" if command == ["build"] else "/DeviceCMYK")]
+
+
+def test_picture_pixels_count_towards_the_art_limit(tmp_path, run):
+    cat = catalogue(tmp_path / "c", '<rect width="100" height="100" fill="#ff0000" opacity="0.3"/>\n')
+    result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"), "--max-art-pixels", "300000")
+    assert result.exit_code == 2
+    # 2 in at 300 DPI: 600 × 600 = 360,000 pixels, charged before resvg draws them
+    assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg: the art of this build holds 360000 pixels "
+                             "as embedded, more than the limit of 300000 (raise it with --max-art-pixels)\n")
+    assert run("build", str(cat), "-o", str(tmp_path / "b.pdf"), "--max-art-pixels", "360000").exit_code == 0

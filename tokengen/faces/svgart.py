@@ -174,12 +174,15 @@ def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: 
             if length:
                 sizes.append(float(length.group(1)) * _UNITS[length.group(2) or ""])
             elif (not text or text == "100%") and len(box) == 4:
-                sizes.append(float(box[i]) * 0.75)
+                sizes.append(-float(box[i]) * 0.75)  # from the viewBox: negative until settled below
             else:
                 raise ValueError(text)
         except ValueError:
             raise ArtError(path, f"SVG {side} '{text}' cannot be read (give it in px, pt, mm, cm or in)") from None
-    width, height = sizes
+    if (sizes[0] < 0) != (sizes[1] < 0) and sizes[0] and sizes[1]:  # one side given: the other keeps the viewBox's shape
+        given, derived = (0, 1) if sizes[0] > 0 else (1, 0)
+        sizes[derived] = sizes[given] * -sizes[derived] / (float(box[2 + given]) * 0.75)
+    width, height = (abs(v) for v in sizes)
     if not (width > 0 and height > 0):
         raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
     return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, data)
