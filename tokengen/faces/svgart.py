@@ -75,7 +75,7 @@ class SvgArt:
             SVG drawn as a picture (:attr:`outside` says why).
         outside: the first feature svglib does not draw as a browser does, with its line
             (``<mask> at line 12``), or None.
-        source: the file's bytes, for :func:`rasterise` (empty when drawn as vectors).
+        source: the SVG as read, in UTF-8, for :func:`rasterise` (empty when drawn as vectors).
         warnings: what svglib reported while reading it, one line each, without the file
             (:meth:`tokengen.faces.art.ArtLibrary.warnings` names it: ``art/pic.svg: SVG: …``).
     """
@@ -123,7 +123,7 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
     found = outside(root)
     if found is not None:
         _refuse_loops(path, root)
-        return _picture(path, root, data, colour, f"{found[0]} at line {found[1]}" if found[1] else found[0], dpi)
+        return _picture(path, root, colour, f"{found[0]} at line {found[1]}" if found[1] else found[0], dpi)
     drawing, logged = _draw(path, root)
     count = sum(1 for _ in _shapes(drawing))
     if count > max_elements:
@@ -143,7 +143,7 @@ _UNITS = {"": 0.75, "px": 0.75, "pt": 1.0, "pc": 12.0, "mm": 72 / 25.4, "cm": 72
 _OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
 
 
-def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: str, dpi: float) -> SvgArt:
+def _picture(path: Path, root: Any, colour: Converter | None, why: str, dpi: float) -> SvgArt:
     """An SVG to draw as a picture (step 5): its size in pt, the note, and in CMYK the refusal
     of transparency."""
     from lxml import etree
@@ -185,7 +185,9 @@ def _picture(path: Path, root: Any, data: bytes, colour: Converter | None, why: 
     width, height = (abs(v) for v in sizes)
     if not (width > 0 and height > 0):
         raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
-    return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, data)
+    # the tree as read (comments and processing instructions dropped), in UTF-8 whatever the file's encoding
+    source = etree.tostring(root, encoding="utf-8")
+    return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, source)
 
 
 def rasterise(svg: SvgArt, width: int, height: int) -> Any:
