@@ -488,8 +488,10 @@ class SheetCanvas:
         background its transparency is flattened onto), so every face or back using it
         references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
         ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). SVG art is drawn
-        as vectors, once per file (width and height in pt; see :meth:`_svg_form`). Must be called
-        outside any other form."""
+        as vectors, once per file (width and height in pt; see :meth:`_svg_form`), or, outside
+        svglib's safe set, as a picture resvg draws at the art's DPI for the placed size
+        (:meth:`tokengen.faces.art.ArtLibrary.svg_picture`; width and height in pt). Must be
+        called outside any other form."""
         picture = False
         if is_svg(path):
             svg = self.art.svg(path)
