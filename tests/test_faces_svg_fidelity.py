@@ -272,3 +272,22 @@ def test_picture_pixels_count_towards_the_art_limit(tmp_path, run):
     assert result.stderr == (f"tokengen: error: {cat}:8: tokens[0].pic: pic.svg: the art of this build holds 360000 pixels "
                              "as embedded, more than the limit of 300000 (raise it with --max-art-pixels)\n")
     assert run("build", str(cat), "-o", str(tmp_path / "b.pdf"), "--max-art-pixels", "360000").exit_code == 0
+
+
+@pytest.mark.parametrize("body, found", [
+    ('<rect width="10" height="10" fill="#ff0000"/>', None),
+    ('<g transform="translate(2 3)"><path d="M0 0 L10 0 L5 8 Z" fill="navy" stroke="#000" stroke-width="2"/></g>', None),
+    ('<rect width="10" height="10" fill="red" opacity="0.3"/>', ('opacity on <rect>', 1)),
+    ('<rect width="10" height="10" style="fill: red; opacity: .3"/>', ('opacity: .3 on <rect>', 1)),
+    ('<defs>\n<pattern id="p"/></defs>', ("<pattern>", 2)),
+    ('<rect width="10" height="10" stroke="red" stroke-linecap="square"/>', ('stroke-linecap="square" on <rect>', 1)),
+    ('<rect width="10mm" height="10" fill="red"/>', ('width="10mm" on <rect>', 1)),
+    ('<path d="M0 0 L10 0 Z L5 5" fill="red"/>', ('d="M0 0 L10 0 Z L5 5" on <path>', 1)),
+])
+def test_safe_set_names_the_first_feature_outside_it(body, found):
+    from lxml import etree
+
+    from tokengen.faces.svgsafe import outside
+
+    root = etree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{body}</svg>')
+    assert outside(root) == found
