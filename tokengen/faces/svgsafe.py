@@ -15,13 +15,21 @@ The allow-list (anything else is outside, named by element, attribute and line):
   ``desc``, ``metadata`` (its content is ignored), ``path``, ``rect``, ``circle``,
   ``ellipse``, ``line``, ``polyline``, ``polygon``, ``linearGradient``, ``radialGradient``,
   ``stop``;
-* geometry as plain numbers (user units: no ``mm``, no ``%``), path data, points, transforms;
+* the root with a ``viewBox`` or both ``width`` and ``height`` (numbers or ``px``), equal to
+  the viewBox's size when both are given;
+* geometry as plain numbers (user units: no ``mm``, no ``%``), every size an element needs
+  given (a rect's width and height, a circle's ``r``, an ellipse's ``rx`` and ``ry``), corner
+  radii positive and at most half the side; path data written plainly (:func:`_path`); an even
+  count of points; transforms that keep areas;
 * paint: ``none``, ``#rgb``/``#rrggbb``, ``rgb(r, g, b)`` in integers, a basic colour keyword
-  (:data:`KEYWORDS`), or ``url(#id)`` naming a gradient in the same file; ``fill-rule``,
-  stroke width, caps, joins, miter limit, ``fill-opacity`` and ``stroke-opacity``, dash arrays of
-  positive numbers;
-* gradients with ``gradientUnits`` and their coordinates (numbers or percentages), without
-  ``gradientTransform``, ``spreadMethod`` other than ``pad``, or ``href`` to another gradient;
+  (:data:`KEYWORDS`), or for ``fill`` only ``url(#id)`` naming a gradient in the same file;
+  ``fill-rule``, stroke width, ``butt`` and ``round`` caps, joins, miter limit, dash arrays of
+  positive numbers and an offset of zero or more; ``fill-opacity`` in a file without gradients
+  (``opacity``, ``stroke-opacity`` and ``stop-opacity`` are outside);
+* gradients in ``objectBoundingBox`` units with their coordinates (numbers or percentages), a
+  positive radius, two stops or more, each with its ``offset`` (0 to 1, rising) and
+  ``stop-color``; no ``gradientTransform``, ``spreadMethod`` other than ``pad``, focus, or
+  ``href`` to another gradient;
 * presentation attributes or a ``style`` attribute with the same properties; a ``<style>``
   element (CSS selectors) is outside.
 """
