@@ -38,8 +38,9 @@ docs: $(STAMP)  ## the documentation site into site/ (mkdocs.yml; a broken link 
 matrix: $(STAMP)  ## the suite from the sdist at the lowest declared versions (Python 3.11) and the newest (newest Python)
 	bash .ci/matrix
 
-bench: $(STAMP)  ## print speed, memory and size figures (not a test)
+bench: $(STAMP)  ## print speed, memory and size figures, and SVG fidelity with RESVG_TESTS=path (not a test)
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/svgsuite.py  # SVG fidelity against resvg's suite: give its tests folder in RESVG_TESTS
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues, art, workbooks and fonts
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_outputs_build_fuzz.py tests/test_outputs_build_fuzz_art.py tests/test_sources_table_fuzz.py tests/test_sources_fonts_fuzz.py -p no:cacheprovider

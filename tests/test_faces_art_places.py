@@ -71,4 +71,5 @@ def test_svg_warnings_name_the_picture_relative_to_the_catalogue(run, tmp_path: 
         '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" fill="notacolour"/></svg>', "utf-8")
     result = run("build", "photo/cat.yaml", "-o", "x.pdf")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == "tokengen: warning: art/odd.svg: SVG: Can't handle color: notacolour\n"
+    assert result.stderr == ('tokengen: warning: art/odd.svg: SVG: drawn as a 300 DPI picture: fill="notacolour" on <rect> '
+                             "at line 1\n")

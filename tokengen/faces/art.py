@@ -38,7 +38,9 @@ The pipeline, once per file, printed size and output (:meth:`ArtLibrary.load`):
 
 SVG art (``.svg``) is read by :func:`tokengen.faces.svgart.read_svg` instead, once per file
 (:meth:`ArtLibrary.svg`): vectors have no pixels, so steps 1 to 8 do not apply; its colours go
-through the same converter.
+through the same converter. An SVG that svglib cannot draw as a browser does is drawn by resvg
+at ``min_dpi`` (300 by default) at its printed size (:meth:`ArtLibrary.svg_picture`), then
+takes steps 6 to 8 as a PNG's pixels would: colour, ink limit, transparency flattened in CMYK.
 
 Memory: one picture is decoded at a time (at most ``max_pixels``, less for a JPEG decoded with
 ``draft``) and its pixels are released once embedded (:meth:`ArtLibrary.release`); the pixels of
@@ -204,8 +206,35 @@ class ArtLibrary:
         path = Path(path)
         found = self._svgs.get(path)
         if found is None:
-            found = self._svgs[path] = read_svg(path, self.colour, max_elements=self.max_svg_elements)
+            found = self._svgs[path] = read_svg(path, self.colour, max_elements=self.max_svg_elements, dpi=self.min_dpi)
         return found
+
+    def svg_picture(self, path: Path, drawn: Rect, background: Colour | None = None) -> ArtImage:
+        """The SVG at ``path`` that svglib cannot draw right (:attr:`SvgArt.outside`), drawn by
+        resvg at ``min_dpi`` for the size ``drawn`` (pt), then converted as PNG art is (steps 6
+        and 7: colour and ink limit, transparency flattened onto ``background`` in CMYK). Its
+        pixels count towards ``max_total_pixels`` and ``max_pixels`` as a PNG's do.
+
+        Raises:
+            RenderError: see :meth:`svg`; the picture's pixels pass a limit; resvg fails.
+        """
+        from .svgart import rasterise
+
+        svg = self.svg(path)
+        width = max(1, math.ceil(drawn.w / 72 * self.min_dpi - 1e-6))
+        height = max(1, math.ceil(drawn.h / 72 * self.min_dpi - 1e-6))
+        flatten = background if self.colour_model == "cmyk" else None
+        key = (Path(path), (width, height), flatten)
+        cached = self._images.get(key)
+        if cached is not None and cached.reader is not None:
+            return cached
+        _check_pixels(Path(path), width, height, self.max_pixels)
+        if cached is None:
+            self._charge(Path(path), width * height)
+        converted = _colour(rasterise(svg, width, height), self.colour, flatten)
+        image = ArtImage(Path(path), width, height, converted.mode, ImageReader(converted), False, (width, height), converted)
+        self._images[key] = image
+        return image
 
     def size(self, path: Path) -> tuple[float, float]:
         """(width, height) of the art at ``path`` as displayed: pixels (EXIF orientation

@@ -450,24 +450,28 @@ class SheetCanvas:
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:
         """Define the forms of the icons ``template``'s boxed texts print (into ``face.icon_forms``):
         an SVG icon's vectors; in CMYK, a raster icon converted like any art (at its printed
-        size, flattened onto what the template paints under the text box). In RGB a raster icon
-        is left to ReportLab, which embeds its file."""
+        size, flattened onto what the template paints under the text box), and so an SVG icon
+        svglib cannot draw right, drawn as a picture. In RGB a raster icon is left to ReportLab,
+        which embeds its file."""
         for element, path, size in facedraw.icon_files(self.size, self.height, template, values):
             if path in face.icon_forms:
                 continue
-            if is_svg(path):
+            if is_svg(path) and self.art.svg(Path(path)).drawing is not None:
                 face.icon_forms[path] = self._svg_form(self.art.svg(Path(path)))
-            elif self.colour_model == "cmyk":
-                box = facedraw.text_box(face, element)
-                under = beneath.underlay(template, template.elements.index(element), values, self.size, self.height,
-                                         self.bleed, box)
-                if not under.uniform:
-                    self.warnings[f"{template.place(element)}: {what}: what lies under the icon {Path(path).name} is not one "
-                                  f"colour; its transparent pixels print on {_hex(under.colour)}, the colour under the text "
-                                  "box's centre (print-shop PDFs allow no transparency)"] = None
+            elif self.colour_model == "cmyk" or is_svg(path):
+                colour = None
+                if self.colour_model == "cmyk":
+                    box = facedraw.text_box(face, element)
+                    under = beneath.underlay(template, template.elements.index(element), values, self.size, self.height,
+                                             self.bleed, box)
+                    if not under.uniform:
+                        self.warnings[f"{template.place(element)}: {what}: what lies under the icon {Path(path).name} is not one "
+                                      f"colour; its transparent pixels print on {_hex(under.colour)}, the colour under the text "
+                                      "box's centre (print-shop PDFs allow no transparency)"] = None
+                    colour = under.colour
                 width, height = self.art.size(Path(path))
                 drawn = Rect(0, 0, size * width / height, size)
-                face.icon_forms[path] = self._art_form(Path(path), under.colour, (drawn, "contain"))[0]
+                face.icon_forms[path] = self._art_form(Path(path), colour, (drawn, "contain"))[0]
 
     def _art_box(self) -> tuple[Rect, str]:
         """The box a back's art fills (pt) and how: the bleed box (cover) when the sheet has
@@ -484,14 +488,20 @@ class SheetCanvas:
         background its transparency is flattened onto), so every face or back using it
         references the one embedded image. ``placed`` is the box (pt) and fit (``contain`` or
         ``cover``) it is drawn with, for resampling (default: :meth:`_art_box`). SVG art is drawn
-        as vectors, once per file (width and height in pt; see :meth:`_svg_form`). Must be called
-        outside any other form."""
+        as vectors, once per file (width and height in pt; see :meth:`_svg_form`), or, outside
+        svglib's safe set, as a picture resvg draws at the art's DPI for the placed size
+        (:meth:`tokengen.faces.art.ArtLibrary.svg_picture`; width and height in pt). Must be
+        called outside any other form."""
+        picture = False
         if is_svg(path):
             svg = self.art.svg(path)
-            return self._svg_form(svg), svg.width, svg.height, svg
+            if svg.drawing is not None:
+                return self._svg_form(svg), svg.width, svg.height, svg
+            picture = True  # outside svglib's safe set: drawn by resvg as a picture at the print's DPI
         width, height = self.art.size(path)
         box, how = placed or self._art_box()
-        image = self.art.load(path, fit(width, height, box, how), background)
+        drawn = fit(width, height, box, how)
+        image = self.art.svg_picture(path, drawn, background) if picture else self.art.load(path, drawn, background)
         key = (image.path, background if self.colour_model == "cmyk" else None)
         name = self._art_forms.get(key)
         if name is None:
@@ -506,7 +516,10 @@ class SheetCanvas:
     def _svg_form(self, svg: SvgArt) -> str:
         """Name of the Form XObject drawing ``svg``'s vectors on the unit square (clipped to it, as
         an SVG viewer clips to the picture's box), defined the first time. Must be called outside
-        any other form."""
+        any other form. Raises TypeError for an SVG drawn as a picture (no drawing)."""
+        drawing = svg.drawing
+        if drawing is None:
+            raise TypeError(f"{svg.path} is drawn as a picture, not as vectors")
         key = ("svg", svg.path)
         name = self._art_forms.get(key)
         if name is None:
@@ -517,8 +530,8 @@ class SheetCanvas:
             self.canvas.scale(1 / svg.width, 1 / svg.height)
             # ReportLab's renderer sets a font before drawing (Helvetica by default, never embedded);
             # SVG text is refused, so the bundled font it names is never used to draw a glyph
-            svg.drawing.initialFontName = self.regular  # type: ignore[attr-defined]  # in Drawing's _attrMap; types-reportlab lacks it
-            renderPDF.draw(svg.drawing, self.canvas, 0, 0, showBoundary=False)
+            drawing.initialFontName = self.regular  # type: ignore[attr-defined]  # in Drawing's _attrMap; types-reportlab lacks it
+            renderPDF.draw(drawing, self.canvas, 0, 0, showBoundary=False)
             self.canvas.endForm(Resources=_form_resources(self.canvas))
         return name
 

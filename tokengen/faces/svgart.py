@@ -1,5 +1,6 @@
-"""SVG art: an ``.svg`` file read as hostile input and turned into a ReportLab graphics drawing
-(svglib), drawn as vectors, never rasterised.
+"""SVG art: an ``.svg`` file read as hostile input, then drawn as vectors by svglib (a ReportLab
+graphics drawing) when it uses only what svglib draws as a browser does
+(:func:`tokengen.faces.svgsafe.outside`), else by resvg as a picture at the print's resolution.
 
 Lengths are in pt (1 in = 72 pt); SVG user units (CSS px) are 0.75 pt, as svglib converts them.
 :func:`read_svg` is the one reader; :class:`tokengen.faces.art.ArtLibrary` calls it once per
@@ -16,10 +17,17 @@ The checks, in order, each a one-line :class:`~tokengen.errors.RenderError` nami
    ``<svg>``; refused with their line: ``<text>`` (svglib draws it with fonts tokengen cannot
    check: convert the text to paths), ``<script>``, ``<foreignObject>``, ``<image>`` (an external
    file or an embedded raster picture: neither goes through the art pipeline), and any ``href``
-   that is not ``#id`` in the same file;
+   or CSS ``url(…)`` that is not ``#id`` in the same file (resvg would read local files);
 4. svglib's drawing, with at most ``max_elements`` shapes after ``<use>`` copies; its log
    messages (colours it cannot read, …) become warnings;
-5. for a CMYK output, every fill and stroke colour and gradient stop goes through the
+5. an SVG using a feature outside svglib's safe set (a mask, a pattern, ``opacity``, a filter, a
+   marker, …) is not given to svglib: it is drawn by resvg (:func:`rasterise`, the same engine
+   as the reference renderings of resvg's test suite) as an RGBA picture at the output's
+   resolution, which then goes through the picture pipeline of PNG art
+   (:meth:`tokengen.faces.art.ArtLibrary.svg_picture`); one note names the file, the element and
+   the feature: ``drawn as a 300 DPI picture: <mask> at line 12``. For a CMYK output, any
+   transparency (``opacity`` as ``fill-opacity``) is refused as in step 6;
+6. for a CMYK output, every fill and stroke colour and gradient stop goes through the
    :class:`~tokengen.colour.Converter` (fills as areas, strokes as lines: pure black strokes are
    K only), so the PDF is DeviceCMYK only; transparency (``fill-opacity``, ``stroke-opacity``,
    stop opacity below 1) is refused there, as print-shop PDFs allow none.
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -62,7 +71,11 @@ class SvgArt:
     Attributes:
         path: the source file (absolute).
         width, height: its size in pt as the SVG states it (``width``/``height``, else the viewBox).
-        drawing: the ReportLab drawing, colours already in the output's colour model.
+        drawing: the ReportLab drawing, colours already in the output's colour model; None for an
+            SVG drawn as a picture (:attr:`outside` says why).
+        outside: the first feature svglib does not draw as a browser does, with its line
+            (``<mask> at line 12``), or None.
+        source: the SVG as read, in UTF-8, for :func:`rasterise` (empty when drawn as vectors).
         warnings: what svglib reported while reading it, one line each, without the file
             (:meth:`tokengen.faces.art.ArtLibrary.warnings` names it: ``art/pic.svg: SVG: …``).
     """
@@ -70,8 +83,10 @@ class SvgArt:
     path: Path
     width: float
     height: float
-    drawing: Drawing = field(compare=False, repr=False)
+    drawing: Drawing | None = field(compare=False, repr=False)
     warnings: tuple[str, ...] = ()
+    outside: str | None = None
+    source: bytes = field(default=b"", compare=False, repr=False)
 
     @property
     def aspect(self) -> float:
@@ -85,7 +100,7 @@ def is_svg(path: Path | str) -> bool:
 
 
 def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MAX_SVG_BYTES,
-             max_elements: int = MAX_SVG_ELEMENTS) -> SvgArt:
+             max_elements: int = MAX_SVG_ELEMENTS, dpi: float = 300) -> SvgArt:
     """The SVG at ``path`` checked and drawn (see the module's steps).
 
     Args:
@@ -93,6 +108,7 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
         colour: the output's converter; a CMYK one converts every colour (None: RGB as written).
         max_bytes: the largest file accepted, bytes.
         max_elements: the most XML elements read, and the most shapes drawn.
+        dpi: the resolution an SVG outside svglib's safe set is drawn at (for its note).
     Raises:
         RenderError: one line naming the file (and the line of the refused element, when known).
     """
@@ -102,6 +118,12 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
     root = _parse(path, data)
     _refuse_elements(path, root)
     _count_copies(path, root, max_elements)
+    from .svgsafe import outside
+
+    found = outside(root)
+    if found is not None:
+        _refuse_loops(path, root)
+        return _picture(path, root, colour, f"{found[0]} at line {found[1]}" if found[1] else found[0], dpi)
     drawing, logged = _draw(path, root)
     count = sum(1 for _ in _shapes(drawing))
     if count > max_elements:
@@ -113,6 +135,80 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
     if colour is not None and colour.model == "cmyk":
         _to_cmyk(path, drawing, colour)
     return SvgArt(path, width, height, drawing, tuple(logged))
+
+
+#: CSS lengths in pt (1 in = 72 pt; 1 px = 0.75 pt), for the size of an SVG drawn as a picture.
+_UNITS = {"": 0.75, "px": 0.75, "pt": 1.0, "pc": 12.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0}
+#: Properties whose value below 1 is transparency (refused in CMYK outputs).
+_OPACITIES = ("opacity", "fill-opacity", "stroke-opacity", "stop-opacity")
+
+
+def _picture(path: Path, root: Any, colour: Converter | None, why: str, dpi: float) -> SvgArt:
+    """An SVG to draw as a picture (step 5): its size in pt, the note, and in CMYK the refusal
+    of transparency."""
+    from lxml import etree
+
+    if colour is not None and colour.model == "cmyk":
+        for el in root.iter():
+            if not isinstance(el.tag, str):
+                continue
+            declared = {k: v for k, v in el.attrib.items() if k in _OPACITIES}
+            for part in (el.get("style") or "").split(";"):
+                key, _, value = part.partition(":")
+                if key.strip() in _OPACITIES:
+                    declared[key.strip()] = value
+            for key, value in declared.items():
+                number = re.fullmatch(r"\s*([0-9.eE+-]+)(%?)\s*", value)
+                alpha = float(number.group(1)) / (100 if number.group(2) else 1) if number else 0.0
+                if alpha < 1:
+                    raise ArtError(path, f"SVG uses transparency ({key} {value.strip()} on <{etree.QName(el).localname}>); "
+                                      "print-shop PDFs allow none: make its colours opaque", el.sourceline)
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    if len(box) != 4 and (root.get("width") is None or root.get("height") is None):
+        raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
+    sizes = []
+    for i, side in ((2, "width"), (3, "height")):
+        text = (root.get(side) or "").strip()
+        length = re.fullmatch(r"([0-9.eE+]+)\s*(px|pt|pc|mm|cm|in)?", text)
+        try:
+            if length:
+                sizes.append(float(length.group(1)) * _UNITS[length.group(2) or ""])
+            elif (not text or text == "100%") and len(box) == 4:
+                sizes.append(-float(box[i]) * 0.75)  # from the viewBox: negative until settled below
+            else:
+                raise ValueError(text)
+        except ValueError:
+            raise ArtError(path, f"SVG {side} '{text}' cannot be read (give it in px, pt, mm, cm or in)") from None
+    if (sizes[0] < 0) != (sizes[1] < 0) and sizes[0] and sizes[1]:  # one side given: the other keeps the viewBox's shape
+        given, derived = (0, 1) if sizes[0] > 0 else (1, 0)
+        sizes[derived] = sizes[given] * -sizes[derived] / (float(box[2 + given]) * 0.75)
+    width, height = (abs(v) for v in sizes)
+    if not (width > 0 and height > 0):
+        raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
+    # the tree as read (comments and processing instructions dropped), in UTF-8 whatever the file's encoding
+    source = etree.tostring(root, encoding="utf-8")
+    return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, source)
+
+
+def rasterise(svg: SvgArt, width: int, height: int) -> Any:
+    """``svg`` drawn by resvg at ``width`` × ``height`` pixels: a Pillow RGBA image. System fonts
+    are not loaded (SVG text is refused), ``<switch>`` reads the language ``en``, and CSS lengths
+    use 96 px to the inch as browsers do. Non-``data:`` references were refused before (resvg
+    would read local files).
+
+    Raises:
+        RenderError: resvg cannot draw the file (one line naming it).
+    """
+    import resvg_py
+    from PIL import Image
+
+    try:
+        png = resvg_py.svg_to_bytes(svg_string=svg.source.decode("utf-8"), width=width, height=height,
+                                    skip_system_fonts=True, languages=["en"], dpi=96)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ArtError(svg.path, f"cannot draw SVG: {_one_line(exc)}") from None
+    with Image.open(io.BytesIO(bytes(png))) as im:
+        return im.convert("RGBA")
 
 
 def _read(path: Path, max_bytes: int) -> bytes:
@@ -174,6 +270,10 @@ def _parse(path: Path, data: bytes) -> Any:
     return root
 
 
+#: A CSS ``url(…)`` reference whose target is not ``#id`` (quotes and spaces allowed).
+_URL_TARGET = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)")
+
+
 def _refuse_elements(path: Path, root: Any) -> None:
     from lxml import etree
 
@@ -193,6 +293,49 @@ def _refuse_elements(path: Path, root: Any) -> None:
             raise ArtError(path, f"<{name}> refers to '{href}' outside the file; external references are refused", where)
         if name == "style" and "@import" in (el.text or ""):
             raise ArtError(path, "<style> imports another stylesheet; external references are refused", where)
+        for text in (*el.attrib.values(), (el.text or "") if name == "style" else ""):
+            for target in _URL_TARGET.finditer(text):
+                if target.group(1).startswith("#"):
+                    continue
+                raise ArtError(path, f"<{name}> refers to 'url({target.group(1)})' outside the file; external "
+                                  "references are refused", where)
+
+
+def _refuse_loops(path: Path, root: Any) -> None:
+    """Refuse an element that refers to itself through ``url(#id)`` or ``href="#id"`` references
+    (a pattern filled with itself, a mask using a group that it masks): browsers and resvg
+    disagree on what such a file shows."""
+    from lxml import etree
+
+    ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
+    refs: dict[Any, set[Any]] = {}
+    for el in ids.values():
+        found = set()
+        for node in el.iter():
+            if not isinstance(node.tag, str):
+                continue
+            for value in node.attrib.values():
+                found |= {m.group(1)[1:] for m in _URL_TARGET.finditer(value)}
+                if value.strip().startswith("#"):
+                    found.add(value.strip()[1:])
+        refs[el] = {ids[i] for i in found if i in ids}
+    state: dict[Any, int] = {}  # 1: on the path being walked, 2: walked
+    for start in ids.values():
+        if start in state:
+            continue
+        state[start] = 1
+        stack = [(start, iter(refs[start]))]
+        while stack:  # depth first without recursion: a chain of 20,000 references stays flat
+            el, todo = stack[-1]
+            target = next(todo, None)
+            if target is None:
+                state[el] = 2
+                stack.pop()
+            elif state.get(target) == 1:
+                raise ArtError(path, f"<{etree.QName(target).localname}> refers to itself (a reference loop)", target.sourceline)
+            elif target not in state:
+                state[target] = 1
+                stack.append((target, iter(refs[target])))
 
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:

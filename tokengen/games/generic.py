@@ -215,6 +215,30 @@ def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             for r in catalogue.remarks]
 
 
+def check_svg_art(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """The notes and refusals a build gives the catalogue's SVG art, as ``svg-art`` findings: a
+    warning for each note (``art/orc.svg: SVG: drawn as a 300 DPI picture: <mask> at line 12``,
+    :func:`tokengen.faces.svgart.read_svg`), an error for a file a build refuses (its one line).
+    ``build`` and ``export`` print the same lines as warnings and errors."""
+    from ..errors import ArtError
+    from ..faces.art import shown_in
+    from ..faces.svgart import is_svg, read_svg
+
+    folder = catalogue.path.parent
+    found = []
+    for path in catalogue.files_read()[1:]:
+        if not is_svg(path):
+            continue
+        try:
+            art = read_svg(path)
+        except ArtError as exc:
+            where = f":{exc.line}" if exc.line else ""
+            found.append(Finding(ERROR, "svg-art", f"{shown_in(path, folder)}{where}: {exc.reason}"))
+            continue
+        found += [Finding(WARNING, "svg-art", f"{shown_in(path, folder)}: SVG: {line}") for line in art.warnings]
+    return found
+
+
 #: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks, check_rules, check_odds)
+          check_remarks, check_svg_art, check_rules, check_odds)
