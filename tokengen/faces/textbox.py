@@ -1,9 +1,11 @@
 """Boxed face text: a paragraph of rules text set inside a box, shrunk as one piece until it fits.
 
 The layout is ReportLab's (``platypus.Paragraph``: line breaking, justification, ``<b>``/``<i>``
-through a registered font family, inline ``<img>``, breaks at soft hyphens, and hyphenation with
-pyphen when it is installed and a language is given); this module only chooses the size and
-places the block. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+through a registered font family, inline ``<img>``, breaks at soft hyphens and after a word's own
+hyphen, and hyphenation with pyphen when it is installed and a language is given); this module
+only chooses the size and places the block. A word with a hyphen of its own breaks after it
+(ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
+first part does not fit the rest of this one) before the word is split between letters. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
 
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
@@ -146,6 +148,7 @@ def _style(family: Family, size: float, leading: float, align: str, hyphenate: s
     extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
                           alignment=ALIGNS[align], hyphenationLang=hyphenate, splitLongWords=int(split_long),
+                          embeddedHyphenation=2,
                           spaceBefore=0, spaceAfter=0, **extra)
 
 
