@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pdfplumber
+import pytest
+from PIL import Image
 from reportlab.pdfgen import canvas
 
 from tokengen.faces import textbox
@@ -44,3 +46,40 @@ def test_a_hyphen_break_in_a_word_of_two_styles(tmp_path: Path):
     laid = textbox.fit_box("x well-known **counter**-attack", 100, 200, size=14.4, fit=False)
     lines, _ = _printed(tmp_path, laid)
     assert lines == ["x well-known", "counter-", "attack"]
+
+
+@pytest.fixture(scope="module")
+def sword(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    path = tmp_path_factory.mktemp("icons") / "sword.png"
+    Image.new("RGB", (64, 64), (200, 0, 0)).save(path)
+    return {"sword": str(path)}
+
+
+@pytest.mark.parametrize("align", ["left", "justify"])
+@pytest.mark.parametrize("width", [42, 48, 95])  # each broke between an icon and its punctuation
+def test_an_icon_keeps_the_punctuation_after_it(tmp_path: Path, sword: dict[str, str], width: int, align: str):
+    laid = textbox.fit_box("Roll a :sword:. Take 2 :sword:, then rest.", width, 300, size=10, fit=False, icons=sword, align=align)
+    path = tmp_path / "icons.pdf"
+    c = canvas.Canvas(str(path), pagesize=(400, 400), invariant=1)
+    textbox.draw(c, laid, 10, 10)
+    c.save()
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        chars, images = page.chars, page.images
+    starts: dict[float, tuple[float, str]] = {}  # baseline → (x, what) of the line's leftmost char or icon
+    for x, bottom, what in [(ch["x0"], ch["bottom"], ch["text"]) for ch in chars if ch["text"].strip()] + \
+            [(i["x0"], i["bottom"], "icon") for i in images]:
+        key = next((b for b in starts if abs(b - bottom) < 3), bottom)
+        starts[key] = min(starts.get(key, (x, what)), (x, what))
+    assert not [what for _, what in starts.values() if what in ".,"]
+    assert len(images) == 2
+    for image, mark in zip(sorted(images, key=lambda i: (i["top"], i["x0"])), ".,", strict=True):
+        after = [ch for ch in chars if abs(ch["x0"] - image["x1"]) < 0.01 and abs(ch["bottom"] - image["bottom"]) < 3]
+        assert [ch["text"] for ch in after] == [mark]  # printed right after the icon, on its line
+        assert image["x1"] <= 10 + width + 0.01
+    if align == "justify" and width != 42:  # (at 42 pt a line holds the one word "then") the break put before an icon leaves its line justified, as the others
+        ends: dict[float, float] = {}
+        for x, bottom in [(ch["x1"], ch["bottom"]) for ch in chars if ch["text"].strip()] + [(i["x1"], i["bottom"]) for i in images]:
+            key = next((b for b in ends if abs(b - bottom) < 3), bottom)
+            ends[key] = max(ends.get(key, x), x)
+        assert [round(x, 2) for _, x in sorted(ends.items())][:-1] == [10 + width] * (len(ends) - 1)  # all but the last
