@@ -108,16 +108,18 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
 
 @lru_cache(maxsize=512)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
-         align: str, valign: str, fit: bool) -> textbox.Laid:
+         align: str, valign: str, fit: bool, lang: str = "") -> textbox.Laid:
     from . import textbox
 
-    return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit)
+    return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit,
+                           hyphenate=lang or None)
 
 
 def set_box(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> textbox.Laid:
     """How a boxed text ``element`` is set on a ``face_w`` × ``face_h`` pt token with these
     values: its box (pt), its size (the element's ``size``, shrunk as one piece down to
-    ``min_size`` unless ``fit: false``), its lines; cut with ``…`` when it does not fit at the
+    ``min_size`` unless ``fit: false``, words hyphenated first in the element's or catalogue's
+    ``lang``), its lines; cut with ``…`` when it does not fit at the
     smallest size (:attr:`tokengen.faces.textbox.Laid.cut_words`). The one measure of a boxed
     text's printed size.
 
@@ -130,7 +132,7 @@ def set_box(face_w: float, face_h: float, template: Template, element: Element, 
     largest = element.size.resolve(side)
     smallest = min(element.min_size.resolve(side), largest)
     return _fit(doc_of(template, element, values), box.w, box.h, family_of(template, element.font), largest, smallest,
-                element.leading, element.align, element.valign, bool(element.fit))
+                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang)
 
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:

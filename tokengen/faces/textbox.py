@@ -2,7 +2,7 @@
 
 The layout is ReportLab's (``platypus.Paragraph``: line breaking, justification, ``<b>``/``<i>``
 through a registered font family, inline ``<img>``, breaks at soft hyphens and after a word's own
-hyphen, and hyphenation with pyphen when it is installed and a language is given); this module
+hyphen, and hyphenation by pyphen's dictionary when a language is given); this module
 only chooses the size and places the block. A word with a hyphen of its own breaks after it
 (ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
 first part does not fit the rest of this one) before the word is split between letters. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
@@ -151,10 +151,29 @@ def _style(family: Family, size: float, leading: float, align: str, hyphenate: s
            colour: object = None, justify_breaks: bool = False) -> ParagraphStyle:
     extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
-                          alignment=ALIGNS[align], hyphenationLang=hyphenate, splitLongWords=int(split_long),
+                          alignment=ALIGNS[align], hyphenationLang=_hyphenator(hyphenate), splitLongWords=int(split_long),
                           embeddedHyphenation=2, justifyBreaks=int(justify_breaks),
                           spaceBefore=0, spaceAfter=0, **extra)
 
+
+@cache
+def _hyphenator(lang: str) -> str:
+    """The pyphen dictionary name for ``lang`` ("" for none: no hyphenation), as ReportLab's
+    ``hyphenationLang`` takes it: ReportLab then tries pyphen's (head, tail) splits of a word of 5
+    letters or more (its ``hyphenationMinWordLength``), longest head first, and keeps the first
+    whose head and ``-`` fit the line.
+
+    Raises:
+        ValueError: pyphen has no dictionary for ``lang``.
+    """
+    if not lang:
+        return ""
+    import pyphen  # ReportLab imports it too, when it is installed: a declared dependency here
+
+    found = pyphen.language_fallback(lang.replace("-", "_"))
+    if found is None:
+        raise ValueError(f"no hyphenation dictionary for the language {lang!r}")
+    return str(found)
 
 def _wrap(para: Paragraph, width: float) -> float:
     """Wrap ``para`` to ``width`` pt and return its height (pt), each line's count of word gaps
@@ -308,14 +327,15 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         fit: False to print at ``size`` with no shrinking at all (cut with ``…`` if too long).
         markup: False to print a str ``text`` exactly as written.
         icons: icon name → image path, for ``:name:`` in a str ``text``.
-        hyphenate: a pyphen language (``en_GB``) to hyphenate words at line ends; needs pyphen
-            installed (without it ReportLab breaks only at soft hyphens).
+        hyphenate: a pyphen language (``en``, ``en_GB``) to hyphenate words at line ends, before
+            the text shrinks (a size that fits with hyphens is kept).
     Returns:
         The :class:`Laid` text.
     Raises:
         CatalogueError: bad markup in a str ``text`` (an unknown icon, an unclosed ``*``).
         RenderError: a glyph missing from the font of a style the text uses; an unreadable icon.
-        ValueError: an unknown ``align``/``valign``, a size or box that is not positive.
+        ValueError: an unknown ``align``/``valign``, a size or box that is not positive, a
+            ``hyphenate`` language pyphen has no dictionary for.
     """
     if align not in ALIGNS:
         raise ValueError(f"unknown align {align!r} (left, centre, right, justify)")
@@ -323,6 +343,7 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         raise ValueError(f"unknown valign {valign!r} (top, middle, bottom)")
     if not (size > 0 and min_size > 0 and box_w > 0 and box_h >= 0 and leading > 0):
         raise ValueError(f"size {size}, min_size {min_size}, leading {leading} and box {box_w} x {box_h} must be positive")
+    _hyphenator(hyphenate or "")  # an unknown language is refused before anything is set
     family = family or fonts.register_family()
     doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
     require_glyphs(doc, family, "text")

@@ -53,6 +53,7 @@ from .template import (
     dressed,
     family_of,
     font_name,
+    hyphenation_lang,
     line_text,
     parse_layouts,
     parse_template,
@@ -114,7 +115,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files, max_font_code_points)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
+    lang = hyphenation_lang(data["lang"], fail(("lang",), "")) if "lang" in data else ""
+    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items()), lang
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     width, height, shape = _geometry(data, fail)
     own = Trim(width, height, shape)

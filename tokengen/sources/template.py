@@ -169,6 +169,8 @@ class Element:
         valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
         leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
+        lang: a boxed text's language, for hyphenation (a pyphen dictionary, :func:`hyphenation_lang`;
+            "": the template's :attr:`Template.lang`).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
         points: line, polygon: the corners (x, y) in order, fractions of the token from its top-left.
         sides: regular: the number of corners; star: of points.
@@ -213,6 +215,7 @@ class Element:
     valign: str = "top"
     leading: float = 1.2
     markup: bool = True
+    lang: str = ""
     rotate: float = 0.0
     points: tuple[tuple[float, float], ...] = ()
     sides: int = 0
@@ -372,6 +375,8 @@ class Template:
     #: a layout's own size and shape (``size:``/``shape:`` in the layout), None: the catalogue's;
     #: its tokens get a band of their own on the sheets (:mod:`tokengen.geometry.bands`)
     trim: Trim | None = None
+    #: the catalogue's ``lang`` (a pyphen dictionary name, "" for none): boxed texts without their own
+    lang: str = ""
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
@@ -725,11 +730,13 @@ class _Parser:
             raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
         if kind in ("text", "glyph"):
             args["boxed"] = "box" in spec
+            if "lang" in spec:
+                args["lang"] = hyphenation_lang(spec["lang"], self.fail(where + ("lang",), ""))
             for box in _given(spec.get("box")):
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
-                for key in ("min_size", "valign", "leading", "markup"):
+                for key in ("min_size", "valign", "leading", "markup", "lang"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
                 if "justify" in _given(spec.get("align")):
@@ -838,13 +845,29 @@ def templates_of(face: Face) -> list[Template]:
 
 
 def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...],
-            families: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Face:
-    """``face`` (each template of a layout map) with the catalogue's fonts, icons and font
-    families (:attr:`Template.families`)."""
+            families: tuple[tuple[str, tuple[str, ...]], ...] = (), lang: str = "") -> Face:
+    """``face`` (each template of a layout map) with the catalogue's fonts, icons, font
+    families (:attr:`Template.families`) and language (:attr:`Template.lang`)."""
     if isinstance(face, Template):
-        return replace(face, fonts=fonts, icons=icons, families=families)
-    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families)) for k, v in face.choices),
-                   default=dressed(face.default, fonts, icons, families) if face.has_default else None)
+        return replace(face, fonts=fonts, icons=icons, families=families, lang=lang)
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families, lang)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons, families, lang) if face.has_default else None)
+
+
+def hyphenation_lang(code: str, where: CatalogueError) -> str:
+    """The pyphen dictionary for the language ``code`` (``en`` → ``en``, ``en-gb`` → ``en_GB``).
+
+    Raises:
+        CatalogueError: ``where`` (file, line, key) with the message that pyphen has no
+            dictionary for ``code``.
+    """
+    import pyphen  # only catalogues that declare a language pay for loading its list of dictionaries
+
+    found = pyphen.language_fallback(code.replace("-", "_"))
+    if found is None:
+        known = ", ".join(sorted(name for name in pyphen.LANGUAGES if "_" not in name))
+        raise CatalogueError(where.path, f"no hyphenation dictionary for the language '{code}' (pyphen has: {known})", where.line, where.field)
+    return str(found)
 
 
 def pictures(face: Face) -> list[Path]:
