@@ -123,3 +123,74 @@ def test_a_language_without_a_dictionary_is_refused_by_name(tmp_path: Path, run,
     assert result.exit_code != 0
     assert f"{where} no hyphenation dictionary for the language" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+#: The characters of the test CJK font: ideographs and kana (a full em wide), CJK punctuation, ASCII.
+_CJK = "中文字体日本語漢かなカナ。、「」（）！？・ー"
+_LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,-"
+
+
+@pytest.fixture(scope="module")
+def cjk_family(tmp_path_factory: pytest.TempPathFactory):
+    """A TrueType font made here with fontTools (no CJK font is bundled): every CJK character
+    1000/1000 em wide, ASCII 500, the space 250; each glyph a box."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from tokengen.sources import fonts
+
+    chars = _CJK + _LATIN + " "
+    names = [".notdef"] + [f"u{ord(c):04X}" for c in chars]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(names)
+    fb.setupCharacterMap({ord(c): f"u{ord(c):04X}" for c in chars})
+    glyphs, metrics = {}, {}
+    for name, ch in zip(names, " " + chars, strict=True):
+        pen = TTGlyphPen(None)
+        advance = 1000 if ch in _CJK else 250 if ch == " " else 500
+        if ch != " ":
+            pen.moveTo((50, 0)), pen.lineTo((50, 700)), pen.lineTo((advance - 50, 700)), pen.lineTo((advance - 50, 0)), pen.closePath()
+        glyphs[name] = pen.glyph()
+        metrics[name] = (advance, 50)
+    fb.setupGlyf(glyphs)
+    fb.setupHorizontalMetrics(metrics)
+    fb.setupHorizontalHeader(ascent=880, descent=-120)
+    fb.setupNameTable({"familyName": "TestCJK", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=880, sTypoDescender=-120, usWinAscent=880, usWinDescent=120)
+    fb.setupPost()
+    path = tmp_path_factory.mktemp("font") / "TestCJK.ttf"
+    fb.save(str(path))
+    pdfmetrics.registerFont(TTFont("TestCJK", str(path)))
+    return fonts.family("TestCJK")
+
+
+def test_chinese_without_spaces_breaks_between_ideographs(tmp_path: Path, cjk_family):
+    text = "中文字体日本語漢中文字体日本語漢中文字体"  # 20 ideographs, no space
+    laid = textbox.fit_box(text, 100, 200, cjk_family, size=10)
+    lines, sizes = _printed(tmp_path, laid)
+    assert sizes == {10.0}  # was shrunk to the 5 pt floor and cut: no place to break
+    assert lines == [text[i:i + 10] for i in range(0, 20, 10)]  # ten 10-pt ideographs fill the 100-pt line
+
+
+@pytest.mark.parametrize(("text", "width", "expected"), [
+    # UAX #14 LB13/LB16: no break before closing punctuation (CL 。、」）, EX ！): the ideograph before it moves down
+    ("中文字体日本語漢中。中文", 90, ["中文字体日本語漢", "中。中文"]),
+    ("中文字体日本語漢中、中文", 90, ["中文字体日本語漢", "中、中文"]),
+    ("中文字体日本語漢中」中文", 90, ["中文字体日本語漢", "中」中文"]),
+    ("中文字体日本語漢中！中文", 90, ["中文字体日本語漢", "中！中文"]),
+    # LB14: no break after opening punctuation (OP 「（): it moves down with the ideograph after it
+    ("中文字体日本語漢「中文」", 90, ["中文字体日本語漢", "「中文」"]),
+    ("中文字体日本語（中文）", 80, ["中文字体日本語", "（中文）"]),
+    # kana break as ideographs do; small-kana-free text, ー (class CJ under strict rules, ID here) too
+    ("かなカナかなカナかなカナ", 60, ["かなカナかな", "カナかなカナ"]),
+    # Latin words inside CJK text break at their spaces only, never inside (LB28), and the
+    # ideographs after them break as before (LB30 gives no rule between a space and ID)
+    ("中文字体 abc def 中文字体", 50, ["中文字体", "abc def 中", "文字体"]),
+])
+def test_cjk_breaks_follow_uax14(tmp_path: Path, cjk_family, text: str, width: float, expected: list[str]):
+    laid = textbox.fit_box(text, width, 200, cjk_family, size=10, fit=False)
+    lines, sizes = _printed(tmp_path, laid)
+    assert sizes == {10.0}
+    assert lines == expected

@@ -5,7 +5,9 @@ through a registered font family, inline ``<img>``, breaks at soft hyphens and a
 hyphen, and hyphenation by pyphen's dictionary when a language is given); this module
 only chooses the size and places the block. A word with a hyphen of its own breaks after it
 (ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
-first part does not fit the rest of this one) before the word is split between letters. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+first part does not fit the rest of this one) before the word is split between letters. A paragraph
+of Chinese, Japanese or Korean text gets its line breaks from :mod:`tokengen.geometry.linebreak`
+(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
 
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
@@ -47,6 +49,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from ..errors import ArtError, RenderError
+from ..geometry import linebreak
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
@@ -255,6 +258,43 @@ def _break_before_icon(items: tuple[mk.Item, ...], icon: int) -> tuple[mk.Item, 
     return None
 
 
+def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, width: float) -> tuple[mk.Item, ...]:
+    """A paragraph of Chinese, Japanese or Korean text with a line break at each place
+    :func:`tokengen.geometry.linebreak.fill` ends a line of ``width`` pt at ``size`` (ReportLab
+    breaks only at spaces and hyphens); white space at each such break is dropped."""
+    text = "".join(i.text if isinstance(i, Run) else "\ufffc" if isinstance(i, Icon) else "\n" for i in items)
+    widths: list[float] = []
+    for item in items:
+        if isinstance(item, Run):
+            font = family.font(item.style)
+            widths += [pdfmetrics.stringWidth(ch, font, size) for ch in item.text]
+        else:
+            widths.append(_icon_size(size)(item)[0] if isinstance(item, Icon) else 0.0)
+    cuts = set(linebreak.fill(text, widths, width + _FUZZ))
+    out: list[mk.Item] = []
+    at = 0
+    for item in items:
+        if not isinstance(item, Run):
+            if at in cuts and out:
+                out.append(mk.Break())
+            out.append(item)
+            at += 1
+            continue
+        start = 0
+        for cut in sorted(c - at for c in cuts if at <= c < at + len(item.text)):
+            head = item.text[start:cut].rstrip()
+            if head:
+                out.append(Run(head, item.bold, item.italic))
+            if out and not isinstance(out[-1], mk.Break):
+                out.append(mk.Break())
+            start = cut
+            while start < len(item.text) and item.text[start] in " \t":
+                start += 1
+        if item.text[start:]:
+            out.append(Run(item.text[start:], item.bold, item.italic))
+        at += len(item.text)
+    return tuple(out)
+
 def _overhang(family: Family, leading: float) -> tuple[float, float]:
     """(above, below) the block's line boxes the glyphs reach, per pt of size."""
     ascent = max(pdfmetrics.getAscentDescent(f, 1.0)[0] for f in {family.regular, family.bold, family.italic, family.bold_italic})
@@ -291,6 +331,9 @@ class _Setter:
         """One paragraph wrapped, re-wrapped with a line break before each icon ReportLab left at a
         line's end with its punctuation starting the next line (at most once an icon)."""
         justify_breaks = False
+        if linebreak.unspaced(mk.plain(items)):
+            items = _unspaced_lines(items, self.family, size, self.box_w)
+            justify_breaks = self.align == "justify"
         for _ in range(1 + sum(isinstance(i, Icon) for i in items)):
             style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks)
             xml = mk.to_xml(items, _icon_size(size), icon_src=_src)
@@ -300,7 +343,7 @@ class _Setter:
             moved = None if orphan is None else _break_before_icon(items, orphan)
             if moved is None:
                 break
-            justify_breaks = self.align == "justify" and not any(isinstance(i, mk.Break) for i in items)
+            justify_breaks = justify_breaks or (self.align == "justify" and not any(isinstance(i, mk.Break) for i in items))
             items = moved
         return para, xml, height, justify_breaks
 
