@@ -194,3 +194,52 @@ def test_cjk_breaks_follow_uax14(tmp_path: Path, cjk_family, text: str, width: f
     lines, sizes = _printed(tmp_path, laid)
     assert sizes == {10.0}
     assert lines == expected
+
+
+@pytest.mark.parametrize("align", ["left", "centre", "right"])
+@pytest.mark.parametrize("rotate", [0, 90])
+def test_a_kerned_pair_advances_as_the_font_says(tmp_path: Path, run, align: str, rotate: int):
+    import uharfbuzz as hb
+
+    from tokengen.sources import fonts
+
+    font = fonts.register_family().regular
+    path = tmp_path / "kern.yaml"
+    path.write_text(f"""title: Kerning
+size: 3in
+fields: {{label: text}}
+template:
+  - {{text: "{{label}}", at: [0.5, 0.5], size: 14.4pt, width: 0.9, align: {align}, rotate: {rotate}}}
+tokens:
+  - {{id: a, label: "To AVATAR Wave"}}
+""", "utf-8")
+    out = tmp_path / "kern.pdf"
+    result = run("build", str(path), "--no-cut-lines", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    face = hb.Face(hb.Blob.from_file_path(str(pdfmetrics_file(font))))
+    shaper = hb.Font(face)
+    buf = hb.Buffer()
+    buf.add_str("To AVATAR Wave")
+    buf.guess_segment_properties()
+    hb.shape(shaper, buf, {"kern": True, "liga": False})
+    with pdfplumber.open(out) as pdf:  # the label: upright and large, or turned (the sheet's notes are small and upright)
+        chars = [c for c in pdf.pages[0].chars if (c["size"] > 8 if not rotate else not c["upright"])]
+    assert "".join(c["text"] for c in chars) == "To AVATAR Wave"
+    along = [-c["y1"] if rotate else c["x0"] for c in chars]  # turned 90° clockwise: it runs down the page
+    steps = [b - a for a, b in zip(along, along[1:])]
+    size = steps[1] / pdfmetrics_width("o", font, 1.0)  # the size printed (the safe area may shrink it): "o" is not kerned
+    expected = [p.x_advance / face.upem * size for p in buf.glyph_positions]  # HarfBuzz's advances, kerning included
+    assert steps == pytest.approx(expected[:-1], abs=0.01)
+    assert expected[0] == pytest.approx(pdfmetrics_width("T", font, size) - 348 / 2048 * size)  # at 14.4 pt: 2.45 pt closer
+
+
+def pdfmetrics_file(font: str) -> str:
+    from reportlab.pdfbase import pdfmetrics
+
+    return pdfmetrics.getFont(font).face.filename
+
+
+def pdfmetrics_width(text: str, font: str, size: float) -> float:
+    from reportlab.pdfbase import pdfmetrics
+
+    return pdfmetrics.stringWidth(text, font, size)

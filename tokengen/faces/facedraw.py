@@ -429,8 +429,15 @@ class SetText:
 
     def left(self) -> float:
         """The left end (pt) of the text's box before it is turned."""
-        w = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space).w
+        w = self._centred().w
         return {"left": self.x, "right": self.x - w}.get(self.align, self.x - w / 2)
+
+    def _centred(self) -> Rect:
+        """The box (pt) centred on ``x``: the advance, kerning included (:func:`fonts.advance`), plus
+        ``char_space`` between characters × ascent..descent."""
+        width = fonts.advance(self.text, self.font, self.size) + self.char_space * max(0, len(self.text) - 1)
+        ascent, descent = pdfmetrics.getAscentDescent(self.font, self.size)
+        return Rect(self.x - width / 2, self.baseline + descent, width, ascent - descent)
 
     def outline(self) -> list[tuple[float, float]]:
         """The four corners (pt) of the text's box as printed: turned about its anchor."""
@@ -447,7 +454,7 @@ class SetText:
         return Rect(x, y, w, h)
 
     def _upright(self) -> Rect:
-        box = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space)
+        box = self._centred()
         if self.align == "left":
             return Rect(self.x, box.y, box.w, box.h)
         if self.align == "right":
@@ -494,7 +501,7 @@ def _placed(face_w: float, face_h: float, element: Element, text: str, font: str
             area: textfit.SafeArea | None) -> SetText:
     """:func:`_set_text` of ``text``, from the placement of an earlier text of the same width
     (at 1 pt) in ``font`` and, when ``element`` spaces its letters, of the same length."""
-    width = pdfmetrics.stringWidth(text, font, 1.0)
+    width = fonts.advance(text, font, 1.0)
     key = (face_w, face_h, id(element), font, width, len(text) if element.spacing else -1, not text, id(area))
     found = _PLACED.get(key)
     if found is not None and found[0] is element and found[1] is area:
@@ -522,7 +529,7 @@ def _set_text(face_w: float, face_h: float, element: Element, text: str, font: s
     if area is None or not text:
         return SetText(text, font, size, x, y, element.align, element.spacing * size, turn=element.rotate)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
-    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    metrics = textfit.Metrics(fonts.advance(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
         turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
         return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
@@ -695,6 +702,12 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
+    runs = fonts.kerned_runs(t.text, t.font, t.size, t.char_space)
+    if len(runs) > 1:  # the font kerns a pair: each run drawn where the kerned advances put it
+        left = t.left()
+        for dx, run in runs:
+            c.drawString(left + dx, t.baseline, run, charSpace=t.char_space)
+        return
     draw = c.drawString if t.align == "left" else c.drawRightString if t.align == "right" else c.drawCentredString
     if t.char_space:
         draw(t.x, t.baseline, t.text, charSpace=t.char_space)
