@@ -85,11 +85,11 @@ def test_an_icon_keeps_the_punctuation_after_it(tmp_path: Path, sword: dict[str,
         assert [round(x, 2) for _, x in sorted(ends.items())][:-1] == [10 + width] * (len(ends) - 1)  # all but the last
 
 
-def _lang_catalogue(folder: Path, top: str = "", element: str = "") -> Path:
+def _lang_catalogue(folder: Path, top: str = "", element: str = "", field: str = "text") -> Path:
     path = folder / "cards.yaml"
     path.write_text(f"""title: Hyphens
 size: 1.5in
-{top}fields: {{rules: text}}
+{top}fields: {{rules: {field}}}
 template:
   - {{text: "{{rules}}", box: [0.1, 0.1, 0.8, 0.8], size: 14pt, font: regular{element}}}
 tokens:
@@ -109,17 +109,20 @@ def _built_lines(run, path: Path) -> tuple[list[str], set[float]]:
         return text.extract_text(x_tolerance=1.5).splitlines(), {round(c["size"], 2) for c in chars}
 
 
-@pytest.mark.parametrize(("top", "element"), [("lang: en\n", ""), ("", ", lang: en_GB"), ("lang: de\n", ", lang: en")])
-def test_a_declared_language_hyphenates_before_the_text_shrinks(tmp_path: Path, run, top: str, element: str):
-    lines, sizes = _built_lines(run, _lang_catalogue(tmp_path, top, element))
+@pytest.mark.parametrize(("top", "element", "field"), [("lang: en\n", "", "text"), ("", ", lang: en_GB", "text"),
+                                                       ("lang: de\n", ", lang: en", "text"),
+                                                       ("lang: de\n", "", "{type: text, lang: en}")])
+def test_a_declared_language_hyphenates_before_the_text_shrinks(tmp_path: Path, run, top: str, element: str, field: str):
+    lines, sizes = _built_lines(run, _lang_catalogue(tmp_path, top, element, field))
     assert sizes == {14.0}  # without lang: shrunk to 11.34 pt so that "reinforcements" fits a line
     assert lines == ["Extraordin-", "ary rein-", "forcements"]
 
 
-@pytest.mark.parametrize(("top", "element", "where"), [("lang: xx\n", "", "cards.yaml:3: lang:"),
-                                                       ("", ", lang: zz", "cards.yaml:5: template[0].lang:")])
-def test_a_language_without_a_dictionary_is_refused_by_name(tmp_path: Path, run, top: str, element: str, where: str):
-    result = run("build", str(_lang_catalogue(tmp_path, top, element)), "-o", str(tmp_path / "out.pdf"))
+@pytest.mark.parametrize(("top", "element", "field", "where"), [("lang: xx\n", "", "text", "cards.yaml:3: lang:"),
+                                                                ("", ", lang: zz", "text", "cards.yaml:5: template[0].lang:"),
+                                                                ("", "", "{type: text, lang: qq}", "cards.yaml:3: fields.rules.lang:")])
+def test_a_language_without_a_dictionary_is_refused_by_name(tmp_path: Path, run, top: str, element: str, field: str, where: str):
+    result = run("build", str(_lang_catalogue(tmp_path, top, element, field)), "-o", str(tmp_path / "out.pdf"))
     assert result.exit_code != 0
     assert f"{where} no hyphenation dictionary for the language" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1

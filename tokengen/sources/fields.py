@@ -116,7 +116,9 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
     lang = hyphenation_lang(data["lang"], fail(("lang",), "")) if "lang" in data else ""
-    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items()), lang
+    field_langs = tuple((name, hyphenation_lang(kind["lang"], fail(("fields", name, "lang"), "")))
+                        for name, kind in data["fields"].items() if isinstance(kind, dict) and "lang" in kind)
+    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items()), lang, field_langs
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     width, height, shape = _geometry(data, fail)
     own = Trim(width, height, shape)
@@ -254,8 +256,8 @@ def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
     return locate(field)._replace_message(message)
 
 
-#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``.
-FIELD_KEYS = ("type", "default", "optional")
+#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true, lang: fr}``.
+FIELD_KEYS = ("type", "default", "optional", "lang")
 
 
 def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any], set[str]]:

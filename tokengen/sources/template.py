@@ -125,7 +125,7 @@ _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size"
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
          "align": "align", "spacing": "number",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
-         "start": "number", "end": "number"}
+         "start": "number", "end": "number", "lang": "lang"}
 #: What an element of each kind has when its keys do not say.
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "text": {"width": Size(0.8)},
@@ -544,6 +544,9 @@ class _Parser:
     def fail(self, where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(self.path, message, line=line_at(self.lines, where), field=dotted(where))
 
+    def lang(self, value: str, where: tuple[Any, ...]) -> str:
+        return hyphenation_lang(value, self.fail(where, ""))
+
     def point(self, value: list[float], where: tuple[Any, ...]) -> tuple[float, ...]:
         return tuple(float(v) for v in value)
 
@@ -730,8 +733,6 @@ class _Parser:
             raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
         if kind in ("text", "glyph"):
             args["boxed"] = "box" in spec
-            if "lang" in spec:
-                args["lang"] = hyphenation_lang(spec["lang"], self.fail(where + ("lang",), ""))
             for box in _given(spec.get("box")):
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
@@ -845,13 +846,24 @@ def templates_of(face: Face) -> list[Template]:
 
 
 def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...],
-            families: tuple[tuple[str, tuple[str, ...]], ...] = (), lang: str = "") -> Face:
+            families: tuple[tuple[str, tuple[str, ...]], ...] = (), lang: str = "",
+            field_langs: tuple[tuple[str, str], ...] = ()) -> Face:
     """``face`` (each template of a layout map) with the catalogue's fonts, icons, font
-    families (:attr:`Template.families`) and language (:attr:`Template.lang`)."""
+    families (:attr:`Template.families`) and language (:attr:`Template.lang`); a boxed text with
+    no ``lang`` of its own takes the language of the first field it prints that declares one
+    (``field_langs``: field name → pyphen dictionary)."""
     if isinstance(face, Template):
-        return replace(face, fonts=fonts, icons=icons, families=families, lang=lang)
-    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families, lang)) for k, v in face.choices),
-                   default=dressed(face.default, fonts, icons, families, lang) if face.has_default else None)
+        return replace(face, fonts=fonts, icons=icons, families=families, lang=lang,
+                       elements=tuple(_field_lang(e, dict(field_langs)) for e in face.elements))
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families, lang, field_langs)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons, families, lang, field_langs) if face.has_default else None)
+
+
+def _field_lang(element: Element, langs: dict[str, str]) -> Element:
+    if not langs or element.lang or not element.boxed:
+        return element
+    found = next((langs[name] for name in placeholders(element.content) if name in langs), "")
+    return replace(element, lang=found) if found else element
 
 
 def hyphenation_lang(code: str, where: CatalogueError) -> str:
