@@ -108,16 +108,18 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
 
 @lru_cache(maxsize=512)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
-         align: str, valign: str, fit: bool) -> textbox.Laid:
+         align: str, valign: str, fit: bool, lang: str = "") -> textbox.Laid:
     from . import textbox
 
-    return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit)
+    return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit,
+                           hyphenate=lang or None)
 
 
 def set_box(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> textbox.Laid:
     """How a boxed text ``element`` is set on a ``face_w`` × ``face_h`` pt token with these
     values: its box (pt), its size (the element's ``size``, shrunk as one piece down to
-    ``min_size`` unless ``fit: false``), its lines; cut with ``…`` when it does not fit at the
+    ``min_size`` unless ``fit: false``, words hyphenated first in the element's or catalogue's
+    ``lang``), its lines; cut with ``…`` when it does not fit at the
     smallest size (:attr:`tokengen.faces.textbox.Laid.cut_words`). The one measure of a boxed
     text's printed size.
 
@@ -130,7 +132,7 @@ def set_box(face_w: float, face_h: float, template: Template, element: Element, 
     largest = element.size.resolve(side)
     smallest = min(element.min_size.resolve(side), largest)
     return _fit(doc_of(template, element, values), box.w, box.h, family_of(template, element.font), largest, smallest,
-                element.leading, element.align, element.valign, bool(element.fit))
+                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang)
 
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
@@ -427,8 +429,15 @@ class SetText:
 
     def left(self) -> float:
         """The left end (pt) of the text's box before it is turned."""
-        w = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space).w
+        w = self._centred().w
         return {"left": self.x, "right": self.x - w}.get(self.align, self.x - w / 2)
+
+    def _centred(self) -> Rect:
+        """The box (pt) centred on ``x``: the advance, kerning included (:func:`fonts.advance`), plus
+        ``char_space`` between characters × ascent..descent."""
+        width = fonts.advance(self.text, self.font, self.size) + self.char_space * max(0, len(self.text) - 1)
+        ascent, descent = pdfmetrics.getAscentDescent(self.font, self.size)
+        return Rect(self.x - width / 2, self.baseline + descent, width, ascent - descent)
 
     def outline(self) -> list[tuple[float, float]]:
         """The four corners (pt) of the text's box as printed: turned about its anchor."""
@@ -445,7 +454,7 @@ class SetText:
         return Rect(x, y, w, h)
 
     def _upright(self) -> Rect:
-        box = emblem.text_box(self.text, self.font, self.size, self.x, self.baseline, self.char_space)
+        box = self._centred()
         if self.align == "left":
             return Rect(self.x, box.y, box.w, box.h)
         if self.align == "right":
@@ -492,7 +501,7 @@ def _placed(face_w: float, face_h: float, element: Element, text: str, font: str
             area: textfit.SafeArea | None) -> SetText:
     """:func:`_set_text` of ``text``, from the placement of an earlier text of the same width
     (at 1 pt) in ``font`` and, when ``element`` spaces its letters, of the same length."""
-    width = pdfmetrics.stringWidth(text, font, 1.0)
+    width = fonts.advance(text, font, 1.0)
     key = (face_w, face_h, id(element), font, width, len(text) if element.spacing else -1, not text, id(area))
     found = _PLACED.get(key)
     if found is not None and found[0] is element and found[1] is area:
@@ -520,7 +529,7 @@ def _set_text(face_w: float, face_h: float, element: Element, text: str, font: s
     if area is None or not text:
         return SetText(text, font, size, x, y, element.align, element.spacing * size, turn=element.rotate)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
-    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    metrics = textfit.Metrics(fonts.advance(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
         turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
         return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
@@ -693,6 +702,12 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
+    runs = fonts.kerned_runs(t.text, t.font, t.size, t.char_space)
+    if len(runs) > 1:  # the font kerns a pair: each run drawn where the kerned advances put it
+        left = t.left()
+        for dx, run in runs:
+            c.drawString(left + dx, t.baseline, run, charSpace=t.char_space)
+        return
     draw = c.drawString if t.align == "left" else c.drawRightString if t.align == "right" else c.drawCentredString
     if t.char_space:
         draw(t.x, t.baseline, t.text, charSpace=t.char_space)

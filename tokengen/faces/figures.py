@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..geometry import figures as geo
 from ..model import Colour
+from ..sources import fonts
 from ..sources.template import Element, Gradient
 
 #: The element kinds whose outline :func:`figure_path` gives.
@@ -119,15 +120,18 @@ def painted_gradient(gradient: Gradient, values: dict[str, Any], paint: Callable
 def draw_text_turned(canvas: Canvas, text: str, font: str, size: float, left: float, baseline: float, anchor: geo.Point,
                      degrees: float, colour: Color, char_space: float = 0.0) -> None:
     """One line of text whose box begins at ``left`` on ``baseline`` (pt), turned ``degrees``
-    clockwise about ``anchor``: a text object whose text matrix carries the turn."""
+    clockwise about ``anchor``: a text object whose text matrix carries the turn, set again at
+    each run of :func:`tokengen.sources.fonts.kerned_runs` (the font's kerning)."""
     a, b, c, d, e, f = geo.turn_matrix(anchor, degrees)
     t = canvas.beginText()
     t.setFont(font, size)
-    t.setTextTransform(a, b, c, d, a * left + c * baseline + e, b * left + d * baseline + f)
-    if char_space:
-        t.setCharSpace(char_space)
+    for n, (dx, run) in enumerate(fonts.kerned_runs(text, font, size, char_space)):  # one run unless the font kerns a pair
+        x = left + dx
+        t.setTextTransform(a, b, c, d, a * x + c * baseline + e, b * x + d * baseline + f)
+        if n == 0 and char_space:
+            t.setCharSpace(char_space)
+        t.textOut(run)
     canvas.setFillColor(colour)
-    t.textOut(text)
     canvas.drawText(t)
 
 

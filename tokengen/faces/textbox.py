@@ -1,9 +1,13 @@
 """Boxed face text: a paragraph of rules text set inside a box, shrunk as one piece until it fits.
 
 The layout is ReportLab's (``platypus.Paragraph``: line breaking, justification, ``<b>``/``<i>``
-through a registered font family, inline ``<img>``, breaks at soft hyphens, and hyphenation with
-pyphen when it is installed and a language is given); this module only chooses the size and
-places the block. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+through a registered font family, inline ``<img>``, breaks at soft hyphens and after a word's own
+hyphen, and hyphenation by pyphen's dictionary when a language is given); this module
+only chooses the size and places the block. A word with a hyphen of its own breaks after it
+(ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
+first part does not fit the rest of this one) before the word is split between letters. A paragraph
+of Chinese, Japanese or Korean text gets its line breaks from :mod:`tokengen.geometry.linebreak`
+(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
 
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
@@ -26,6 +30,7 @@ line holding an icon ends exactly on the box's edge.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,10 +49,11 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from ..errors import ArtError, RenderError
+from ..geometry import linebreak
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
-from ..sources.markup import Doc, Icon
+from ..sources.markup import Doc, Icon, Run
 from .svgart import is_svg, read_svg
 
 ALIGNS: dict[str, Literal[0, 1, 2, 4]] = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -77,6 +83,8 @@ class Laid:
             characters count non-space characters, an icon as one.
         xml: each paragraph as the ReportLab XML drawn.
         icons: each paragraph's icon files in the order they print (``:name:`` by ``:name:``).
+        justify_breaks: each paragraph's ReportLab ``justifyBreaks`` (a justified paragraph broken
+            before an icon to keep it with its punctuation stays justified up to that break).
     """
 
     size: float
@@ -94,6 +102,7 @@ class Laid:
     family: Family | None = None
     hyphenate: str = ""
     icons: tuple[tuple[str, ...], ...] = ()
+    justify_breaks: tuple[bool, ...] = ()
 
     @property
     def truncated(self) -> bool:
@@ -142,12 +151,32 @@ def _icon_size(size: float) -> Callable[[Icon], tuple[float, float]]:
 
 
 def _style(family: Family, size: float, leading: float, align: str, hyphenate: str, split_long: bool,
-           colour: object = None) -> ParagraphStyle:
+           colour: object = None, justify_breaks: bool = False) -> ParagraphStyle:
     extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
-                          alignment=ALIGNS[align], hyphenationLang=hyphenate, splitLongWords=int(split_long),
+                          alignment=ALIGNS[align], hyphenationLang=_hyphenator(hyphenate), splitLongWords=int(split_long),
+                          embeddedHyphenation=2, justifyBreaks=int(justify_breaks),
                           spaceBefore=0, spaceAfter=0, **extra)
 
+
+@cache
+def _hyphenator(lang: str) -> str:
+    """The pyphen dictionary name for ``lang`` ("" for none: no hyphenation), as ReportLab's
+    ``hyphenationLang`` takes it: ReportLab then tries pyphen's (head, tail) splits of a word of 5
+    letters or more (its ``hyphenationMinWordLength``), longest head first, and keeps the first
+    whose head and ``-`` fit the line.
+
+    Raises:
+        ValueError: pyphen has no dictionary for ``lang``.
+    """
+    if not lang:
+        return ""
+    import pyphen  # ReportLab imports it too, when it is installed: a declared dependency here
+
+    found = pyphen.language_fallback(lang.replace("-", "_"))
+    if found is None:
+        raise ValueError(f"no hyphenation dictionary for the language {lang!r}")
+    return str(found)
 
 def _wrap(para: Paragraph, width: float) -> float:
     """Wrap ``para`` to ``width`` pt and return its height (pt), each line's count of word gaps
@@ -180,6 +209,92 @@ def _line_widths_ok(para: Paragraph) -> bool:
     return True
 
 
+#: Punctuation no line may begin with after an inline icon: closing brackets and final quotes
+#: (Unicode categories Pe, Pf) and these, after UAX #14's classes CL, CP, EX, IS and IN.
+_CLOSING = set(".,;:!?\u2026\u2025%\u2030\u3001\u3002\uff0c\uff0e\uff1a\uff1b\uff01\uff1f")
+
+
+def _closes(ch: str) -> bool:
+    return ch in _CLOSING or unicodedata.category(ch) in ("Pe", "Pf")
+
+
+def _icon_before_punctuation(para: Paragraph) -> int | None:
+    """The index (in the order they print) of the first icon that ends a line of the wrapped
+    ``para`` while the next line begins with closing punctuation (``:sword:`` / ``. Take 2``)."""
+    seen = 0
+    ends_in_icon = False
+    for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
+        if isinstance(line, tuple):  # a paragraph of one plain run: no icons
+            return None
+        first = next((f.text.lstrip() for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()), "")
+        starts_in_icon = bool(line.words) and getattr(getattr(line.words[0], "cbDefn", None), "kind", "") == "img"
+        if ends_in_icon and not starts_in_icon and first and _closes(first[0]):
+            return seen - 1
+        imgs = [f for f in line.words if getattr(getattr(f, "cbDefn", None), "kind", "") == "img"]
+        seen += len(imgs)
+        texts = [f for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()]
+        ends_in_icon = bool(imgs) and (not texts or line.words.index(texts[-1]) < line.words.index(imgs[-1]))
+    return None
+
+
+def _break_before_icon(items: tuple[mk.Item, ...], icon: int) -> tuple[mk.Item, ...] | None:
+    """``items`` with a line break before the word that holds the ``icon``-th icon (the last
+    white space before it), or None when that word starts the paragraph or a line already."""
+    at = [k for k, item in enumerate(items) if isinstance(item, Icon)][icon]
+    for k in range(at - 1, -1, -1):
+        item = items[k]
+        if isinstance(item, mk.Break):
+            return None
+        if isinstance(item, Run):
+            cut = max(item.text.rfind(ch) for ch in " \t")
+            if cut < 0:
+                continue
+            head, tail = item.text[:cut].rstrip(" \t"), item.text[cut + 1:]
+            before = (Run(head, item.bold, item.italic),) if head else ()
+            after = (Run(tail, item.bold, item.italic),) if tail else ()
+            if not before and not items[:k]:
+                return None
+            return (*items[:k], *before, mk.Break(), *after, *items[k + 1:])
+    return None
+
+
+def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, width: float) -> tuple[mk.Item, ...]:
+    """A paragraph of Chinese, Japanese or Korean text with a line break at each place
+    :func:`tokengen.geometry.linebreak.fill` ends a line of ``width`` pt at ``size`` (ReportLab
+    breaks only at spaces and hyphens); white space at each such break is dropped."""
+    text = "".join(i.text if isinstance(i, Run) else "\ufffc" if isinstance(i, Icon) else "\n" for i in items)
+    widths: list[float] = []
+    for item in items:
+        if isinstance(item, Run):
+            font = family.font(item.style)
+            widths += [pdfmetrics.stringWidth(ch, font, size) for ch in item.text]
+        else:
+            widths.append(_icon_size(size)(item)[0] if isinstance(item, Icon) else 0.0)
+    cuts = set(linebreak.fill(text, widths, width + _FUZZ))
+    out: list[mk.Item] = []
+    at = 0
+    for item in items:
+        if not isinstance(item, Run):
+            if at in cuts and out:
+                out.append(mk.Break())
+            out.append(item)
+            at += 1
+            continue
+        start = 0
+        for cut in sorted(c - at for c in cuts if at <= c < at + len(item.text)):
+            head = item.text[start:cut].rstrip()
+            if head:
+                out.append(Run(head, item.bold, item.italic))
+            if out and not isinstance(out[-1], mk.Break):
+                out.append(mk.Break())
+            start = cut
+            while start < len(item.text) and item.text[start] in " \t":
+                start += 1
+        if item.text[start:]:
+            out.append(Run(item.text[start:], item.bold, item.italic))
+        at += len(item.text)
+    return tuple(out)
+
 def _overhang(family: Family, leading: float) -> tuple[float, float]:
     """(above, below) the block's line boxes the glyphs reach, per pt of size."""
     ascent = max(pdfmetrics.getAscentDescent(f, 1.0)[0] for f in {family.regular, family.bold, family.italic, family.bold_italic})
@@ -194,22 +309,46 @@ class _Setter:
         self.box_w, self.box_h, self.family, self.leading, self.align, self.hyphenate = box_w, box_h, family, leading, align, hyphenate
         self.above, self.below = _overhang(family, leading)
 
-    def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool]:
-        """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width)."""
-        style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long)
-        xml = [mk.to_xml(items, _icon_size(size), icon_src=_src) for items in doc]
-        paras = [Paragraph(x, style) for x in xml]
+    def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool, list[bool]]:
+        """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width,
+        each paragraph's ``justifyBreaks``: True where :func:`_keep_icon_punctuation` broke a justified
+        paragraph that has no line breaks of its own)."""
+        paras, xml, forced = [], [], []
         height = 0.0
         widths_ok = True
-        for p in paras:
-            height += _wrap(p, self.box_w)
+        for items in doc:
+            p, x, h, justify_breaks = self._paragraph(items, size, split_long)
+            paras.append(p)
+            xml.append(x)
+            forced.append(justify_breaks)
+            height += h
             widths_ok = widths_ok and _line_widths_ok(p)
         if paras:
             height += PARAGRAPH_GAP * self.leading * size * (len(paras) - 1) + (self.above + self.below) * size
-        return paras, xml, height, widths_ok
+        return paras, xml, height, widths_ok, forced
+
+    def _paragraph(self, items: tuple[mk.Item, ...], size: float, split_long: bool) -> tuple[Paragraph, str, float, bool]:
+        """One paragraph wrapped, re-wrapped with a line break before each icon ReportLab left at a
+        line's end with its punctuation starting the next line (at most once an icon)."""
+        justify_breaks = False
+        if linebreak.unspaced(mk.plain(items)):
+            items = _unspaced_lines(items, self.family, size, self.box_w)
+            justify_breaks = self.align == "justify"
+        for _ in range(1 + sum(isinstance(i, Icon) for i in items)):
+            style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks)
+            xml = mk.to_xml(items, _icon_size(size), icon_src=_src)
+            para = Paragraph(xml, style)
+            height = _wrap(para, self.box_w)
+            orphan = _icon_before_punctuation(para)
+            moved = None if orphan is None else _break_before_icon(items, orphan)
+            if moved is None:
+                break
+            justify_breaks = justify_breaks or (self.align == "justify" and not any(isinstance(i, mk.Break) for i in items))
+            items = moved
+        return para, xml, height, justify_breaks
 
     def fits(self, doc: Doc, size: float, split_long: bool = False) -> bool:
-        _, _, height, widths_ok = self.set(doc, size, split_long)
+        _, _, height, widths_ok, _ = self.set(doc, size, split_long)
         return widths_ok and height <= self.box_h + _FUZZ
 
 
@@ -231,14 +370,15 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         fit: False to print at ``size`` with no shrinking at all (cut with ``…`` if too long).
         markup: False to print a str ``text`` exactly as written.
         icons: icon name → image path, for ``:name:`` in a str ``text``.
-        hyphenate: a pyphen language (``en_GB``) to hyphenate words at line ends; needs pyphen
-            installed (without it ReportLab breaks only at soft hyphens).
+        hyphenate: a pyphen language (``en``, ``en_GB``) to hyphenate words at line ends, before
+            the text shrinks (a size that fits with hyphens is kept).
     Returns:
         The :class:`Laid` text.
     Raises:
         CatalogueError: bad markup in a str ``text`` (an unknown icon, an unclosed ``*``).
         RenderError: a glyph missing from the font of a style the text uses; an unreadable icon.
-        ValueError: an unknown ``align``/``valign``, a size or box that is not positive.
+        ValueError: an unknown ``align``/``valign``, a size or box that is not positive, a
+            ``hyphenate`` language pyphen has no dictionary for.
     """
     if align not in ALIGNS:
         raise ValueError(f"unknown align {align!r} (left, centre, right, justify)")
@@ -246,6 +386,7 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         raise ValueError(f"unknown valign {valign!r} (top, middle, bottom)")
     if not (size > 0 and min_size > 0 and box_w > 0 and box_h >= 0 and leading > 0):
         raise ValueError(f"size {size}, min_size {min_size}, leading {leading} and box {box_w} x {box_h} must be positive")
+    _hyphenator(hyphenate or "")  # an unknown language is refused before anything is set
     family = family or fonts.register_family()
     doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
     require_glyphs(doc, family, "text")
@@ -273,12 +414,13 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
     if not fits:
         doc, cut_words, cut_chars = _cut(setter, doc, chosen)
         require_glyphs(doc, family, "text")
-    paras, xml, height, _ = setter.set(doc, chosen, split_long=True)
+    paras, xml, height, _, forced = setter.set(doc, chosen, split_long=True)
     in_order = tuple(tuple(item for item in items if isinstance(item, Icon)) for items in doc)
     lines = tuple(line for p, used in zip(paras, in_order, strict=True) for line in _line_texts(p, used))
     return Laid(size=chosen, leading=leading * chosen, lines=lines, box_w=box_w, box_h=box_h, height=height if paras else 0.0,
                 valign=valign, shrunk=chosen < size, cut_words=cut_words, cut_chars=cut_chars, xml=tuple(xml),
-                align=align, family=family, hyphenate=hyphenate or "", icons=tuple(tuple(i.path for i in used) for used in in_order))
+                align=align, family=family, hyphenate=hyphenate or "", icons=tuple(tuple(i.path for i in used) for used in in_order),
+                justify_breaks=tuple(forced))
 
 
 def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
@@ -328,13 +470,14 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     if not laid.xml:
         return
     family = laid.family or fonts.register_family()
-    style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour)
     above, _ = _overhang(family, laid.leading / laid.size)
     top = y + laid.box_h - laid.top_gap - above * laid.size
     gap = PARAGRAPH_GAP * laid.leading
     forms = dict(icon_forms or {})
     icons = laid.icons or tuple(() for _ in laid.xml)
-    for xml, used in zip(laid.xml, icons, strict=True):
+    justify_breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
+    for xml, used, justify in zip(laid.xml, icons, justify_breaks, strict=True):
+        style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour, justify)
         p = Paragraph(xml, style)
         h = _wrap(p, laid.box_w)
         with _icons_as_forms(canvas, used, forms):

@@ -54,6 +54,7 @@ from .template import (
     dressed,
     family_of,
     font_name,
+    hyphenation_lang,
     line_text,
     parse_layouts,
     parse_template,
@@ -115,7 +116,10 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files, max_font_code_points)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items())
+    lang = hyphenation_lang(data["lang"], fail(("lang",), "")) if "lang" in data else ""
+    field_langs = tuple((name, hyphenation_lang(kind["lang"], fail(("fields", name, "lang"), "")))
+                        for name, kind in data["fields"].items() if isinstance(kind, dict) and "lang" in kind)
+    dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items()), lang, field_langs
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     data, standee_base = _standee(data, fail)
     width, height, shape = _geometry(data, fail)
@@ -262,9 +266,9 @@ def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
     return locate(field)._replace_message(message)
 
 
-#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``;
+#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true, lang: fr}``;
 #: ``choices: [red, blue]`` lists the values the ``each:`` rule expects (:mod:`.declared`).
-FIELD_KEYS = ("type", "default", "optional", "choices")
+FIELD_KEYS = ("type", "default", "optional", "choices", "lang")
 
 
 def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any], set[str]]:

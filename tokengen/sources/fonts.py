@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import struct
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -232,6 +233,70 @@ def require_glyphs(text: str, font: str, what: str) -> None:
 
 
 def fit_size(text: str, font: str, width: float, largest: float) -> float:
-    """The largest font size (pt) up to ``largest`` at which ``text`` is at most ``width`` pt wide."""
-    natural = pdfmetrics.stringWidth(text, font, 1.0)
+    """The largest font size (pt) up to ``largest`` at which ``text`` is at most ``width`` pt wide
+    (its :func:`advance`, kerning included)."""
+    natural = advance(text, font, 1.0)
     return largest if natural <= 0 else min(largest, width / natural)
+
+
+@cache
+def _shaper(path: str) -> tuple[Any, int]:
+    """(a HarfBuzz font for the file at ``path``, its units per em)."""
+    import uharfbuzz as hb  # loaded on the first one-line text drawn
+
+    face = hb.Face(hb.Blob.from_file_path(path))
+    return hb.Font(face), face.upem
+
+
+#: HarfBuzz features a one-line text is shaped with: kerning on; glyph substitutions ReportLab
+#: cannot draw (it draws one glyph a character) off.
+_FEATURES = {"kern": True, "liga": False, "clig": False, "calt": False, "dlig": False, "rlig": False, "ccmp": False, "locl": False}
+
+
+@lru_cache(maxsize=4096)
+def kerns(text: str, font: str) -> tuple[float, ...]:
+    """The font's kerning after each character of ``text`` (pt at size 1, negative: closer),
+    as HarfBuzz applies the font's ``kern`` feature (GPOS pair adjustments, or the legacy
+    ``kern`` table): the shaped advance less the glyph's own. DejaVu Sans: ``kerns("To", …)``
+    is (-0.16992, 0.0), 348/2048 em. All zeros for a font ReportLab did not load from a
+    TrueType file, or a text HarfBuzz would set in other glyphs than one a character.
+    """
+    found = pdfmetrics.getFont(font)
+    path = getattr(getattr(found, "face", None), "filename", None)
+    if not text or not isinstance(found, TTFont) or not isinstance(path, str) or not os.path.isfile(path):
+        return (0.0,) * len(text)
+    import uharfbuzz as hb
+
+    shaper, upem = _shaper(path)
+    buf = hb.Buffer()
+    buf.add_str(text)
+    buf.guess_segment_properties()
+    hb.shape(shaper, buf, _FEATURES)
+    infos, positions = buf.glyph_infos, buf.glyph_positions
+    if [i.cluster for i in infos] != list(range(len(text))) or buf.direction != "ltr":
+        return (0.0,) * len(text)
+    return tuple((p.x_advance - shaper.get_glyph_h_advance(i.codepoint)) / upem for i, p in zip(infos, positions, strict=True))
+
+
+def advance(text: str, font: str, size: float) -> float:
+    """The width (pt) of ``text`` set in ``font`` at ``size`` pt: the glyphs' advances plus the
+    font's kerning between them (:func:`kerns`)."""
+    return pdfmetrics.stringWidth(text, font, size) + sum(kerns(text, font)) * size
+
+
+def kerned_runs(text: str, font: str, size: float, char_space: float = 0.0) -> list[tuple[float, str]]:
+    """``text`` cut after each kerned character into runs drawn one after another: (x offset in
+    pt from the text's left end, the run). One run at 0 when no pair in ``text`` is kerned, so
+    such a text is drawn exactly as one string. ``char_space`` is the extra space (pt) after
+    each character, as ReportLab's ``charSpace`` adds it."""
+    adjust = kerns(text, font)
+    runs: list[tuple[float, str]] = []
+    x, start = 0.0, 0
+    for i, k in enumerate(adjust):
+        if k and i + 1 < len(text):
+            piece = text[start:i + 1]
+            runs.append((x, piece))
+            x += pdfmetrics.stringWidth(piece, font, size) + char_space * len(piece) + k * size
+            start = i + 1
+    runs.append((x, text[start:]))
+    return runs

@@ -125,7 +125,7 @@ _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size"
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
          "align": "align", "spacing": "number",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
-         "start": "number", "end": "number"}
+         "start": "number", "end": "number", "lang": "lang"}
 #: What an element of each kind has when its keys do not say.
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "text": {"width": Size(0.8)},
@@ -169,6 +169,8 @@ class Element:
         valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
         leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
+        lang: a boxed text's language, for hyphenation (a pyphen dictionary, :func:`hyphenation_lang`;
+            "": the template's :attr:`Template.lang`).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
         points: line, polygon: the corners (x, y) in order, fractions of the token from its top-left.
         sides: regular: the number of corners; star: of points.
@@ -213,6 +215,7 @@ class Element:
     valign: str = "top"
     leading: float = 1.2
     markup: bool = True
+    lang: str = ""
     rotate: float = 0.0
     points: tuple[tuple[float, float], ...] = ()
     sides: int = 0
@@ -372,6 +375,8 @@ class Template:
     #: a layout's own size and shape (``size:``/``shape:`` in the layout), None: the catalogue's;
     #: its tokens get a band of their own on the sheets (:mod:`tokengen.geometry.bands`)
     trim: Trim | None = None
+    #: the catalogue's ``lang`` (a pyphen dictionary name, "" for none): boxed texts without their own
+    lang: str = ""
 
     def place(self, element: Element) -> str:
         """Where ``element`` is defined, for messages: ``units.yaml:14: template[3]`` (a
@@ -538,6 +543,9 @@ class _Parser:
 
     def fail(self, where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(self.path, message, line=line_at(self.lines, where), field=dotted(where))
+
+    def lang(self, value: str, where: tuple[Any, ...]) -> str:
+        return hyphenation_lang(value, self.fail(where, ""))
 
     def point(self, value: list[float], where: tuple[Any, ...]) -> tuple[float, ...]:
         return tuple(float(v) for v in value)
@@ -729,7 +737,7 @@ class _Parser:
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
-                for key in ("min_size", "valign", "leading", "markup"):
+                for key in ("min_size", "valign", "leading", "markup", "lang"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
                 if "justify" in _given(spec.get("align")):
@@ -838,13 +846,40 @@ def templates_of(face: Face) -> list[Template]:
 
 
 def dressed(face: Face, fonts: tuple[tuple[str, str], ...], icons: tuple[tuple[str, str], ...],
-            families: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Face:
-    """``face`` (each template of a layout map) with the catalogue's fonts, icons and font
-    families (:attr:`Template.families`)."""
+            families: tuple[tuple[str, tuple[str, ...]], ...] = (), lang: str = "",
+            field_langs: tuple[tuple[str, str], ...] = ()) -> Face:
+    """``face`` (each template of a layout map) with the catalogue's fonts, icons, font
+    families (:attr:`Template.families`) and language (:attr:`Template.lang`); a boxed text with
+    no ``lang`` of its own takes the language of the first field it prints that declares one
+    (``field_langs``: field name → pyphen dictionary)."""
     if isinstance(face, Template):
-        return replace(face, fonts=fonts, icons=icons, families=families)
-    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families)) for k, v in face.choices),
-                   default=dressed(face.default, fonts, icons, families) if face.has_default else None)
+        return replace(face, fonts=fonts, icons=icons, families=families, lang=lang,
+                       elements=tuple(_field_lang(e, dict(field_langs)) for e in face.elements))
+    return replace(face, choices=tuple((k, dressed(v, fonts, icons, families, lang, field_langs)) for k, v in face.choices),
+                   default=dressed(face.default, fonts, icons, families, lang, field_langs) if face.has_default else None)
+
+
+def _field_lang(element: Element, langs: dict[str, str]) -> Element:
+    if not langs or element.lang or not element.boxed:
+        return element
+    found = next((langs[name] for name in placeholders(element.content) if name in langs), "")
+    return replace(element, lang=found) if found else element
+
+
+def hyphenation_lang(code: str, where: CatalogueError) -> str:
+    """The pyphen dictionary for the language ``code`` (``en`` → ``en``, ``en-gb`` → ``en_GB``).
+
+    Raises:
+        CatalogueError: ``where`` (file, line, key) with the message that pyphen has no
+            dictionary for ``code``.
+    """
+    import pyphen  # only catalogues that declare a language pay for loading its list of dictionaries
+
+    found = pyphen.language_fallback(code.replace("-", "_"))
+    if found is None:
+        known = ", ".join(sorted(name for name in pyphen.LANGUAGES if "_" not in name))
+        raise CatalogueError(where.path, f"no hyphenation dictionary for the language '{code}' (pyphen has: {known})", where.line, where.field)
+    return str(found)
 
 
 def pictures(face: Face) -> list[Path]:
