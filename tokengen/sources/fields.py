@@ -511,6 +511,8 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
             known = list(TOKEN_KEYS) + list(fields)
             raise fail(str(key), f"unknown field{suggest(str(key), known)} (fields: {', '.join(known)})")
     token_id = _blank(raw.get("id"))
+    if isinstance(token_id, DateCell):  # an id is a key, not printed text: the date in ISO form
+        token_id = token_id.iso
     if token_id is None:
         token_id = str(n + 1)
     token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
@@ -538,6 +540,9 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                     values[name] = rgb
                     continue
         value = _blank(value)
+        if isinstance(value, (Shown, DateCell)) and value.text is None and kind not in ("number", "integer"):
+            raise fail(name, f"the cell's number format {show(value.fmt)} is not one tokengen can show as the sheet "
+                             "does: give the column a format such as General, 0.00 or d-mmm-yyyy, or type the value as text")
         if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
             value = value.value if kind in ("number", "integer") else value.text
         if value is None:
@@ -561,7 +566,7 @@ def _blank(value: Any) -> Any:
 
 def _got(value: Any) -> str:
     """A value for messages: ``the date 2026-01-01`` for a spreadsheet's date, else its repr."""
-    return f"the {value.kind} {value.text}" if isinstance(value, DateCell) else show(value)
+    return f"the {value.kind} {value.iso}" if isinstance(value, DateCell) else show(value)
 
 
 def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decimal_comma: bool = False) -> int | float:
@@ -604,7 +609,7 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
              where: Callable[[], CatalogueError], decimal_comma: bool = False) -> Any:
     """``value`` as a field of type ``kind``; errors go through ``fail``, an art file's through
     ``where()`` (the located error, made only for a picture: not once per value)."""
-    if kind == "text":  # a spreadsheet's date is its ISO text (DateCell)
+    if kind == "text":  # a spreadsheet's date is its text as the sheet shows it (DateCell)
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))

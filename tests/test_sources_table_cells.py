@@ -1,0 +1,184 @@
+"""Cells as the spreadsheet shows them: error values refused by cell name, dates, times, booleans
+and numbers printed in the cell's number format, bold and italic runs kept, CSV text as typed.
+Workbooks are built with openpyxl in tmp_path; what prints is read back from the built PDF."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import openpyxl
+import pdfplumber
+import pytest
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
+
+from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
+from tokengen.errors import CatalogueError
+from tokengen.sources.cellformat import format_date
+from tokengen.units import parse_page
+
+CATALOGUE = """\
+title: Cells
+fields: {name: text, cost: number}
+template:
+  - {text: "{name}", at: [0.5, 0.5], size: 0.12}
+tokens: tokens.%s
+"""
+#: The text in a box, where markup is read.
+BOXED = '{text: "{name}", box: [0.05, 0.3, 0.9, 0.4], size: 0.1, fit: false}'
+
+
+
+def sheet(folder: Path, cells: list[tuple[object, str | None]], cost: object = 1) -> Path:
+    """A catalogue over ``tokens.xlsx``: one token per cell of ``cells`` (value, number format
+    or None), in column B under the header ``name``; returns the catalogue's path."""
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name", "cost"])
+    for i, (value, fmt) in enumerate(cells):
+        book.active.append([f"t{i}", value, cost])
+        if fmt is not None:
+            book.active.cell(row=i + 2, column=2).number_format = fmt
+    book.save(folder / "tokens.xlsx")
+    path = folder / "cat.yaml"
+    path.write_text(CATALOGUE % "xlsx", "utf-8")
+    return path
+
+
+def error(path: Path) -> str:
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(path)
+    return str(info.value)
+
+
+def printed(path: Path, out: Path) -> list[str]:
+    """The tokens' texts as the built PDF holds them (in the sheet's order)."""
+    cat = load_catalogue(path)
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=cat.size)), out)
+    with pdfplumber.open(out) as pdf:
+        lines = []
+        for page in pdf.pages:
+            words = page.extract_words(keep_blank_chars=True, x_tolerance=1.5, extra_attrs=["size"])
+            lines += [w["text"] for w in words if w["size"] > 8]  # the token's text, not the page's small print
+        return lines
+
+
+# -- error values --------------------------------------------------------------------------------
+@pytest.mark.parametrize("code", ["#N/A", "#DIV/0!", "#REF!", "#VALUE!", "#NAME?", "#NUM!", "#NULL!"])
+def test_an_error_cell_is_refused_at_its_row_and_column(tmp_path, code):
+    path = sheet(tmp_path, [("fine", None), ("fine", None), (code, None)])
+    assert error(path).startswith(f"{tmp_path / 'tokens.xlsx'}: B4: {code} is an error value in the sheet")
+
+
+def test_an_error_cell_is_one_line_from_the_cli(tmp_path, run):
+    path = sheet(tmp_path, [("#N/A", None)])
+    for command in (["check", str(path)], ["build", str(path), "-o", str(tmp_path / "x.pdf")]):
+        result = run(*command)
+        said = result.stdout + result.stderr
+        assert result.exit_code != 0 and "Traceback" not in said
+        assert said.count("B2: #N/A is an error value in the sheet") == 1, said
+        assert command[0] != "build" or "tokens.xlsx: B2: #N/A is an error value in the sheet" in result.stderr
+
+
+def test_an_error_cell_in_a_hidden_row_is_skipped_with_the_row(tmp_path):
+    path = sheet(tmp_path, [("shown", None), ("#N/A", None)])
+    book = openpyxl.load_workbook(tmp_path / "tokens.xlsx")
+    book.active.row_dimensions[3].hidden = True
+    book.save(tmp_path / "tokens.xlsx")
+    assert [t.value("name") for t in load_catalogue(path).tokens] == ["shown"]
+
+
+# -- number formats --------------------------------------------------------------------------------
+SHOWN = [
+    (datetime.datetime(2026, 1, 12), "d-mmm", "12-Jan"),  # "1/12" typed in Excel (en-US)
+    (datetime.datetime(2026, 1, 12), "d-mmm-yy", "12-Jan-26"),
+    (datetime.datetime(2026, 1, 12), "mmm-yy", "Jan-26"),
+    (datetime.datetime(2026, 1, 12), "mm-dd-yy", "1/12/2026"),  # built-in 14: the short date (en-US)
+    (datetime.datetime(2026, 1, 12), "ddd d mmm", "Mon 12 Jan"),
+    (datetime.datetime(2026, 3, 1), "dddd", "Sunday"),
+    (datetime.datetime(2026, 3, 1), "mmmm", "March"),
+    (datetime.datetime(2026, 1, 12), "DD/MM/YYYY", "12/01/2026"),  # LibreOffice writes codes in capitals
+    (datetime.datetime(2026, 1, 12, 14, 5), "h:mm AM/PM", "2:05 PM"),
+    (datetime.time(9, 5, 7), "hh:mm:ss", "09:05:07"),
+    (datetime.timedelta(hours=36, minutes=30), "[h]:mm", "36:30"),
+    (True, None, "TRUE"),
+    (False, "0.00", "FALSE"),
+    (0.125, "0.00", "0.13"),
+    (0.25, "0%", "25%"),
+    (1234567, "#,##0", "1,234,567"),
+    (42, "General", "42"),
+]
+
+
+def test_cells_print_in_their_number_format(tmp_path):
+    path = sheet(tmp_path, [(value, fmt) for value, fmt, _ in SHOWN])
+    assert [t.value("name") for t in load_catalogue(path).tokens] == [text for *_, text in SHOWN]
+    assert sorted(printed(path, tmp_path / "out.pdf")) == sorted(text for *_, text in SHOWN)
+
+
+@pytest.mark.parametrize("value, fmt", [(0.75, "# ?/?"), (150, '[>100]"big";"small"'),
+                                        (datetime.datetime(2026, 1, 12), "[DBNum1]d")])
+def test_a_format_not_shown_is_refused_in_a_text_field(tmp_path, value, fmt):
+    path = sheet(tmp_path, [(value, fmt)])
+    message = error(path)
+    assert message.startswith(f"{tmp_path / 'tokens.xlsx'}:2: name (column B): the cell's number format ")
+    assert "is not one tokengen can show as the sheet does" in message
+
+
+def test_a_format_not_shown_still_gives_a_number_field_its_number(tmp_path):
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name", "cost"])
+    book.active.append(["a", "x", 0.75])
+    book.active.cell(row=2, column=3).number_format = "# ?/?"
+    book.save(tmp_path / "tokens.xlsx")
+    (tmp_path / "cat.yaml").write_text(CATALOGUE % "xlsx", "utf-8")
+    assert load_catalogue(tmp_path / "cat.yaml").tokens[0].value("cost") == 0.75
+
+
+def test_a_csv_keeps_its_text_as_typed(tmp_path):
+    (tmp_path / "tokens.csv").write_text("id,name,cost\na,1/12,1\nb,TRUE,2\nc,0.50,3\nd,007,4\n", "utf-8")
+    (tmp_path / "cat.yaml").write_text(CATALOGUE % "csv", "utf-8")
+    assert [t.value("name") for t in load_catalogue(tmp_path / "cat.yaml").tokens] == ["1/12", "TRUE", "0.50", "007"]
+
+
+@pytest.mark.parametrize("value, fmt, text", [
+    (datetime.datetime(2026, 1, 12, 0, 0, 59, 600_000), "h:mm:ss", "0:01:00"),  # rounded to the shown second
+    (datetime.datetime(2026, 1, 12, 0, 0, 59, 600_000), "h:mm:ss.0", "0:00:59.6"),
+    (datetime.datetime(2026, 12, 31, 23, 59, 59, 700_000), "yyyy-mm-dd hh:mm:ss", "2027-01-01 00:00:00"),
+    (datetime.time(0, 30), "h:mm AM/PM", "12:30 AM"),
+    (datetime.time(13, 30), "h:mm A/P", "1:30 P"),
+    (datetime.datetime(2026, 3, 4), 'd" of "mmmm', "4 of March"),
+    (datetime.datetime(2026, 3, 4), "[$-409]mmmmm", "M"),
+    (datetime.datetime(2026, 3, 4), "[Red]d\\.m\\.yy", "4.3.26"),
+    (datetime.timedelta(minutes=90, seconds=5), "[mm]:ss", "90:05"),
+    (datetime.time(14, 30), "d-mmm", None),  # a date part of a time alone
+    (datetime.datetime(2026, 3, 4), "ge.m.d", None),  # an era
+])
+def test_format_date(value, fmt, text):
+    assert format_date(value, fmt) == text
+
+
+# -- rich text ---------------------------------------------------------------------------------------
+def test_bold_and_italic_runs_of_a_cell_print_bold_and_italic(tmp_path):
+    rich = CellRichText("Deal ", TextBlock(InlineFont(b=True), "2 "), "damage, ", TextBlock(InlineFont(i=True), "then"),
+                        " ", TextBlock(InlineFont(b=True, i=True), "rest"))
+    path = sheet(tmp_path, [(rich, None)])
+    path.write_text(path.read_text("utf-8").replace('{text: "{name}", at: [0.5, 0.5], size: 0.12}', BOXED), "utf-8")
+    assert load_catalogue(path).tokens[0].value("name") == "Deal **2** damage, *then **rest***"
+    build_pdf(load_catalogue(path), BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=1 * 72)), tmp_path / "o.pdf")
+    with pdfplumber.open(tmp_path / "o.pdf") as pdf:
+        chars = [c for c in pdf.pages[0].chars if c["text"].strip()][:20]
+    fonts = {c["text"]: c["fontname"] for c in chars}
+    assert "".join(c["text"] for c in chars) == "Deal2damage,thenrest"
+    assert "Bold" in fonts["2"] and "Bold" not in fonts["D"] and "Bold" not in fonts["m"]
+    assert "Italic" in fonts["h"] or "Oblique" in fonts["h"]
+    assert "Bold" in fonts["r"] and ("Italic" in fonts["r"] or "Oblique" in fonts["r"])
+
+
+def test_a_rich_cell_and_a_csv_with_the_same_markup_print_alike(tmp_path):
+    rich = CellRichText("Take ", TextBlock(InlineFont(b=True), "2"))
+    sheet(tmp_path, [(rich, None)])
+    xlsx = load_catalogue(tmp_path / "cat.yaml").tokens[0].value("name")
+    (tmp_path / "tokens.csv").write_text("id,name,cost\nt0,Take **2**,1\n", "utf-8")
+    (tmp_path / "cat.yaml").write_text(CATALOGUE % "csv", "utf-8")
+    assert load_catalogue(tmp_path / "cat.yaml").tokens[0].value("name") == xlsx
