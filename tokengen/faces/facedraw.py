@@ -34,7 +34,7 @@ from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc
-from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, line_text, substitute
+from ..sources.template import Element, Gradient, Template, boxed_text, colour_of, family_of, font_name, line_text, substitute
 from ..units import counted, format_length
 from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
@@ -102,7 +102,7 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
     Raises:
         CatalogueError: an unknown icon or an unclosed ``*``, naming the template's file, line and element.
     """
-    return mk.parse(substitute(element.content, values), dict(template.icons), markup=element.markup,
+    return mk.parse(boxed_text(element, values), dict(template.icons), markup=element.markup,
                     path=template.source or f"template '{template.name}'", line=element.line, field=element.where)
 
 

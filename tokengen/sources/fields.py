@@ -49,6 +49,7 @@ from .template import (
     Face,
     Pick,
     Template,
+    boxed_text,
     colour_of,
     dressed,
     family_of,
@@ -60,7 +61,6 @@ from .template import (
     pictures,
     printable_on_one_line,
     resolve,
-    substitute,
 )
 from .yamlsrc import Lines, dotted, floats, one_line
 
@@ -658,7 +658,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
         if element.boxed:
-            _check_boxed(template, element, substitute(element.content, values), next(iter(element.fields()), None), locate)
+            _check_boxed(template, element, boxed_text(element, values), next(iter(element.fields()), None), locate)
             continue
         text = line_text(element, values)
         font = font_name(template, element.font)

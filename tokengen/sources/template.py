@@ -473,6 +473,29 @@ def substitute(text: str, values: dict[str, Any]) -> str:
     return "".join(out)
 
 
+#: Where an empty field stood while a boxed text's markup is tidied (:func:`boxed_text`).
+_GONE = "\x00"
+#: Stars around nothing but empty fields: ``*{flavour}*`` with no flavour.
+_EMPTY_MARKUP = re.compile(r"(?<!\\)(\*{1,3})\x00+\1")
+
+
+def boxed_text(element: Element, values: dict[str, Any]) -> str:
+    """What a boxed text ``element`` reads with these ``values``: :func:`substitute`, and when
+    its markup is read (``markup: true``, the default), the stars around a field that is empty
+    go with it: ``"*{flavour}*"`` with an empty flavour is empty text, not a literal ``**``
+    (markup reads stars with nothing between them as stars). Stars around text and fields of
+    which one has a value stay."""
+    pieces = _pieces(element.content)
+    if not element.markup or len(pieces) == 1 or any(_GONE in literal for literal, *_ in pieces):
+        return substitute(element.content, values)
+    out = []
+    for literal, name, _, _ in pieces:
+        out.append(literal)
+        if name is not None:
+            out.append(format_value(values.get(name)) or _GONE)
+    return _EMPTY_MARKUP.sub("", "".join(out)).replace(_GONE, "")
+
+
 #: Dropped from one-line text: the soft hyphen marks where a word may break, and one line never breaks.
 SOFT_HYPHEN = "\u00ad"
 
@@ -890,7 +913,7 @@ def _empty(element: Element, values: dict[str, Any]) -> bool:
     """Whether ``element`` shows nothing with these values: a text or glyph whose text is empty
     (or only spaces), a picture that names no file."""
     if element.kind in ("text", "glyph"):
-        return not substitute(element.content, values).strip()
+        return not (boxed_text(element, values) if element.boxed else substitute(element.content, values)).strip()
     if element.kind == "image":
         return image_source(element, values) is None
     return False
