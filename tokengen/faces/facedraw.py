@@ -649,7 +649,13 @@ def cut_texts(face_w: float, face_h: float, template: Template, values: dict[str
 def cut_message(what: str, laid: textbox.Laid) -> str:
     """The warning for a boxed text cut to fit (``what``: ``token knight``, ``back``):
     ``token knight: the text does not fit its box even at 5 pt: 12 words (61 characters) left
-    out, it ends in '…'; shorten it, lower min_size or make the box larger``."""
+    out, it ends in '…'; shorten it, lower min_size or make the box larger``. When the box is
+    too low for even ``…`` alone (nothing of the text is drawn), it says so: ``the box is 4 pt
+    high, lower than one line at 5 pt (6 pt): nothing of the text is drawn (12 words …)``."""
+    if not laid.lines:
+        return (f"{what}: the box is {laid.box_h:.3g} pt high, lower than one line at {laid.size:g} pt ({laid.leading:.3g} pt): "
+                f"nothing of the text is drawn ({counted(laid.cut_words, 'word')}, {counted(laid.cut_chars, 'character')} "
+                "left out); make the box taller or lower min_size")
     return (f"{what}: the text does not fit its box even at {laid.size:g} pt: {counted(laid.cut_words, 'word')} "
             f"({counted(laid.cut_chars, 'character')}) left out, it ends in '…'; shorten it, lower min_size or make the box larger")
 
