@@ -16,6 +16,7 @@ from openpyxl.cell.text import InlineFont
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.errors import CatalogueError
 from tokengen.sources.cellformat import format_date
+from tokengen.sources.table import format_number
 from tokengen.units import parse_page
 
 CATALOGUE = """\
@@ -153,9 +154,21 @@ def test_a_csv_keeps_its_text_as_typed(tmp_path):
     (datetime.timedelta(minutes=90, seconds=5), "[mm]:ss", "90:05"),
     (datetime.time(14, 30), "d-mmm", None),  # a date part of a time alone
     (datetime.datetime(2026, 3, 4), "ge.m.d", None),  # an era
+    (datetime.datetime(2026, 1, 12), "[$-407]DD. MMMM YYYY", None),  # German names: not shown in English
+    (datetime.datetime(2026, 1, 12), "[$-407]DD.MM.YYYY", "12.01.2026"),  # no names: the locale does not matter
+    (datetime.datetime(2026, 1, 12), "[$-x-sysdate]dddd, mmmm dd, yyyy", "Monday, January 12, 2026"),
 ])
 def test_format_date(value, fmt, text):
     assert format_date(value, fmt) == text
+
+
+@pytest.mark.parametrize("value, fmt, text", [
+    (5, "+0;-0;0", "+5"), (-5, "+0;-0;0", "-5"), (0, "+0;-0;0", "0"), (-3, "[Red]0;[Red]-0", "-3"),
+    (12345, "0.00E+00", "1.23E+04"), (1234.5, '_-* #,##0.00_-;-* #,##0.00_-;_-* "-"??_-;_-@_-', "1,234.50"),
+    (0.75, "# ?/?", None), (1e6, "#,##0.0,,", None),
+])
+def test_format_number(value, fmt, text):
+    assert format_number(value, fmt) == text
 
 
 # -- rich text ---------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ codes of ECMA-376 Part 1, §18.8.31 (numFmts): ``yy``, ``yyyy``, ``m`` to ``mmmm
 ``.0`` to ``.000`` for fractions, ``AM/PM`` and ``A/P``, elapsed ``[h]``, ``[m]``, ``[s]``; literal
 text in quotes or after a backslash, the separators Excel takes bare (``- / : , . ( ) space``),
 ``[$-409]`` locale tags and colour tags such as ``[Red]`` (the colour is not drawn: the text is).
-Month and day names are English, as Excel and LibreOffice show them for an English locale.
+Month and day names are English, as Excel and LibreOffice show them for an English locale; a
+format whose locale tag names another language (``[$-407]mmmm``, German) is not shown.
 
 Anything else (an era ``g``/``b``, ``[DBNum1]``, a condition ``[>100]``, ``@`` or a digit
 placeholder in a date) gives None: the caller refuses the cell by name rather than print it
@@ -26,6 +27,7 @@ _COLOURS = {"black", "blue", "cyan", "green", "magenta", "red", "white", "yellow
 _TOKEN = re.compile(r'"(?P<quoted>[^"]*)"|\\(?P<escaped>.)|_.|\*.|\[\$(?P<currency>[^\]-]*)(?:-[^\]]*)?\]'
                     r"|\[(?P<elapsed>h+|m+|s+)\]|\[(?P<tag>[^\]]*)\]|(?P<ampm>AM/PM|A/P)|(?P<fraction>\.0{1,3})"
                     r"|(?P<code>y+|m+|d+|h+|s+|e)|(?P<other>.)", re.IGNORECASE | re.DOTALL)
+_LOCALE = re.compile(r"\[\$[^\]-]*-([^\]]*)\]")
 _BARE = set("-/:,. ()$+'!^&~{}<>=%")
 
 
@@ -38,6 +40,9 @@ def format_date(value: datetime.datetime | datetime.date | datetime.time | datet
     module's docstring), or asks for a date part of a time-only value."""
     section = _first_section(fmt)
     tokens = [(m.lastgroup, m.group(m.lastgroup) if m.lastgroup else m.group(0)) for m in _TOKEN.finditer(section)]
+    named = any(kind == "ampm" or (kind == "code" and len(text) >= 3 and text[0].lower() in "md") for kind, text in tokens)
+    if named and not all(_english(lcid) for lcid in _LOCALE.findall(section)):
+        return None  # month or day names, or AM/PM, in another language than English
     places = max((len(text) - 1 for kind, text in tokens if kind == "fraction"), default=0)
     total = _seconds(value)
     if total is None:
@@ -85,6 +90,20 @@ def format_date(value: datetime.datetime | datetime.date | datetime.time | datet
                 return None
             out.append(shown)
     return "".join(out)
+
+
+def _english(lcid: str) -> bool:
+    """Whether the locale of a ``[$…-LCID]`` tag names months and days in English: an English
+    one (the low ten bits of the LCID are 0x09: ``409`` en-US, ``809`` en-GB), or Windows'
+    system date and time (``F800``, ``F400``, ``x-sysdate``, ``x-systime``, shown here as in
+    the United States)."""
+    if lcid.upper() in ("F800", "F400", "X-SYSDATE", "X-SYSTIME"):
+        return True
+    try:
+        number = int(lcid, 16)
+    except ValueError:
+        return False
+    return number & 0x3FF == 0x09
 
 
 def _first_section(fmt: str) -> str:

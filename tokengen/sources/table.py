@@ -689,7 +689,8 @@ def _parse_section(section: str) -> tuple[str, str | None, str]:
     for literal, text in parts:
         if not literal:
             for ch in text:
-                if ch in "#0?,.E+-" and not suffix:
+                # a sign is part of the pattern only in an exponent (0.0E+00); before it, literal text (+0;-0)
+                if (ch in "#0?,." or (ch == "E" and pattern) or (ch in "+-" and pattern.endswith("E"))) and not suffix:
                     pattern += ch
                 elif ch in "%$-+/():!^&'~{}<>= " or ch.isspace():
                     if pattern:
