@@ -195,3 +195,20 @@ def test_a_rich_cell_and_a_csv_with_the_same_markup_print_alike(tmp_path):
     (tmp_path / "tokens.csv").write_text("id,name,cost\nt0,Take **2**,1\n", "utf-8")
     (tmp_path / "cat.yaml").write_text(CATALOGUE % "csv", "utf-8")
     assert load_catalogue(tmp_path / "cat.yaml").tokens[0].value("name") == xlsx
+
+
+def test_a_rich_header_or_number_cell_reads_its_plain_text(tmp_path):
+    """A header cell with a bold run names its field; a number typed with a bold run is the
+    number (bold or italic runs style text fields only)."""
+    book = openpyxl.Workbook()
+    book.active.append(["id", CellRichText(TextBlock(InlineFont(b=True), "na"), "me"), "cost"])
+    book.active.append(["a", "x", CellRichText(TextBlock(InlineFont(i=True), "2"), ".5")])
+    book.save(tmp_path / "tokens.xlsx")
+    (tmp_path / "cat.yaml").write_text(CATALOGUE % "xlsx", "utf-8")
+    token = load_catalogue(tmp_path / "cat.yaml").tokens[0]
+    assert (token.value("name"), token.value("cost")) == ("x", 2.5)
+
+
+def test_a_general_number_prints_without_binary_noise(tmp_path):
+    path = sheet(tmp_path, [(0.1 + 0.2, None), (0.1 + 0.2, "General"), (2.5, None), (1 / 3, None)])
+    assert [t.value("name") for t in load_catalogue(path).tokens] == ["0.3", "0.3", "2.5", "0.333333333333333"]

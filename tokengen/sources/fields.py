@@ -41,7 +41,7 @@ from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
-from .table import DateCell, Row, Shown, hidden_rows, read_table
+from .table import DateCell, Marked, Row, Shown, hidden_rows, read_table
 from .template import (
     FIELD_NAME,
     FIELD_TYPES,
@@ -513,12 +513,16 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     token_id = _blank(raw.get("id"))
     if isinstance(token_id, DateCell):  # an id is a key, not printed text: the date in ISO form
         token_id = token_id.iso
+    elif isinstance(token_id, Marked):
+        token_id = token_id.plain
     if token_id is None:
         token_id = str(n + 1)
     token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
     if not _ID.match(token_id):
         raise fail("id", f"id {show(token_id)} must be lowercase letters, digits, '-' or '_'")
     copies = _blank(raw.get("copies"))
+    if isinstance(copies, Marked):
+        copies = copies.plain
     if isinstance(copies, Shown):  # a formatted .xlsx number: the number itself
         copies = copies.value
     if copies is None:
@@ -540,6 +544,8 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                     values[name] = rgb
                     continue
         value = _blank(value)
+        if isinstance(value, Marked) and kind != "text":  # bold or italic runs style text only
+            value = value.plain
         if isinstance(value, (Shown, DateCell)) and value.text is None and kind not in ("number", "integer"):
             raise fail(name, f"the cell's number format {show(value.fmt)} is not one tokengen can show as the sheet "
                              "does: give the column a format such as General, 0.00 or d-mmm-yyyy, or type the value as text")

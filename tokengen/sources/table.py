@@ -87,6 +87,19 @@ class Shown:
         return self.text if self.text is not None else _plain(self.value)
 
 
+class Marked(str):
+    """A rich-text cell of an .xlsx: the str is its text as face-text markup (``Deal **2**``, a
+    bold run in stars), ``plain`` its text without the styling (``Deal 2``): what a header, an
+    id, a number, a colour or a picture path reads."""
+
+    plain: str
+
+    def __new__(cls, text: str, plain: str) -> Marked:
+        made = super().__new__(cls, text)
+        made.plain = plain
+        return made
+
+
 @dataclass(frozen=True)
 class Row:
     """One token row: ``values`` maps each header name to its cell (text for CSV; text, number,
@@ -211,7 +224,7 @@ RawRow = tuple[int, list[Any], "int | None"]
 def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> list[str]:
     if len(cells) > MAX_COLUMNS:
         raise CatalogueError(path, f"header has {len(cells)} columns, more than {MAX_COLUMNS}", line=line)
-    written = ["" if c is None else str(c).strip() for c in cells]
+    written = ["" if c is None else c.plain if isinstance(c, Marked) else str(c).strip() for c in cells]
     while written and not written[-1]:
         written.pop()
     folded: dict[str, list[str]] = {}
@@ -531,10 +544,11 @@ def _cell(cell: dict[str, Any], sheet: Any) -> Any:
         return value.strip()
     if isinstance(value, bool):  # TRUE and FALSE whatever the format, as both programs show them
         return Shown("TRUE" if value else "FALSE", value)
-    if isinstance(value, (int, float)) and cell["style_id"]:
-        fmt = _number_format(sheet, cell["style_id"])
+    if isinstance(value, (int, float)):
+        fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
         if fmt in ("General", "@", ""):
-            return value
+            general = _general(value)
+            return value if general == _plain(value) else Shown(general, value, fmt)
         shown = format_number(value, fmt)
         if shown is None:
             return Shown(None, value, fmt)
@@ -544,7 +558,7 @@ def _cell(cell: dict[str, Any], sheet: Any) -> Any:
         fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
         return _date_cell(value, fmt)
     if value is not None and not isinstance(value, (int, float)):  # openpyxl's CellRichText
-        return _marked(value).strip()
+        return Marked(_marked(value).strip(), "".join(run if isinstance(run, str) else str(run.text) for run in value).strip())
     return value
 
 
@@ -591,6 +605,17 @@ def _number_format(sheet: Any, style_id: int) -> str:
     if number < BUILTIN_FORMATS_MAX_SIZE:
         return str(BUILTIN_FORMATS.get(number, "General"))
     return str(book._number_formats[number - BUILTIN_FORMATS_MAX_SIZE])
+
+
+def _general(value: int | float) -> str:
+    """A number as the format ``General`` shows it, to 15 significant digits (the most Excel and
+    LibreOffice keep): 0.1 + 0.2 is ``0.3``, not ``0.30000000000000004``. Past that range (an
+    exponent) or for a whole number, as :func:`_plain` writes it. A sheet shows fewer digits
+    when the column is narrow; tokengen cannot know the width, so it prints them."""
+    if isinstance(value, int) or value.is_integer():
+        return _plain(value)
+    text = f"{value:.15g}"
+    return _plain(value) if "e" in text else text
 
 
 def _plain(value: int | float) -> str:
