@@ -212,3 +212,9 @@ def test_a_rich_header_or_number_cell_reads_its_plain_text(tmp_path):
 def test_a_general_number_prints_without_binary_noise(tmp_path):
     path = sheet(tmp_path, [(0.1 + 0.2, None), (0.1 + 0.2, "General"), (2.5, None), (1 / 3, None)])
     assert [t.value("name") for t in load_catalogue(path).tokens] == ["0.3", "0.3", "2.5", "0.333333333333333"]
+
+
+def test_a_date_cell_past_the_dates_a_sheet_shows_is_refused_by_cell(tmp_path):
+    path = sheet(tmp_path, [(3_000_000, "yyyy-mm-dd")])  # day 3,000,000: past the year 9999
+    assert error(path) == (f"{tmp_path / 'tokens.xlsx'}: B2: a date or time cell holds 3000000, outside the dates a "
+                           "spreadsheet shows (1900 to 9999)")
