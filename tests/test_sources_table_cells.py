@@ -218,3 +218,9 @@ def test_a_date_cell_past_the_dates_a_sheet_shows_is_refused_by_cell(tmp_path):
     path = sheet(tmp_path, [(3_000_000, "yyyy-mm-dd")])  # day 3,000,000: past the year 9999
     assert error(path) == (f"{tmp_path / 'tokens.xlsx'}: B2: a date or time cell holds 3000000, outside the dates a "
                            "spreadsheet shows (1900 to 9999)")
+
+
+def test_a_rich_cell_on_one_line_prints_its_plain_text(tmp_path):
+    """One-line text reads no markup: a rich cell prints its words, without stars."""
+    path = sheet(tmp_path, [(CellRichText("Take ", TextBlock(InlineFont(b=True), "2")), None)])
+    assert printed(path, tmp_path / "out.pdf") == ["Take 2"]

@@ -749,7 +749,7 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
         RenderError: the letters on the inside of the circle are taller than its radius.
     """
     side = min(face_w, face_h)
-    text = substitute(element.content, values)
+    text = substitute(element.content, values, plain=True)
     font = font_name(template, element.font)
     centre = (element.at[0] * face_w, face_h * (1 - element.at[1]))
     end = None if element.end is None else element.end + element.rotate
@@ -771,7 +771,7 @@ def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str
         if element.kind == "arc_text" and element.end is not None:
             laid = set_arc_text(face_w, face_h, template, element, values)
             if not laid.fits:
-                found.append((element, substitute(element.content, values), laid))
+                found.append((element, substitute(element.content, values, plain=True), laid))
     return found
 
 

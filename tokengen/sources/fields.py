@@ -619,7 +619,10 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
-        text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
+        if isinstance(value, Marked):  # a rich cell: its markup for boxed text, its plain text for one line
+            text = Marked(unicodedata.normalize("NFC", value), unicodedata.normalize("NFC", value.plain))
+        else:
+            text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
         if len(text) > 400:
             raise fail(f"text is longer than 400 characters ({len(text)})")
         return text

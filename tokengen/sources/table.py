@@ -99,6 +99,9 @@ class Marked(str):
         made.plain = plain
         return made
 
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled (to build workers) with both texts
+        return str(self), self.plain
+
 
 @dataclass(frozen=True)
 class Row:

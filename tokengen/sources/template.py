@@ -66,6 +66,7 @@ from ..units import parse_length
 from . import fonts, schemas
 from .fonts import Family
 from .schemas import line_at, show, suggest
+from .table import Marked
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
@@ -456,8 +457,14 @@ def format_value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def substitute(text: str, values: dict[str, Any]) -> str:
-    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)."""
+def substitute(text: str, values: dict[str, Any], plain: bool = False) -> str:
+    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`).
+    ``plain``: for text that reads no markup (one line, on an arc), a rich spreadsheet cell
+    (:class:`~tokengen.sources.table.Marked`) gives its text without its bold and italic runs'
+    stars; else its markup."""
+    if plain:
+        values = {k: (v.plain if isinstance(v, Marked) else v) for k, v in values.items()} if any(
+            isinstance(v, Marked) for v in values.values()) else values
     pieces = _pieces(text)
     if len(pieces) == 1:
         literal, name, _, _ = pieces[0]
@@ -504,7 +511,7 @@ def line_text(element: Element, values: dict[str, Any]) -> str:
     """What a one-line text or glyph ``element`` prints with these ``values``: substituted,
     normalised to NFC (a decomposed ``e`` + U+0302 + U+0303 is the one glyph ``ễ``), soft hyphens
     dropped; no-break spaces and Private Use characters (icon fonts) kept."""
-    text = substitute(element.content, values)
+    text = substitute(element.content, values, plain=True)
     if text.isascii():  # NFC already, and no soft hyphen
         return text
     return unicodedata.normalize("NFC", text).replace(SOFT_HYPHEN, "")
