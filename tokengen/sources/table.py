@@ -49,8 +49,8 @@ class DateCell:
     """A date, time or duration cell of an .xlsx: ``text`` is what the spreadsheet shows in the
     cell's number format ``fmt`` (``12-Jan`` for 2026-01-12 in ``d-mmm``), None for a format
     tokengen cannot show (then a text field refuses the cell); ``iso`` is its ISO form
-    (``2026-11-29``, ``2026-11-29 14:30``, ``14:30`` or ``14:30:15``); ``kind`` is ``date``,
-    ``date and time`` or ``time`` (for messages: ``got the date 12-Jan``)."""
+    (``2026-11-29``, ``2026-11-29 14:30``, ``14:30`` or ``14:30:15``), which messages and an id
+    use; ``kind`` is ``date``, ``date and time`` or ``time`` (``got the date 2026-01-12``)."""
 
     text: str | None
     kind: str
@@ -106,7 +106,7 @@ class Marked(str):
 @dataclass(frozen=True)
 class Row:
     """One token row: ``values`` maps each header name to its cell (text for CSV; text, number,
-    :class:`DateCell`, :class:`Shown` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
+    :class:`Marked`, :class:`DateCell`, :class:`Shown` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
     ``columns`` maps each header name to its column letter (``C``); ``header_line`` is the
     header's line or row; ``decimal_comma`` is true for a semicolon-separated CSV, where a number
     may be written ``2,5`` (European Excel)."""
