@@ -224,3 +224,12 @@ def test_a_rich_cell_on_one_line_prints_its_plain_text(tmp_path):
     """One-line text reads no markup: a rich cell prints its words, without stars."""
     path = sheet(tmp_path, [(CellRichText("Take ", TextBlock(InlineFont(b=True), "2")), None)])
     assert printed(path, tmp_path / "out.pdf") == ["Take 2"]
+
+
+def test_a_rich_cell_in_a_box_without_markup_prints_its_words(tmp_path):
+    path = sheet(tmp_path, [(CellRichText("Take ", TextBlock(InlineFont(b=True), "2")), None)])
+    path.write_text(path.read_text("utf-8").replace('{text: "{name}", at: [0.5, 0.5], size: 0.12}',
+                                                    BOXED.replace("fit: false", "fit: false, markup: false")), "utf-8")
+    build_pdf(load_catalogue(path), BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=1 * 72)), tmp_path / "o.pdf")
+    with pdfplumber.open(tmp_path / "o.pdf") as pdf:
+        assert pdf.pages[0].extract_text().startswith("Take 2\n")

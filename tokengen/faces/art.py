@@ -242,7 +242,7 @@ class ArtLibrary:
             if head.format == "PNG":
                 with _reading(path, self.max_pixels), Image.open(path) as im:
                     if im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in im.info:
-                        alpha = im.convert("RGBA").getchannel("A")
+                        alpha = (im if im.mode in ("RGBA", "LA") else im.convert("RGBA")).getchannel("A")
                         box = alpha.point(lambda a: 255 if a < 255 else 0).getbbox()  # the pixels not fully opaque
                         if box is not None:
                             w, h = alpha.size

@@ -493,7 +493,9 @@ def boxed_text(element: Element, values: dict[str, Any]) -> str:
     (markup reads stars with nothing between them as stars). Stars around text and fields of
     which one has a value stay."""
     pieces = _pieces(element.content)
-    if not element.markup or len(pieces) == 1 or any(_GONE in literal for literal, *_ in pieces):
+    if not element.markup:  # printed as written: a rich cell's words, not its stars
+        return substitute(element.content, values, plain=True)
+    if len(pieces) == 1 or any(_GONE in literal for literal, *_ in pieces):
         return substitute(element.content, values)
     out = []
     for literal, name, _, _ in pieces:
