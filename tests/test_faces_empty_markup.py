@@ -35,14 +35,14 @@ def _card_text(pdf: Path) -> list[str]:
     ('{text: "Said: *{flavour}*", box: [0.1, 0.5, 0.8, 0.3], size: 0.05}', "Knight*Said: Old steel.*", "PageSaid:"),
 ])
 def test_markup_around_an_empty_field_leaves_nothing(tmp_path, run, element, full, empty):
-    path = _catalogue(tmp_path, element, "knight,Knight,Old steel.\npage,Page,\n")
+    path = _catalogue(tmp_path, element, "knight,Knight,Old steel.\npage,Page,\nlast,Last,\" \"\n")
     out = tmp_path / "out.pdf"
     result = run("build", str(path), "--no-cut-lines", "-o", str(out))
     assert result.exit_code == 0, result.stderr
     assert "*" not in result.stderr and "never closed" not in result.stderr
     text = _card_text(out)[0].replace(" ", "")
     assert "*" not in text
-    assert text == (full + empty).replace("*", "").replace(" ", ""), text
+    assert text == (full + empty + empty.replace("Page", "Last")).replace("*", "").replace(" ", ""), text  # "Last": a space alone
     check = run("check", str(path))
     assert check.exit_code == 0 and "flavour" not in check.stdout + check.stderr
 

@@ -501,7 +501,8 @@ def boxed_text(element: Element, values: dict[str, Any]) -> str:
     for literal, name, _, _ in pieces:
         out.append(literal)
         if name is not None:
-            out.append(format_value(values.get(name)) or _GONE)
+            value = format_value(values.get(name))
+            out.append(value if value.strip() else _GONE)  # spaces alone count as empty, as for when:
     return _EMPTY_MARKUP.sub("", "".join(out)).replace(_GONE, "")
 
 
