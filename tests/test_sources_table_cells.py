@@ -5,6 +5,8 @@ Workbooks are built with openpyxl in tmp_path; what prints is read back from the
 from __future__ import annotations
 
 import datetime
+import re
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -233,3 +235,42 @@ def test_a_rich_cell_in_a_box_without_markup_prints_its_words(tmp_path):
     build_pdf(load_catalogue(path), BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=1 * 72)), tmp_path / "o.pdf")
     with pdfplumber.open(tmp_path / "o.pdf") as pdf:
         assert pdf.pages[0].extract_text().startswith("Take 2\n")
+
+
+def shared_strings(path: Path) -> None:
+    """Rewrite the .xlsx at ``path`` (openpyxl writes text inline) with its text in a shared
+    string table, as Excel and LibreOffice write it: each ``<is>`` becomes an ``<si>``."""
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    sheet_xml = parts["xl/worksheets/sheet1.xml"].decode("utf-8")
+    strings: list[str] = []
+
+    def share(match: re.Match[str]) -> str:
+        strings.append(match.group(1))
+        return f't="s"><v>{len(strings) - 1}</v></c>'
+
+    parts["xl/worksheets/sheet1.xml"] = re.sub(r't="inlineStr"><is>(.*?)</is></c>', share, sheet_xml).encode("utf-8")
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    parts["xl/sharedStrings.xml"] = (f'<sst xmlns="{main}" count="{len(strings)}" uniqueCount="{len(strings)}">'
+                                     + "".join(f"<si>{s}</si>" for s in strings) + "</sst>").encode("utf-8")
+    types = parts["[Content_Types].xml"].decode("utf-8")
+    parts["[Content_Types].xml"] = types.replace("</Types>", '<Override PartName="/xl/sharedStrings.xml" ContentType='
+                                                 '"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+                                                 "</Types>").encode("utf-8")
+    rels = parts["xl/_rels/workbook.xml.rels"].decode("utf-8")
+    parts["xl/_rels/workbook.xml.rels"] = rels.replace("</Relationships>", '<Relationship Id="rIdShared" Type="http://schemas.'
+                                                       'openxmlformats.org/officeDocument/2006/relationships/sharedStrings" '
+                                                       'Target="sharedStrings.xml"/></Relationships>').encode("utf-8")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
+def test_rich_runs_in_the_shared_string_table_are_kept(tmp_path):
+    """Excel and LibreOffice keep a cell's text, rich or not, in the shared string table."""
+    rich = CellRichText("Deal ", TextBlock(InlineFont(b=True), "2"), " now")
+    path = sheet(tmp_path, [(rich, None), ("plain_x005F_x000D_text", None)])
+    shared_strings(tmp_path / "tokens.xlsx")
+    with zipfile.ZipFile(tmp_path / "tokens.xlsx") as z:
+        assert "xl/sharedStrings.xml" in z.namelist()
+    assert [t.value("name") for t in load_catalogue(path).tokens] == ["Deal **2** now", "plain_x000D_text"]
