@@ -274,3 +274,33 @@ def test_rich_runs_in_the_shared_string_table_are_kept(tmp_path):
     with zipfile.ZipFile(tmp_path / "tokens.xlsx") as z:
         assert "xl/sharedStrings.xml" in z.namelist()
     assert [t.value("name") for t in load_catalogue(path).tokens] == ["Deal **2** now", "plain_x000D_text"]
+
+
+def test_run_styles_not_printed_are_named_once_in_build_and_check(tmp_path, run):
+    superscript = CellRichText("10 m", TextBlock(InlineFont(vertAlign="superscript"), "2"))
+    red = CellRichText("a ", TextBlock(InlineFont(b=True, color="FFFF0000", u="single"), "red"), " word")
+    path = sheet(tmp_path, [("plain", None), (superscript, None), (red, None)])
+    for command in (["check", str(path)], ["build", str(path), "-o", str(tmp_path / "x.pdf")]):
+        said = [line for line in (lambda r: r.stdout + r.stderr)(run(*command)).splitlines() if "not printed" in line]
+        assert len(said) == 1 and "tokens.xlsx" in said[0], said
+        assert said[0].endswith("B3: the superscript of part of the text is not printed, only its bold and italic "
+                                "(and in 1 more cell)"), said
+
+
+def test_bold_runs_written_with_the_cells_font_are_not_named(tmp_path, run):
+    """Excel and LibreOffice write every run with its font, size and colour, the cell's own."""
+    rich = CellRichText("Deal ", TextBlock(InlineFont(rFont="Calibri", sz=11, b=True, color="FF000000"), "2"))
+    path = sheet(tmp_path, [(rich, None)])
+    result = run("build", str(path), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 0 and "not printed" not in result.stderr, result.stderr
+
+
+def test_check_says_what_build_says_of_hidden_rows(tmp_path, run):
+    path = sheet(tmp_path, [("shown", None), ("gone", None)])
+    book = openpyxl.load_workbook(tmp_path / "tokens.xlsx")
+    book.active.row_dimensions[3].hidden = True
+    book.save(tmp_path / "tokens.xlsx")
+    built = run("build", str(path), "-o", str(tmp_path / "x.pdf"))
+    checked = run("check", str(path))
+    assert "1 hidden row skipped (row 3)" in built.stderr
+    assert "warning spreadsheet: 1 hidden row skipped (row 3)" in checked.stdout

@@ -154,6 +154,12 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             names = ", ".join(left_out)
             notes.append(f"{shown}: column{'s' if len(left_out) > 1 else ''} {names} {'are not fields' if len(left_out) > 1 else 'is not a field'} "
                          f"of the catalogue; {'they are' if len(left_out) > 1 else 'it is'} not printed (list {'them' if len(left_out) > 1 else 'it'} under ignore: to say so)")
+        dropped = [(line, key, cell) for line in table for key, cell in line.values.items() if isinstance(cell, Marked) and cell.dropped]
+        if dropped:
+            first_row, column, marked = dropped[0]
+            more = f" (and in {len(dropped) - 1:,} more cell{'s' if len(dropped) > 2 else ''})" if len(dropped) > 1 else ""
+            notes.append(f"{shown}: {first_row.columns.get(column, '')}{first_row.line}: the {', '.join(marked.dropped)} of part of the text is "
+                         f"not printed, only its bold and italic{more}")
         shown_table, table_name, wanted = Path(shown), table_path.name, set(known)  # once, not per row
         rows = [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
                 for r in table]

@@ -93,14 +93,17 @@ class Marked(str):
     id, a number, a colour or a picture path reads."""
 
     plain: str
+    #: What its runs have that is not printed (``superscript``, ``underline``, ``colour``, …).
+    dropped: tuple[str, ...]
 
-    def __new__(cls, text: str, plain: str) -> Marked:
+    def __new__(cls, text: str, plain: str, dropped: tuple[str, ...] = ()) -> Marked:
         made = super().__new__(cls, text)
         made.plain = plain
+        made.dropped = dropped
         return made
 
-    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled (to build workers) with both texts
-        return str(self), self.plain
+    def __getnewargs__(self) -> tuple[str, str, tuple[str, ...]]:  # type: ignore[override]  # pickled (to build workers) whole
+        return str(self), self.plain, self.dropped
 
 
 @dataclass(frozen=True)
@@ -561,7 +564,8 @@ def _cell(cell: dict[str, Any], sheet: Any) -> Any:
         fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
         return _date_cell(value, fmt)
     if value is not None and not isinstance(value, (int, float)):  # openpyxl's CellRichText
-        return Marked(_marked(value).strip(), "".join(run if isinstance(run, str) else str(run.text) for run in value).strip())
+        return Marked(_marked(value).strip(), "".join(run if isinstance(run, str) else str(run.text) for run in value).strip(),
+                      _dropped(value, sheet, cell["style_id"]))
     return value
 
 
@@ -592,6 +596,47 @@ def _marked(text: Any) -> str:
         bold, italic, trail = want_bold, want_italic, words[len(words.rstrip()):]
     out.append(_toggle(bold, italic))
     return "".join(out)
+
+
+def _dropped(text: Any, sheet: Any, style_id: int) -> tuple[str, ...]:
+    """What the runs of a rich-text cell show that a face does not print: ``superscript`` or
+    ``subscript``, ``underline``, ``strike-through``, and a ``colour``, ``size`` or ``font`` other
+    than the cell's own (a run's black, or its theme's first text colour, is the cell's)."""
+    book = sheet.parent
+    try:
+        base = book._fonts[book._cell_styles[style_id].fontId]
+    except (IndexError, AttributeError, TypeError):
+        base = None
+    found: dict[str, None] = {}
+    for run in text:
+        font = None if isinstance(run, str) else run.font
+        if font is None or not str(run.text).strip():
+            continue
+        if font.vertAlign in ("superscript", "subscript"):
+            found[str(font.vertAlign)] = None
+        if font.u not in (None, "none"):
+            found["underline"] = None
+        if font.strike:
+            found["strike-through"] = None
+        if _colour_key(font.color) != _colour_key(getattr(base, "color", None)):
+            found["colour"] = None
+        if font.sz is not None and base is not None and base.sz is not None and float(font.sz) != float(base.sz):
+            found["size"] = None
+        if font.rFont is not None and base is not None and base.name and font.rFont != base.name:
+            found["font"] = None
+    return tuple(found)
+
+
+def _colour_key(colour: Any) -> str:
+    """A run's or a cell's text colour, with the usual black (none, automatic, black, theme 1) as ``""``."""
+    if colour is None or getattr(colour, "auto", None):
+        return ""
+    if getattr(colour, "type", "") == "theme":
+        return "" if colour.theme == 1 and not colour.tint else f"theme {colour.theme} {colour.tint or 0}"
+    if getattr(colour, "type", "") == "rgb":
+        rgb = str(colour.rgb).upper()
+        return "" if rgb[-6:] == "000000" else rgb[-6:]
+    return f"{getattr(colour, 'type', '')} {getattr(colour, 'indexed', '')}"
 
 
 def _toggle(bold: bool, italic: bool) -> str:
