@@ -680,8 +680,9 @@ def format_number(value: int | float, fmt: str) -> str | None:
     ``0``, ``000`` (zero-padded), ``0.00``, ``#,##0.00`` (thousands), ``0%``, ``0.0%``,
     ``0.00E+00``, with literal text (``"gp"``, ``\\-``, ``[$€-407]``) and a section for
     negative numbers (``#,##0;(#,##0)``). None for ``General``, text (``@``), dates and any
-    format not understood (conditions, fractions, scaling by a trailing comma): the number is
-    then shown as it is. Rounds half away from zero, as Excel does."""
+    format not understood (conditions, fractions, scaling by a trailing comma): the caller
+    then shows a General number as it is (:func:`_general`) and refuses any other format in a
+    text field (:class:`Shown` with no text). Rounds half away from zero, as Excel does."""
     if fmt in ("General", "@") or not fmt:
         return None
     sections = _split_sections(fmt)
