@@ -196,6 +196,7 @@ class ArtLibrary:
         self._held = 0
         self.max_svg_elements = max_svg_elements
         self._svgs: dict[Path, SvgArt] = {}
+        self._transparent: dict[Path, tuple[float, float, float, float] | None] = {}
 
     def svg(self, path: Path) -> SvgArt:
         """The SVG art at ``path``, read, checked and colour-converted the first time it is asked for.
@@ -249,6 +250,34 @@ class ArtLibrary:
             art = self.svg(path)
             return art.width, art.height
         return self._pixels(path)
+
+    def transparent_part(self, path: Path) -> tuple[float, float, float, float] | None:
+        """Where the art at ``path`` has pixels that are not fully opaque: (x0, y0, x1, y1) as
+        fractions of the picture as displayed, from its top-left corner; None when every pixel
+        is opaque (a JPEG, a PNG with no alpha channel or tRNS key, or one whose alpha is 255
+        throughout). SVG art counts as transparent all over (what it leaves unpainted). Read
+        once per file (the alpha channel alone is kept, as its bounding box).
+
+        Raises:
+            RenderError: see :meth:`load`.
+        """
+        path = Path(path)
+        if path in self._transparent:
+            return self._transparent[path]
+        found: tuple[float, float, float, float] | None = (0.0, 0.0, 1.0, 1.0)
+        if not is_svg(path):
+            head = self._head(path)
+            found = None
+            if head.format == "PNG":
+                with _reading(path, self.max_pixels), Image.open(path) as im:
+                    if im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in im.info:
+                        alpha = (im if im.mode in ("RGBA", "LA") else im.convert("RGBA")).getchannel("A")
+                        box = alpha.point(lambda a: 255 if a < 255 else 0).getbbox()  # the pixels not fully opaque
+                        if box is not None:
+                            w, h = alpha.size
+                            found = (box[0] / w, box[1] / h, box[2] / w, box[3] / h) if head.orientation == 1 else (0.0, 0.0, 1.0, 1.0)
+        self._transparent[path] = found
+        return found
 
     def _pixels(self, path: Path) -> tuple[int, int]:
         found = self._head(path)

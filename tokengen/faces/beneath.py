@@ -132,6 +132,8 @@ def _touches(element: Element, visible: Rect, values: dict[str, Any], width: flo
         if element.rotate:
             box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
         return _overlaps(box, visible)
+    if element.boxed:  # a boxed text paints inside its box
+        return _overlaps(box_pt(width, height, element.box), visible)
     size = element.size.resolve(side)  # text and glyph: its fit width about the anchor, one line high
     left, right = element.text_span(width)
     y = height * (1 - element.at[1])

@@ -34,7 +34,7 @@ from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc
-from ..sources.template import Element, Gradient, Template, colour_of, family_of, font_name, line_text, substitute
+from ..sources.template import Element, Gradient, Template, boxed_text, colour_of, family_of, font_name, line_text, substitute
 from ..units import counted, format_length
 from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
@@ -102,7 +102,7 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
     Raises:
         CatalogueError: an unknown icon or an unclosed ``*``, naming the template's file, line and element.
     """
-    return mk.parse(substitute(element.content, values), dict(template.icons), markup=element.markup,
+    return mk.parse(boxed_text(element, values), dict(template.icons), markup=element.markup,
                     path=template.source or f"template '{template.name}'", line=element.line, field=element.where)
 
 
@@ -658,7 +658,13 @@ def cut_texts(face_w: float, face_h: float, template: Template, values: dict[str
 def cut_message(what: str, laid: textbox.Laid) -> str:
     """The warning for a boxed text cut to fit (``what``: ``token knight``, ``back``):
     ``token knight: the text does not fit its box even at 5 pt: 12 words (61 characters) left
-    out, it ends in '…'; shorten it, lower min_size or make the box larger``."""
+    out, it ends in '…'; shorten it, lower min_size or make the box larger``. When the box is
+    too low for even ``…`` alone (nothing of the text is drawn), it says so: ``the box is 4 pt
+    high, lower than one line at 5 pt (6 pt): nothing of the text is drawn (12 words …)``."""
+    if not laid.lines:
+        return (f"{what}: the box is {laid.box_h:.3g} pt high, lower than one line at {laid.size:g} pt ({laid.leading:.3g} pt): "
+                f"nothing of the text is drawn ({counted(laid.cut_words, 'word')}, {counted(laid.cut_chars, 'character')} "
+                "left out); make the box taller or lower min_size")
     return (f"{what}: the text does not fit its box even at {laid.size:g} pt: {counted(laid.cut_words, 'word')} "
             f"({counted(laid.cut_chars, 'character')}) left out, it ends in '…'; shorten it, lower min_size or make the box larger")
 
@@ -758,7 +764,7 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
         RenderError: the letters on the inside of the circle are taller than its radius.
     """
     side = min(face_w, face_h)
-    text = substitute(element.content, values)
+    text = substitute(element.content, values, plain=True)
     font = font_name(template, element.font)
     centre = (element.at[0] * face_w, face_h * (1 - element.at[1]))
     end = None if element.end is None else element.end + element.rotate
@@ -780,7 +786,7 @@ def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str
         if element.kind == "arc_text" and element.end is not None:
             laid = set_arc_text(face_w, face_h, template, element, values)
             if not laid.fits:
-                found.append((element, substitute(element.content, values), laid))
+                found.append((element, substitute(element.content, values, plain=True), laid))
     return found
 
 

@@ -25,7 +25,7 @@ from ..geometry import furniture, shapes, textfit
 from ..geometry.imposition import Line, PageLayout, Rect
 from ..model import Back, Colour, Token
 from ..sources import fonts, template
-from ..sources.template import Template
+from ..sources.template import Element, Template
 from ..units import format_length, format_like
 from . import beneath, emblem, facedraw, figures
 from .art import ArtImage, ArtLibrary, fit
@@ -428,7 +428,7 @@ class SheetCanvas:
                 under = beneath.underlay(template, template.elements.index(element), values,
                                          self.size, self.height, self.bleed, visible)
                 background = under.colour
-                if not under.uniform:
+                if not under.uniform and self._transparent_over_mixed(face, template, element, path, values, visible):
                     self.warnings[f"{template.place(element)}: {what}: what lies under the picture is not one colour; "
                                   f"its transparent pixels print on {_hex(background)}, the colour under its centre "
                                   "(print-shop PDFs allow no transparency)"] = None
@@ -447,6 +447,27 @@ class SheetCanvas:
         self._forms.add(name)
         return layout
 
+    def _transparent_over_mixed(self, face: facedraw.FaceCanvas, template: Template, element: Element, path: Path,
+                                values: dict, visible: Rect) -> bool:
+        """Whether a pixel of the picture ``element`` draws from ``path`` that is not fully
+        opaque lies where what the template paints beneath it is not one colour: judged by the
+        box around such pixels (:meth:`ArtLibrary.transparent_part`) where the picture shows
+        (``visible``, pt); a turned picture by all it shows."""
+        part = self.art.transparent_part(path)
+        if part is None:
+            return False
+        region = visible
+        if not element.rotate:
+            box, how = facedraw.image_box(face, element)
+            drawn = fit(*self.art.size(path), box, how)
+            x0, y0, x1, y1 = part
+            region = beneath.visible_box(Rect(drawn.x + x0 * drawn.w, drawn.y1 - y1 * drawn.h, (x1 - x0) * drawn.w,
+                                              (y1 - y0) * drawn.h), visible)
+            if region.w <= 0 or region.h <= 0:
+                return False
+        index = template.elements.index(element)
+        return not beneath.underlay(template, index, values, self.size, self.height, self.bleed, region).uniform
+
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:
         """Define the forms of the icons ``template``'s boxed texts print (into ``face.icon_forms``):
         an SVG icon's vectors; in CMYK, a raster icon converted like any art (at its printed
@@ -464,7 +485,7 @@ class SheetCanvas:
                     box = facedraw.text_box(face, element)
                     under = beneath.underlay(template, template.elements.index(element), values, self.size, self.height,
                                              self.bleed, box)
-                    if not under.uniform:
+                    if not under.uniform and self.art.transparent_part(Path(path)) is not None:
                         self.warnings[f"{template.place(element)}: {what}: what lies under the icon {Path(path).name} is not one "
                                       f"colour; its transparent pixels print on {_hex(under.colour)}, the colour under the text "
                                       "box's centre (print-shop PDFs allow no transparency)"] = None

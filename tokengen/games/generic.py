@@ -215,6 +215,20 @@ def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             for r in catalogue.remarks]
 
 
+def check_sheet_notes(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """A ``spreadsheet`` warning for each note reading the catalogue's spreadsheet made (hidden
+    rows skipped, a column that is no field, a rich cell's run styles not printed): the lines
+    ``build`` and ``export`` print as warnings, here in the spreadsheet's name."""
+    remarks = {str(r) for r in catalogue.remarks}
+    found = []
+    for note in catalogue.warnings:
+        if note in remarks:
+            continue
+        file, _, message = note.partition(": ")
+        found.append(Finding(WARNING, "spreadsheet", message, file=file))
+    return found
+
+
 def check_svg_art(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     """The notes and refusals a build gives the catalogue's SVG art, as ``svg-art`` findings: a
     warning for each note (``art/orc.svg: SVG: drawn as a 300 DPI picture: <mask> at line 12``,
@@ -241,4 +255,4 @@ def check_svg_art(catalogue: Catalogue, settings: Settings) -> list[Finding]:
 
 #: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks, check_svg_art, check_rules, check_odds)
+          check_remarks, check_sheet_notes, check_svg_art, check_rules, check_odds)

@@ -42,7 +42,7 @@ from .artpath import resolve_art, shown_path
 from .declared import declared, field_choices
 from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
-from .table import DateCell, Row, Shown, hidden_rows, read_table
+from .table import DateCell, Marked, Row, Shown, hidden_rows, read_table
 from .template import (
     FIELD_NAME,
     FIELD_TYPES,
@@ -50,6 +50,7 @@ from .template import (
     Face,
     Pick,
     Template,
+    boxed_text,
     colour_of,
     dressed,
     family_of,
@@ -62,7 +63,6 @@ from .template import (
     pictures,
     printable_on_one_line,
     resolve,
-    substitute,
 )
 from .yamlsrc import Lines, dotted, floats, one_line
 
@@ -161,6 +161,12 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             names = ", ".join(left_out)
             notes.append(f"{shown}: column{'s' if len(left_out) > 1 else ''} {names} {'are not fields' if len(left_out) > 1 else 'is not a field'} "
                          f"of the catalogue; {'they are' if len(left_out) > 1 else 'it is'} not printed (list {'them' if len(left_out) > 1 else 'it'} under ignore: to say so)")
+        dropped = [(line, key, cell) for line in table for key, cell in line.values.items() if isinstance(cell, Marked) and cell.dropped]
+        if dropped:
+            first_row, column, marked = dropped[0]
+            more = f" (and in {len(dropped) - 1:,} more cell{'s' if len(dropped) > 2 else ''})" if len(dropped) > 1 else ""
+            notes.append(f"{shown}: {first_row.columns.get(column, '')}{first_row.line}: the {', '.join(marked.dropped)} of part of the text is "
+                         f"not printed, only its bold and italic{more}")
         shown_table, table_name, wanted = Path(shown), table_path.name, set(known)  # once, not per row
         rows = [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
                 for r in table]
@@ -562,12 +568,18 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
             known = list(TOKEN_KEYS) + list(fields)
             raise fail(str(key), f"unknown field{suggest(str(key), known)} (fields: {', '.join(known)})")
     token_id = _blank(raw.get("id"))
+    if isinstance(token_id, DateCell):  # an id is a key, not printed text: the date in ISO form
+        token_id = token_id.iso
+    elif isinstance(token_id, Marked):
+        token_id = token_id.plain
     if token_id is None:
         token_id = str(n + 1)
     token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
     if not _ID.match(token_id):
         raise fail("id", f"id {show(token_id)} must be lowercase letters, digits, '-' or '_'")
     copies = _blank(raw.get("copies"))
+    if isinstance(copies, Marked):
+        copies = copies.plain
     if isinstance(copies, Shown):  # a formatted .xlsx number: the number itself
         copies = copies.value
     if copies is None:
@@ -589,6 +601,11 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
                     values[name] = rgb
                     continue
         value = _blank(value)
+        if isinstance(value, Marked) and kind != "text":  # bold or italic runs style text only
+            value = value.plain
+        if isinstance(value, (Shown, DateCell)) and value.text is None and kind not in ("number", "integer"):
+            raise fail(name, f"the cell's number format {show(value.fmt)} is not one tokengen can show as the sheet "
+                             "does: give the column a format such as General, 0.00 or d-mmm-yyyy, or type the value as text")
         if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
             value = value.value if kind in ("number", "integer") else value.text
         if value is None:
@@ -612,7 +629,7 @@ def _blank(value: Any) -> Any:
 
 def _got(value: Any) -> str:
     """A value for messages: ``the date 2026-01-01`` for a spreadsheet's date, else its repr."""
-    return f"the {value.kind} {value.text}" if isinstance(value, DateCell) else show(value)
+    return f"the {value.kind} {value.iso}" if isinstance(value, DateCell) else show(value)
 
 
 def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decimal_comma: bool = False) -> int | float:
@@ -655,11 +672,14 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
              where: Callable[[], CatalogueError], decimal_comma: bool = False) -> Any:
     """``value`` as a field of type ``kind``; errors go through ``fail``, an art file's through
     ``where()`` (the located error, made only for a picture: not once per value)."""
-    if kind == "text":  # a spreadsheet's date is its ISO text (DateCell)
+    if kind == "text":  # a spreadsheet's date is its text as the sheet shows it (DateCell)
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
         text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
-        text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
+        if isinstance(value, Marked):  # a rich cell: its markup for boxed text, its plain text for one line
+            text = Marked(unicodedata.normalize("NFC", value), unicodedata.normalize("NFC", value.plain))
+        else:
+            text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
         if len(text) > 400:
             raise fail(f"text is longer than 400 characters ({len(text)})")
         return text
@@ -704,7 +724,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
         if element.boxed:
-            _check_boxed(template, element, substitute(element.content, values), next(iter(element.fields()), None), locate)
+            _check_boxed(template, element, boxed_text(element, values), next(iter(element.fields()), None), locate)
             continue
         text = line_text(element, values)
         font = font_name(template, element.font)

@@ -17,12 +17,13 @@ import warnings
 import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError
+from .cellformat import format_date
 from .yamlsrc import one_line
 
 #: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 token
@@ -45,15 +46,19 @@ MAX_CELL_FORMATS = 2 * 65_490
 
 @dataclass(frozen=True)
 class DateCell:
-    """A date, time or duration cell of an .xlsx, as a spreadsheet shows it in ISO form:
-    ``text`` is ``2026-11-29``, ``2026-11-29 14:30``, ``14:30`` or ``14:30:15``; ``kind`` is
-    ``date``, ``date and time`` or ``time`` (for messages: ``got the date 2026-11-29``)."""
+    """A date, time or duration cell of an .xlsx: ``text`` is what the spreadsheet shows in the
+    cell's number format ``fmt`` (``12-Jan`` for 2026-01-12 in ``d-mmm``), None for a format
+    tokengen cannot show (then a text field refuses the cell); ``iso`` is its ISO form
+    (``2026-11-29``, ``2026-11-29 14:30``, ``14:30`` or ``14:30:15``), which messages and an id
+    use; ``kind`` is ``date``, ``date and time`` or ``time`` (``got the date 2026-01-12``)."""
 
-    text: str
+    text: str | None
     kind: str
+    iso: str = ""
+    fmt: str = ""
 
     def __str__(self) -> str:
-        return self.text
+        return self.text if self.text is not None else self.iso
 
 
 @dataclass(frozen=True)
@@ -66,22 +71,45 @@ class Uncalculated:
 
 @dataclass(frozen=True)
 class Shown:
-    """An .xlsx number cell with a number format that shows it otherwise than plainly: ``text``
-    is what the spreadsheet shows (``007`` for 7 in format ``000``, ``50%`` for 0.5, ``1,234.50``
-    for 1234.5 in ``#,##0.00``), ``value`` the number stored. A text field prints ``text``
-    (``str()`` of the cell is it); a number field takes ``value``."""
+    """An .xlsx number or boolean cell with a number format that shows it otherwise than
+    plainly: ``text`` is what the spreadsheet shows (``007`` for 7 in format ``000``, ``50%`` for
+    0.5, ``1,234.50`` for 1234.5 in ``#,##0.00``, ``TRUE`` for true), ``value`` the number or
+    boolean stored. A text field prints ``text`` (``str()`` of the cell is it); a number field
+    takes ``value``. ``text`` is None when the format (``fmt``) is one tokengen cannot show as the
+    sheet does (a fraction ``# ?/?``, a condition ``[>100]``): a number field still takes the
+    value, a text field refuses the cell."""
 
-    text: str
-    value: int | float
+    text: str | None
+    value: int | float | bool
+    fmt: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text if self.text is not None else _plain(self.value)
+
+
+class Marked(str):
+    """A rich-text cell of an .xlsx: the str is its text as face-text markup (``Deal **2**``, a
+    bold run in stars), ``plain`` its text without the styling (``Deal 2``): what a header, an
+    id, a number, a colour or a picture path reads."""
+
+    plain: str
+    #: What its runs have that is not printed (``superscript``, ``underline``, ``colour``, …).
+    dropped: tuple[str, ...]
+
+    def __new__(cls, text: str, plain: str, dropped: tuple[str, ...] = ()) -> Marked:
+        made = super().__new__(cls, text)
+        made.plain = plain
+        made.dropped = dropped
+        return made
+
+    def __getnewargs__(self) -> tuple[str, str, tuple[str, ...]]:  # type: ignore[override]  # pickled (to build workers) whole
+        return str(self), self.plain, self.dropped
 
 
 @dataclass(frozen=True)
 class Row:
     """One token row: ``values`` maps each header name to its cell (text for CSV; text, number,
-    :class:`DateCell`, :class:`Shown` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
+    :class:`Marked`, :class:`DateCell`, :class:`Shown` or None for XLSX); ``line`` is the row's line (CSV) or row number (XLSX);
     ``columns`` maps each header name to its column letter (``C``); ``header_line`` is the
     header's line or row; ``decimal_comma`` is true for a semicolon-separated CSV, where a number
     may be written ``2,5`` (European Excel)."""
@@ -202,7 +230,7 @@ RawRow = tuple[int, list[Any], "int | None"]
 def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> list[str]:
     if len(cells) > MAX_COLUMNS:
         raise CatalogueError(path, f"header has {len(cells)} columns, more than {MAX_COLUMNS}", line=line)
-    written = ["" if c is None else str(c).strip() for c in cells]
+    written = ["" if c is None else c.plain if isinstance(c, Marked) else str(c).strip() for c in cells]
     while written and not written[-1]:
         written.pop()
     folded: dict[str, list[str]] = {}
@@ -385,7 +413,8 @@ def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
 
     # the file opened here, so it is closed however openpyxl fails (it leaves its own zip open on an
     # error, closed only when the garbage collector breaks the exception's cycle: a ResourceWarning)
-    with path.open("rb") as file, closing(openpyxl.load_workbook(file, read_only=True, data_only=True)) as book:
+    # rich_text: a cell's bold and italic runs are read as runs (:func:`_marked`), not flattened
+    with path.open("rb") as file, closing(openpyxl.load_workbook(file, read_only=True, data_only=True, rich_text=True)) as book:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
         for number, cells, shown in _sheet_cells(path, sheet):
@@ -408,6 +437,11 @@ def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
                 if far is not None or not _blank(row):
                     hidden.append(number)
                 continue
+            wrong = next((c for c in cells if c["data_type"] == "e" and c["value"]), None)
+            if wrong is not None and wrong["column"] - 1 <= MAX_COLUMNS:
+                at = f"{column_letter(wrong['column'] - 1)}{wrong['row']}"  # in the message: `check` shows no field without a line
+                raise CatalogueError(path, f"{at}: {one_line(str(wrong['value']))[:20]} is an error value in the sheet: correct "
+                                           "the formula or the cells it reads, or clear the cell")
             if far is not None or not _blank(row):
                 out.append((number, row, far))
                 if len(out) > MAX_ROWS + 1:
@@ -451,7 +485,10 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
     from openpyxl.utils.cell import coordinate_to_tuple
     from openpyxl.worksheet._reader import FORMULA_TAG, VALUE_TAG, WorkSheetParser
 
-    strings = len(sheet._shared_strings)
+    # read_rich_text (rich_text=True) leaves Excel's escape of an underscore (_x005F_) that the
+    # plain reader takes out: taken out here too, from the plain strings
+    shared = [text.replace("x005F_", "") if isinstance(text, str) else text for text in sheet._shared_strings]
+    strings = len(shared)
 
     class Parser(WorkSheetParser):
         hidden: set[int] = set()
@@ -483,6 +520,10 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
                 cell = super().parse_cell(element)
             except _DAMAGED as exc:
                 raise _damaged_cell(path, row, column, exc) from None
+            if cell["data_type"] == "e" and element.get("t", "n") == "n":  # openpyxl's "#VALUE!" for a date it cannot read
+                raise CatalogueError(path, f"{column_letter(column - 1)}{row}: a date or time cell holds "
+                                           f"{one_line(str(element.findtext(VALUE_TAG)))[:20]}, outside the dates a "
+                                           "spreadsheet shows (1900 to 9999)")
             if cell["value"] is None:
                 formula = element.find(FORMULA_TAG)
                 if formula is not None:
@@ -491,26 +532,116 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
 
     book = sheet.parent
     with sheet._get_source() as source:
-        parser = Parser(source, sheet._shared_strings, data_only=True, epoch=book.epoch,
-                        date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
+        parser = Parser(source, shared, data_only=True, epoch=book.epoch, date_formats=book._date_formats,
+                        timedelta_formats=book._timedelta_formats, rich_text=True)
         parser.hidden = set()
         for number, cells in parser.parse():
             yield number, cells, number not in parser.hidden
 
 
 def _cell(cell: dict[str, Any], sheet: Any) -> Any:
-    """A cell's value as read: text stripped, a date as a :class:`DateCell`, a formatted number
-    as a :class:`Shown`, a formula with no saved value as :class:`Uncalculated`."""
+    """A cell's value as read: text stripped (rich text as markup, :func:`_marked`), a date as a
+    :class:`DateCell`, a boolean or a formatted number as a :class:`Shown`, a formula with no
+    saved value as :class:`Uncalculated`."""
     if "formula" in cell:
         return Uncalculated(cell["formula"])
     value = cell["value"]
     if isinstance(value, str):
         return value.strip()
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and cell["style_id"]:
-        shown = format_number(value, _number_format(sheet, cell["style_id"]))
-        if shown is not None and shown != _plain(value):
-            return Shown(shown, value)
-    return _date_cell(value)
+    if isinstance(value, bool):  # TRUE and FALSE whatever the format, as both programs show them
+        return Shown("TRUE" if value else "FALSE", value)
+    if isinstance(value, (int, float)):
+        fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
+        if fmt in ("General", "@", ""):
+            general = _general(value)
+            return value if general == _plain(value) else Shown(general, value, fmt)
+        shown = format_number(value, fmt)
+        if shown is None:
+            return Shown(None, value, fmt)
+        if shown != _plain(value):
+            return Shown(shown, value, fmt)
+    if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
+        fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
+        return _date_cell(value, fmt)
+    if value is not None and not isinstance(value, (int, float)):  # openpyxl's CellRichText
+        return Marked(_marked(value).strip(), "".join(run if isinstance(run, str) else str(run.text) for run in value).strip(),
+                      _dropped(value, sheet, cell["style_id"]))
+    return value
+
+
+def _marked(text: Any) -> str:
+    """A rich-text cell (openpyxl's ``CellRichText``: plain strings and ``TextBlock`` runs with a
+    font) as face-text markup: a bold run as ``**…**``, an italic one as ``*…*``, both as
+    ``***…***``, the text of each run as typed. A style changes where a run's words start and
+    ends before its trailing white space, so the stars always touch a word (markup reads a star
+    with white space on both sides as a star). Other run properties (colour, size, underline,
+    font) are not kept: the face's text element styles the whole text."""
+    out: list[str] = []
+    bold = italic = False
+    trail = ""  # the white space after the last word, written once the next style is known
+    for run in text:
+        words = run if isinstance(run, str) else str(run.text)
+        font = None if isinstance(run, str) else run.font
+        want_bold, want_italic = bool(font is not None and font.b), bool(font is not None and font.i)
+        core = words.strip()
+        if not core:
+            trail += words
+            continue
+        lead = words[: len(words) - len(words.lstrip())]
+        stars = _toggle(bold != want_bold, italic != want_italic)
+        opens = (want_bold and not bold) or (want_italic and not italic)
+        # a style that only ends closes at the last word; one that starts opens at the next
+        out.append(trail + lead + stars if opens else stars + trail + lead)
+        out.append(core)
+        bold, italic, trail = want_bold, want_italic, words[len(words.rstrip()):]
+    out.append(_toggle(bold, italic))
+    return "".join(out)
+
+
+def _dropped(text: Any, sheet: Any, style_id: int) -> tuple[str, ...]:
+    """What the runs of a rich-text cell show that a face does not print: ``superscript`` or
+    ``subscript``, ``underline``, ``strike-through``, and a ``colour``, ``size`` or ``font`` other
+    than the cell's own (a run's black, or its theme's first text colour, is the cell's)."""
+    book = sheet.parent
+    try:
+        base = book._fonts[book._cell_styles[style_id].fontId]
+    except (IndexError, AttributeError, TypeError):
+        base = None
+    found: dict[str, None] = {}
+    for run in text:
+        font = None if isinstance(run, str) else run.font
+        if font is None or not str(run.text).strip():
+            continue
+        if font.vertAlign in ("superscript", "subscript"):
+            found[str(font.vertAlign)] = None
+        if font.u not in (None, "none"):
+            found["underline"] = None
+        if font.strike:
+            found["strike-through"] = None
+        if _colour_key(font.color) != _colour_key(getattr(base, "color", None)):
+            found["colour"] = None
+        if font.sz is not None and base is not None and base.sz is not None and float(font.sz) != float(base.sz):
+            found["size"] = None
+        if font.rFont is not None and base is not None and base.name and font.rFont != base.name:
+            found["font"] = None
+    return tuple(found)
+
+
+def _colour_key(colour: Any) -> str:
+    """A run's or a cell's text colour, with the usual black (none, automatic, black, theme 1) as ``""``."""
+    if colour is None or getattr(colour, "auto", None):
+        return ""
+    if getattr(colour, "type", "") == "theme":
+        return "" if colour.theme == 1 and not colour.tint else f"theme {colour.theme} {colour.tint or 0}"
+    if getattr(colour, "type", "") == "rgb":
+        rgb = str(colour.rgb).upper()
+        return "" if rgb[-6:] == "000000" else rgb[-6:]
+    return f"{getattr(colour, 'type', '')} {getattr(colour, 'indexed', '')}"
+
+
+def _toggle(bold: bool, italic: bool) -> str:
+    """The stars that switch bold and/or italic: ``**``, ``*`` or ``***``."""
+    return "*" * (2 * bold + italic)
 
 
 def _number_format(sheet: Any, style_id: int) -> str:
@@ -522,6 +653,17 @@ def _number_format(sheet: Any, style_id: int) -> str:
     if number < BUILTIN_FORMATS_MAX_SIZE:
         return str(BUILTIN_FORMATS.get(number, "General"))
     return str(book._number_formats[number - BUILTIN_FORMATS_MAX_SIZE])
+
+
+def _general(value: int | float) -> str:
+    """A number as the format ``General`` shows it, to 15 significant digits (the most Excel and
+    LibreOffice keep): 0.1 + 0.2 is ``0.3``, not ``0.30000000000000004``. Past that range (an
+    exponent) or for a whole number, as :func:`_plain` writes it. A sheet shows fewer digits
+    when the column is narrow; tokengen cannot know the width, so it prints them."""
+    if isinstance(value, int) or value.is_integer():
+        return _plain(value)
+    text = f"{value:.15g}"
+    return _plain(value) if "e" in text else text
 
 
 def _plain(value: int | float) -> str:
@@ -538,8 +680,9 @@ def format_number(value: int | float, fmt: str) -> str | None:
     ``0``, ``000`` (zero-padded), ``0.00``, ``#,##0.00`` (thousands), ``0%``, ``0.0%``,
     ``0.00E+00``, with literal text (``"gp"``, ``\\-``, ``[$€-407]``) and a section for
     negative numbers (``#,##0;(#,##0)``). None for ``General``, text (``@``), dates and any
-    format not understood (conditions, fractions, scaling by a trailing comma): the number is
-    then shown as it is. Rounds half away from zero, as Excel does."""
+    format not understood (conditions, fractions, scaling by a trailing comma): the caller
+    then shows a General number as it is (:func:`_general`) and refuses any other format in a
+    text field (:class:`Shown` with no text). Rounds half away from zero, as Excel does."""
     if fmt in ("General", "@") or not fmt:
         return None
     sections = _split_sections(fmt)
@@ -620,7 +763,8 @@ def _parse_section(section: str) -> tuple[str, str | None, str]:
     for literal, text in parts:
         if not literal:
             for ch in text:
-                if ch in "#0?,.E+-" and not suffix:
+                # a sign is part of the pattern only in an exponent (0.0E+00); before it, literal text (+0;-0)
+                if (ch in "#0?,." or (ch == "E" and pattern) or (ch in "+-" and pattern.endswith("E"))) and not suffix:
                     pattern += ch
                 elif ch in "%$-+/():!^&'~{}<>= " or ch.isspace():
                     if pattern:
@@ -636,23 +780,36 @@ def _parse_section(section: str) -> tuple[str, str | None, str]:
     return prefix, pattern, suffix
 
 
-def _date_cell(value: Any) -> Any:
-    """An openpyxl date, time or duration as a :class:`DateCell`; any other value as it is.
-    A date at midnight is the date alone; seconds show only when there are some."""
+def _date_cell(value: datetime.date | datetime.time | datetime.timedelta, fmt: str) -> DateCell:
+    """An openpyxl date, time or duration as a :class:`DateCell` with the text format ``fmt``
+    shows (:func:`~tokengen.sources.cellformat.format_date`). Its ISO form (for messages, and for
+    a format not shown): a date at midnight is the date alone; seconds show only when there are
+    some."""
+    fmt = _LOCALE_DATES.get(fmt, fmt)
+    cell = _iso_cell(value)
+    shown = cell.iso if fmt in ("General", "") else format_date(value, fmt)  # General: a date written as ISO text (t="d")
+    return DateCell(shown, cell.kind, cell.iso, fmt)
+
+
+def _iso_cell(value: datetime.date | datetime.time | datetime.timedelta) -> DateCell:
     if isinstance(value, datetime.timedelta):  # a duration format such as [h]:mm
         seconds = round(value.total_seconds())
         minutes, second = divmod(abs(seconds), 60)
         clock = f"{minutes // 60}:{minutes % 60:02d}" + (f":{second:02d}" if second else "")
-        return DateCell(("-" if seconds < 0 else "") + clock, "time")
+        return DateCell(None, "time", ("-" if seconds < 0 else "") + clock)
     if isinstance(value, datetime.datetime):
         if value.time() == datetime.time():
-            return DateCell(value.date().isoformat(), "date")
-        return DateCell(f"{value.date().isoformat()} {_clock(value.time())}", "date and time")
+            return DateCell(None, "date", value.date().isoformat())
+        return DateCell(None, "date and time", f"{value.date().isoformat()} {_clock(value.time())}")
     if isinstance(value, datetime.date):
-        return DateCell(value.isoformat(), "date")
-    if isinstance(value, datetime.time):
-        return DateCell(_clock(value), "time")
-    return value
+        return DateCell(None, "date", value.isoformat())
+    return DateCell(None, "time", _clock(value))
+
+
+#: The built-in date formats whose look follows the reader's locale (ECMA-376 Part 1, §18.8.30:
+#: numFmtId 14 is the system's short date, 22 its short date and time), as Excel shows them for
+#: the United States (openpyxl names them ``mm-dd-yy`` and ``m/d/yy h:mm``).
+_LOCALE_DATES = {"mm-dd-yy": "m/d/yyyy", "m/d/yy h:mm": "m/d/yyyy h:mm"}
 
 
 def _clock(time: datetime.time) -> str:

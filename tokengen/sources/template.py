@@ -66,6 +66,7 @@ from ..units import parse_length
 from . import fonts, schemas
 from .fonts import Family
 from .schemas import line_at, show, suggest
+from .table import Marked
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
@@ -461,8 +462,14 @@ def format_value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def substitute(text: str, values: dict[str, Any]) -> str:
-    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)."""
+def substitute(text: str, values: dict[str, Any], plain: bool = False) -> str:
+    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`).
+    ``plain``: for text that reads no markup (one line, on an arc), a rich spreadsheet cell
+    (:class:`~tokengen.sources.table.Marked`) gives its text without its bold and italic runs'
+    stars; else its markup."""
+    if plain:
+        values = {k: (v.plain if isinstance(v, Marked) else v) for k, v in values.items()} if any(
+            isinstance(v, Marked) for v in values.values()) else values
     pieces = _pieces(text)
     if len(pieces) == 1:
         literal, name, _, _ = pieces[0]
@@ -478,6 +485,32 @@ def substitute(text: str, values: dict[str, Any]) -> str:
     return "".join(out)
 
 
+#: Where an empty field stood while a boxed text's markup is tidied (:func:`boxed_text`).
+_GONE = "\x00"
+#: Stars around nothing but empty fields: ``*{flavour}*`` with no flavour.
+_EMPTY_MARKUP = re.compile(r"(?<!\\)(\*{1,3})\x00+\1")
+
+
+def boxed_text(element: Element, values: dict[str, Any]) -> str:
+    """What a boxed text ``element`` reads with these ``values``: :func:`substitute`, and when
+    its markup is read (``markup: true``, the default), the stars around a field that is empty
+    go with it: ``"*{flavour}*"`` with an empty flavour is empty text, not a literal ``**``
+    (markup reads stars with nothing between them as stars). Stars around text and fields of
+    which one has a value stay."""
+    pieces = _pieces(element.content)
+    if not element.markup:  # printed as written: a rich cell's words, not its stars
+        return substitute(element.content, values, plain=True)
+    if len(pieces) == 1 or any(_GONE in literal for literal, *_ in pieces):
+        return substitute(element.content, values)
+    out = []
+    for literal, name, _, _ in pieces:
+        out.append(literal)
+        if name is not None:
+            value = format_value(values.get(name))
+            out.append(value if value.strip() else _GONE)  # spaces alone count as empty, as for when:
+    return _EMPTY_MARKUP.sub("", "".join(out)).replace(_GONE, "")
+
+
 #: Dropped from one-line text: the soft hyphen marks where a word may break, and one line never breaks.
 SOFT_HYPHEN = "\u00ad"
 
@@ -486,7 +519,7 @@ def line_text(element: Element, values: dict[str, Any]) -> str:
     """What a one-line text or glyph ``element`` prints with these ``values``: substituted,
     normalised to NFC (a decomposed ``e`` + U+0302 + U+0303 is the one glyph ``ễ``), soft hyphens
     dropped; no-break spaces and Private Use characters (icon fonts) kept."""
-    text = substitute(element.content, values)
+    text = substitute(element.content, values, plain=True)
     if text.isascii():  # NFC already, and no soft hyphen
         return text
     return unicodedata.normalize("NFC", text).replace(SOFT_HYPHEN, "")
@@ -925,7 +958,7 @@ def _empty(element: Element, values: dict[str, Any]) -> bool:
     """Whether ``element`` shows nothing with these values: a text or glyph whose text is empty
     (or only spaces), a picture that names no file."""
     if element.kind in ("text", "glyph"):
-        return not substitute(element.content, values).strip()
+        return not (boxed_text(element, values) if element.boxed else substitute(element.content, values)).strip()
     if element.kind == "image":
         return image_source(element, values) is None
     return False
