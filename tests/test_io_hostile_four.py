@@ -5,14 +5,29 @@ counts, never by a timer."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from PIL import Image, ImageDraw
 
 from tokengen.sources.profiles import load_profiles
 
-HEAD = (DATA / "good" / "minimal.yaml").read_text("utf-8").split("tokens:")[0]
+TOKENGEN = str(Path(sys.executable).parent / "tokengen")
+# A small Python process starts the command and reports its peak RSS (as tests/test_faces_art_limits.py does).
+WRAPPER = ("import os,subprocess,sys\n"
+           "p=subprocess.Popen(sys.argv[1:])\n"
+           "_,status,ru=os.wait4(p.pid,0)\n"
+           "sys.stderr.write(f'RSS_KB={ru.ru_maxrss}\\n')\n"
+           "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
+def _peak_mb(*args: str) -> tuple[int, float, str]:
+    """(exit code, peak RSS in MB, stderr without the RSS line) of ``tokengen ARGS``."""
+    proc = subprocess.run([sys.executable, "-c", WRAPPER, TOKENGEN, *args], capture_output=True, text=True)
+    stderr, _, rss = proc.stderr.rpartition("RSS_KB=")
+    return proc.returncode, int(rss) / 1024, stderr
 
 
 def _catalogue(folder: Path, count: int, size: str = "1in", template: str = '{text: "{name}", at: [0.5, 0.5], width: 0.8, size: 0.1}',
@@ -42,3 +57,52 @@ def test_export_refuses_past_max_pages_before_writing_any_file(run, tmp_path: Pa
     assert result.exit_code == 2
     assert "more than the limit of 1 (raise it with --max-pages)" in result.stderr
     assert not out.exists() or not any(out.iterdir())
+
+
+# 1. icons: the art budget and the one-at-a-time decoding and resampling of image:
+def _icons(folder: Path, count: int, side: int) -> str:
+    """``count`` distinct ``side`` px square 1-bit PNG icons in ``folder``; returns the catalogue's ``icons:`` line."""
+    for i in range(count):
+        im = Image.new("1", (side, side), 0)
+        ImageDraw.Draw(im).rectangle((0, 0, side // 8 * (i + 1), side // 2), fill=1)
+        im.save(folder / f"i{i}.png")
+    return "icons: {" + ", ".join(f"i{i}: i{i}.png" for i in range(count)) + "}\n"
+
+
+def _icon_text(count: int) -> str:
+    return '{text: "{name} ' + " ".join(f":i{i}:" for i in range(count)) + '", box: [0.1, 0.1, 0.8, 0.8], size: 0.1}'
+
+
+def test_six_large_icons_are_decoded_one_at_a_time_and_resampled(tmp_path: Path):
+    catalogue = _catalogue(tmp_path, 1, "2in", _icon_text(6), _icons(tmp_path, 6, 6000))
+    out = tmp_path / "out.pdf"
+    code, peak, stderr = _peak_mb("build", str(catalogue), "-o", str(out))
+    assert code == 0, stderr
+    assert peak < 300, f"peak {peak:.0f} MB"  # ReportLab decoding each icon whole: 1,149 MB
+    assert "6 pictures resampled to 600 DPI (i0.png, i1.png, …)" in stderr
+    import pikepdf
+
+    with pikepdf.open(out) as pdf:  # every icon embedded at 600 DPI of its printed size, not 6000 px
+        sizes = [(int(o.Width), int(o.Height)) for o in pdf.objects
+                 if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+    assert len(sizes) == 6 and max(max(s) for s in sizes) < 200, sizes
+
+
+def test_icons_count_towards_the_art_budget(run, tmp_path: Path):
+    catalogue = _catalogue(tmp_path, 1, "2in", _icon_text(2), _icons(tmp_path, 2, 400))
+    out = tmp_path / "out.pdf"
+    result = run("build", str(catalogue), "-o", str(out), "--keep-resolution", "--max-art-pixels", "200000")
+    _no_traceback(result)
+    assert result.exit_code == 2
+    assert result.stderr == (f"tokengen: error: {catalogue}:6: icons.i1: i1.png: the art of this build holds 320000 pixels "
+                             "as embedded, more than the limit of 200000 (raise it with --max-art-pixels)\n")
+    assert not out.exists()
+
+
+# 12. an icon that is not a picture: one line at the catalogue's file and line, in build and check
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_an_icon_that_is_not_a_picture_is_named_where_the_catalogue_names_it(run, tmp_path: Path, command: str):
+    (tmp_path / "i0.png").write_text("hello", "utf-8")
+    catalogue = _catalogue(tmp_path, 1, "2in", _icon_text(1), "icons: {i0: i0.png}\n")
+    result = run(command, str(catalogue), *(("-o", str(tmp_path / "out.pdf")) if command == "build" else ()))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:6: icons.i0: i0.png: not a readable PNG or JPEG image\n")

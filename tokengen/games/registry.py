@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError, GameModuleError, UsageError
+from ..faces.art import art_named
 from ..model import Catalogue
 from ..sources import bundled
 from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
@@ -221,8 +222,9 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
                                   "format, not one that declares its fields; leave out game: for the generic checks",
                                   line_at(lines, ("game",)), "game"))
         checks += list(module.checks)
-    return report(*(f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)),
-                  game=catalogue.module, readings=takes)
+    with art_named(catalogue):  # an icon or picture that cannot be read: named where the catalogue names it
+        found = [f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)]
+    return report(*found, game=catalogue.module, readings=takes)
 
 
 def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],

@@ -139,7 +139,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
         CatalogueError: a picture cannot be used, named where the catalogue names it
-            (:func:`tokengen.outputs.build.art_named`).
+            (:func:`tokengen.faces.art.art_named`).
     """
     one_size(catalogue, profile)
     out_dir = Path(out_dir)
