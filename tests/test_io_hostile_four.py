@@ -106,3 +106,39 @@ def test_an_icon_that_is_not_a_picture_is_named_where_the_catalogue_names_it(run
     catalogue = _catalogue(tmp_path, 1, "2in", _icon_text(1), "icons: {i0: i0.png}\n")
     result = run(command, str(catalogue), *(("-o", str(tmp_path / "out.pdf")) if command == "build" else ()))
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:6: icons.i0: i0.png: not a readable PNG or JPEG image\n")
+
+
+# 3. lists and mappings refused by their length in the YAML reader, before the rest is read: past
+# the limit an entry the reader itself refuses (a Python tag) is never reached
+BAD = "!!python/object:os.system x"
+
+
+def _read_refusal(run, tmp_path: Path, text: str) -> str:
+    path = tmp_path / "c.yaml"
+    path.write_text(text, "utf-8")
+    result = run("check", str(path))
+    _no_traceback(result)
+    assert result.exit_code == 2
+    return result.stderr.replace(str(path), "c.yaml")
+
+
+def test_a_long_condition_list_is_refused_by_its_length(run, tmp_path: Path):
+    values = ", ".join(f"v{i}" for i in range(600)) + f", {BAD}" + ", v" * 100_000
+    template = f'{{text: "{{name}}", at: [0.5, 0.5], width: 0.8, size: 0.1, when: {{name: [{values}]}}}}'
+    path = _catalogue(tmp_path, 1, template=template)
+    assert _read_refusal(run, tmp_path, path.read_text("utf-8")) == \
+        "tokengen: error: c.yaml:5: template[0].when.name: has more than 500 entries\n"
+
+
+def test_many_layouts_are_refused_by_their_count(run, tmp_path: Path):
+    layouts = "".join(f"  l{i}: []\n" for i in range(100)) + f"  bad: {BAD}\n" + "".join(f"  m{i}: []\n" for i in range(10_000))
+    path = _catalogue(tmp_path, 1, extra=f"layouts:\n{layouts}")
+    assert _read_refusal(run, tmp_path, path.read_text("utf-8")) == "tokengen: error: c.yaml:6: layouts: has more than 64 entries\n"
+
+
+def test_a_long_value_map_is_refused_by_its_length(run, tmp_path: Path):
+    keys = ", ".join(f"k{i}: 0.1" for i in range(600)) + f", bad: {BAD}" + "".join(f", x{i}: 1" for i in range(100_000))
+    template = f'{{text: "{{name}}", at: [0.5, 0.5], width: 0.8, size: {{by: name, map: {{{keys}}}}}}}'
+    path = _catalogue(tmp_path, 1, template=template)
+    assert _read_refusal(run, tmp_path, path.read_text("utf-8")) == \
+        "tokengen: error: c.yaml:5: template[0].size.map: has more than 500 entries\n"

@@ -179,7 +179,7 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
     if not declares_fields(data):
         meatshields = modules().get("meatshields")
         if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself

@@ -930,7 +930,7 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Excep
 def _builtin_data() -> tuple[Path, Any, Lines]:
     source = resources.files("tokengen").joinpath("data/templates.yaml")
     with resources.as_file(source) as path:
-        data, lines = read_yaml(path)
+        data, lines = read_yaml(path, ("template",))
         schemas.check(Path(path), data, lines, "template")
         return Path(path), data, lines
 
