@@ -142,3 +142,27 @@ def test_a_long_value_map_is_refused_by_its_length(run, tmp_path: Path):
     path = _catalogue(tmp_path, 1, template=template)
     assert _read_refusal(run, tmp_path, path.read_text("utf-8")) == \
         "tokengen: error: c.yaml:5: template[0].size.map: has more than 500 entries\n"
+
+
+# 8. a boxed text's sizes above 0 by the schema (min_size: 0 ended in exit 70 in build and check)
+@pytest.mark.parametrize("command", ["build", "check"])
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("min_size", "0", "expected a size above 0, got 0"),
+    ("size", "0", "expected a size above 0, got 0"),
+    ("min_size", "0pt", "expected a length above 0, got '0pt'"),
+    ("min_size", "{by: name, map: {N0: 0pt}, default: 0.1}", "expected a length above 0, got '0pt'"),
+])
+def test_a_text_size_of_zero_is_refused_by_the_schema(run, tmp_path: Path, command: str, key: str, value: str, message: str):
+    sizes = {"size": "0.1", "min_size": "0.05", key: value}
+    template = '{text: "{name} is long enough to need shrinking", box: [0.1, 0.1, 0.8, 0.8], ' + \
+        ", ".join(f"{k}: {v}" for k, v in sizes.items()) + "}"
+    catalogue = _catalogue(tmp_path, 1, template=template)
+    out = tmp_path / "out.pdf"
+    result = run(command, str(catalogue), *(("-o", str(out)) if command == "build" else ()))
+    _no_traceback(result)
+    field = f"template[0].{key}" + (".map.N0" if "map" in value else "")
+    if command == "check" and "pt" in value:  # the schema passes a length: check's finding (not playable, exit 1)
+        assert result.exit_code == 1 and f"c.yaml:5: error catalogue: {field}: {message}\n" in result.stdout
+        return
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:5: {field}: {message}\n")
+    assert not out.exists()

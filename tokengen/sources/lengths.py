@@ -85,6 +85,9 @@ def child(shape: Shape, kind: str, key: str | None) -> Shape:
     found: list[tuple[int, str]] = []
     for n, name in _fitting(shape, kind):
         node = _NODES[n]
+        words = ("properties", "patternProperties", "additionalProperties") if kind == "object" else ("prefixItems", "items")
+        if "type" not in node and not any(word in node for word in words):
+            continue  # rules beside a sibling's (exclusiveMinimum in an allOf): nothing about entries
         if kind == "object":
             subs: list[Any] = []
             if key in node.get("properties", {}):

@@ -548,9 +548,17 @@ class _Parser:
     def size(self, value: str | float, where: tuple[Any, ...]) -> Size:
         if isinstance(value, str):
             try:
-                return Size(pt=parse_length(value))
+                pt = parse_length(value)
             except ValueError as exc:
                 raise self.fail(where, str(exc)) from None
+            owner = where  # the key set: a value map's entry or default sets the key holding the map
+            if where[-2:-1] == ("map",):
+                owner = where[:-2]
+            elif where[-1:] == ("default",):
+                owner = where[:-1]
+            if pt <= 0 and owner[-1:] in (("size",), ("min_size",)):  # a text's sizes (a value map's too): above 0, as the schema says of fractions
+                raise self.fail(where, f"expected a length above 0, got {value!r}")
+            return Size(pt=pt)
         return Size(float(value))
 
     def colour(self, value: str | list[float], where: tuple[Any, ...]) -> ColourRef:
