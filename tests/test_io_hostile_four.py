@@ -166,3 +166,62 @@ def test_a_text_size_of_zero_is_refused_by_the_schema(run, tmp_path: Path, comma
         return
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:5: {field}: {message}\n")
     assert not out.exists()
+
+
+# 7. numbers in SVG range-checked before ReportLab writes them (exit 70: "number too large")
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" {size}><rect x="1" y="1" width="5" height="5" {rect}/></svg>'
+
+
+@pytest.mark.parametrize(("size", "rect", "reason"), [
+    ('width="1e30" height="10"', "", "SVG gives the number 7.5e+29 (width), beyond the limit of ±1e+09 (a fixed limit)"),
+    ('viewBox="0 0 1e308 1e308"', "", "SVG gives the number 7.5e+307 (width), beyond the limit of ±1e+09 (a fixed limit)"),
+    ('width="1e-300" height="10"', "", "SVG of 7.5e-301 x 7.5 pt, smaller than the limit of 0.01 pt across (a fixed limit)"),
+    ('width="10" height="10"', 'stroke="black" stroke-width="1e30"',
+     "SVG gives the number 1e+30 (strokeWidth), beyond the limit of ±1e+09 (a fixed limit)"),
+    ('width="10" height="10"', 'transform="scale(1e300)"', "SVG gives the number 1e+300 (transform), beyond the limit of ±1e+09 (a fixed limit)"),
+    ('width="10" height="10"', 'transform="scale(1e7) scale(1e7)"',  # each in range, their product not
+     "SVG gives the number 1e+14 (transform), beyond the limit of ±1e+09 (a fixed limit)"),
+])
+def test_svg_numbers_out_of_range_are_refused(run, tmp_path: Path, size: str, rect: str, reason: str):
+    (tmp_path / "a.svg").write_text(SVG.format(size=size, rect=rect), "utf-8")
+    catalogue = _catalogue(tmp_path, 1, template="{image: a.svg, box: [0.1, 0.1, 0.8, 0.8]}")
+    out = tmp_path / "out.pdf"
+    result = run("build", str(catalogue), "-o", str(out))
+    _no_traceback(result)
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:5: template[0].image: a.svg: {reason}\n")
+    assert not out.exists()
+
+
+# 2. SVG path segments and attributes per element counted while parsing, before svglib reads them
+def _svg_refusal(run, tmp_path: Path, svg: str) -> str:
+    (tmp_path / "a.svg").write_text(svg, "utf-8")
+    catalogue = _catalogue(tmp_path, 1, template="{image: a.svg, box: [0.1, 0.1, 0.8, 0.8]}")
+    result = run("build", str(catalogue), "-o", str(tmp_path / "out.pdf"))
+    _no_traceback(result)
+    assert result.exit_code == 2 and not (tmp_path / "out.pdf").exists()
+    return result.stderr.replace(f"{catalogue}:5: template[0].image: a.svg: ", "")
+
+
+def test_a_path_of_many_segments_is_refused_by_its_count(run, tmp_path: Path, monkeypatch):
+    from svglib import svglib
+
+    def never(*args, **kwargs):
+        raise AssertionError("svglib read the file")
+
+    monkeypatch.setattr(svglib.SvgRenderer, "render", never)  # refused before svglib reads it
+    d = "M0 0" + " L1 1" * 1_500_000
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><path d="{d}"/></svg>'
+    assert _svg_refusal(run, tmp_path, svg) == ("tokengen: error: SVG path data holds more than 200,000 numbers, the limit "
+                                                "(10 per element of --max-svg-elements 20000; raise it with --max-svg-elements)\n")
+
+
+def test_an_element_of_many_attributes_is_refused_by_its_count(run, tmp_path: Path, monkeypatch):
+    from svglib import svglib
+
+    def never(*args, **kwargs):
+        raise AssertionError("svglib read the file")
+
+    monkeypatch.setattr(svglib.SvgRenderer, "render", never)
+    attributes = " ".join(f'a{i}="1"' for i in range(100_000))
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" {attributes}/></svg>'
+    assert _svg_refusal(run, tmp_path, svg) == "tokengen: error: <rect> has 100,002 attributes, more than the limit of 256 (a fixed limit)\n"
