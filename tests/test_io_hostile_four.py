@@ -225,3 +225,15 @@ def test_an_element_of_many_attributes_is_refused_by_its_count(run, tmp_path: Pa
     attributes = " ".join(f'a{i}="1"' for i in range(100_000))
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" {attributes}/></svg>'
     assert _svg_refusal(run, tmp_path, svg) == "tokengen: error: <rect> has 100,002 attributes, more than the limit of 256 (a fixed limit)\n"
+
+
+# 9. a folder name longer than the file system takes: refused by its length, nothing made
+@pytest.mark.parametrize("folder", ["x" * 300, "a/" + "é" * 200 + "/b"])
+def test_init_refuses_a_name_too_long_before_making_anything(run, tmp_path: Path, monkeypatch, folder: str):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", folder)
+    _no_traceback(result)
+    long = max(folder.split("/"), key=len)
+    assert (result.exit_code, result.stderr) == (
+        2, f"tokengen: error: {long[:37]}...: name too long ({len(long.encode())} bytes; this file system takes at most 255)\n")
+    assert list(tmp_path.iterdir()) == []
