@@ -237,3 +237,14 @@ def test_init_refuses_a_name_too_long_before_making_anything(run, tmp_path: Path
     assert (result.exit_code, result.stderr) == (
         2, f"tokengen: error: {long[:37]}...: name too long ({len(long.encode())} bytes; this file system takes at most 255)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+# 6. a template's text under the same length limit as a text field's (400 characters)
+def test_a_long_template_text_is_refused_by_its_length(run, tmp_path: Path):
+    text = "**a** " * 20_000  # 120 KB of styled runs: 14.6 s laid out
+    catalogue = _catalogue(tmp_path, 1, template=f'{{text: "{text}", box: [0.1, 0.1, 0.8, 0.8], size: 0.1}}')
+    out = tmp_path / "out.pdf"
+    result = run("build", str(catalogue), "-o", str(out))
+    _no_traceback(result)
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:5: template[0].text: text is longer than 400 characters (120000)\n")
+    assert not out.exists()
