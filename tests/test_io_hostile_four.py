@@ -248,3 +248,27 @@ def test_a_long_template_text_is_refused_by_its_length(run, tmp_path: Path):
     _no_traceback(result)
     assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {catalogue}:5: template[0].text: text is longer than 400 characters (120000)\n")
     assert not out.exists()
+
+
+# 4. spreadsheet parts by what they hold, not only their size: refused by the scan, before openpyxl
+@pytest.mark.parametrize(("part", "message"), [
+    ("attribute", "part xl/worksheets/sheet1.xml holds a text or attribute of more than 1 MiB "
+                  "(a cell holds at most 32,767 characters; a fixed limit)"),
+    ("fonts", "has more than 1,024 fonts (xl/styles.xml)"),
+])
+def test_spreadsheet_parts_are_refused_by_what_they_hold(tmp_path: Path, monkeypatch, part: str, message: str):
+    import openpyxl
+    from test_sources_table_damaged import NS, ROWS, SHEET, error, sheet, workbook
+
+    if part == "attribute":  # a 20 MB attribute inside the 24 MiB a part may unpack to
+        replace = {SHEET: sheet(ROWS.replace(b'<row r="1">', b'<row r="1" x="' + b"a" * 20_000_000 + b'">'))}
+    else:
+        replace = {"xl/styles.xml": b"<styleSheet " + NS + b"><fonts>" + b"<font/>" * 500_000 + b"</fonts></styleSheet>"}
+    path = workbook(tmp_path, replace)
+
+    def never(*args, **kwargs):
+        raise AssertionError("openpyxl read the workbook")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    monkeypatch.setattr(openpyxl.reader.excel, "load_workbook", never)
+    assert error(path) == f"{path}: {message}"
