@@ -272,3 +272,13 @@ def test_spreadsheet_parts_are_refused_by_what_they_hold(tmp_path: Path, monkeyp
     monkeypatch.setattr(openpyxl, "load_workbook", never)
     monkeypatch.setattr(openpyxl.reader.excel, "load_workbook", never)
     assert error(path) == f"{path}: {message}"
+
+
+# 13. a boolean cell holding 2 is refused at its row and column, as the limits page says
+def test_a_boolean_cell_holding_two_is_refused_at_its_cell(tmp_path: Path):
+    from test_sources_table_damaged import SHEET, error, sheet, workbook
+
+    rows = (b'<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>name</t></is></c></row>'
+            b'<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c><c r="B2" t="b"><v>2</v></c></row>')
+    path = workbook(tmp_path, {SHEET: sheet(rows)})
+    assert error(path) == f"{path}:2: column B: a boolean cell holds '2', not 0 or 1: a damaged file"

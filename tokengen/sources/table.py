@@ -493,6 +493,11 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
                     raise CatalogueError(path, f"a shared-string cell refers to string {one_line(index)[:20]}, but the workbook has "
                                                f"{strings} (numbered from 0): a damaged file",
                                          line=row, field=f"column {column_letter(column - 1)}")
+            if element.get("t") == "b":  # openpyxl reads any number as a boolean: bool(int("2")) is True
+                flag = (element.findtext(VALUE_TAG, None) or "").strip()
+                if flag not in ("0", "1", ""):
+                    raise CatalogueError(path, f"a boolean cell holds {one_line(flag)[:20]!r}, not 0 or 1: a damaged file",
+                                         line=row, field=f"column {column_letter(column - 1)}")
             try:
                 cell = super().parse_cell(element)
             except _DAMAGED as exc:
