@@ -282,3 +282,19 @@ def test_a_boolean_cell_holding_two_is_refused_at_its_cell(tmp_path: Path):
             b'<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c><c r="B2" t="b"><v>2</v></c></row>')
     path = workbook(tmp_path, {SHEET: sheet(rows)})
     assert error(path) == f"{path}:2: column B: a boolean cell holds '2', not 0 or 1: a damaged file"
+
+
+# 14. build --watch ended by SIGTERM exits 143 (and SIGHUP 129), as the limits page says
+@pytest.mark.parametrize(("signum", "code"), [(15, 143), (1, 129)])
+def test_watch_ended_by_a_signal_exits_with_its_code(tmp_path: Path, signum: int, code: int):
+    catalogue = _catalogue(tmp_path, 1)
+    proc = subprocess.Popen([TOKENGEN, "build", str(catalogue), "-o", str(tmp_path / "out.pdf"), "--watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # the wait is for the event: the watch has begun
+        if line.startswith("watching "):
+            break
+    proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == code, stderr
+    assert "Traceback" not in stderr
