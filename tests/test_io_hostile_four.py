@@ -298,3 +298,29 @@ def test_watch_ended_by_a_signal_exits_with_its_code(tmp_path: Path, signum: int
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == code, stderr
     assert "Traceback" not in stderr
+
+
+# 11. past a mapping's size limit the message keeps its reason, never the value cut short
+@pytest.mark.parametrize("extra", [
+    "icons: {" + ", ".join(f"i{i}: i.png" for i in range(300)) + "}\n",
+    "layouts: {" + ", ".join(f"l{i}: []" for i in range(100)) + "}\n",
+])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_mapping_past_its_size_keeps_the_reason(run, tmp_path: Path, extra: str, fmt: str):
+    catalogue = _catalogue(tmp_path, 1, extra=extra)
+    result = run("check", str(catalogue), "--format", fmt)
+    _no_traceback(result)
+    key, limit = ("icons", 200) if extra.startswith("icons") else ("layouts", 64)
+    assert result.exit_code == 2
+    assert result.stderr == f"tokengen: error: {catalogue}:6: {key}: has more than {limit} entries\n"
+    assert "i.png" not in result.stdout + result.stderr
+
+
+def test_a_long_mapping_the_reader_does_not_bound_is_explained_by_its_reason(tmp_path: Path):
+    from tokengen.sources import schemas
+
+    path = tmp_path / "c.yaml"  # validated directly: the reader's bound is not in the way
+    data = {"title": "T", "size": "1in", "fields": {"name": "text"}, "icons": {f"i{i}": "i.png" for i in range(300)},
+            "template": [{"text": "{name}", "at": [0.5, 0.5], "width": 0.8, "size": 0.1}], "tokens": [{"id": "a", "name": "A"}]}
+    problems = schemas.validate(path, data, {("icons",): 4}, "catalogue-fields")
+    assert [str(p) for p in problems] == [f"{path}:4: icons: has more than 200 entries"]

@@ -264,6 +264,8 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         if not custom:
             kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
             return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}", line=line, field=field)
+    if kind in ("maxItems", "maxProperties"):  # the reason, never the value cut short (issue 37)
+        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     if custom and kind == "maxLength" and isinstance(error.instance, str):  # the length, not the first 60 of thousands of characters
         shown = f"{len(error.instance)} characters (at most {error.validator_value})"
         return CatalogueError(path, custom.replace("{value}", shown), line=line, field=field)
@@ -289,8 +291,6 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         return CatalogueError(path, "must not be empty text", line=line, field=field)
     if kind in ("minItems", "minProperties") and error.validator_value == 1:
         return CatalogueError(path, "must not be empty", line=line, field=field)
-    if kind == "maxItems":
-        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     if kind == "uniqueItems":
         return CatalogueError(path, "lists the same entry twice", line=line, field=field)
     message = error.message if len(error.message) < 160 else error.message[:157] + "..."
