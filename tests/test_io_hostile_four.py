@@ -324,3 +324,15 @@ def test_a_long_mapping_the_reader_does_not_bound_is_explained_by_its_reason(tmp
             "template": [{"text": "{name}", "at": [0.5, 0.5], "width": 0.8, "size": 0.1}], "tokens": [{"id": "a", "name": "A"}]}
     problems = schemas.validate(path, data, {("icons",): 4}, "catalogue-fields")
     assert [str(p) for p in problems] == [f"{path}:4: icons: has more than 200 entries"]
+
+
+# left from last round: impose() from Python refuses a token below the smallest size
+@pytest.mark.parametrize("size", [0.001, float("nan"), 8.9])
+def test_impose_refuses_a_token_below_the_smallest_size(size: float):
+    from tokengen.errors import LayoutError
+    from tokengen.geometry.imposition import SheetSpec
+    from tokengen.geometry.pager import impose
+
+    with pytest.raises(LayoutError, match=r"^token size .* pt is below the smallest of 9 pt \(0.125in\)$"):
+        impose(1, SheetSpec(page=(612.0, 792.0), size=size))
+    assert len(impose(1, SheetSpec(page=(612.0, 792.0), size=9.0))) == 1
