@@ -314,6 +314,8 @@ def test_a_mapping_past_its_size_keeps_the_reason(run, tmp_path: Path, extra: st
     assert result.exit_code == 2
     assert result.stderr == f"tokengen: error: {catalogue}:6: {key}: has more than {limit} entries\n"
     assert "i.png" not in result.stdout + result.stderr
+    if fmt == "json":  # the report first, its schema finding included, as for any file the schema refuses
+        assert f'"message": "has more than {limit} entries",' in result.stdout
 
 
 def test_a_long_mapping_the_reader_does_not_bound_is_explained_by_its_reason(tmp_path: Path):

@@ -179,7 +179,13 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
-    data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
+    try:
+        data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
+    except CatalogueError as exc:  # a list or mapping past its schema's length: a schema finding, as before the reader bounded it
+        if not exc.message.startswith("has more than "):
+            raise
+        long = Finding(ERROR, "schema", exc.message, exc.line, exc.field)
+        return GameReport(path, (), settings.interpretations or Interpretations.chosen(None), (long,))
     if not declares_fields(data):
         meatshields = modules().get("meatshields")
         if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
