@@ -82,6 +82,10 @@ FIXED = {
     "limits.MAX_DESIGN_ELEMENTS": (f"{limits.MAX_DESIGN_ELEMENTS:,}", "token designs × template elements"),
     "limits.MAX_DPI": (f"{limits.MAX_DPI:,}", "resampled down"),
     "limits.MAX_SVG_BYTES": (_mib(limits.MAX_SVG_BYTES), "one SVG file"),
+    "limits.MAX_SVG_ATTRIBUTES": (f"{limits.MAX_SVG_ATTRIBUTES:,}", "attributes of one SVG element"),
+    "limits.SVG_PATH_NUMBERS_PER_ELEMENT": (f"{limits.SVG_PATH_NUMBERS_PER_ELEMENT:,}", "numbers of SVG path data"),
+    "limits.MAX_SVG_NUMBER": (f"{limits.MAX_SVG_NUMBER:.0e}".replace("+0", ""), "largest number of an SVG picture"),
+    "limits.MIN_SVG_SIZE": (f"{limits.MIN_SVG_SIZE:g}", "smallest width or height of an SVG picture"),
     "fields.MAX_FONT_BYTES": (_mib(fields.MAX_FONT_BYTES), "one catalogue font file"),
     "yamlsrc.MAX_BYTES": (_mib(yamlsrc.MAX_BYTES), "size of one YAML file"),
     "yamlsrc.MAX_NODES": (f"{yamlsrc.MAX_NODES:,}", "values of one YAML file"),
@@ -93,6 +97,8 @@ FIXED = {
     "table.MAX_PART": (_mib(table.MAX_PART), "one XML part of an .xlsx"),
     "table.MAX_SHARED_STRINGS": (f"{table.MAX_SHARED_STRINGS:,}", "shared strings of one .xlsx"),
     "table.MAX_CELL_FORMATS": (f"{table.MAX_CELL_FORMATS:,}", "cell formats of one .xlsx"),
+    "table.MAX_FONTS": (f"{table.MAX_FONTS:,}", "fonts of one .xlsx"),
+    "table.MAX_XML_TEXT": (_mib(table.MAX_XML_TEXT), "one text or attribute value in an XML part"),
 }
 
 

@@ -286,12 +286,12 @@ def test_png_icons_in_a_print_shop_export_are_converted_to_cmyk(tmp_path, run):
     assert run("preflight", str(pdf_path), "--profile", "print-shop").exit_code == 0
 
 
-def test_png_icons_in_rgb_builds_stay_as_they_were(tmp_path, run):
+def test_png_icons_in_rgb_builds_are_loaded_as_art(tmp_path, run):
     root = Path(__file__).resolve().parents[1]
     out = tmp_path / "cards.pdf"
     assert run("build", str(root / "examples" / "rules-cards" / "cards.yaml"), "-o", str(out)).exit_code == 0
-    with pikepdf.open(out) as pdf:
-        assert [f for f in art_forms(pdf)] == []  # ReportLab embeds the files itself, as before
+    with pikepdf.open(out) as pdf:  # issue 37: one form per icon file, as image: art (no longer ReportLab's own embedding)
+        assert len(list(art_forms(pdf))) == 2
         assert all(i.ColorSpace in ("/DeviceRGB", "/DeviceGray") for i in images(pdf))
 
 

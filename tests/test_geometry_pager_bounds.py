@@ -18,12 +18,12 @@ LETTER = (612.0, 792.0)
 
 def test_impose_bounds_the_count_by_default():
     with pytest.raises(LayoutError) as info:
-        impose(10**9, SheetSpec(page=LETTER, size=0.001))
+        impose(10**9, SheetSpec(page=LETTER, size=9.0))
     assert str(info.value) == "1000000000 tokens requested, more than the limit of 200000 (raise it with --max-tokens)"
     with pytest.raises(LayoutError, match=r"^1000 tokens need 13 pages, more than the limit of 5 \(raise it with --max-pages\)$"):
         impose(1000, SheetSpec(page=LETTER), max_pages=5)
     assert len(impose(1000, SheetSpec(page=LETTER))) == 13
-    assert sum(len(p.cells) for p in impose(5_000, SheetSpec(page=LETTER, size=0.001), max_tokens=None)) == 5_000
+    assert sum(len(p.cells) for p in impose(5_000, SheetSpec(page=LETTER, size=9.0), max_tokens=None)) == 5_000
 
 
 @pytest.mark.parametrize("field", ["gutter", "margin", "bleed", "home_bleed"])

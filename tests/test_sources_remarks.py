@@ -135,7 +135,9 @@ def test_icon_in_one_line_text_is_named_once_with_the_way_out(run, here: Path):
     assert findings == [f"cat.yaml:7: warning icon-as-text: template[1].text: ':sword:' (token b's name) {way_out}",
                         f"cat.yaml:8: warning icon-as-text: template[2].text: ':sword:' {way_out}"]
     assert warnings == [f"tokengen: warning: cat.yaml:7: template[1].text: ':sword:' (token b's name) {way_out}",
-                        f"tokengen: warning: cat.yaml:8: template[2].text: ':sword:' {way_out}"]
+                        f"tokengen: warning: cat.yaml:8: template[2].text: ':sword:' {way_out}",
+                        # issue 37: the boxed text's icon is resampled as image: art is
+                        "tokengen: warning: 1 picture resampled to 600 DPI (sword.png); --keep-resolution keeps it"]
     with pdfplumber.open(here / "out.pdf") as pdf:  # what the warning says: the colon-word printed, the boxed one an icon
         text = pdf.pages[0].extract_text()
         assert "Deal 2 :sword: dmg" in text and "Sneak :sword:" in text and "Deal :sword: 2" not in text

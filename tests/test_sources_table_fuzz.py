@@ -297,7 +297,7 @@ def test_a_shared_string_index_in_range_reads(tmp_path: Path):
 
 def test_an_unreadable_cell_value_is_named_at_its_cell(tmp_path: Path):
     assert _error(tmp_path, '<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c><c r="B2" t="b"><v>true</v></c></row>') == (
-        "tokens.xlsx:2: column B: a damaged cell (ValueError: invalid literal for int() with base 10: 'true')")
+        "tokens.xlsx:2: column B: a boolean cell holds 'true', not 0 or 1: a damaged file")
 
 
 def test_a_style_past_the_cell_formats_is_named_at_its_cell(tmp_path: Path):

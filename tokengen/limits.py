@@ -32,6 +32,19 @@ MAX_SVG_BYTES = 8 * 1024 * 1024
 #: are made (``--max-svg-elements``): an icon has tens, a detailed illustration a few thousand;
 #: svglib reads about 4,000 a second, so the limit bounds the time too.
 MAX_SVG_ELEMENTS = 20_000
+#: Most attributes one SVG element may carry (fixed): a drawn element needs a few tens; svglib's
+#: handling of many grows faster than their count (100,000 on one <rect> ran past 150 s).
+MAX_SVG_ATTRIBUTES = 256
+#: Numbers of path data (``d``, ``points``) one SVG picture may hold per element of
+#: ``--max-svg-elements`` (20,000 elements: 200,000 numbers, about 100,000 segments, 1.5 s to
+#: draw); counted while the file is parsed, before svglib reads them (a one-<path> file of
+#: 1,500,000 segments took 18.9 s and 453 MB).
+SVG_PATH_NUMBERS_PER_ELEMENT = 10
+#: Largest number (pt, a scale or any other) an SVG picture may give once svglib has read it
+#: (fixed): ReportLab cannot write one above 1e20 into a PDF, and no drawing needs 1e9 pt
+#: (350 km); its width and height must also be at least :data:`MIN_SVG_SIZE` pt.
+MAX_SVG_NUMBER = 1e9
+MIN_SVG_SIZE = 0.01
 #: Most code points one font's cmap may map (``--max-font-code-points``): ReportLab holds each
 #: in a dict when it loads the font, about 250 bytes apiece (1,114,112, every code point of
 #: Unicode, takes 275 MB). The largest text fonts map under 70,000; a last-resort font that

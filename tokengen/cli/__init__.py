@@ -13,6 +13,7 @@ import sys
 import click
 
 from ..errors import TokengenError
+from ..io import signals
 from . import batch, rules, serve, sheets, shop, streams  # noqa: F401  (importing each adds its commands to cli)
 from .app import cli
 from .habits import add_to_every_command
@@ -95,9 +96,9 @@ def run() -> None:
     temporary file is left behind; Ctrl-C exits 130 (also during start-up, see
     :mod:`tokengen._startup`)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # start-up is over: KeyboardInterrupt from here
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    signal.signal(signal.SIGTERM, signals.exit_on)
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, lambda signum, frame: sys.exit(128 + signum))
+        signal.signal(signal.SIGHUP, signals.exit_on)
     from .console import make_safe
 
     make_safe()  # a cp1252 or ASCII console prints ↓ as v instead of failing

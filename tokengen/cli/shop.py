@@ -130,7 +130,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         warn(warning_line(warning))
     pdf = written[0]
     with step(f"preflight of {pdf}"):
-        checks = preflight_results(pdf, profile, cat, size)
+        checks = preflight_results(pdf, profile, cat, size, max_pages=max_pages)
     failed = [c.name for c in checks if not c.passed]
     warned = [c for c in checks if c.passed and c.warning]
     for check in warned:  # a hairline passes but a shop may not print it: say so, never "passes every check"

@@ -57,8 +57,11 @@ import os
 import re
 import stat
 import struct
+import sys
 import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -69,10 +72,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfutils import readJPEGInfo
 
 from ..colour import Converter, ink_within, is_srgb, limit_image_ink
-from ..errors import ArtError, RenderError
+from ..errors import ArtError, CatalogueError, RenderError
 from ..geometry.imposition import Rect
 from ..limits import MAX_SVG_ELEMENTS
-from ..model import Colour
+from ..model import Catalogue, Colour
 from .svgart import SvgArt, is_svg, read_svg
 
 #: Resolution (DPI) below which art is reported: the usual print-shop minimum.
@@ -384,6 +387,25 @@ class ArtLibrary:
         return low + [resampled_warning(list(self._resampled), self.max_dpi or 0, folder)] if self._resampled else low
 
 
+@contextmanager
+def art_named(catalogue: Catalogue) -> Iterator[None]:
+    """Inside, a picture that cannot be used (:class:`~tokengen.errors.ArtError`: missing,
+    unreadable, refused, over a pixel limit) is named as every other input error is: at the
+    file, line and field of ``catalogue`` (or its spreadsheet) that names it
+    (:meth:`~tokengen.model.Catalogue.art_place`), the picture relative to the catalogue's folder:
+    ``cat.yaml:9: tokens[0].art: art/huge.jpg: image of 10000 × 7000 pixels exceeds …``.
+
+    Raises:
+        CatalogueError: in place of each ArtError raised inside.
+    """
+    try:
+        yield
+    except ArtError as exc:
+        file, line, field = catalogue.art_place(exc.path)
+        picture = shown_in(exc.path, catalogue.path.parent) + ("" if exc.line is None else f":{exc.line}")
+        raise CatalogueError(file, f"{picture}: {exc.reason}", line, field) from None
+
+
 def shown_in(path: Path | str, folder: Path | None) -> str:
     """``path`` relative to ``folder`` (the catalogue's) when inside it (``art/knight.png``), else as is."""
     if folder is not None and Path(os.path.abspath(path)).is_relative_to(os.path.abspath(folder)):
@@ -421,6 +443,20 @@ class _Header:
     stored: tuple[int, int]
     orientation: int
     icc: bytes | None = field(repr=False)
+
+
+def picture_size(path: Path | str) -> tuple[int, int]:
+    """(width, height) in pixels, as displayed, of the PNG or JPEG at ``path``, read from its
+    header after the checks that need no decoding (its type, its PNG chunks, Pillow's own
+    decompression-bomb limit); the run's pixel limits are applied when it is loaded
+    (:meth:`ArtLibrary.load`). For the aspect of an icon in boxed text.
+
+    Raises:
+        ArtError: one line naming the file: missing, not a regular file, not a readable PNG or
+            JPEG, damaged chunks.
+    """
+    head = _header(Path(path), sys.maxsize)
+    return head.width, head.height
 
 
 def _header(path: Path, max_pixels: int) -> _Header:

@@ -470,29 +470,30 @@ class SheetCanvas:
 
     def _icon_forms(self, face: facedraw.FaceCanvas, template: Template, values: dict, what: str) -> None:
         """Define the forms of the icons ``template``'s boxed texts print (into ``face.icon_forms``):
-        an SVG icon's vectors; in CMYK, a raster icon converted like any art (at its printed
-        size, flattened onto what the template paints under the text box), and so an SVG icon
-        svglib cannot draw right, drawn as a picture. In RGB a raster icon is left to ReportLab,
-        which embeds its file."""
+        an SVG icon's vectors; a raster icon loaded like any ``image:`` art, one at a time, under
+        the run's art budget (``--max-art-pixels``) and resampled to its printed size as art is
+        (issue 37: ReportLab, left to embed the file, decoded every icon whole, 1.6 GB for six
+        6000 × 6000 px icons); in CMYK flattened onto what the template paints under the text box. An SVG icon svglib
+        cannot draw right is drawn as a picture the same way."""
         for element, path, size in facedraw.icon_files(self.size, self.height, template, values):
             if path in face.icon_forms:
                 continue
             if is_svg(path) and self.art.svg(Path(path)).drawing is not None:
                 face.icon_forms[path] = self._svg_form(self.art.svg(Path(path)))
-            elif self.colour_model == "cmyk" or is_svg(path):
-                colour = None
-                if self.colour_model == "cmyk":
-                    box = facedraw.text_box(face, element)
-                    under = beneath.underlay(template, template.elements.index(element), values, self.size, self.height,
-                                             self.bleed, box)
-                    if not under.uniform and self.art.transparent_part(Path(path)) is not None:
-                        self.warnings[f"{template.place(element)}: {what}: what lies under the icon {Path(path).name} is not one "
-                                      f"colour; its transparent pixels print on {_hex(under.colour)}, the colour under the text "
-                                      "box's centre (print-shop PDFs allow no transparency)"] = None
-                    colour = under.colour
-                width, height = self.art.size(Path(path))
-                drawn = Rect(0, 0, size * width / height, size)
-                face.icon_forms[path] = self._art_form(Path(path), colour, (drawn, "contain"))[0]
+                continue
+            background = None
+            if self.colour_model == "cmyk":
+                box = facedraw.text_box(face, element)
+                under = beneath.underlay(template, template.elements.index(element), values, self.size, self.height,
+                                         self.bleed, box)
+                if not under.uniform and self.art.transparent_part(Path(path)) is not None:
+                    self.warnings[f"{template.place(element)}: {what}: what lies under the icon {Path(path).name} is not one "
+                                  f"colour; its transparent pixels print on {_hex(under.colour)}, the colour under the text "
+                                  "box's centre (print-shop PDFs allow no transparency)"] = None
+                background = under.colour
+            width, height = self.art.size(Path(path))
+            drawn = Rect(0, 0, size * width / height, size)
+            face.icon_forms[path] = self._art_form(Path(path), background, (drawn, "contain"))[0]
 
     def _art_box(self) -> tuple[Rect, str]:
         """The box a back's art fills (pt) and how: the bleed box (cover) when the sheet has

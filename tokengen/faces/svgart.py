@@ -50,6 +50,7 @@ from ..colour import Converter
 from ..errors import ArtError, RenderError
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS
 from ..model import Colour
+from . import svglimits
 
 if TYPE_CHECKING:  # defusedxml, lxml, svglib and ReportLab's graphics load only when a picture is an SVG
     from reportlab.graphics.shapes import Drawing
@@ -125,6 +126,7 @@ def read_svg(path: Path, colour: Converter | None = None, *, max_bytes: int = MA
         _refuse_loops(path, root)
         return _picture(path, root, colour, f"{found[0]} at line {found[1]}" if found[1] else found[0], dpi)
     drawing, logged = _draw(path, root)
+    svglimits.check_numbers(path, drawing)
     count = sum(1 for _ in _shapes(drawing))
     if count > max_elements:
         raise ArtError(path, f"SVG draws more than {max_elements} elements once its <use> copies are made, "
@@ -235,13 +237,15 @@ def _defused_count(path: Path, data: bytes, max_elements: int) -> None:
     from defusedxml import ElementTree as DefusedET
 
     count = 0
+    work = svglimits.Work(path, max_elements)  # attributes and path data, counted as they are parsed
     try:
-        for _ in DefusedET.iterparse(io.BytesIO(data), events=("start",), forbid_dtd=False, forbid_entities=True,
-                                     forbid_external=True):
+        for _, element in DefusedET.iterparse(io.BytesIO(data), events=("start",), forbid_dtd=False, forbid_entities=True,
+                                              forbid_external=True):
             count += 1
             if count > max_elements:
                 raise ArtError(path, f"SVG has more than {max_elements} elements, the limit "
                                   f"(raise it with --max-svg-elements)")
+            work.element(element)
     except EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
             raise ArtError(path, f"SVG declares the external entity '{exc.name}' ({exc.sysid or exc.pubid}); "

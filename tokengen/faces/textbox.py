@@ -42,18 +42,18 @@ from typing import Any, Literal
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from ..errors import ArtError, RenderError
+from ..errors import RenderError
 from ..geometry import linebreak
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
 from ..sources.markup import Doc, Icon, Run
+from .art import picture_size
 from .svgart import is_svg, read_svg
 
 ALIGNS: dict[str, Literal[0, 1, 2, 4]] = {"left": TA_LEFT, "centre": TA_CENTER, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
@@ -137,10 +137,7 @@ def _aspect(path: str) -> float:
     if is_svg(path):  # its size as the SVG states it, after the checks of tokengen.faces.svgart
         svg = read_svg(Path(path))
         return svg.aspect
-    try:
-        w, h = ImageReader(path).getSize()
-    except Exception as exc:  # PIL and ReportLab raise OSError, ValueError, …
-        raise ArtError(path, f"cannot read the icon: {exc}") from None
+    w, h = picture_size(path)  # the header only, checked as art is (ArtError naming the file)
     return w / h if h else 1.0
 
 

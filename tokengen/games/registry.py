@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogueError, GameModuleError, UsageError
+from ..faces.art import art_named
 from ..model import Catalogue
 from ..sources import bundled
 from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
@@ -182,7 +183,13 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
-    data, lines = read_yaml(path)
+    try:
+        data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
+    except CatalogueError as exc:  # a list or mapping past its schema's length: a schema finding, as before the reader bounded it
+        if not exc.message.startswith("has more than "):
+            raise
+        long = Finding(ERROR, "schema", exc.message, exc.line, exc.field)
+        return GameReport(path, (long,))
     if not declares_fields(data):
         meatshields = modules().get("meatshields")
         if meatshields is None or meatshields.check_file is None:
@@ -225,8 +232,9 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
                                   "format, not one that declares its fields; leave out game: for the generic checks",
                                   line_at(lines, ("game",)), "game"))
         checks += list(module.checks)
-    return report(*(f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)),
-                  game=catalogue.module, readings=takes)
+    with art_named(catalogue):  # an icon or picture that cannot be read: named where the catalogue names it
+        found = [f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)]
+    return report(*found, game=catalogue.module, readings=takes)
 
 
 def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import LayoutError
-from ..limits import MAX_PAGES, MAX_TOKENS
+from ..limits import MAX_PAGES, MAX_TOKENS, MIN_SIZE
 from ..units import counted
 from . import foldover, imposition, shapes
 from .imposition import Cell, Line, PageLayout, Rect, SheetSpec
@@ -233,9 +233,14 @@ def impose(count: int, spec: SheetSpec, *, fold: str | None = None, max_tokens: 
     tokens, 5,000 pages; None: no bound).
 
     Raises:
-        LayoutError: more than ``max_tokens`` tokens or ``max_pages`` pages (see
-            :func:`check_limits`), or see :func:`pages`. UsageError: unknown fold.
+        LayoutError: a token smaller than :data:`tokengen.limits.MIN_SIZE` (9 pt, as a catalogue's
+            size is bounded: a 0.001 pt token would fill a page with millions of cells); more
+            than ``max_tokens`` tokens or ``max_pages`` pages (see :func:`check_limits`), or see
+            :func:`pages`. UsageError: unknown fold.
     """
+    side = min(spec.size, spec.size if spec.height is None else spec.height)
+    if not side >= MIN_SIZE - 1e-9:  # NaN too
+        raise LayoutError(f"token size {side:g} pt is below the smallest of {MIN_SIZE:g} pt (0.125in)")
     check_limits(count, 0, max_tokens=max_tokens)
     return list(pages(count, spec, fold=fold, max_pages=max_pages))
 

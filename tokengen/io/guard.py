@@ -140,6 +140,29 @@ def name_max(folder: str | Path) -> int:
         return DEFAULT_NAME_MAX
 
 
+def check_names(path: str | Path) -> None:
+    """Refuse ``path`` before it is used when one of its names (a folder's or the file's) is
+    longer than the file system takes (:func:`name_max` of the nearest existing folder above
+    it; 255 bytes where it does not say) or the whole path longer than ``PATH_MAX``: the system
+    would refuse it only when the first file is made.
+
+    Raises:
+        ExportError: naming the name, its length and the limit.
+    """
+    path = Path(path)
+    existing = Path(os.path.abspath(path))
+    while not os.path.isdir(existing) and existing != existing.parent:  # never raises, a long name too
+        existing = existing.parent
+    limit = name_max(existing)
+    for part in path.parts:
+        length = len(os.fsencode(part))
+        if length > limit:
+            shown = part if len(part) <= 40 else part[:37] + "..."
+            raise ExportError(f"{shown}: name too long ({length} bytes; this file system takes at most {limit})")
+    if len(os.fsencode(os.path.abspath(path))) >= PATH_MAX:
+        raise ExportError(f"{path}: path too long (at most {PATH_MAX - 1} bytes)")
+
+
 def check_output(target: str | Path, inputs: tuple[str | Path, ...] = (), *,
                  sources: Callable[[], dict[tuple[int, int], str]] | None = None) -> Path:
     """Check that ``target`` may be written and return the file to write: ``target`` itself,

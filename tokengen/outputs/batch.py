@@ -259,7 +259,7 @@ def is_job_file(path: str | Path) -> bool:
         CatalogueError: the file cannot be read as YAML.
     """
     bundled.require(Path(path))  # a missing file: say both ways to get a catalogue
-    data, _ = read_yaml(path)
+    data, _ = read_yaml(path, ("jobs", "catalogue", "catalogue-fields"))  # either kind of file: the longer limit
     return isinstance(data, dict) and "jobs" in data
 
 
@@ -272,7 +272,7 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
             with the job file's path, line and field.
     """
     path = Path(path)
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, ("jobs",))
     schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from .._version import __version__
-from ..errors import ArtError, CatalogueError, LayoutError, UsageError
-from ..faces.art import shown_in
+from ..errors import LayoutError, UsageError
+from ..faces.art import art_named
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.pagestream import end_page, save
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
@@ -30,25 +29,6 @@ from .result import BuildResult, art_library, pictures_of
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
-
-
-@contextmanager
-def art_named(catalogue: Catalogue) -> Iterator[None]:
-    """Inside, a picture that cannot be used (:class:`~tokengen.errors.ArtError`: missing,
-    unreadable, refused, over a pixel limit) is named as every other input error is: at the
-    file, line and field of ``catalogue`` (or its spreadsheet) that names it
-    (:meth:`~tokengen.model.Catalogue.art_place`), the picture relative to the catalogue's folder:
-    ``cat.yaml:9: tokens[0].art: art/huge.jpg: image of 10000 × 7000 pixels exceeds …``.
-
-    Raises:
-        CatalogueError: in place of each ArtError raised inside.
-    """
-    try:
-        yield
-    except ArtError as exc:
-        file, line, field = catalogue.art_place(exc.path)
-        picture = shown_in(exc.path, catalogue.path.parent) + ("" if exc.line is None else f":{exc.line}")
-        raise CatalogueError(file, f"{picture}: {exc.reason}", line, field) from None
 
 
 _P = ParamSpec("_P")

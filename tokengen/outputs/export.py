@@ -101,8 +101,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         profile: see :mod:`tokengen.sources.profiles`.
         out_dir: output folder.
         dpi: overrides the profile's DPI (PNG resolution, px per in).
-        max_tokens, max_pages: refuse runs with more tokens or pages (``sheets`` and
-            ``single-pages``), counted before anything is built.
+        max_tokens, max_pages: refuse runs with more tokens or pages (every profile: a PNG
+            set's and a Tabletop Simulator save's PDF pages too), counted before any file is
+            named or written.
         max_pixels, max_total_pixels: refuse PNG sets with larger images, or more pixels in all,
             before anything is drawn.
         size: token trim in pt, overriding the catalogue's and the profile's product trim
@@ -138,7 +139,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         LayoutError: the tokens do not fit the profile's sheet, or the run passes a limit.
         RenderError: a glyph is missing from the font, or pdfium cannot rasterise a page.
         CatalogueError: a picture cannot be used, named where the catalogue names it
-            (:func:`tokengen.outputs.build.art_named`).
+            (:func:`tokengen.faces.art.art_named`).
     """
     one_size(catalogue, profile)
     out_dir = Path(out_dir)
@@ -159,7 +160,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
 
     if profile.output == "tts":  # a Tabletop Simulator saved object, its thumbnail and images
         return _export_tts(catalogue, profile, out_dir, stem, pdf, dpi or profile.dpi, ready, image_url,
-                           max_pixels, max_total_pixels, keep_resolution, warnings, max_art_pixels)
+                           max_pixels, max_total_pixels, keep_resolution, warnings, max_art_pixels, max_tokens, max_pages)
     if profile.output in SHEET_OUTPUTS:
         spec = sheet_spec(
             profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
@@ -212,10 +213,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     if profile.output == "single-pages":
         tokens = catalogue.count * profile.copies
         pages = tokens * len(profile.order)
-        try:  # one page a side of a token: the pager's limits, without its pages
-            check_limits(tokens, pages, max_tokens=max_tokens, max_pages=max_pages)
-        except LayoutError as exc:
-            raise LayoutError(f"{catalogue.path}: {exc}") from None
+        _check_run(catalogue, tokens, pages, max_tokens, max_pages)  # one page a side of a token
         sides = ((side, t) for _ in range(profile.copies) for t in catalogue.tokens for _ in range(t.copies) for side in profile.order)
         ready([pdf], pages)
         with atomic_path(pdf, inputs=inputs) as temp:
@@ -233,6 +231,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     if px * py * count > max_total_pixels:
         raise LayoutError(f"{catalogue.path}: {counted(count, 'PNG')} of {px} x {py} px are {px * py * count:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
+    _check_run(catalogue, len(catalogue.tokens), count, max_tokens, max_pages)  # before any PNG is named
     png_sides = [("face", t) for t in catalogue.tokens] + [("back", t) for t, _ in back_pngs]
     names = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)] + [name for _, name in back_pngs]
     targets = [pdf] + [out_dir / name for name in names]
@@ -250,7 +249,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
 
 def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str, pdf: Path, dpi: int,
                 ready: Callable[[list[Path], int], None], image_url: str | None, max_pixels: int, max_total_pixels: int,
-                keep_resolution: bool, warnings: list[str] | None, max_art_pixels: int = MAX_ART_PIXELS) -> list[Path]:
+                keep_resolution: bool, warnings: list[str] | None, max_art_pixels: int = MAX_ART_PIXELS,
+                max_tokens: int | None = MAX_TOKENS, max_pages: int | None = MAX_PAGES) -> list[Path]:
     """``output: tts`` (:mod:`tokengen.outputs.tts`): the single-token PDF of the faces and backs
     (no bleed: TTS maps the whole image onto the face), rasterised as the ``png`` chits are, the
     card sheets or tile images composed from those pages, the saved object's JSON and thumbnail;
@@ -262,6 +262,7 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
     faces = [png_name(stem, i, t) for i, t in enumerate(catalogue.tokens, 1)]
     plan = tts.plan(catalogue, stem, dpi, faces, png_backs(stem, catalogue), max_pixels=max_pixels,
                     max_total_pixels=max_total_pixels)
+    _check_run(catalogue, catalogue.count, len(plan.sides), max_tokens, max_pages)
     names = [plan.json, plan.thumbnail, *(name for _, name in plan.images)]
     targets = [pdf, *(out_dir / name for name in names)]
     ready(targets, len(plan.sides))
@@ -278,6 +279,22 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
             image.close()
         temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
     return targets
+
+
+def _check_run(catalogue: Catalogue, tokens: int, pages: int, max_tokens: int | None, max_pages: int | None) -> None:
+    """Refuse a run of ``tokens`` physical tokens whose PDF has ``pages`` pages before its
+    first file is named or written (:func:`tokengen.geometry.pager.check_limits`: the same
+    limits and words as ``build``). A PNG set's or a Tabletop Simulator save's images are
+    counted by their pages, one image per page at most, and their pixels by ``--max-pixels``
+    and ``--max-total-pixels``.
+
+    Raises:
+        LayoutError: past ``--max-tokens`` or ``--max-pages``, naming the catalogue.
+    """
+    try:
+        check_limits(tokens, pages, max_tokens=max_tokens, max_pages=max_pages)
+    except LayoutError as exc:
+        raise LayoutError(f"{catalogue.path}: {exc}") from None
 
 
 def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, notes: list[str] | None = None) -> Catalogue:
@@ -500,11 +517,14 @@ def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Pat
                           + ("; no file of the set was replaced" if shown else "")) from None
 
 
-def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Check]:
+def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None, *,
+                      max_pages: int = MAX_PAGES) -> list[Check]:
     """Every preflight check (:class:`tokengen.preflight.checks.Check`) of the exported ``pdf``
     against its own ``profile``: the failures, the warnings (``passed`` and ``warning``, such as
     a hairline) and the passes. The token trim ``size`` (pt) is checked only for single-token
     pages of square tokens: a sheet, a cut file or a token with its own height has no one trim.
+    ``max_pages`` is the run's ``--max-pages``: the export has held its pages to it, so its
+    own preflight reads as many (at least preflight's default).
 
     Raises:
         PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
@@ -516,5 +536,5 @@ def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: f
     # our own file, already bounded by --max-tokens and --max-pages: 200,000 tokens of about 15
     # characters each are more than the characters a stranger's file may make preflight check; their operators
     # and operands are counted up to 32 × the default too
-    own = Limits(placements=4 * Limits.placements, chars=32 * Limits.chars, operators=32 * Limits.operators)
+    own = Limits(pages=max(Limits.pages, max_pages), placements=4 * Limits.placements, chars=32 * Limits.chars, operators=32 * Limits.operators)
     return list(preflight(pdf, profile, size=expected, limits=own))

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from ..errors import CatalogueError, LayoutError, RenderError, TokengenError, UsageError
+from ..io import signals
 from ..io.atomic import PART
 
 #: Suffixes of files beside the catalogue that a build may read.
@@ -191,3 +192,5 @@ def watch_build(build: Callable[[], str], inputs: Callable[[], Inputs], echo: Ca
     except KeyboardInterrupt:
         pass
     echo("stopped watching")
+    if signals.ended_by() is not None:  # a kill or hang-up that watchfiles took for a plain stop: 143 or 129
+        raise SystemExit(128 + (signals.ended_by() or 0))

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import CatalogueError, ExportError, UsageError
+from ..io import guard
 
 #: The catalogue ``tokengen init`` writes, and the file name commands read by default.
 DEFAULT_CATALOGUE = "token_defs.yaml"
@@ -119,10 +120,13 @@ def init(folder: str | Path = ".", starter: str = STARTER) -> list[Path]:
         The files written.
     Raises:
         UsageError: no starter of that name.
-        ExportError: one of the files already exists, or the folder cannot be written.
+        ExportError: one of the files already exists, a name is longer than the file system
+            takes (checked before anything is made), or the folder cannot be written.
     """
     folder = Path(folder)
     targets = {folder / relative: source for relative, source in starter_files(starter).items()}
+    for target in targets:
+        guard.check_names(target)  # a 300-character folder name: refused here, not by the first mkdir
     for target in targets:
         if target.exists() or target.is_symlink():
             raise ExportError(f"{target}: already exists; tokengen init never overwrites (remove it or pick another folder)")

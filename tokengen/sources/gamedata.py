@@ -24,7 +24,7 @@ def defaults_path() -> Path:
 @cache
 def _table() -> dict[str, dict[str, dict[str, Any]]]:
     path = defaults_path()
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, ("game_defaults",))
     schemas.check(path, data, lines, "game_defaults")
     return data
 

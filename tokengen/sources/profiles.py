@@ -177,7 +177,7 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     origin: dict[str, tuple[Path, Lines]] = {}
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
-        data, lines = read_yaml(path)
+        data, lines = read_yaml(path, ("profiles",))
         schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
         if not isinstance(data, dict):
             raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)

@@ -244,6 +244,8 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
         found = elsewhere(path, error, lines)
         if found is not None:
             return found
+    if error.validator in ("maxItems", "maxProperties"):  # the reason, never the value cut short (issue 37)
+        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     schema = error.schema if isinstance(error.schema, dict) else {}
     custom = schema.get("x-message")
     if custom:
@@ -362,7 +364,6 @@ _WORDS: dict[str, _Words] = {
     "minLength": lambda error, schema, where: "must not be empty text" if error.validator_value == 1 else None,
     "minItems": lambda error, schema, where: "must not be empty" if error.validator_value == 1 else None,
     "minProperties": lambda error, schema, where: "must not be empty" if error.validator_value == 1 else None,
-    "maxItems": lambda error, schema, where: f"has more than {error.validator_value} entries",
     "uniqueItems": lambda error, schema, where: "lists the same entry twice",
 }
 

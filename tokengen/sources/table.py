@@ -42,6 +42,13 @@ MAX_UNPACKED = 64 * 1024 * 1024
 MAX_PART = 24 * 1024 * 1024
 MAX_SHARED_STRINGS = 1_000_000
 MAX_CELL_FORMATS = 2 * 65_490
+#: Most fonts of an .xlsx's styles (Excel's specifications and limits: "1,024 global fonts
+#: available for use"); openpyxl builds each (500,000 took 23 s and 481 MB). Counted as cell formats are.
+MAX_FONTS = 1_024
+#: Longest text or attribute value in an XML part of an .xlsx, bytes (a cell holds at most
+#: 32,767 characters, under 200 KB written): a 20 MB attribute took openpyxl 37 s. Measured by
+#: the scan as the longest run of bytes without a ``<``, which neither may hold.
+MAX_XML_TEXT = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -308,6 +315,7 @@ def _delimiter(header: str) -> str:
 _CHUNK = 1024 * 1024
 _SHARED_STRING = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
 _CELL_FORMAT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?xf[\s/>]")
+_FONT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?font[\s/>]")
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
@@ -329,10 +337,10 @@ def _check_parts(path: Path) -> None:
                 if info.file_size > MAX_PART:
                     raise CatalogueError(path, f"part {one_line(name)} unpacks to {info.file_size / (1024 * 1024):.1f} MiB, "
                                                f"more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
-                counted, limit, what = (
-                    (_SHARED_STRING, MAX_SHARED_STRINGS, "shared strings") if name.lower().endswith("sharedstrings.xml") else
-                    (_CELL_FORMAT, MAX_CELL_FORMATS, "cell formats") if name.lower().endswith("styles.xml") else (None, 0, ""))
-                _scan_part(path, archive, info, counted, limit, what)
+                counts = ([(_SHARED_STRING, MAX_SHARED_STRINGS, "shared strings")] if name.lower().endswith("sharedstrings.xml") else
+                          [(_CELL_FORMAT, MAX_CELL_FORMATS, "cell formats"), (_FONT, MAX_FONTS, "fonts")]
+                          if name.lower().endswith("styles.xml") else [])
+                _scan_part(path, archive, info, counts)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
         if isinstance(exc, zipfile.BadZipFile) and _csv_text(path):
             raise CatalogueError(path, f"not an .xlsx workbook: it holds text like a CSV file; name it {path.with_suffix('.csv').name}") from None
@@ -355,32 +363,38 @@ def _csv_text(path: Path) -> bool:
     return "\x00" not in line and any(sep in line for sep in ",;\t")
 
 
-def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counted: re.Pattern[bytes] | None,
-               limit: int, what: str) -> None:
-    count = 0
+def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counts: list[tuple[re.Pattern[bytes], int, str]]) -> None:
+    """Stream one part (at most :data:`MAX_PART` bytes, whatever its directory says): refuse a
+    DTD, a text or attribute value over :data:`MAX_XML_TEXT` (a run without ``<``), and more
+    than ``limit`` matches of each (pattern, limit, what) of ``counts``."""
+    found = [0] * len(counts)
     tail = b""
-    read = 0
+    read = run = 0
+    name = one_line(info.filename)
     with archive.open(info) as part:
         while chunk := part.read(_CHUNK):
             read += len(chunk)
             if read > MAX_PART:  # a directory that understates the size
-                raise CatalogueError(path, f"part {one_line(info.filename)} unpacks to more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
+                raise CatalogueError(path, f"part {name} unpacks to more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
+            pieces = chunk.split(b"<")  # a run of bytes without '<': one text or attribute value at least
+            longest = max([run + len(pieces[0]), *(len(p) for p in pieces[1:-1])]) if len(pieces) > 1 else run + len(chunk)
+            run = len(pieces[-1]) if len(pieces) > 1 else run + len(chunk)
+            if longest > MAX_XML_TEXT:
+                raise CatalogueError(path, f"part {name} holds a text or attribute of more than {MAX_XML_TEXT // (1024 * 1024)} MiB "
+                                           "(a cell holds at most 32,767 characters; a fixed limit)")
             data = tail + chunk
             if _DTD.search(data):
-                raise CatalogueError(path, f"part {one_line(info.filename)} has a DTD (<!DOCTYPE or <!ENTITY), which spreadsheet programs never write")
-            if counted is not None:
-                # a tag cut between two chunks is counted in the next (the tail ends before any '<' it holds)
-                cut = data.rfind(b"<", max(0, len(data) - 16))
-                body, tail = (data[:cut], data[cut:]) if cut >= 0 else (data, b"")
-                count += len(counted.findall(body))
-                if count > limit:
-                    raise CatalogueError(path, f"has more than {limit:,} {what} ({one_line(info.filename)})")
-            else:
-                tail = data[-16:]
-    if counted is not None and counted.search(tail):
-        count += 1
-        if count > limit:
-            raise CatalogueError(path, f"has more than {limit:,} {what} ({one_line(info.filename)})")
+                raise CatalogueError(path, f"part {name} has a DTD (<!DOCTYPE or <!ENTITY), which spreadsheet programs never write")
+            # a tag cut between two chunks is counted in the next (the tail ends before any '<' it holds)
+            cut = data.rfind(b"<", max(0, len(data) - 16))
+            body, tail = (data[:cut], data[cut:]) if cut >= 0 and counts else (data, data[-16:])
+            for i, (pattern, limit, what) in enumerate(counts):
+                found[i] += len(pattern.findall(body))
+                if found[i] > limit:
+                    raise CatalogueError(path, f"has more than {limit:,} {what} ({name})")
+    for i, (pattern, limit, what) in enumerate(counts):
+        if pattern.search(tail) and found[i] + 1 > limit:
+            raise CatalogueError(path, f"has more than {limit:,} {what} ({name})")
 
 
 #: Errors openpyxl (and the XML parser under it) raises for a damaged workbook.
@@ -515,6 +529,11 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
                 if index is not None and not (index.strip().isdigit() and int(index) < strings):
                     raise CatalogueError(path, f"a shared-string cell refers to string {one_line(index)[:20]}, but the workbook has "
                                                f"{strings} (numbered from 0): a damaged file",
+                                         line=row, field=f"column {column_letter(column - 1)}")
+            if element.get("t") == "b":  # openpyxl reads any number as a boolean: bool(int("2")) is True
+                flag = (element.findtext(VALUE_TAG, None) or "").strip()
+                if flag not in ("0", "1", ""):
+                    raise CatalogueError(path, f"a boolean cell holds {one_line(flag)[:20]!r}, not 0 or 1: a damaged file",
                                          line=row, field=f"column {column_letter(column - 1)}")
             try:
                 cell = super().parse_cell(element)

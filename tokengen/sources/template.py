@@ -589,9 +589,17 @@ class _Parser:
     def size(self, value: str | float, where: tuple[Any, ...]) -> Size:
         if isinstance(value, str):
             try:
-                return Size(pt=parse_length(value))
+                pt = parse_length(value)
             except ValueError as exc:
                 raise self.fail(where, str(exc)) from None
+            owner = where  # the key set: a value map's entry or default sets the key holding the map
+            if where[-2:-1] == ("map",):
+                owner = where[:-2]
+            elif where[-1:] == ("default",):
+                owner = where[:-1]
+            if pt <= 0 and owner[-1:] in (("size",), ("min_size",)):  # a text's sizes (a value map's too): above 0, as the schema says of fractions
+                raise self.fail(where, f"expected a length above 0, got {value!r}")
+            return Size(pt=pt)
         return Size(float(value))
 
     def colour(self, value: str | list[float], where: tuple[Any, ...]) -> ColourRef:
@@ -998,7 +1006,7 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Excep
 def _builtin_data() -> tuple[Path, Any, Lines]:
     source = resources.files("tokengen").joinpath("data/templates.yaml")
     with resources.as_file(source) as path:
-        data, lines = read_yaml(path)
+        data, lines = read_yaml(path, ("template",))
         schemas.check(Path(path), data, lines, "template")
         return Path(path), data, lines
 

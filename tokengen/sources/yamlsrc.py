@@ -22,6 +22,7 @@ import yaml
 
 from ..errors import CatalogueError
 from ..io import guard
+from . import lengths
 
 #: Largest input file read, in bytes.
 MAX_BYTES = 8 * 1024 * 1024
@@ -45,8 +46,11 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def read_yaml(path: str | Path) -> tuple[Any, Lines]:
-    """Read one YAML document.
+def read_yaml(path: str | Path, schemas: tuple[str, ...] = ()) -> tuple[Any, Lines]:
+    """Read one YAML document; with ``schemas`` (names of the package's JSON Schemas the file
+    is checked against, such as ``("catalogue", "catalogue-fields")``), each list and mapping
+    is refused as soon as it holds more entries than their ``maxItems`` or ``maxProperties``
+    allow at its place (:mod:`tokengen.sources.lengths`), before its other entries are read.
 
     Returns:
         (data, lines): plain dicts, lists, str, int, float, bool, None; and a map from each
@@ -57,7 +61,8 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         CatalogueError: missing or unreadable file, not UTF-8, control characters, too large,
             YAML syntax error, more than one document, duplicate key, merge key, unsupported
             tag, undefined alias, nested more than :data:`MAX_DEPTH` deep, more than
-            :data:`MAX_NODES` values after alias expansion.
+            :data:`MAX_NODES` values after alias expansion, a list or mapping longer than
+            ``schemas`` allow (``has more than 500 entries``, at its key's line).
     """
     path = Path(path)
     refused = guard.not_regular(path)  # a FIFO, pipe or device: refused by type, never opened
@@ -95,7 +100,7 @@ def read_yaml(path: str | Path) -> tuple[Any, Lines]:
         raise CatalogueError(path, f"control character U+{ord(bad.group()):04X} is not allowed in YAML", line=line)
     loader = _Loader(text)
     try:
-        return _Builder(path, loader).document()
+        return _Builder(path, loader, lengths.root(*schemas) if schemas else None).document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -172,22 +177,26 @@ def flow_comment(text: str, before: int | None) -> tuple[int, str | None, str] |
 class _Frame:
     """An open list or mapping while its events are read."""
 
-    __slots__ = ("value", "where", "anchor", "start", "key", "line")
+    __slots__ = ("value", "where", "anchor", "start", "key", "line", "shape", "limit")
 
-    def __init__(self, value: Any, where: tuple[Any, ...], anchor: str | None, start: int, line: int):
+    def __init__(self, value: Any, where: tuple[Any, ...], anchor: str | None, start: int, line: int,
+                 shape: lengths.Shape = None):
         self.value = value
         self.where = where
         self.anchor = anchor
         self.start = start  # value count when opened: its size, for aliases, is the difference
         self.key: str | None = None  # a mapping's key waiting for its value
         self.line = line
+        self.shape = shape  # where the schemas place it (lengths.Shape), and its most entries
+        self.limit = lengths.limit(shape, "object" if isinstance(value, dict) else "array")
 
 
 class _Builder:
     """Turns one YAML event stream into plain values and a line map, iteratively."""
 
-    def __init__(self, path: Path, loader: Any):
+    def __init__(self, path: Path, loader: Any, shape: lengths.Shape = None):
         self.path = path
+        self.shape = shape
         self.loader = loader
         self.lines: Lines = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
@@ -231,6 +240,9 @@ class _Builder:
         if top is not None and isinstance(top.value, dict) and top.key is None and not isinstance(event, yaml.MappingEndEvent):
             self.key(event, top, line)
             return None
+        if top is not None and top.limit is not None and isinstance(top.value, list) and len(top.value) >= top.limit \
+                and not isinstance(event, yaml.SequenceEndEvent):
+            raise self.long(top)
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             frame = self.stack.pop()
             if frame.anchor is not None:
@@ -255,8 +267,17 @@ class _Builder:
             raise self.fail(f"unsupported YAML tag {_tag(event.tag)} (only plain YAML is read)", line, where)
         if len(self.stack) >= MAX_DEPTH:
             raise self.fail(f"lists and mappings nested more than {MAX_DEPTH} deep", line)
-        self.stack.append(_Frame(empty(), where, event.anchor, self.count, line))
+        if top is None:
+            shape = self.shape
+        else:
+            kind = "object" if isinstance(top.value, dict) else "array"
+            shape = lengths.child(top.shape, kind, top.key if kind == "object" else None)
+        self.stack.append(_Frame(empty(), where, event.anchor, self.count, line, shape))
         return None
+
+    def long(self, frame: _Frame) -> CatalogueError:
+        """The refusal of ``frame``, a list or mapping with more entries than its schema allows."""
+        return self.fail(f"has more than {frame.limit} entries", self.lines.get(frame.where, frame.line), frame.where)
 
     def key(self, event: Any, frame: _Frame, line: int) -> None:
         if not isinstance(event, yaml.ScalarEvent) or event.tag not in (None, "!", _STR):
@@ -264,6 +285,8 @@ class _Builder:
         key = str(event.value)
         if key == "<<" and event.implicit[0]:
             raise self.fail("YAML merge keys (<<) are not supported", line, frame.where)
+        if frame.limit is not None and len(frame.value) >= frame.limit and key not in frame.value:
+            raise self.long(frame)
         if key in frame.value:
             first = self.lines[frame.where + (key,)]
             raise self.fail(f"duplicate key (first given at line {first})", line, frame.where + (key,))

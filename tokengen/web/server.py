@@ -367,7 +367,7 @@ def _has_rules_sheet(catalogue: Path) -> bool:
     from ..sources.yamlsrc import read_yaml
 
     try:
-        data, _ = read_yaml(catalogue)
+        data, _ = read_yaml(catalogue, ("catalogue", "catalogue-fields"))
     except TokengenError:
         return True
     return not declares_fields(data)

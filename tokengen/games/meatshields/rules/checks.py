@@ -74,7 +74,7 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
     findings = [finding_from_error(e, "schema") for e in validate_schema(path, data, lines)]
     if findings:
         return None, findings

@@ -122,7 +122,7 @@ def load_scenario(path: str | Path, catalogue: Catalogue) -> Scenario:
             ``steals_gold: "false"``, an unknown key, an unknown attribute), with file, line and field.
     """
     path = Path(path)
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, ("scenario",))
     schemas.check(path, data, lines, "scenario")  # shapes and strict types (data/scenario.schema.json)
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
