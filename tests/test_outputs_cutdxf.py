@@ -89,3 +89,15 @@ def test_flattened_corners_stay_within_the_flatness():
     # every point of a rounded corner of radius 9 pt centred at (9, 9) lies on it (to 0.005 mm)
     corner = [(x, y) for x, y in pts if x < 9 and y < 9]
     assert corner and all(abs(((x - 9) ** 2 + (y - 9) ** 2) ** 0.5 - 9) < 0.005 / MM_PER_PT + 0.01 for x, y in corner)
+
+
+def test_without_ezdxf_the_dxf_profile_names_the_extra_and_writes_nothing(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """ezdxf is the ``dxf`` extra (issue 43): without it, one line names the install, before any file is written."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ezdxf" else real(name, *a))
+    result = run("export", str(ROOT / "token_defs.yaml"), "--profile", "cut-dxf", "-o", str(tmp_path / "out"))
+    assert (result.exit_code, result.stderr) == (2, "tokengen: error: profile cut-dxf writes DXF and needs ezdxf, which is not "
+                                                    "installed: pip install 'tokengen-print[dxf]'\n")
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []

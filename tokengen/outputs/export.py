@@ -180,8 +180,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if profile.output in ("cut-svg", "cricut"):
             cut_files = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)]
         elif profile.output == "cut-dxf":
-            from .cutdxf import dxf_path
+            from .cutdxf import dxf_path, require_ezdxf
 
+            require_ezdxf(profile.name)
             cut_files = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
         prints = [print_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cricut" else []
         ready([pdf, *prints, *cut_files], pdf_pages(catalogue, settled, pages))
