@@ -263,7 +263,6 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
       tokengen preflight sheet.pdf --profile eu-3mm --format json
       tokengen preflight out/big/meatshields-print-shop.pdf --page tabloid
     """
-    import json
 
     from ..preflight.checks import preflight
     from ..sources.profiles import get_profile
@@ -273,8 +272,8 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
         checks = preflight(pdf, profile, size=size, limits=limits)
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
-        data(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
-                               "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
+        _echo_json({"file": str(pdf), "profile": profile.name, "passed": not failed,
+                    "checks": [c.to_dict() for c in checks]}, command="preflight")
     else:
         from ..outputs.summary import preflight_lines
 
