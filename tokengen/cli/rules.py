@@ -107,10 +107,10 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 
     \b
     Examples:
-      tokengen target -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
+      tokengen target -c meatshields -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
                       -a Bob:STR=2,AGI=5,CON=5,MAG=4,MRL=3,PER=6 \\
                       -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
-      tokengen target fight.yaml --variant target-all-hits --format json
+      tokengen target fight.yaml -c meatshields --variant target-all-hits --format json
     """
     from ..games.meatshields.rules import target as resolve
 

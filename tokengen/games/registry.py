@@ -33,6 +33,7 @@ from typing import Any
 from ..errors import CatalogueError, GameModuleError, UsageError
 from ..model import Catalogue
 from ..sources import bundled
+from ..sources.bundled import shown
 from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
 from ..sources.yamlsrc import read_yaml
 from ..units import counted
@@ -271,13 +272,13 @@ def format_report(report: Report) -> str:
         return rules_format(report)
     c = report.counts()
     tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
-    out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
+    out = [f"{shown(report.path)}: {'playable' if report.playable else 'NOT playable'} ({tally})",
            f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
     if report.readings:
         out += reading_lines(report)[1:]  # no variants: a catalogue with declared fields has none
     for f in report.findings:
-        file = f.file or report.path
-        where = f"{file}:{f.line}" if f.line else str(file)
+        file = shown(f.file or report.path)  # a bundled catalogue by its name, not the package's folder
+        where = f"{file}:{f.line}" if f.line else file
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         out.append(f"{where}: {f.severity} {f.code}: {what}")
     return "\n".join(out) + "\n"

@@ -21,6 +21,7 @@ from ....geometry.pager import fits
 from ....geometry.sizing import Asked, sheet_spec, token_size
 from ....model import Catalogue
 from ....sources import bundled
+from ....sources.bundled import shown
 from ....sources.catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ....sources.yamlsrc import dotted, read_yaml
 from ....units import PAGES, counted, format_length
@@ -395,10 +396,10 @@ def format_report(report: Report) -> str:
     c = report.counts()
     verdict = "playable" if report.playable else "NOT playable"
     tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
-    out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
+    out = [f"{shown(report.path)}: {verdict} ({tally})", *reading_lines(report)]
     for f in report.findings:
-        file = f.file or report.path
-        where = f"{file}:{f.line}" if f.line else str(file)
+        file = shown(f.file or report.path)  # a bundled catalogue by its name, not the package's folder
+        where = f"{file}:{f.line}" if f.line else file
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message
         out.append(f"{where}: {f.severity} {f.code}: {what}")
         if f.code == "draw-odds":
