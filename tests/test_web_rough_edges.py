@@ -45,3 +45,13 @@ def test_the_help_under_the_profile_list_describes_the_chosen_profile(client):
     assert list(options) == list(load_profiles())
     assert all(help.startswith(f"{name}: ") for name, help in options.items())
     assert options["tts"].endswith("(writes tts)")
+
+
+def test_a_bundled_catalogue_is_named_by_its_name_in_the_command_line(tmp_path: Path, monkeypatch):
+    from tokengen.sources.bundled import bundled_path
+
+    monkeypatch.chdir(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    with TestClient(create_app(bundled_path("meatshields"), workdir=work, watch=False, hosts=("testserver",))) as client:
+        assert client.get("/api/render").json()["args"] == ["tokengen", "build", "meatshields"]

@@ -394,7 +394,7 @@ async def api_render(request: Request) -> Response:
         "key": rendered.key, "generation": rendered.generation, "error": rendered.error, "log": rendered.log,
         "pages": [f"/render/{rendered.key}/{n}.png" for n in range(1, len(rendered.pages) + 1)],
         "backs": rendered.backs is not None, "name": rendered.name, "check": rendered.check, "page_count": rendered.page_count,
-        "args": ["tokengen", "build", state.given, *rendered.args],  # as the user typed it: the line works where serve ran
+        "args": ["tokengen", "build", bundled.shown(state.given), *rendered.args],  # as typed: the line works where serve ran
     }, status_code=200)
 
 
