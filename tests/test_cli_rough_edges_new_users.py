@@ -30,3 +30,23 @@ def test_target_help_first_example_runs_outside_the_clone(run, tmp_path: Path, m
     result = run(*first)
     assert result.exit_code == 0, result.stderr
     assert "Rat King" in result.stdout
+
+
+def test_the_cards_starter_sets_long_rules_in_a_box_at_a_readable_size(run, tmp_path: Path):
+    """Rules one line long shrank to about 3 pt to fit the card's width; in a box they wrap and stay readable."""
+    import pdfplumber
+
+    folder = tmp_path / "cards"
+    assert run("init", str(folder), "--starter", "cards").exit_code == 0
+    cat = folder / "cards.yaml"
+    long = "Gain 2 gold. When this card is discarded from your hand, each other player draws a card and you gain one more gold."
+    cat.write_text(cat.read_text("utf-8").replace('rules: "Gain 2 gold."', f'rules: "{long}"'), "utf-8")
+    result = run("build", str(cat), "-o", str(tmp_path / "c.pdf"))
+    assert result.exit_code == 0, result.stderr
+    with pdfplumber.open(tmp_path / "c.pdf") as pdf:
+        words = pdf.pages[0].extract_words(extra_attrs=["size"])
+    sized = [w for w in words if w["text"] in ("discarded", "draws")]
+    assert len(sized) == 6  # three Treasure cards
+    assert min(w["size"] for w in sized) >= 8  # the rules' own size is 0.058 × 63 mm ≈ 10.4 pt; 8.7 pt with this text
+    first = [w for w in words if w["text"] == "Gain"][0]
+    assert min(abs(w["top"] - first["top"]) for w in sized) > 5  # wrapped: later words on lines below the first
