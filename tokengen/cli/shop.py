@@ -80,6 +80,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @click.option("--tts-folder", "tts_folder", default=None, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="tts profile: also copy the saved object and its thumbnail into DIR, the table's Saved Objects folder.")
+@click.option("--no-marks", "no_marks", is_flag=True,
+              help="cut-svg, cut-dxf: leave the registration marks out of the cut files (the printed sheet keeps them).")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None,
               help="Processes rendering and encoding PNGs (png profiles; default: every core).")
 @FORMAT
@@ -158,7 +160,7 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
                    fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
-                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None) -> list[Path]:
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None, no_marks: bool = False) -> list[Path]:
     """One catalogue's export, its result lines, its preflight and its ``--format json`` report
     (:data:`REPORT`, and :data:`EXPORT_REPORT` for :func:`export_command` to join): the files
     written. Raises as :func:`tokengen.outputs.export.export`; CheckFailed when the preflight fails."""
@@ -181,7 +183,7 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
         written = export(cat, profile, out_dir, dpi=dpi, size=None if token_size is None else size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                          also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said,
-                         workers=workers)
+                         workers=workers, cut_marks=not no_marks)
     if fmt == "text":
         say(export_line(written, out_dir, profile.name))
         for note in dict.fromkeys(said):

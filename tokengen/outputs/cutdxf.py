@@ -136,7 +136,8 @@ def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bo
         for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
             add(outline, "CUT", token_id)
     if registration:
-        doc.layers.add("REGISTRATION", color=7)
+        marks = doc.layers.add("REGISTRATION", color=7)
+        marks.dxf.plot = 0  # a layer not to plot: reference for the eye, not a path to cut (--no-marks drops it)
         for mark in registration_marks(spec.page):
             add(mark.outline, "REGISTRATION", closed=mark.filled)
     return doc
