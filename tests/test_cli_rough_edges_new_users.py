@@ -50,3 +50,21 @@ def test_the_cards_starter_sets_long_rules_in_a_box_at_a_readable_size(run, tmp_
     assert min(w["size"] for w in sized) >= 8  # the rules' own size is 0.058 × 63 mm ≈ 10.4 pt; 8.7 pt with this text
     first = [w for w in words if w["text"] == "Gain"][0]
     assert min(abs(w["top"] - first["top"]) for w in sized) > 5  # wrapped: later words on lines below the first
+
+
+def test_check_counts_what_a_build_places_on_a_page(run, tmp_path: Path):
+    """``check`` said 30 tokens fit a Letter page (the 3 columns of one set) where ``build`` places
+    more: the count is a full page's, as --fill and many copies lay it out."""
+    import re
+
+    import pdfplumber
+
+    from conftest import CATALOGUE
+
+    said = [line for line in run("check", str(CATALOGUE)).stdout.splitlines() if " info sheet: " in line]
+    per_page = int(re.search(r"info sheet: (\d+) tokens", said[0])[1])
+    out = tmp_path / "f.pdf"
+    assert run("build", str(CATALOGUE), "--copies", "10", "-o", str(out)).exit_code == 0
+    with pdfplumber.open(out) as pdf:
+        first = len(pdf.pages[0].curves)  # one circle outline a token (the Meatshields' round faces)
+    assert per_page == first == 60
