@@ -58,7 +58,6 @@ def test_check_counts_what_a_build_places_on_a_page(run, tmp_path: Path):
     import re
 
     import pdfplumber
-
     from conftest import CATALOGUE
 
     said = [line for line in run("check", str(CATALOGUE)).stdout.splitlines() if " info sheet: " in line]
