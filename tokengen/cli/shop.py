@@ -46,7 +46,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 
 
 @cli.command("export")
-@click.argument("catalogues", nargs=-1, type=CATALOGUE)
+@click.argument("catalogues", nargs=-1, type=CATALOGUE, metavar="[CATALOGUE]...")
 @click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
               help="home, print-shop, eu-3mm, cut-svg, cut-dxf, cricut, tgc-chits, single-pages, dtc-poker, dtc-euro-poker, "
                    "tgc-poker, tgc-euro-poker, tgc-mini, tgc-bridge, tgc-square, tgc-small-square, tgc-tarot, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
