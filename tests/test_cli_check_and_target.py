@@ -45,7 +45,7 @@ def test_check_json_has_stable_keys(run):
     result = run("check", str(CATALOGUE), "--format", "json", "--variant", "cheap-hire")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == ["catalogue", "playable", "counts", "variants", "interpretations", "interpretations_in_play", "findings"]
+    assert list(data) == ["schema_version", "command", "catalogue", "playable", "counts", "variants", "interpretations", "interpretations_in_play", "findings"]
     assert data["playable"] is True and data["counts"] == {"error": 0, "warning": 0, "info": 6}
     assert data["variants"] == ["cheap-hire", "solo-start"]
     assert data["interpretations"] == {"one_sided": "split", "ties": "choose", "same_target": "once", "damage": "dies",
@@ -188,7 +188,7 @@ def test_target_overrides_and_json(run):
                  "-d", "none", "--ties", "all", "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert list(data) == ["deployed", "variants", "interpretations", "monsters", "meatshield_damage"]
+    assert list(data) == ["schema_version", "command", "deployed", "variants", "interpretations", "monsters", "meatshield_damage"]
     assert data["deployed"] is None and data["variants"] == []
     cutpurse = data["monsters"][1]
     assert cutpurse["attacks"] == [

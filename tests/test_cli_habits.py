@@ -148,9 +148,10 @@ def test_batch_json_sums_the_jobs(run, tmp_path: Path):
 BAR = re.compile(r"\r\x1b\[2K(pages|preflight pages) \[[#.]{30}\] (\d+)/(\d+)")
 
 
-def _tokengen(args: list[str], tmp_path: Path, *, terminal: bool, after: str = "0") -> tuple[int, str]:
+def _tokengen(args: list[str], tmp_path: Path, *, terminal: bool, after: str = "0", both: bool = False) -> tuple[int, str]:
     """Run the tokengen command with stderr on a pseudo-terminal (or a pipe), the bar's delay
-    ``after`` seconds; its exit code and stderr."""
+    ``after`` seconds; its exit code and stderr (``both``: stdout on the same terminal, as in a
+    shell, and what the terminal received)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TOKENGEN_PROGRESS_AFTER": after}
     command = [sys.executable, "-m", "tokengen", *args]
     if not terminal:
@@ -159,7 +160,7 @@ def _tokengen(args: list[str], tmp_path: Path, *, terminal: bool, after: str = "
     import pty
 
     master, slave = pty.openpty()
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=slave)
+    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=slave if both else subprocess.DEVNULL, stderr=slave)
     os.close(slave)
     chunks = []
     while True:
@@ -189,8 +190,21 @@ def test_a_long_export_shows_a_bar_on_a_terminal(tmp_path: Path):
     pages = len(PdfReader(tmp_path / "shop" / "meatshields-print-shop.pdf").pages)  # face and back sheets
     assert built[-1] == (pages // 2, pages // 2) and checked[-1] == (pages, pages)
     assert [d for d, _ in built] == sorted(d for d, _ in built)
-    assert err.endswith("\r\x1b[2K")  # the bar is erased at the end: the terminal is left clean
+    assert err.replace("\r\n", "\n").endswith(f"{checked[-1][0]}/{checked[-1][1]}\n")  # the finished bar's line is ended before the result line
     assert "tokengen: warning" not in err
+
+
+def test_the_result_line_starts_a_line_of_its_own_after_the_bar(tmp_path: Path):
+    """On a terminal, stdout and stderr share the screen: the bar's line ends before the result
+    line (``113/113wrote 1 file`` was glued)."""
+    code, shown = _tokengen(["export", str(CATALOGUE), "--profile", "print-shop", "--copies", "20", "-o", "shop"], tmp_path,
+                            terminal=True, both=True)
+    assert code == 0, shown
+    assert BAR.search(shown), shown
+    lines = shown.replace("\r\n", "\n").split("\n")
+    results = [line for line in lines if "wrote " in line or "preflight: " in line]
+    assert len(results) == 2 and all(line.startswith(("wrote ", "preflight: ")) for line in results), results
+    assert not re.search(r"\d+/\d+(wrote|preflight:)", shown), shown
 
 
 def test_no_bar_when_stderr_is_piped(tmp_path: Path):

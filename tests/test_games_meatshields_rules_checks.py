@@ -65,11 +65,12 @@ def test_small_text_finding_has_its_line_field_and_rounded_size():
 
 def test_sheet_finding_uses_the_settings_margin():
     cat = load_catalogue(CATALOGUE)  # 1in tokens, 3 columns asked for
-    # letter less 1in each side is 6.5in × 9in; the calibration strip at its foot leaves room for 8 rows of 3 (asked)
+    # letter less 1in each side is 6.5in × 9in: two groups of the 3 columns asked side by side, 9 rows
+    # beside the calibration strip: 54, what `build --fill --margin 1in` places (and --copies 6, 54 a page)
     sheet = check_printable(cat, Settings(margin=72.0))
     assert [f.as_dict() for f in sheet] == [{
-        "severity": "info", "code": "sheet", "message": "24 tokens of 1in fit on one 8.5in × 11in page (3 columns × 8 rows)",
-        "line": None, "field": None, "data": {"per_page": 24, "columns": 3, "rows": 8}}]
+        "severity": "info", "code": "sheet", "message": "54 tokens of 1in fit on one 8.5in × 11in page (6 columns × 9 rows)",
+        "line": None, "field": None, "data": {"per_page": 54, "columns": 6, "rows": 9}}]
 
 
 def test_checks_run_alone_take_the_catalogues_variants_and_readings(tmp_path):

@@ -163,7 +163,7 @@ def write(tmp_path, text=BASE):
 
 def test_json_of_another_game_has_its_game_and_no_meatshield_readings(run, tmp_path):
     result, report = check(run, tmp_path, BASE)
-    assert list(report) == ["catalogue", "playable", "counts", "game", "findings"]
+    assert list(report) == ["schema_version", "command", "catalogue", "playable", "counts", "game", "findings"]
     assert report["game"] == "generic"
     assert "↓" not in result.stdout and "Adventurer" not in result.stdout and "Meatshield" not in result.stdout
 
@@ -193,7 +193,7 @@ def test_a_game_module_that_plays_by_the_readings_lists_them(run, tmp_path, monk
                           "and highest X; the other side still attacks an Adventurer (other: exact)"]
     assert "  ties=all: Adventurers tied on the targeted score are all attacked (other: choose)" in lines
     report = json.loads(run("check", str(path), "--format", "json").stdout)
-    assert list(report) == ["catalogue", "playable", "counts", "game", "interpretations", "interpretations_in_play", "findings"]
+    assert list(report) == ["schema_version", "command", "catalogue", "playable", "counts", "game", "interpretations", "interpretations_in_play", "findings"]
     assert report["game"] == "skirmish" and report["interpretations"]["ties"] == "choose"
     refused = run("check", str(path), "--variant", "solo-start")
     assert refused.exit_code == 2
@@ -209,7 +209,7 @@ def test_a_catalogue_with_fields_cannot_name_the_meatshields_module(run, tmp_pat
         "severity": "error", "code": "game-format", "line": 3, "field": "game", "data": {},
         "message": "the meatshields game module checks only catalogues in its own format, not one that declares its "
                    "fields; leave out game: for the generic checks"}]
-    assert list(report) == ["catalogue", "playable", "counts", "game", "findings"]
+    assert list(report) == ["schema_version", "command", "catalogue", "playable", "counts", "game", "findings"]
 
 
 def test_target_is_for_meatshields_catalogues(run, tmp_path):

@@ -83,7 +83,7 @@ def test_the_page_offers_the_tts_save_with_its_image_url(folder: Path, monkeypat
     app = create_app(Path("token_defs.yaml"), workdir=work, watch=False, hosts=("testserver",))
     with TestClient(app) as client:
         page = client.get("/").text
-        assert '<option value="tts">tts</option>' in page and 'id="image_url" name="image_url"' in page
+        assert '<option value="tts" data-help="tts: ' in page and 'id="image_url" name="image_url"' in page
         refused = client.get("/download/shop?profile=tts")
         assert refused.status_code == 400
         assert refused.text == ("tokengen export: Invalid value for '--image-url': a tts export from the page needs the URL "

@@ -89,3 +89,29 @@ def test_flattened_corners_stay_within_the_flatness():
     # every point of a rounded corner of radius 9 pt centred at (9, 9) lies on it (to 0.005 mm)
     corner = [(x, y) for x, y in pts if x < 9 and y < 9]
     assert corner and all(abs(((x - 9) ** 2 + (y - 9) ** 2) ** 0.5 - 9) < 0.005 / MM_PER_PT + 0.01 for x, y in corner)
+
+
+def test_without_ezdxf_the_dxf_profile_names_the_extra_and_writes_nothing(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """ezdxf is the ``dxf`` extra (issue 43): without it, one line names the install, before any file is written."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ezdxf" else real(name, *a))
+    result = run("export", str(ROOT / "token_defs.yaml"), "--profile", "cut-dxf", "-o", str(tmp_path / "out"))
+    assert (result.exit_code, result.stderr) == (2, "tokengen: error: profile cut-dxf writes DXF and needs ezdxf, which is not "
+                                                    "installed: pip install 'tokengen-print[dxf]'\n")
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_registration_marks_sit_on_a_layer_not_plotted_and_no_marks_leaves_them_out(run, tmp_path: Path):
+    """Issue 43: a cutter that cuts every line of a DXF would cut the marks; their layer is not
+    plotted, and ``--no-marks`` leaves them out of the cut file while the printed sheet keeps them."""
+    cat = str(ROOT / "token_defs.yaml")
+    assert run("export", cat, "--profile", "cut-dxf", "-o", str(tmp_path / "a")).exit_code == 0
+    assert run("export", cat, "--profile", "cut-dxf", "-o", str(tmp_path / "b"), "--no-marks").exit_code == 0
+    [with_marks], [without] = sorted((tmp_path / "a").glob("*.dxf")), sorted((tmp_path / "b").glob("*.dxf"))
+    doc, bare = ezdxf.readfile(with_marks), ezdxf.readfile(without)
+    assert doc.layers.get("REGISTRATION").dxf.plot == 0 and doc.layers.get("CUT").dxf.plot == 1
+    assert len([e for e in doc.modelspace() if e.dxf.layer == "REGISTRATION"]) == 3
+    assert [e.dxf.layer for e in bare.modelspace()] == ["CUT"] * 18
+    assert (tmp_path / "a" / "meatshields-cut-dxf.pdf").read_bytes() == (tmp_path / "b" / "meatshields-cut-dxf.pdf").read_bytes()

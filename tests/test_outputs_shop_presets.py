@@ -160,11 +160,20 @@ def test_a_preset_trim_that_replaces_the_size_says_so_once(run, tmp_path: Path, 
     ("tgc-round-chit-medium", STATUS, (300, 300), (9.0, 9.0, 63.0, 63.0)),
     ("tgc-round-chit-small", STATUS, (225, 225), (9.0, 9.0, 45.0, 45.0)),
     ("mpc-poker", POKER, (822, 1122), (8.64, 8.64, 188.64, 260.64)),  # 36 px = 0.12 in bleed
+    # issue 43: TGC's other card products, each at its own trim (1/8 in = 9 pt of bleed a side)
+    ("tgc-mini", "size: 1.75inx2.5in", (600, 825), (9.0, 9.0, 135.0, 189.0)),
+    ("tgc-bridge", "size: 2.25inx3.5in", (750, 1125), (9.0, 9.0, 171.0, 261.0)),
+    ("tgc-square", "size: 3.5in", (1125, 1125), (9.0, 9.0, 261.0, 261.0)),
+    ("tgc-small-square", "size: 2.5in", (825, 825), (9.0, 9.0, 189.0, 189.0)),
+    ("tgc-tarot", "size: 2.75inx4.75in", (900, 1500), (9.0, 9.0, 207.0, 351.0)),
 ])
 def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path, name: str, catalogue, px, trim_box):
     if catalogue == "square":  # the black deck as 1.5 in square tokens
         catalogue = tmp_path / "square.yaml"
         catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", "size: 1.5in"), "utf-8")
+    elif isinstance(catalogue, str) and catalogue.startswith("size: "):  # the black deck at the product's trim
+        size, catalogue = catalogue, tmp_path / "sized.yaml"
+        catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", size), "utf-8")
     files = export(load_catalogue(catalogue), load_profiles()[name], tmp_path)
     pngs = [f for f in files if f.suffix == ".png"]
     assert pngs

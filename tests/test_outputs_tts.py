@@ -124,8 +124,8 @@ def test_poker_cards_are_a_deck_custom_whose_card_ids_match_the_sheet(poker: lis
     assert list(deck["CustomDeck"]) == ["1"]
     entry = deck["CustomDeck"]["1"]
     assert set(entry) == DECK_KEYS
-    # 4 card designs and the reserved hidden slot: 5 columns, 1 row
-    assert (entry["NumWidth"], entry["NumHeight"], entry["BackIsHidden"], entry["UniqueBack"], entry["Type"]) == (5, 1, True, False, 0)
+    # 4 card designs, no reserved slot (BackIsHidden): 4 columns, 1 row
+    assert (entry["NumWidth"], entry["NumHeight"], entry["BackIsHidden"], entry["UniqueBack"], entry["Type"]) == (4, 1, True, False, 0)
     cards = deck["ContainedObjects"]
     assert [c["Name"] for c in cards] == ["Card"] * 8
     assert deck["DeckIDs"] == [c["CardID"] for c in cards] == [100, 100, 101, 102, 102, 103, 103, 103]
@@ -138,15 +138,13 @@ def test_poker_cards_are_a_deck_custom_whose_card_ids_match_the_sheet(poker: lis
     assert cell == (372, 520)
     pdf = poker[0]
     with Image.open(local(entry["FaceURL"])) as sheet:
-        assert sheet.size == (5 * cell[0], cell[1])
+        assert sheet.size == (4 * cell[0], cell[1])
         for slot in range(4):  # CardID 100 + slot is the card in column slot
             box = (slot * cell[0], 0, (slot + 1) * cell[0], cell[1])
             assert differs(sheet.crop(box), page_image(pdf, slot, cell)) <= 3, slot
-        hidden = sheet.crop((4 * cell[0], 0, 5 * cell[0], cell[1]))
     with Image.open(local(entry["BackURL"])) as back:
         assert back.size == cell
         assert differs(back, page_image(pdf, 4, cell)) <= 3
-        assert differs(hidden, back) == 0  # the reserved slot shows the back
 
 
 def write_cards(folder: Path, count: int, *, unique_backs: bool = False, copies: int = 1) -> Path:
@@ -162,14 +160,15 @@ def write_cards(folder: Path, count: int, *, unique_backs: bool = False, copies:
     return path
 
 
-def test_seventy_cards_take_two_sheets_keeping_the_reserved_slot(tmp_path: Path):
-    files = export(load_catalogue(write_cards(tmp_path, 70)), get_profile("tts"), tmp_path / "out", dpi=72)
+def test_seventy_cards_fill_one_sheet_and_the_71st_takes_a_second(tmp_path: Path):
+    """BackIsHidden shows the back for a hidden card, so no slot is reserved (issue 43): 70 on a 10 × 7 sheet."""
+    files = export(load_catalogue(write_cards(tmp_path, 71)), get_profile("tts"), tmp_path / "out", dpi=72)
     [deck] = save(files)["ObjectStates"]
     assert list(deck["CustomDeck"]) == ["1", "2"]
     one, two = deck["CustomDeck"]["1"], deck["CustomDeck"]["2"]
-    assert (one["NumWidth"], one["NumHeight"]) == (10, 7)  # 69 cards and the hidden slot
-    assert (two["NumWidth"], two["NumHeight"]) == (2, 1)  # the 70th card and its hidden slot
-    assert deck["DeckIDs"] == [*range(100, 169), 200]
+    assert (one["NumWidth"], one["NumHeight"], one["BackIsHidden"]) == (10, 7, True)  # 70 cards
+    assert (two["NumWidth"], two["NumHeight"]) == (1, 1)  # the 71st card
+    assert deck["DeckIDs"] == [*range(100, 170), 200]
     assert one["BackURL"] == two["BackURL"] and not one["UniqueBack"]
     with Image.open(local(one["FaceURL"])) as sheet:
         assert sheet.size == (10 * 72, 7 * round(1.4 * 72))
@@ -181,7 +180,7 @@ def test_per_token_backs_are_a_unique_back_sheet_laid_out_as_the_faces(tmp_path:
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True and entry["BackURL"] != entry["FaceURL"]
     with Image.open(local(entry["FaceURL"])) as faces, Image.open(local(entry["BackURL"])) as backs:
-        assert faces.size == backs.size == (4 * 72, round(1.4 * 72))
+        assert faces.size == backs.size == (3 * 72, round(1.4 * 72))
         for slot in range(3):  # each card's back is its own colour, in the card's cell
             box = (slot * 72 + 36, 50)
             assert backs.getpixel(box) == faces.getpixel(box)
@@ -253,7 +252,7 @@ def _clash(cat, tmp_path: Path) -> None:
 
 def test_limits_are_checked_before_drawing(tmp_path: Path):
     cat = load_catalogue(EXAMPLES / "poker-cards/cards.yaml")
-    with pytest.raises(LayoutError, match=r"poker-cards-deck-1\.png would be 1860 x 520 px \(967,200 pixels\) at 150 DPI, more than the limit of 500,000"):
+    with pytest.raises(LayoutError, match=r"poker-cards-deck-1\.png would be 1488 x 520 px \(773,760 pixels\) at 150 DPI, more than the limit of 500,000"):
         export(cat, get_profile("tts"), tmp_path / "o", max_pixels=500_000)
     with pytest.raises(LayoutError, match="more than Tabletop Simulator's 4096 px; lower --dpi"):
         export(cat, get_profile("tts"), tmp_path / "o", dpi=1200)
@@ -268,21 +267,20 @@ def test_a_cmyk_tts_profile_is_refused(tmp_path: Path):
 
 
 @pytest.mark.parametrize("count, grids", [
-    (1, [(2, 1)]), (4, [(5, 1)]), (9, [(10, 1)]), (10, [(10, 2)]), (69, [(10, 7)]), (70, [(10, 7), (2, 1)]),
-    (138, [(10, 7), (10, 7)]), (139, [(10, 7), (10, 7), (2, 1)]),
+    (1, [(1, 1)]), (4, [(4, 1)]), (9, [(9, 1)]), (10, [(10, 1)]), (11, [(10, 2)]), (69, [(10, 7)]), (70, [(10, 7)]),
+    (71, [(10, 7), (1, 1)]), (140, [(10, 7), (10, 7)]), (141, [(10, 7), (10, 7), (1, 1)]),
 ])
 def test_deck_sheet_grids(count: int, grids: list[tuple[int, int]]):
     sheets = deck_sheets(count, (100, 140))
     assert [(s.columns, s.rows) for s in sheets] == grids
     assert [c for s in sheets for c in s.cards] == list(range(count))
     for s in sheets:
-        assert s.columns <= MAX_COLUMNS and s.rows <= MAX_ROWS and len(s.cards) < s.columns * s.rows
-        assert s.hidden_slot == s.columns * s.rows - 1 >= len(s.cards)
+        assert s.columns <= MAX_COLUMNS and s.rows <= MAX_ROWS and (s.rows - 1) * s.columns < len(s.cards) <= s.columns * s.rows
 
 
 def test_deck_sheets_stay_within_4096_px():
-    sheets = deck_sheets(30, (744, 1039))  # poker cards at 300 DPI: 5 columns × 3 rows fit 4096 px, 14 cards a sheet
-    assert [(s.columns, s.rows) for s in sheets] == [(5, 3), (5, 3), (3, 1)]
+    sheets = deck_sheets(32, (744, 1039))  # poker cards at 300 DPI: 5 columns × 3 rows fit 4096 px, 15 cards a sheet
+    assert [(s.columns, s.rows) for s in sheets] == [(5, 3), (5, 3), (2, 1)]
     assert all(max(s.size) <= 4096 for s in sheets)
     with pytest.raises(LayoutError, match="larger than Tabletop Simulator's 4096 px"):
         deck_sheets(1, (4097, 100))

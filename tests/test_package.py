@@ -150,7 +150,7 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
         _offline_first([uv, "build", "--quiet", "--wheel", "--out-dir", str(dist), str(ROOT)], cwd=tmp_path)
     else:
         _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dist), str(ROOT)], cwd=tmp_path)
-    [wheel] = dist.glob("tokengen-*.whl")
+    [wheel] = dist.glob("tokengen_print-*.whl")
     import zipfile
 
     names = zipfile.ZipFile(wheel).namelist()

@@ -48,7 +48,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     "tokengen/faces/pagestream.py": {
         "_doc": "ReportLab's document, for the streaming save of forms (ReportLab)",
-        "_code": "a form's content, for the streaming save (ReportLab)",
         "_filename": "the save's file name (ReportLab)",
         "_savedToFile": "the canvas' saved mark, as ReportLab's own save sets it (ReportLab)",
         "_shadingUsed": "the shadings a form paints (ReportLab)",

@@ -248,6 +248,9 @@ class Catalogue:
     shape: Any = None
     module: str = "generic"
     drawn_blind: bool = False
+    #: Tabletop Simulator's tooltip texts, from the catalogue's ``tts:`` (``(("name", "{name}"),
+    #: ("description", "{rules}"))``): each a text whose ``{field}`` places take the token's values.
+    tts: tuple[tuple[str, str], ...] = ()
     inputs: tuple[Path, ...] = ()  # other files read: the tokens' spreadsheet, the catalogue's fonts
     #: The safe area (pt) the faces were designed for (``safe_area:``; None: the home one). An
     #: output asking a larger one scales each face's content about its centre to fit.

@@ -69,26 +69,42 @@ def add_to_every_command(group: click.Group) -> None:
             add_to_every_command(command)
 
 
+#: The progress bar of the running command, if one is drawn (:func:`progress_bar`).
+_BAR: list[Bar] = []
+
+
+def end_bar_line() -> None:
+    """End the line of a progress bar on screen before another line is printed, so a result or a
+    warning starts a line of its own (``113/113wrote 1 file`` was glued); the bar draws again
+    below it on its next report."""
+    for bar in _BAR:
+        bar.end_line()
+
+
 def say(line: str = "", nl: bool = True) -> None:
     """Print a result line on stdout, unless ``--quiet``."""
     if level() != "quiet":
+        end_bar_line()
         click.echo(line, nl=nl)
 
 
 def warn(line: str) -> None:
     """Print a warning line on stderr, unless ``--quiet``."""
     if level() != "quiet":
+        end_bar_line()
         click.echo(line, err=True)
 
 
 def data(text: str, nl: bool = True) -> None:
     """Print what the user asked for (a JSON report) on stdout, whatever the level."""
+    end_bar_line()
     click.echo(text, nl=nl)
 
 
 def verbose(line: str) -> None:
     """Print ``tokengen: LINE`` on stderr under ``--verbose``."""
     if level() == "verbose":
+        end_bar_line()
         click.echo(f"tokengen: {line}", err=True)
 
 
@@ -129,6 +145,15 @@ class Bar:
             self.stream.write(f"\r\x1b[2K{text}")
             self.stream.flush()
 
+    def end_line(self) -> None:
+        """End the bar's line (a newline after it) if it is on screen; the next report draws it anew."""
+        if self.shown:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write("\n")
+                self.stream.flush()
+            self.shown = False
+            self.start = time.perf_counter() - self.after  # drawn again at the next report, without the wait
+
     def close(self) -> None:
         if self.shown:
             with contextlib.suppress(OSError, ValueError):
@@ -160,8 +185,10 @@ def progress_bar() -> Iterator[None]:
         yield
         return
     bar = Bar(sys.stderr, _after())
+    _BAR.append(bar)
     try:
         with progress.listening(bar):
             yield
     finally:
+        _BAR.remove(bar)
         bar.close()

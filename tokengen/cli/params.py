@@ -304,10 +304,19 @@ def backs_options(f: Any) -> Any:
     return wrapper
 
 
-def _echo_json(report: dict[str, Any]) -> None:
+#: The ``schema_version`` of every ``--format json`` report: the ``const`` of
+#: ``tokengen/data/report.schema.json``, the schema the reports follow (tests/test_cli_json_schema.py).
+SCHEMA_VERSION = 1
+
+
+def _echo_json(report: dict[str, Any], command: str | None = None) -> None:
+    """Print ``report`` as one JSON object, ``schema_version`` first (and ``command`` when given)."""
     import json
 
-    data(json.dumps(report, ensure_ascii=False, indent=2))
+    head: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+    if command is not None:
+        head["command"] = command
+    data(json.dumps({**head, **report}, ensure_ascii=False, indent=2))
 
 
 #: Key in ``click.Context.meta`` of the function that prints a ``--format json`` report once the previews are written.

@@ -79,7 +79,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
         click.echo(warning_line(line), err=True)
     unread = next((f for f in report.findings if f.code == "schema"), None)
     if fmt == "json":
-        _echo_json(report.as_dict())
+        _echo_json(report.as_dict(), command="check")
     if unread is not None:  # the file is bad input: build's one line (file:line: field: reason) and its exit code, 2
         raise CatalogueError(catalogue, unread.message, line=unread.line, field=unread.field)
     if fmt != "json":
@@ -107,10 +107,10 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
 
     \b
     Examples:
-      tokengen target -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
+      tokengen target -c meatshields -a Ann:STR=6,AGI=3,CON=4,MAG=2,MRL=5,PER=3 \\
                       -a Bob:STR=2,AGI=5,CON=5,MAG=4,MRL=3,PER=6 \\
                       -m "Rat King=↓STR" -m both:PER -m ALL -d str-low
-      tokengen target fight.yaml --variant target-all-hits --format json
+      tokengen target fight.yaml -c meatshields --variant target-all-hits --format json
     """
     from ..games.meatshields.rules import target as resolve
 
@@ -124,6 +124,6 @@ def target(scenario: Path | None, catalogue: Path, adventurers: tuple[str, ...],
     result = resolve(catalogue, scenario, adventurers=adventurers, monsters=monsters, deployed=deployed[0] if deployed else None,
                      add=add, remove=remove, interpretations=readings)
     if fmt == "json":
-        _echo_json(result.as_dict())
+        _echo_json(result.as_dict(), command="target")
     else:
         say(result.format(), nl=False)

@@ -27,6 +27,10 @@ from .params import (
     written_report,
 )
 
+#: Key in ``click.Context.meta`` of one catalogue's export report and files, which several
+#: catalogues' export (one table) joins into one report.
+EXPORT_REPORT = "tokengen.export-report"
+
 
 def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``export --list-profiles``: print the profile table and stop (eager, like --version)."""
@@ -42,10 +46,10 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 
 
 @cli.command("export")
-@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.argument("catalogues", nargs=-1, type=CATALOGUE, metavar="[CATALOGUE]...")
 @click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
               help="home, print-shop, eu-3mm, punchboard, cut-svg, cut-dxf, cricut, tgc-chits, single-pages, dtc-poker, dtc-euro-poker, "
-                   "tgc-poker, tgc-euro-poker, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
+                   "tgc-poker, tgc-euro-poker, tgc-mini, tgc-bridge, tgc-square, tgc-small-square, tgc-tarot, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
                    "mpc-poker, tts, or one from --profiles (see --list-profiles).")
 @click.option("--list-profiles", is_flag=True, is_eager=True, expose_value=False, callback=_list_profiles,
               help="Print every profile (name, product, output, source) and exit; after --profiles FILE, its ones too.")
@@ -74,18 +78,18 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Refuse catalogue fonts whose cmap maps more code points.")
 @click.option("--image-url", "image_url", default=None, metavar="BASE",
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
+@click.option("--tts-folder", "tts_folder", default=None, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="tts profile: also copy the saved object and its thumbnail into DIR, the table's Saved Objects folder.")
+@click.option("--no-marks", "no_marks", is_flag=True,
+              help="cut-svg, cut-dxf: leave the registration marks out of the cut files (the printed sheet keeps them).")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None,
               help="Processes rendering and encoding PNGs (png profiles; default: every core).")
 @FORMAT
 @_preview_options()
-def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
-                   page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
-                   token_size: float | tuple[float, float] | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
-                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
-                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
-                   fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
-                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None) -> list[Path]:
-    """Write the files a print shop takes for CATALOGUE (default token_defs.yaml).
+def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Path, tts_folder: Path | None = None,
+                   **options: Any) -> list[Path]:
+    """Write the files a print shop takes for CATALOGUE (default token_defs.yaml); with the tts
+    profile, several catalogues go on one table (table.json beside each catalogue's own save).
 
     \b
     Examples:
@@ -96,11 +100,70 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
       tokengen export --profile print-shop -o out/shop --preview
       tokengen export --profile print-shop --page tabloid --size 0.75in -o out/tabloid
       tokengen export --profile tts -o out/tts --image-url https://example.org/tokens
+      tokengen export cards.yaml counters.yaml --profile tts -o out/table
       tokengen export --profile print-shop -o out/shop --format json
 
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
     """
+    from ..errors import UsageError
+    from ..sources.profiles import get_profile
+
+    paths = list(catalogues) or [CATALOGUE.convert(DEFAULT_CATALOGUE, None, None)]
+    output = get_profile(profile_name, options.get("profiles_file")).output
+    if len(paths) > 1 and output != "tts":
+        raise UsageError(f"export takes one catalogue with --profile {profile_name}; several go on one table with a tts profile only")
+    if tts_folder is not None and output != "tts":
+        raise UsageError(f"--tts-folder: profile {profile_name} writes no Tabletop Simulator save (use --profile tts)")
+    if tts_folder is not None and not tts_folder.is_dir():
+        raise UsageError(f"--tts-folder {tts_folder}: no such folder (Tabletop Simulator's Saved Objects folder, e.g. "
+                         "Documents/My Games/Tabletop Simulator/Saves/Saved Objects)")
+    written: list[Path] = []
+    saves: list[Path] = []
+    reports: list[tuple[dict[str, Any], list[Path]]] = []
+    ctx = click.get_current_context()
+    for path in paths:
+        files = _export_one(path, profile_name, out_dir, **options)
+        written += files
+        saves += [f for f in files if f.suffix == ".json"][:1]
+        if EXPORT_REPORT in ctx.meta:
+            reports.append(ctx.meta.pop(EXPORT_REPORT))
+    if len(paths) > 1:
+        from ..outputs import tts
+
+        table = tts.write_table(saves, out_dir)
+        written += table
+        saves = table[:1]
+        if options.get("fmt", "text") == "text":
+            say(f"wrote {table[0]}: {len(paths)} catalogues on one table")
+    if tts_folder is not None:
+        from ..outputs import tts
+
+        copied = tts.copy_to_folder(saves[0], tts_folder)
+        written += copied
+        if options.get("fmt", "text") == "text":
+            say(f"copied {saves[0].name} and its thumbnail into {tts_folder}")
+    if reports and (len(paths) > 1 or tts_folder is not None):
+        each = [report for report, _ in reports]
+        joined = {**each[0], "files": [str(f) for f in written], "pages": sum(r["pages"] for r in each),
+                 "tokens": sum(r["tokens"] for r in each), "warnings": list(dict.fromkeys(w for r in each for w in r["warnings"])),
+                 "checks": [c for r in each for c in r["checks"]], "passed": all(r["passed"] for r in each)}
+        if len(paths) > 1:
+            joined["catalogues"] = [{**r, "files": [str(f) for f in files]} for r, files in reports]
+        ctx.meta[REPORT] = lambda: _echo_json(joined)
+    return written
+
+
+def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
+                   page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
+                   token_size: float | tuple[float, float] | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
+                   max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
+                   keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
+                   fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None, no_marks: bool = False) -> list[Path]:
+    """One catalogue's export, its result lines, its preflight and its ``--format json`` report
+    (:data:`REPORT`, and :data:`EXPORT_REPORT` for :func:`export_command` to join): the files
+    written. Raises as :func:`tokengen.outputs.export.export`; CheckFailed when the preflight fails."""
     from ..geometry import sizing
     from ..outputs.export import export, preflight_results
     from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
@@ -120,7 +183,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
         written = export(cat, profile, out_dir, dpi=dpi, size=None if token_size is None else size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
                          also=previews, image_url=image_url, max_art_pixels=max_art_pixels, notes=said,
-                         workers=workers)
+                         workers=workers, cut_marks=not no_marks)
     if fmt == "text":
         say(export_line(written, out_dir, profile.name))
         for note in dict.fromkeys(said):
@@ -141,6 +204,7 @@ def export_command(catalogue: Path, profile_name: str, out_dir: Path, dpi: int |
                                 [c.to_dict() for c in checks],
                                 profile=profile.name, passed=not failed)
         ctx.meta[REPORT] = lambda: _echo_json({**report, "files": [str(f) for f in written]})  # previews join `written`
+        ctx.meta[EXPORT_REPORT] = (report, written)
     if failed:
         again = [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())]
         message = preflight_failed(pdf, failed, profile.name, again)
@@ -201,7 +265,6 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
       tokengen preflight sheet.pdf --profile eu-3mm --format json
       tokengen preflight out/big/meatshields-print-shop.pdf --page tabloid
     """
-    import json
 
     from ..preflight.checks import preflight
     from ..sources.profiles import get_profile
@@ -211,8 +274,8 @@ def preflight_command(pdf: Path, profile_name: str, profiles_file: Path | None, 
         checks = preflight(pdf, profile, size=size, limits=limits)
     failed = [c for c in checks if not c.passed]
     if fmt == "json":
-        data(json.dumps({"file": str(pdf), "profile": profile.name, "passed": not failed,
-                               "checks": [c.to_dict() for c in checks]}, indent=2, ensure_ascii=False))
+        _echo_json({"file": str(pdf), "profile": profile.name, "passed": not failed,
+                    "checks": [c.to_dict() for c in checks]}, command="preflight")
     else:
         from ..outputs.summary import preflight_lines
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from ..errors import CatalogueError
 from ..geometry.sizing import Asked, token_size
 from ..model import Catalogue
+from ..sources.bundled import shown
 from ..units import PAGES, counted
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -157,13 +158,13 @@ class Report:
     def verdict(self) -> str:
         """The first line of the text report: ``PATH: playable (0 errors, 1 warning, 2 infos)``."""
         c = self.counts()
-        return f"{self.path}: {'playable' if self.playable else 'NOT playable'} ({', '.join(counted(c[s], s) for s in SEVERITIES)})"
+        return f"{shown(self.path)}: {'playable' if self.playable else 'NOT playable'} ({', '.join(counted(c[s], s) for s in SEVERITIES)})"
 
     def finding_line(self, f: Finding) -> str:
         """One finding as text: ``file:line: severity code: field: message``; a declared rule or
         odd (codes ``rule`` and ``odds`` with a line) as ``file:line: rules[2]: message``."""
-        file = f.file or self.path
-        where = f"{file}:{f.line}" if f.line else str(file)
+        file = shown(f.file or self.path)  # a bundled catalogue by its name, not the package's folder
+        where = f"{file}:{f.line}" if f.line else file
         if f.code in DECLARED_CODES and f.line and f.field:
             return f"{where}: {f.field}: {f.message}"
         what = f"{f.field}: {f.message}" if f.field and f.line else f.message

@@ -8,11 +8,12 @@ column ``i % columns``, row ``i // columns``, and its ``CardID`` is ``deck key �
 save format: the ``CustomDeck`` "key matches the hundreth place of the id (ex. id = 354,
 index = 3)", kb.tabletopsimulator.com, "Save File Format").
 
-The last slot of a sheet is reserved: TTS shows it as the "hidden" face of the sheet's cards in
-a hand or face down ("Card sheets use the last image on a card sheet for a 'hidden' image",
-kb.tabletopsimulator.com, "Custom Deck"; ``back_is_hidden`` uses the back instead "of the last
-slot of the face image", api.tabletopsimulator.com). So a sheet holds at most
-``columns × rows − 1`` cards (69 on a full 10 × 7 sheet), and that slot is never a card.
+TTS shows a card's "hidden" face (in another player's hand, or face down in some views) either
+from the last slot of the sheet ("Card sheets use the last image on a card sheet for a 'hidden'
+image", kb.tabletopsimulator.com, "Custom Deck") or, with ``BackIsHidden`` set, from the card's
+back instead "of the last slot of the face image" (api.tabletopsimulator.com, "Custom Deck",
+``back_is_hidden``). tokengen always sets ``BackIsHidden`` (a hidden card shows its back, as a
+real one does), so no slot is kept free: a full 10 × 7 sheet holds 70 cards.
 
 Sheets are also kept within TTS's texture size: the knowledge base advises keeping "the
 dimensions of your images under 4096x4096" (kb.tabletopsimulator.com, "Asset Creation",
@@ -37,8 +38,8 @@ MAX_IMAGE_SIDE = 4096
 @dataclass(frozen=True)
 class DeckSheet:
     """One card sheet: ``columns`` × ``rows`` cells of ``cell`` (w, h) px; ``cards`` the catalogue
-    indices (0-based, of the card designs) in sheet order; the slot after the last cell of the
-    grid (``columns × rows − 1``, 0-based) is the reserved hidden slot and never holds a card."""
+    indices (0-based, of the card designs) in sheet order, from slot 0; cells after the last card
+    stay empty."""
 
     columns: int
     rows: int
@@ -50,11 +51,6 @@ class DeckSheet:
         """The sheet image's (width, height), px."""
         return self.columns * self.cell[0], self.rows * self.cell[1]
 
-    @property
-    def hidden_slot(self) -> int:
-        """The 0-based slot TTS reserves for the hidden face: the grid's last."""
-        return self.columns * self.rows - 1
-
     def box(self, slot: int) -> tuple[int, int, int, int]:
         """The (left, top, right, bottom) px of ``slot`` (0-based, left to right, top to bottom)."""
         x, y = slot % self.columns * self.cell[0], slot // self.columns * self.cell[1]
@@ -64,16 +60,16 @@ class DeckSheet:
 def deck_sheets(count: int, cell: tuple[int, int], max_side: int = MAX_IMAGE_SIDE) -> list[DeckSheet]:
     """Tile ``count`` card designs of ``cell`` (w, h) px into TTS card sheets.
 
-    Each sheet takes as many cards as its grid holds less the reserved slot; the grid has at most
-    :data:`MAX_COLUMNS` columns and :data:`MAX_ROWS` rows, and no more of either than keeps the
-    sheet within ``max_side`` px. A sheet with fewer cards is made no larger than it needs: as many
-    columns as its cards and the reserved slot fill (up to the most), then the rows they need.
+    Each sheet takes as many cards as its grid holds (no slot is reserved: the deck sets
+    ``BackIsHidden``); the grid has at most :data:`MAX_COLUMNS` columns and :data:`MAX_ROWS`
+    rows, and no more of either than keeps the sheet within ``max_side`` px. A sheet with fewer
+    cards is made no larger than it needs: as many columns as its cards fill (up to the most),
+    then the rows they need.
 
     Returns:
         The sheets in order; the cards are 0 … ``count`` − 1 in catalogue order.
     Raises:
-        LayoutError: a cell is larger than ``max_side`` px (lower the DPI), or the largest grid
-            that fits is one cell (no room for a card beside the reserved slot).
+        LayoutError: a cell is larger than ``max_side`` px (lower the DPI).
     """
     if count < 1:
         return []
@@ -82,15 +78,11 @@ def deck_sheets(count: int, cell: tuple[int, int], max_side: int = MAX_IMAGE_SID
     most_rows = min(MAX_ROWS, max_side // height)
     if most_columns < 1 or most_rows < 1:
         raise LayoutError(f"a card image of {width} x {height} px is larger than Tabletop Simulator's {max_side} px; lower --dpi")
-    per_sheet = most_columns * most_rows - 1
-    if per_sheet < 1:
-        raise LayoutError(f"a card image of {width} x {height} px leaves no room on a {max_side} px sheet for a card beside "
-                          "the slot Tabletop Simulator reserves; lower --dpi")
+    per_sheet = most_columns * most_rows
     sheets: list[DeckSheet] = []
     for start in range(0, count, per_sheet):
         cards = tuple(range(start, min(count, start + per_sheet)))
-        slots = len(cards) + 1  # the reserved hidden slot
-        columns = min(most_columns, slots)
-        rows = math.ceil(slots / columns)
+        columns = min(most_columns, len(cards))
+        rows = math.ceil(len(cards) / columns)
         sheets.append(DeckSheet(columns=columns, rows=rows, cell=cell, cards=cards))
     return sheets

@@ -375,7 +375,8 @@ def fits(set_counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | N
     """How many tokens of each band fit on one sheet, as a build of one set lays them out: the
     sheets :func:`plan_bands` settles (the calibration strip up the left margin when that saves
     sheets, :func:`furniture_place`; for one band, the sheet ``--fill`` lays out instead when its
-    strip is elsewhere with as many columns), then each one's capacity. The one count ``check`` reports and ``build`` lays out (63 × 88 mm
+    strip is elsewhere with as many columns, or whenever that full sheet holds more: groups of the
+    catalogue's columns side by side, as many copies place them), then each one's capacity. The one count ``check`` reports and ``build`` lays out (63 × 88 mm
     cards, 8 in a set, on Letter at a 1/4 in margin: 9; 3 in a set: 9 as well, as ``--fill`` and
     ``--copies 3`` place them).
 
@@ -386,6 +387,8 @@ def fits(set_counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str | N
     if len(specs) == 1:  # a full sheet (--fill) with its strip elsewhere and as many columns: that sheet
         full = plan(set_counts[0], specs[0], 1, True, fold=fold).spec
         if full.side != sheets[0].side and _rows_of(sheet_of(full, fold))[0] == _rows_of(sheet_of(sheets[0], fold))[0]:
+            sheets = [full]
+        elif capacity(full, fold) > capacity(sheets[0], fold):  # a full sheet holds more (groups side by side): what a page takes
             sheets = [full]
     out = []
     for sheet in sheets:

@@ -37,12 +37,30 @@ def _ezdxf() -> Any:
     notes are silenced (by their wording), for the rest of the process."""
     import warnings
 
+    require_ezdxf()
     # pyparsing words them "'oneOf' deprecated - use 'one_of'" and "'parseAll' argument is
     # deprecated, use 'parse_all'"; the second comes while ezdxf parses, so the filter stays
     warnings.filterwarnings("ignore", r"'\w+' (argument is )?deprecated,? (- )?use '\w+'", DeprecationWarning)
     import ezdxf
 
     return ezdxf
+
+
+#: The install line that brings ezdxf: the distribution's ``dxf`` extra (pyproject.toml).
+DXF_EXTRA = "pip install 'tokengen-print[dxf]'"
+
+
+def require_ezdxf(profile: str = "cut-dxf") -> None:
+    """Refuse a DXF export before anything is written when ezdxf is not installed: it is the
+    ``dxf`` extra, left out of the default install for its weight (numpy and fontTools).
+
+    Raises:
+        ExportError: naming ``profile`` and the install line (:data:`DXF_EXTRA`).
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("ezdxf") is None:
+        raise ExportError(f"profile {profile} writes DXF and needs ezdxf, which is not installed: {DXF_EXTRA}")
 
 
 def dxf_path(out_stem: Path, number: int) -> Path:
@@ -118,7 +136,8 @@ def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bo
         for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
             add(outline, "CUT", token_id)
     if registration:
-        doc.layers.add("REGISTRATION", color=7)
+        marks = doc.layers.add("REGISTRATION", color=7)
+        marks.dxf.plot = 0  # a layer not to plot: reference for the eye, not a path to cut (--no-marks drops it)
         for mark in registration_marks(spec.page):
             add(mark.outline, "REGISTRATION", closed=mark.filled)
     return doc

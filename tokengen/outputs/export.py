@@ -93,7 +93,8 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
            max_tokens: int = MAX_TOKENS, max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS,
            max_total_pixels: int = MAX_TOTAL_PIXELS, size: float | None = None, keep_resolution: bool = False,
            warnings: list[str] | None = None, also: Also | None = None, image_url: str | None = None,
-           max_art_pixels: int = MAX_ART_PIXELS, notes: list[str] | None = None, workers: int | None = None) -> list[Path]:
+           max_art_pixels: int = MAX_ART_PIXELS, notes: list[str] | None = None, workers: int | None = None,
+           cut_marks: bool = True) -> list[Path]:
     """Write the files ``profile`` asks for into ``out_dir`` (created if missing).
 
     Args:
@@ -127,6 +128,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             one picture a fifth of it (:func:`tokengen.faces.art.picture_limit`).
         workers: ``output: png`` only: processes rendering and encoding the PNGs (None: every
             core; 1: this one), see :func:`tokengen.outputs.pngs.write_pngs`.
+        cut_marks: False leaves the registration marks out of the cut files (``cut-svg``,
+            ``cut-dxf``; ``--no-marks``): a cutter that cuts every line of its file would cut
+            them. The printed sheet keeps its marks.
     Returns:
         The paths written, in a stable order (PDF first, then PNGs: faces in catalogue order, then
         each distinct back in order of first use, named by :func:`png_backs`).
@@ -181,8 +185,9 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if profile.output in ("cut-svg", "cricut"):
             cut_files = [svg_path(out_dir / stem, n) for n in range(1, pages + 1)]
         elif profile.output == "cut-dxf":
-            from .cutdxf import dxf_path
+            from .cutdxf import dxf_path, require_ezdxf
 
+            require_ezdxf(profile.name)
             cut_files = [dxf_path(out_dir / stem, n) for n in range(1, pages + 1)]
         prints = [print_path(out_dir / stem, n) for n in range(1, pages + 1)] if profile.output == "cricut" else []
         ready([pdf, *prints, *cut_files], pdf_pages(catalogue, settled, pages))
@@ -195,11 +200,11 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         if profile.output == "cut-svg":  # beside the sheet PDF: the cut outlines for a plotter
             from .cutsvg import write_cut_svgs
 
-            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration, copies=built.sets, cut=profile.cut)]
+            return [pdf, *write_cut_svgs(catalogue, spec, out_dir / stem, registration and cut_marks, copies=built.sets, cut=profile.cut)]
         if profile.output == "cut-dxf":  # the same outlines as DXF (mm) for cutting machines
             from .cutdxf import write_cut_dxfs
 
-            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration, copies=built.sets, cut=profile.cut)]
+            return [pdf, *write_cut_dxfs(catalogue, spec, out_dir / stem, registration and cut_marks, copies=built.sets, cut=profile.cut)]
         if profile.output == "cricut":  # print then cut: a 300 DPI print image and its cut file, sheet by sheet
             from .cutsvg import write_cut_svgs
 

@@ -11,11 +11,17 @@ Files written into the output folder, all or none (:func:`tokengen.io.atomic.ato
   in its ``Saved Objects`` folder.
 * Cards (a catalogue whose tokens are not square: cards and other rectangles): the faces tiled
   into card sheets ``<stem>-deck-<k>.png`` (:func:`tokengen.geometry.decksheet.deck_sheets`: at
-  most 10 × 7, the last slot kept for TTS's hidden face) and either one shared back
+  most 10 × 7; no slot is reserved, as the deck sets ``BackIsHidden``) and either one shared back
   ``<stem>-back.png`` or, when backs differ, a back sheet ``<stem>-deck-<k>-backs.png`` laid
   out as its face sheet (``UniqueBack``). Two or more cards make one ``DeckCustom`` (one
   ``CustomDeck`` entry per sheet, key ``k`` from 1, ``CardID = k × 100 + slot``); one card is a
   single ``Card``.
+* Every object has a ``GUID`` (six hex digits, :func:`assign_guids`: the same input gives the same
+  GUIDs), a ``Nickname`` and a ``Description``, the texts TTS shows in an object's tooltip: by
+  default the token's ``name`` field (else its id) and nothing; a catalogue's ``tts: {name:
+  "{name}", description: "{rules}"}`` sets them from its fields.
+* Several catalogues on one table (:func:`one_table`): their objects in one saved object, each
+  catalogue's set placed to the right of the one before.
 * Tokens and tiles (square, rounded, circle, hex): one PNG per face design
   (:func:`tokengen.outputs.export.png_name`) and per distinct back
   (:func:`tokengen.outputs.export.png_backs`); every physical token (copies too) is its own
@@ -44,6 +50,7 @@ user uploads, so the save can be shared.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterator
@@ -56,6 +63,7 @@ from PIL import Image
 from ..errors import LayoutError, UsageError
 from ..geometry.decksheet import MAX_IMAGE_SIDE, DeckSheet, deck_sheets
 from ..model import Back, Catalogue, Token
+from ..sources.template import substitute
 from ..units import counted
 
 #: Width of a ``Custom_Tile`` at scale 1, TTS units (about inches).
@@ -73,6 +81,8 @@ TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
 CARD_TYPES = {"rounded": 0, "square": 1}
 #: Spacing between objects laid out on the table, TTS units.
 SPACING = 0.25
+#: Space between two catalogues' sets on one table, TTS units.
+GAP = 2.0
 
 
 @dataclass(frozen=True)
@@ -185,7 +195,7 @@ def plan(catalogue: Catalogue, stem: str, dpi: int, faces: list[str], backs: lis
 def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Image.Image]]:
     """The images to write, as (file name, image), from ``pages``, the rendered PDF pages of
     ``plan.sides`` in order: tiles' faces and backs as they are; cards pasted into their sheets
-    (the shared back also in each face sheet's reserved slot); then the thumbnail (the first face
+    ; then the thumbnail (the first face
     scaled to fit :data:`THUMBNAIL` px, Lanczos). Only the pages a sheet needs are held."""
     first: Image.Image | None = None
     if not plan.cards:
@@ -198,10 +208,10 @@ def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Ima
         backs = list(pages)
         first = faces[0]
         for sheet, name in zip(plan.sheets, plan.sheet_names, strict=True):
-            yield name, _sheet(sheet, faces, None if plan.unique else backs[0])
+            yield name, _sheet(sheet, faces)
         if plan.unique:
             for sheet, name in zip(plan.sheets, plan.backs, strict=True):
-                yield name, _sheet(sheet, backs, None)
+                yield name, _sheet(sheet, backs)
         else:
             yield plan.backs[0], backs[0]
     if first is None:  # no token: the catalogue loader refuses an empty catalogue
@@ -211,38 +221,147 @@ def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Ima
     yield plan.thumbnail, thumb
 
 
+def objects(catalogue: Catalogue, plan: Plan, urls: dict[str, str]) -> list[dict[str, Any]]:
+    """The ``ObjectStates`` of ``catalogue``'s export (no GUIDs yet), with ``urls`` mapping each
+    image name to its URL (:func:`image_url`)."""
+    if plan.cards:
+        return [_deck(catalogue, plan.sheets, urls, plan.sheet_names, plan.backs, plan.unique)]
+    return _tiles(catalogue, urls, plan.faces, plan.back_of)
+
+
 def saved_object(catalogue: Catalogue, plan: Plan, urls: dict[str, str]) -> str:
     """The saved object's JSON text (``ObjectStates`` and the empty keys of a TTS save), with
     ``urls`` mapping each image name to its URL (:func:`image_url`)."""
-    if plan.cards:
-        objects = [_deck(catalogue, plan.sheets, urls, plan.sheet_names, plan.backs, plan.unique)]
-    else:
-        objects = _tiles(catalogue, urls, plan.faces, plan.back_of)
-    save = {"SaveName": catalogue.title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
+    return save_text(catalogue.title, objects(catalogue, plan, urls))
+
+
+def save_text(title: str, states: list[dict[str, Any]]) -> str:
+    """A TTS save of ``states`` named ``title`` as JSON text, every object given a GUID
+    (:func:`assign_guids`, seeded with the title)."""
+    assign_guids(states, title)
+    save = {"SaveName": title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
             "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+            "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
     return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
+
+
+def _width(state: dict[str, Any]) -> float:
+    """Units across an object laid on the table: a tile's or card's scaled width; a bag 2."""
+    units = {"Custom_Tile": TILE_UNITS, "Card": CARD_UNITS, "DeckCustom": CARD_UNITS}.get(state["Name"], TILE_UNITS)
+    return units * state["Transform"]["scaleX"]
+
+
+def one_table(groups: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The objects of several catalogues (one list each, as :func:`objects` gives them) on one
+    table: each group moved along X so it starts :data:`GAP` units right of the one before;
+    their order and their own layout kept."""
+    placed: list[dict[str, Any]] = []
+    right = None
+    for group in groups:
+        if not group:
+            continue
+        left = min(s["Transform"]["posX"] - _width(s) / 2 for s in group)
+        shift = 0.0 if right is None else right + GAP - left
+        for state in group:
+            state["Transform"]["posX"] = round(state["Transform"]["posX"] + shift, 4)
+        right = max(s["Transform"]["posX"] + _width(s) / 2 for s in group)
+        placed += group
+    return placed
+
+
+#: The stem of the saved object holding several catalogues (``table.json``, ``table.png``).
+TABLE = "table"
+
+
+def write_table(saves: list[Path], out_dir: Path) -> list[Path]:
+    """``table.json`` and ``table.png`` in ``out_dir``: the objects of the saved objects ``saves``
+    (each a catalogue's ``<stem>.json`` just written) on one table (:func:`one_table`), new GUIDs
+    for the whole table, and the first save's thumbnail; both files or neither.
+
+    Raises:
+        ExportError: a file cannot be written (as :func:`tokengen.io.atomic.atomic_files`).
+    """
+    from ..io.atomic import atomic_files
+
+    groups, titles = [], []
+    for path in saves:
+        save = json.loads(path.read_text(encoding="utf-8"))
+        titles.append(save["SaveName"])
+        groups.append(save["ObjectStates"])
+    targets = [out_dir / f"{TABLE}.json", out_dir / f"{TABLE}.png"]
+    with atomic_files(targets, inputs=tuple(saves)) as temps:
+        temps[0].write_text(save_text(" + ".join(titles), one_table(groups)), encoding="utf-8")
+        temps[1].write_bytes(saves[0].with_suffix(".png").read_bytes())
+    return targets
+
+
+def copy_to_folder(save: Path, folder: Path) -> list[Path]:
+    """Copy the saved object ``save`` and its thumbnail (``<stem>.png`` beside it) into
+    ``folder``, Tabletop Simulator's ``Saved Objects`` folder (``--tts-folder``), where the table
+    lists it; the images stay where the save's URLs point. Both files or neither.
+
+    Raises:
+        ExportError: ``folder`` does not exist, or a file cannot be written there.
+    """
+    from ..io.atomic import atomic_files
+
+    sources = [save, save.with_suffix(".png")]
+    targets = [folder / s.name for s in sources]
+    with atomic_files(targets, inputs=tuple(sources)) as temps:
+        for source, temp in zip(sources, temps, strict=True):
+            temp.write_bytes(source.read_bytes())
+    return targets
 
 
 def _back(catalogue: Catalogue, token: Token) -> Back:
     return catalogue.back or token.back
 
 
-def _sheet(sheet: DeckSheet, images: list[Image.Image], hidden: Image.Image | None) -> Image.Image:
-    """``sheet`` as an image: each card's image in its cell (white elsewhere), ``hidden`` in the
-    reserved slot when given."""
+def _sheet(sheet: DeckSheet, images: list[Image.Image]) -> Image.Image:
+    """``sheet`` as an image: each card's image in its cell (white elsewhere)."""
     canvas = Image.new("RGB", sheet.size, (255, 255, 255))
     for slot, card in enumerate(sheet.cards):
         canvas.paste(images[card], sheet.box(slot)[:2])
-    if hidden is not None:
-        canvas.paste(hidden, sheet.box(sheet.hidden_slot)[:2])
     return canvas
 
 
-def _nickname(token: Token) -> str:
-    """The name TTS shows for a token: its ``name`` field, else its id."""
-    name = token.value("name")
-    return str(name) if name else token.id
+def tooltip(catalogue: Catalogue, token: Token) -> tuple[str, str]:
+    """The (``Nickname``, ``Description``) TTS shows for ``token``: the catalogue's ``tts:``
+    texts with the token's values in their ``{field}`` places (``{id}`` its id); without them its
+    ``name`` field (else its id) and no description."""
+    texts = dict(catalogue.tts)
+    values = {"id": token.id, **dict(token.values)}
+    name = substitute(texts["name"], values) if "name" in texts else None
+    if not name:
+        own = token.value("name")
+        name = str(own) if own else token.id
+    return name, substitute(texts.get("description", ""), values)
+
+
+def guid(seed: str) -> str:
+    """Six lower-case hex digits from ``seed`` (SHA-256): TTS's GUIDs are six hex digits
+    (a saved object's ``"GUID": "1fbd5a"``)."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()[:6]
+
+
+def assign_guids(objects: list[dict[str, Any]], seed: str) -> None:
+    """Give every object (contained ones too, depth first) a ``GUID`` in place: the n-th object's
+    is :func:`guid` of ``seed/n``, the next free one on a clash, so the same save gets the same
+    GUIDs and no two objects share one."""
+    used: set[str] = set()
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            n = len(used)
+            value, k = guid(f"{seed}/{n}"), 0
+            while value in used:
+                k += 1
+                value = guid(f"{seed}/{n}/{k}")
+            used.add(value)
+            item["GUID"] = value
+            walk(item.get("ContainedObjects", []))
+
+    walk(objects)
 
 
 def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, *, face_down: bool = False) -> dict[str, float]:
@@ -250,8 +369,13 @@ def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, *, face_down:
             "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale, 6), "scaleY": 1.0, "scaleZ": round(scale, 6)}
 
 
-def _base(name: str, nickname: str, transform: dict[str, float]) -> dict[str, Any]:
-    return {"Name": name, "Transform": transform, "Nickname": nickname, "Description": "", "GMNotes": "",
+def _named(catalogue: Catalogue, token: Token, transform: dict[str, float]) -> tuple[str, dict[str, float], str]:
+    name, description = tooltip(catalogue, token)
+    return name, transform, description
+
+
+def _base(name: str, nickname: str, transform: dict[str, float], description: str = "") -> dict[str, Any]:
+    return {"GUID": "", "Name": name, "Transform": transform, "Nickname": nickname, "Description": description, "GMNotes": "",
             "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}, "Locked": False, "Grid": True, "Snap": True,
             "Autoraise": True, "Sticky": True, "Tooltip": True, "HideWhenFaceDown": True}
 
@@ -274,7 +398,7 @@ def _deck(catalogue: Catalogue, sheets: list[DeckSheet], urls: dict[str, str], s
     for index, token in enumerate(catalogue.tokens):
         key, slot = where[index]
         for _ in range(token.copies):
-            card = _base("Card", _nickname(token), _transform(scale=scale, face_down=True))
+            card = _base("Card", *_named(catalogue, token, _transform(scale=scale, face_down=True)))
             card.update({"CardID": key * 100 + slot, "SidewaysCard": False, "CustomDeck": {str(key): custom[str(key)]}})
             cards.append(card)
     if len(cards) == 1:
@@ -297,7 +421,7 @@ def _tiles(catalogue: Catalogue, urls: dict[str, str], faces: list[str], back_of
     tiles: list[dict[str, Any]] = []
     for n, (token, face) in enumerate(physical):
         x, z = n % columns * pitch, -(n // columns) * pitch
-        tile = _base("Custom_Tile", _nickname(token), _transform(x, z, scale))
+        tile = _base("Custom_Tile", *_named(catalogue, token, _transform(x, z, scale)))
         tile["CustomImage"] = {"ImageURL": urls[face], "ImageSecondaryURL": urls[back_of[token.id]],
                                "ImageScalar": 1.0, "WidthScale": 0.0,
                                "CustomTile": {"Type": TILE_TYPES[kind], "Thickness": THICKNESS, "Stackable": False, "Stretch": True}}

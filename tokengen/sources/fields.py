@@ -61,6 +61,7 @@ from .template import (
     parse_template,
     picture_places,
     pictures,
+    placeholders,
     printable_on_one_line,
     resolve,
 )
@@ -130,6 +131,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     back_face: Face = PLAIN_BACK
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
+    tts = _tts_texts(data.get("tts", {}), fields, fail)
     design_safe = None
     tile_overlap = _tile_overlap(data, fail)
     if "safe_area" in data:
@@ -231,10 +233,29 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
+        drawn_blind=bool(data.get("drawn_blind", False)), tts=tts, inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
         declared=declared(data, lines), choices=choices,
     )
+
+
+def _tts_texts(spec: dict[str, str], fields: dict[str, str], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[tuple[str, str], ...]:
+    """The catalogue's ``tts: {name: "{name}", description: "{rules}"}`` as (key, text) pairs, each
+    place a declared field or ``id``.
+
+    Raises:
+        CatalogueError: a place that is not a field (with a did-you-mean), or unbalanced braces.
+    """
+    known = ["id", *fields]
+    for key, text in spec.items():
+        try:
+            names = placeholders(text)
+        except ValueError as exc:
+            raise fail(("tts", key), str(exc)) from None
+        for name in names:
+            if name not in known:
+                raise fail(("tts", key), f"{{{name}}} is not a field{suggest(name, known)} (fields: {', '.join(known)})")
+    return tuple(spec.items())
 
 
 def _undeclared(header: Row, known: list[str], ignore: list[str], shown: str) -> list[str]:

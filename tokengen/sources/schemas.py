@@ -143,12 +143,14 @@ def fast_valid(data: Any, name: str) -> bool:
     jsonschema-rs; False when it does not, or holds what jsonschema-rs cannot take (a key that is
     not text, a date, a set) or a whole float (``1.0``: jsonschema-rs calls it an integer,
     tokengen does not). A False sends the data to jsonschema, which finds and words every
-    problem. ``tests/test_sources_schemas_fast.py`` holds it to jsonschema's verdict."""
+    problem. ``tests/test_sources_schemas_fast.py`` holds it to jsonschema's verdict. Also False
+    when jsonschema-rs is not installed (it is the ``fast`` extra: the verdict is the same, only
+    slower)."""
     try:
         if any(value.is_integer() for _, value in floats(data)):
             return False
         return bool(_compiled(json.dumps(schema(name))).is_valid(data))
-    except (ValueError, TypeError, OverflowError, RecursionError):
+    except (ValueError, TypeError, OverflowError, RecursionError, ImportError):
         return False
 
 

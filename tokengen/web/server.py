@@ -354,10 +354,19 @@ async def index(request: Request) -> Response:
     from ..sources.profiles import load_profiles
 
     page = (STATIC / "index.html").read_text(encoding="utf-8")
-    profiles = "".join(f'<option value="{html.escape(name)}"{" selected" if name == "print-shop" else ""}>{html.escape(name)}</option>'
-                       for name in load_profiles())
+    helps = {name: profile_help(profile) for name, profile in load_profiles().items()}
+    profiles = "".join(f'<option value="{html.escape(name)}" data-help="{html.escape(help)}"{" selected" if name == "print-shop" else ""}>'
+                       f'{html.escape(name)}</option>' for name, help in helps.items())
     page = page.replace("{{catalogue}}", html.escape(state.catalogue.name)).replace("{{profiles}}", profiles)
+    page = page.replace("{{profile_help}}", html.escape(helps.get("print-shop", "")))
     return HTMLResponse(page.replace("{{rules_hidden}}", "" if _has_rules_sheet(state.catalogue) else " hidden"))
+
+
+def profile_help(profile: Any) -> str:
+    """The line under the page's profile list for ``profile`` (a :class:`tokengen.sources.profiles.Profile`):
+    its name, its product (else its description) and what it writes, e.g. ``tts: Tabletop Simulator …
+    (writes tts)``."""
+    return f"{profile.name}: {profile.product or profile.description} (writes {profile.output})"
 
 
 def _has_rules_sheet(catalogue: Path) -> bool:
@@ -385,7 +394,7 @@ async def api_render(request: Request) -> Response:
         "key": rendered.key, "generation": rendered.generation, "error": rendered.error, "log": rendered.log,
         "pages": [f"/render/{rendered.key}/{n}.png" for n in range(1, len(rendered.pages) + 1)],
         "backs": rendered.backs is not None, "name": rendered.name, "check": rendered.check, "page_count": rendered.page_count,
-        "args": ["tokengen", "build", state.catalogue.name, *rendered.args],
+        "args": ["tokengen", "build", bundled.shown(state.given), *rendered.args],  # as typed: the line works where serve ran
     }, status_code=200)
 
 

@@ -94,6 +94,8 @@
     const tts = form.elements.profile.value === "tts";
     for (const id of ["image_url", "image-url-label", "image-url-help"]) document.getElementById(id).hidden = !tts;
     form.elements.image_url.disabled = !tts;
+    const chosen = form.elements.profile.selectedOptions[0];
+    document.getElementById("profile-help").textContent = chosen ? chosen.dataset.help : "";
   }
 
   // the download URLs for the options the form shows now (not those of the last render)
