@@ -247,7 +247,7 @@ def _background(template: Template, values: dict[str, Any]) -> Colour:
     return WHITE
 
 
-def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
+def _miss(locate: Locate, field: str | None, message: str) -> CatalogueError:
     """A token value a value map lacks, named at the token's ``field``."""
     return locate(field)._replace_message(message)
 

@@ -3,7 +3,8 @@
 A template is a list of elements, each a mapping with exactly one *kind* key:
 
 * ``text: "{name} ({cost})"``: one line of text, ``{field}`` replaced by the token's value
-  (``{{`` and ``}}`` print braces). With ``box: [x, y, w, h]`` it is a paragraph wrapped in
+  (``{{`` and ``}}`` print braces; a place may compute, ``{cost + 1}``, ``{name|upper}``:
+  :mod:`tokengen.sources.expr`). With ``box: [x, y, w, h]`` it is a paragraph wrapped in
   that box instead (:mod:`tokengen.faces.textbox`): markup (``**bold**``, ``*italic*``,
   ``:icon:``, newlines; :mod:`tokengen.sources.markup`) unless ``markup: false``, shrunk as one
   piece from ``size`` down to ``min_size`` (5 pt) unless ``fit: false``, placed by ``align``
@@ -50,7 +51,6 @@ line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?`
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -63,7 +63,7 @@ from ..errors import CatalogueError
 from ..geometry.bands import Trim
 from ..model import Colour, Token
 from ..units import parse_length
-from . import fonts, schemas
+from . import expr, fonts, schemas
 from .fonts import Family
 from .schemas import line_at, show, suggest
 from .yamlsrc import Lines, dotted, read_yaml
@@ -405,7 +405,8 @@ class Template:
         :func:`resolve` beyond leaving out empty texts and pictures). Worked out once per template."""
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
-            found = all(e.when is None and e.unless is None and not e.picks for e in self.elements)
+            found = all(e.when is None and e.unless is None and not e.picks and not (e.kind in TEXT_KINDS and computes(e.content))
+                        for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
         return found
 
@@ -416,31 +417,78 @@ Face = Template | Pick
 
 
 @lru_cache(maxsize=4096)
-def _pieces(text: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
-    """``text`` parsed as a format string once per distinct text: (literal, field name or None,
-    format spec, conversion) per piece (:meth:`string.Formatter.parse`; a template's few texts
-    are parsed once, not once per token and use).
+def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
+    """``text`` split once per distinct text into (literal, place or None) pieces: a place is what
+    stands between braces (``{{`` and ``}}`` are literal braces; a quoted ``}`` inside a place is
+    part of it). A template's few texts are split once, not once per token and use.
 
     Raises:
-        ValueError: unbalanced braces (not cached).
+        ValueError: a brace without its partner.
     """
-    return tuple(string.Formatter().parse(text))
+    out: list[tuple[str, str | None]] = []
+    literal: list[str] = []
+    at, end = 0, len(text)
+    while at < end:
+        ch = text[at]
+        if ch in "{}" and text[at + 1:at + 2] == ch:
+            literal.append(ch)
+            at += 2
+            continue
+        if ch == "}":
+            raise ValueError("single '}' in the text; write '}}' to print a brace")
+        if ch != "{":
+            literal.append(ch)
+            at += 1
+            continue
+        close, quote = at + 1, ""
+        while close < end and (quote or text[close] != "}"):
+            if quote and text[close] == quote:
+                quote = ""
+            elif not quote and text[close] in "\"'":
+                quote = text[close]
+            close += 1
+        if close >= end:
+            raise ValueError("single '{' in the text; write '{{' to print a brace")
+        out.append(("".join(literal), text[at + 1:close]))
+        literal = []
+        at = close + 1
+    if literal or not out:
+        out.append(("".join(literal), None))
+    return tuple(out)
+
+
+def is_computed(place: str) -> bool:
+    """Whether a brace place is an expression (``cost + 1``) rather than a plain field name."""
+    return not FIELD_NAME.fullmatch(place)
 
 
 def placeholders(text: str) -> list[str]:
-    """The ``{field}`` names in ``text`` (``{{``/``}}`` are literal braces).
+    """The field names ``text`` reads: its ``{field}`` places and the fields its computed places
+    (``{cost + 1}``, :mod:`tokengen.sources.expr`) read; ``{{``/``}}`` are literal braces.
 
     Raises:
-        ValueError: unbalanced braces, or a place with a conversion, format spec or index.
+        ValueError: unbalanced braces, or an expression that cannot be read (the message quotes it).
     """
-    names = []
-    for _, name, spec, conversion in _pieces(text):
-        if name is None:
+    names: list[str] = []
+    for _, place in _pieces(text):
+        if place is None:
             continue
-        if not FIELD_NAME.fullmatch(name) or spec or conversion:
-            raise ValueError(f"'{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}' is not a field place; write {{field}}")
-        names.append(name)
-    return names
+        if not is_computed(place):
+            names.append(place)
+            continue
+        try:
+            names += expr.names(expr.parse(place))
+        except expr.ExprError as exc:
+            raise ValueError(f"{{{place}}}: {exc}") from None
+    return list(dict.fromkeys(names))
+
+
+def computes(text: str) -> bool:
+    """Whether ``text`` has a computed place (an expression in braces)."""
+    try:
+        return any(place is not None and is_computed(place) for _, place in _pieces(text))
+    except ValueError:
+        return False
 
 
 def format_value(value: Any) -> str:
@@ -456,20 +504,32 @@ def format_value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _place_value(place: str, values: dict[str, Any]) -> str:
+    if not is_computed(place):
+        return format_value(values.get(place))
+    return expr.as_text(expr.evaluate(expr.parse(place), values))
+
+
 def substitute(text: str, values: dict[str, Any]) -> str:
-    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)."""
+    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)
+    and every computed place by its value (:func:`tokengen.sources.expr.evaluate`).
+
+    Raises:
+        ExprError: a computed place that cannot be worked out with these values (:func:`resolve`
+            tries each token's once, so a drawing never meets one).
+    """
     pieces = _pieces(text)
     if len(pieces) == 1:
-        literal, name, _, _ = pieces[0]
+        literal, name = pieces[0]
         if name is None:  # no field place: the text itself
             return literal
         if not literal:  # "{field}" alone: its value
-            return format_value(values.get(name))
+            return _place_value(name, values)
     out = []
-    for literal, name, _, _ in pieces:
+    for literal, name in pieces:
         out.append(literal)
         if name is not None:
-            out.append(format_value(values.get(name)))
+            out.append(_place_value(name, values))
     return "".join(out)
 
 
@@ -605,11 +665,19 @@ class _Parser:
             names = placeholders(content)
         except ValueError as exc:
             raise self.fail(where, str(exc)) from None
+        computed = [place for _, place in _pieces(content) if place is not None and is_computed(place)]
+        if kind == "image" and computed:
+            raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
         for name in names:
             if name not in self.fields:
-                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+                parts = name.split("-")
+                hint = (f" (to subtract, put spaces around '-': {{{' - '.join(parts)}}})"
+                        if len(parts) > 1 and all(p in self.fields for p in parts) else "")
+                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'}){hint}")
             if kind == "image" and self.fields[name] != "image":
                 raise self.fail(where, f"field '{name}' is {self.fields[name]}, not image")
+            if self.fields[name] in ("image", "colour") and any(name in placeholders("{" + c + "}") for c in computed):
+                raise self.fail(where, f"field '{name}' is {self.fields[name]}; a computed value reads text and number fields")
         if kind == "image" and not names and content:
             from .artpath import resolve_art
 
@@ -896,7 +964,7 @@ def _empty(element: Element, values: dict[str, Any]) -> bool:
     return False
 
 
-def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Exception]) -> Template:
+def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> Template:
     """The plain template one token is drawn with: its layout chosen (a layout map), every
     element whose ``when`` fails or whose ``unless`` holds left out, every value map settled,
     and every text or picture left empty by the token's values left out (with its plate, which
@@ -919,11 +987,29 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Excep
         if element.picks or element.when is not None or element.unless is not None:
             chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
             element = replace(element, when=None, unless=None, picks=(), **chosen)
+        if element.kind in TEXT_KINDS and computes(element.content):
+            _try_computed(template, element, values, fail)
         if not _empty(element, values):
             kept.append(element)
     if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
         return template
     return replace(template, elements=tuple(kept))
+
+
+def _try_computed(template: Template, element: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> None:
+    """Work out ``element``'s computed places with one token's ``values`` (so a drawing never
+    meets one that fails).
+
+    Raises:
+        the exception ``fail(None, message)`` returns (the token's line), naming the template's
+        place and the expression: ``units.yaml:12: template[2]: {cost + 1}: '+' needs numbers``.
+    """
+    for _, place in _pieces(element.content):
+        if place is not None and is_computed(place):
+            try:
+                expr.evaluate(expr.parse(place), values)
+            except expr.ExprError as exc:
+                raise fail(None, f"{{{place}}} ({template.place(element)}): {exc}") from None
 
 
 @cache
