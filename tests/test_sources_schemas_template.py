@@ -33,7 +33,7 @@ def error(tmp_path: Path, element: str, key: str = "template") -> str:
     ("{text: a, image: b}", "t.yaml:5: template[0]: one element has one kind; this one has text and image"),
     ("5", "t.yaml:5: template[0]: expected a mapping with one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, got 5"),
     ('{text: "{name}", att: [0.5, 0.5]}', "t.yaml:5: template[0].att: unknown key for a text element; did you mean 'at'?"),
-    ("{rect: fill, zoom: 2}", "t.yaml:5: template[0].zoom: unknown key for a rect element (known keys: bleed, box, dash, fill, join, radius, rect, rotate, stroke, unless, when, width)"),
+    ("{rect: fill, zoom: 2}", "t.yaml:5: template[0].zoom: unknown key for a rect element (known keys: bleed, box, dash, fill, join, radius, rect, repeat, rotate, stroke, unless, when, width)"),
     ("{text: 5}", "t.yaml:5: template[0].text: expected text, got 5"),
     ('{text: "{name}", at: [0.5]}', "t.yaml:5: template[0].at: expected [x, y] as fractions of the token, got [0.5]"),
     ('{text: "{name}", at: [0.5, 3]}', "t.yaml:5: template[0].at[1]: expected a fraction of the token between -1 and 2, got 3"),

@@ -165,7 +165,13 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 _plates(face, template, values, side, layout)
                 plates_drawn = True
             for k in range(i, j):
-                _text(face, template, elements[k], values, layout.lines[k])
+                if elements[k].orbit is not None:
+                    c.saveState()
+                    _orbit(face, elements[k])
+                    _text(face, template, elements[k], values, layout.lines[k])
+                    c.restoreState()
+                else:
+                    _text(face, template, elements[k], values, layout.lines[k])
             c.restoreState()
             i = j
             continue
@@ -173,6 +179,9 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
         if scaled:
             face.canvas.saveState()
             _scale(face, face.content_scale)
+        if element.orbit is not None:
+            face.canvas.saveState()
+            _orbit(face, element)
         if element.kind == "arc_text":  # turned along its circle by its own angles
             _arc_text(face, template, element, values, side)
         else:
@@ -184,9 +193,20 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 face.canvas.restoreState()
             else:
                 draw(face, element, values, side)
+        if element.orbit is not None:
+            face.canvas.restoreState()
         if scaled:
             face.canvas.restoreState()
         i += 1
+
+
+def _orbit(face: FaceCanvas, element: Element) -> None:
+    """Turn what is drawn next as a turned repeat's copy says: ``orbit`` (degrees, x, y) is the
+    turn clockwise about (x, y), fractions of the token from its top-left."""
+    if element.orbit is None:
+        return
+    degrees, x, y = element.orbit
+    figures.turn(face.canvas, (x * face.width, (1 - y) * face.height), degrees)
 
 
 def _bleeds(face: FaceCanvas, element: Element) -> bool:

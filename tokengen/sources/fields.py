@@ -294,10 +294,11 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
 
 
 def _most_elements(face: Face) -> int:
-    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts)."""
+    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts),
+    each repeated element counted as the most copies it may draw."""
     if isinstance(face, Pick):
         return max((_most_elements(v) for v in face.values() if isinstance(v, (Template, Pick))), default=0)
-    return len(face.elements)
+    return sum(e.repeat.most if e.repeat is not None else 1 for e in face.elements)
 
 
 #: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order

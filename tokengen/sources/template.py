@@ -23,7 +23,9 @@ A template is a list of elements, each a mapping with exactly one *kind* key:
   from ``start`` (and up to ``end``) as ``align`` says, on its ``outside`` or ``inside``, read
   ``clockwise`` or ``anticlockwise``.
 
-Any element takes ``rotate: DEG``: it is turned clockwise (as the face is seen) about its box
+Any element takes ``repeat:`` (:class:`Repeat`: ``count`` or ``over`` copies, each shifted by
+``step`` and turned by ``turn`` about ``about`` more than the last; ``{i}``, ``{n}``, ``{item}``
+in its text). Any element takes ``rotate: DEG``: it is turned clockwise (as the face is seen) about its box
 centre (a one-line text: its ``at`` point; a figure about ``at``: that point; a line or polygon:
 the centre of its corners' box). A filled shape's ``fill`` may be a gradient:
 ``{gradient: [COLOUR, …], angle: DEG}`` (linear, running in the direction ``angle`` clockwise
@@ -138,6 +140,55 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+#: The names a repeated element's text may read besides the fields: the copy's number (from 0),
+#: the number of copies, and (``over:``) the copy's item. Inside a repeat they hide fields so named.
+REPEAT_NAMES = ("i", "n", "item")
+#: Most copies one ``repeat`` draws.
+MAX_REPEAT = 1000
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """An element's ``repeat:``: ``count`` copies, or one per item of ``items`` (a list written in
+    the template), or as the field ``over`` says per token (a number field: that many; a text
+    field: one per comma-separated part). Copy ``k`` (from 0) is shifted ``k`` · ``step`` (dx, dy
+    fractions of the token) and turned ``k`` · ``turn`` degrees clockwise about ``about`` (x, y
+    fractions from the top-left)."""
+
+    count: int = 0
+    items: tuple[Any, ...] = ()
+    over: str = ""
+    step: tuple[float, float] = (0.0, 0.0)
+    turn: float = 0.0
+    about: tuple[float, float] = (0.5, 0.5)
+
+    @property
+    def most(self) -> int:
+        """The most copies this repeat may draw (a field's: :data:`MAX_REPEAT`)."""
+        return MAX_REPEAT if self.over else len(self.items) or self.count
+
+    def items_for(self, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> list[Any]:
+        """The copies' items with one token's field ``values`` (``count``: 0 … count - 1).
+
+        Raises:
+            the exception ``fail(field, message)`` returns: a field's number below 0, not whole,
+            or above :data:`MAX_REPEAT`; text of more than that many parts.
+        """
+        if not self.over:
+            return list(self.items) if self.items else list(range(self.count))
+        value = values.get(self.over)
+        if value is None:
+            return []
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not (0 <= value <= MAX_REPEAT and float(value).is_integer()):
+                raise fail(self.over, f"repeat over '{self.over}' needs a whole number from 0 to {MAX_REPEAT}, got {format_value(value)}")
+            return list(range(int(value)))
+        parts = [part.strip() for part in str(value).split(",") if part.strip()]
+        if len(parts) > MAX_REPEAT:
+            raise fail(self.over, f"repeat over '{self.over}' draws at most {MAX_REPEAT} copies, got {len(parts)} parts")
+        return parts
+
+
 @dataclass(frozen=True)
 class Element:
     """One drawing element. Fractions are of the token (see the module docstring); ``y`` runs
@@ -186,6 +237,9 @@ class Element:
         picks: (key, :class:`Pick`) for each key given as a value map: the value chosen by a
             field's value (the attribute holds the map's default, else its first value, until
             :func:`resolve` chooses per token). A resolved element has no picks and no conditions.
+        repeat: the element drawn again and again (:class:`Repeat`); :func:`resolve` makes the copies.
+        orbit: a copy of a turned repeat: (degrees, x, y): drawn turned that much clockwise about
+            (x, y), fractions of the token from its top-left.
     """
 
     kind: str
@@ -227,6 +281,8 @@ class Element:
     when: Condition | None = None
     unless: Condition | None = None
     picks: tuple[tuple[str, Pick], ...] = ()
+    repeat: Repeat | None = None
+    orbit: tuple[float, float, float] | None = None
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -244,6 +300,9 @@ class Element:
         """The field names this element reads (its text places and its colour fields; unresolved:
         also its conditions' and value maps' fields and every value a map may choose)."""
         names = placeholders(self.content) if self.kind in TEXT_KINDS else []
+        if self.repeat is not None:
+            names = [name for name in names if name not in REPEAT_NAMES]
+            names += [self.repeat.over] if self.repeat.over else []
         fills = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
         names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
         for condition in (self.when, self.unless):
@@ -405,8 +464,8 @@ class Template:
         :func:`resolve` beyond leaving out empty texts and pictures). Worked out once per template."""
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
-            found = all(e.when is None and e.unless is None and not e.picks and not (e.kind in TEXT_KINDS and computes(e.content))
-                        for e in self.elements)
+            found = all(e.when is None and e.unless is None and not e.picks and e.repeat is None
+                        and not (e.kind in TEXT_KINDS and computes(e.content)) for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
         return found
 
@@ -656,7 +715,26 @@ class _Parser:
     def align(self, value: str, where: tuple[Any, ...]) -> str:
         return "centre" if value == "center" else value
 
-    def content(self, kind: str, content: str, where: tuple[Any, ...]) -> str:
+    def repeat(self, value: dict[str, Any], where: tuple[Any, ...]) -> Repeat:
+        """A ``repeat:`` that passed ``$defs/repeat``: exactly one of ``count`` and ``over``."""
+        given = [k for k in ("count", "over") if k in value]
+        if len(given) != 1:
+            raise self.fail(where, "a repeat needs count: N or over: \"{field}\" / [ITEMS]" + (", not both" if given else ""))
+        step = tuple(float(v) for v in value.get("step", (0.0, 0.0)))
+        about = tuple(float(v) for v in value.get("about", (0.5, 0.5)))
+        turn = float(value.get("turn", 0.0))
+        over = value.get("over")
+        if isinstance(over, str):
+            name = over[1:-1]
+            if name not in self.fields:
+                raise self.fail(where + ("over",), f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+            if self.fields[name] not in ("number", "integer", "text"):
+                raise self.fail(where + ("over",), f"field '{name}' is {self.fields[name]}; a repeat goes over a number (that many copies) or a text (one per comma-separated part)")
+            return Repeat(over=name, step=(step[0], step[1]), turn=turn, about=(about[0], about[1]))
+        items = tuple(over) if isinstance(over, list) else ()
+        return Repeat(count=int(value.get("count", 0)), items=items, step=(step[0], step[1]), turn=turn, about=(about[0], about[1]))
+
+    def content(self, kind: str, content: str, where: tuple[Any, ...], extra: tuple[str, ...] = ()) -> str:
         """The text of a text, glyph or image element, its ``{field}`` places declared (an
         image's of type image; a literal picture resolved inside the catalogue's folder)."""
         if kind not in TEXT_KINDS:
@@ -669,6 +747,8 @@ class _Parser:
         if kind == "image" and computed:
             raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
         for name in names:
+            if name in extra:
+                continue
             if name not in self.fields:
                 parts = name.split("-")
                 hint = (f" (to subtract, put spaces around '-': {{{' - '.join(parts)}}})"
@@ -768,7 +848,10 @@ class _Parser:
             elif key == kind and kind in ("regular", "star"):
                 read, name = _count, "sides"
             elif key == kind:
-                read, name = partial(self.content, kind), "content"
+                read, name = partial(self.content, kind, extra=REPEAT_NAMES if "repeat" in spec else ()), "content"
+            elif key == "repeat":
+                args["repeat"] = self.repeat(value, at)
+                continue
             elif key == "fill":
                 read = self.fill
             elif key in _READ:
@@ -987,13 +1070,71 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
         if element.picks or element.when is not None or element.unless is not None:
             chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
             element = replace(element, when=None, unless=None, picks=(), **chosen)
-        if element.kind in TEXT_KINDS and computes(element.content):
-            _try_computed(template, element, values, fail)
-        if not _empty(element, values):
-            kept.append(element)
+        for copy in copies(template, element, values, fail) if element.repeat is not None else (element,):
+            if copy.kind in TEXT_KINDS and computes(copy.content):
+                _try_computed(template, copy, values, fail)
+            if not _empty(copy, values):
+                kept.append(copy)
     if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
         return template
     return replace(template, elements=tuple(kept))
+
+
+def _shifted(element: Element, dx: float, dy: float) -> Element:
+    """``element`` moved by (dx, dy), fractions of the token."""
+    if not dx and not dy:
+        return element
+    x, y, w, h = element.box
+    clip = element.clip
+    return replace(element, at=(element.at[0] + dx, element.at[1] + dy), box=(x + dx, y + dy, w, h),
+                   clip=None if clip is None else (clip[0] + dx, clip[1] + dy, clip[2], clip[3]),
+                   points=tuple((px + dx, py + dy) for px, py in element.points))
+
+
+def _bound(template: Template, element: Element, text: str, names: dict[str, Any], values: dict[str, Any],
+           fail: Callable[[str | None, str], Exception]) -> str:
+    """``text`` with every place reading a repeat name (``{i}``, ``{n + 1}``, ``{item}``) worked
+    out with ``names`` over the field ``values``, braces in the result doubled (printed as
+    written); the other places are left for the token's values."""
+    out = []
+    for literal, place in _pieces(text):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if place is None:
+            continue
+        read = [place] if not is_computed(place) else expr.names(expr.parse(place))
+        if not any(name in names for name in read):
+            out.append("{" + place + "}")
+            continue
+        try:
+            value = expr.evaluate(expr.parse(place), {**values, **names})
+        except expr.ExprError as exc:
+            raise fail(None, f"{{{place}}} ({template.place(element)}): {exc}") from None
+        out.append(expr.as_text(value).replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def copies(template: Template, element: Element, values: dict[str, Any],
+           fail: Callable[[str | None, str], Exception]) -> list[Element]:
+    """The copies a repeated ``element`` draws on one token (see :class:`Repeat`), each plain:
+    shifted by its step, given its turn as an ``orbit``, its ``{i}``, ``{n}`` and ``{item}``
+    worked out in its text.
+
+    Raises:
+        the exception ``fail(field, message)`` returns (see :meth:`Repeat.items_for`).
+    """
+    repeat = element.repeat
+    if repeat is None:
+        return [element]
+    items = repeat.items_for(values, fail)
+    out = []
+    for k, item in enumerate(items):
+        copy = _shifted(replace(element, repeat=None), k * repeat.step[0], k * repeat.step[1])
+        if repeat.turn and k:
+            copy = replace(copy, orbit=(k * repeat.turn, *repeat.about))
+        if copy.kind in TEXT_KINDS and placeholders(copy.content):
+            copy = replace(copy, content=_bound(template, element, copy.content, {"i": k, "n": len(items), "item": item}, values, fail))
+        out.append(copy)
+    return out
 
 
 def _try_computed(template: Template, element: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> None:
