@@ -47,6 +47,7 @@ from .template import (
     FIELD_TYPES,
     Element,
     Face,
+    Others,
     Pick,
     Template,
     colour_of,
@@ -59,6 +60,7 @@ from .template import (
     picture_places,
     pictures,
     printable_on_one_line,
+    references,
     resolve,
     substitute,
 )
@@ -176,8 +178,20 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
     checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
     passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
+    by_id: dict[str, dict[str, Any]] | None = None
+    in_order: list[dict[str, Any]] | None = None
+    if references(face) or references(back_face):
+        ahead = [_token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+                 for n, (raw, locate, _, _) in enumerate(rows)]
+        by_id, in_order = {}, [values for values, _, _ in ahead]
+        for values, token_id, _ in ahead:
+            by_id.setdefault(token_id, values)
     for n, (raw, locate, line, origin) in enumerate(rows):
-        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        if ahead is not None:
+            values, token_id, copies = ahead[n]
+        else:
+            values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
         for name, value in values.items():
             if isinstance(value, Path) and value not in places:
                 at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
@@ -186,7 +200,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
         miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
-        template, back_template = resolve(face, values, miss), resolve(back_face, values, miss)  # once per token: plain elements
+        others = Others(n + 1, by_id, in_order)
+        template, back_template = resolve(face, values, miss, others), resolve(back_face, values, miss, others)  # once per token: plain elements
         if back_template.trim is not None and back_template.trim != template.trim:
             raise locate(None)._replace_message(
                 f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "

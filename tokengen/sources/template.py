@@ -465,7 +465,7 @@ class Template:
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
             found = all(e.when is None and e.unless is None and not e.picks and e.repeat is None
-                        and not (e.kind in TEXT_KINDS and computes(e.content)) for e in self.elements)
+                        and not (e.kind in TEXT_KINDS and (computes(e.content) or _reads_others(e.content))) for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
         return found
 
@@ -516,9 +516,70 @@ def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
     return tuple(out)
 
 
+#: A place naming another token's value: ``ref:ID.field`` (by its id) or ``row:N.field`` (the Nth token, from 1).
+REF = re.compile(r"(ref):([a-z0-9][a-z0-9_-]{0,63})\.([A-Za-z_][A-Za-z0-9_-]*)|(row):([0-9]{1,7})\.([A-Za-z_][A-Za-z0-9_-]*)")
+#: The name a template reads for the token's number in the catalogue (1 for the first), when no field is so named.
+ROW = "row"
+
+
+def is_ref(place: str) -> bool:
+    """Whether a brace place names another token's value (``ref:orc.name``, ``row:7.name``)."""
+    return place.startswith(("ref:", "row:")) and REF.fullmatch(place) is not None
+
+
 def is_computed(place: str) -> bool:
-    """Whether a brace place is an expression (``cost + 1``) rather than a plain field name."""
-    return not FIELD_NAME.fullmatch(place)
+    """Whether a brace place is an expression (``cost + 1``) rather than a plain field name or a
+    reference to another token's value."""
+    return not FIELD_NAME.fullmatch(place) and not is_ref(place)
+
+
+@dataclass(frozen=True)
+class Others:
+    """The catalogue's tokens as one token's template sees them: ``row`` its own number (from 1),
+    ``by_id`` id → field values, ``rows`` every token's field values in order (None: references
+    are not needed, so the tokens were not read ahead)."""
+
+    row: int
+    by_id: dict[str, dict[str, Any]] | None = None
+    rows: list[dict[str, Any]] | None = None
+
+    def value(self, place: str) -> Any:
+        """The value a reference place names (``ref:orc.name``, ``row:7.name``).
+
+        Raises:
+            ExprError: no token has that id, or no token that number.
+        """
+        m = REF.fullmatch(place)
+        if m is None or self.by_id is None or self.rows is None:
+            raise expr.ExprError("references to other tokens are not read here")
+        if m.group(1):
+            token, field = m.group(2), m.group(3)
+            if token not in self.by_id:
+                raise expr.ExprError(f"no token has id '{token}'{suggest(token, list(self.by_id))}")
+            return self.by_id[token].get(field)
+        number, field = int(m.group(5)), m.group(6)
+        if not 1 <= number <= len(self.rows):
+            raise expr.ExprError(f"there is no token {number}: the catalogue has {len(self.rows)}")
+        return self.rows[number - 1].get(field)
+
+
+@lru_cache(maxsize=4096)
+def _reads_others(text: str) -> bool:
+    """Whether ``text`` has a place that :func:`resolve` works out per token: a reference, or one
+    reading the token's ``row`` number."""
+    try:
+        for _, place in _pieces(text):
+            if place is not None and (is_ref(place) or (place == ROW if not is_computed(place) else ROW in expr.names(expr.parse(place)))):
+                return True
+    except ValueError:
+        return False
+    return False
+
+
+def references(face: Face) -> bool:
+    """Whether any element of ``face`` names another token's value (``{ref:ID.field}``, ``{row:N.field}``)."""
+    return any(e.kind in TEXT_KINDS and any(p is not None and is_ref(p) for _, p in _pieces(e.content))
+               for template in templates_of(face) for e in template.elements)
 
 
 def placeholders(text: str) -> list[str]:
@@ -530,7 +591,7 @@ def placeholders(text: str) -> list[str]:
     """
     names: list[str] = []
     for _, place in _pieces(text):
-        if place is None:
+        if place is None or is_ref(place):
             continue
         if not is_computed(place):
             names.append(place)
@@ -564,6 +625,8 @@ def format_value(value: Any) -> str:
 
 
 def _place_value(place: str, values: dict[str, Any]) -> str:
+    if is_ref(place):
+        return ""  # resolved per token (resolve): never met in a drawing
     if not is_computed(place):
         return format_value(values.get(place))
     return expr.as_text(expr.evaluate(expr.parse(place), values))
@@ -746,8 +809,16 @@ class _Parser:
         computed = [place for _, place in _pieces(content) if place is not None and is_computed(place)]
         if kind == "image" and computed:
             raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
+        for _, place in _pieces(content):
+            if place is not None and is_ref(place):
+                m = REF.fullmatch(place)
+                field = (m.group(3) or m.group(6)) if m else ""
+                if field not in self.fields:
+                    raise self.fail(where, f"{{{place}}}: unknown field '{field}'{suggest(field, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+                if self.fields[field] in ("image", "colour") or kind == "image":
+                    raise self.fail(where, f"{{{place}}}: a reference names another token's text or number for a text")
         for name in names:
-            if name in extra:
+            if name in extra or (name == ROW and ROW not in self.fields):
                 continue
             if name not in self.fields:
                 parts = name.split("-")
@@ -809,6 +880,12 @@ class _Parser:
         clauses = []
         for name, wanted in ({spec: True} if isinstance(spec, str) else spec).items():
             at = where if isinstance(spec, str) else where + (name,)
+            if name == ROW and ROW not in self.fields:  # the token's number in the catalogue, from 1
+                listed = wanted if isinstance(wanted, list) else [wanted]
+                if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in listed):
+                    raise self.fail(at, f"row takes token numbers from 1 (the first token), got {show(wanted)}")
+                clauses.append(Clause(ROW, "integer", tuple(float(v) for v in listed)))
+                continue
             if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
                 clauses.append(Clause(str(name), self.fields[name], None, wanted))
                 continue
@@ -1047,7 +1124,7 @@ def _empty(element: Element, values: dict[str, Any]) -> bool:
     return False
 
 
-def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> Template:
+def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str], Exception], others: Others | None = None) -> Template:
     """The plain template one token is drawn with: its layout chosen (a layout map), every
     element whose ``when`` fails or whose ``unless`` holds left out, every value map settled,
     and every text or picture left empty by the token's values left out (with its plate, which
@@ -1062,14 +1139,18 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
     if template.plain and template.kinds().isdisjoint(("text", "glyph", "image")):
         return template
     kept = []
+    seen = values if others is None or ROW in values else {**values, ROW: others.row}  # what conditions see
     for element in template.elements:
-        if element.when is not None and not element.when.holds(values):
+        if element.when is not None and not element.when.holds(seen):
             continue
-        if element.unless is not None and element.unless.holds(values):
+        if element.unless is not None and element.unless.holds(seen):
             continue
         if element.picks or element.when is not None or element.unless is not None:
             chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
             element = replace(element, when=None, unless=None, picks=(), **chosen)
+        if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
+            element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
+                                                      values, fail, others))
         for copy in copies(template, element, values, fail) if element.repeat is not None else (element,):
             if copy.kind in TEXT_KINDS and computes(copy.content):
                 _try_computed(template, copy, values, fail)
@@ -1092,21 +1173,23 @@ def _shifted(element: Element, dx: float, dy: float) -> Element:
 
 
 def _bound(template: Template, element: Element, text: str, names: dict[str, Any], values: dict[str, Any],
-           fail: Callable[[str | None, str], Exception]) -> str:
-    """``text`` with every place reading a repeat name (``{i}``, ``{n + 1}``, ``{item}``) worked
-    out with ``names`` over the field ``values``, braces in the result doubled (printed as
-    written); the other places are left for the token's values."""
+           fail: Callable[[str | None, str], Exception], others: Others | None = None) -> str:
+    """``text`` with every place reading one of ``names`` (a repeat's ``{i}``, ``{n + 1}``,
+    ``{item}``; the token's ``{row}``) worked out over the field ``values``, and (with
+    ``others``) every reference to another token's value, braces in the result doubled (printed
+    as written); the other places are left for the token's values."""
     out = []
     for literal, place in _pieces(text):
         out.append(literal.replace("{", "{{").replace("}", "}}"))
         if place is None:
             continue
-        read = [place] if not is_computed(place) else expr.names(expr.parse(place))
-        if not any(name in names for name in read):
+        ref = is_ref(place)
+        read = [] if ref else [place] if not is_computed(place) else expr.names(expr.parse(place))
+        if not (ref and others is not None) and not any(name in names for name in read):
             out.append("{" + place + "}")
             continue
         try:
-            value = expr.evaluate(expr.parse(place), {**values, **names})
+            value = others.value(place) if ref and others is not None else expr.evaluate(expr.parse(place), {**values, **names})
         except expr.ExprError as exc:
             raise fail(None, f"{{{place}}} ({template.place(element)}): {exc}") from None
         out.append(expr.as_text(value).replace("{", "{{").replace("}", "}}"))
