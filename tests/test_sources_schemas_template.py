@@ -41,7 +41,7 @@ def error(tmp_path: Path, element: str, key: str = "template") -> str:
     ('{text: "{name}", size: 1.5}', "t.yaml:5: template[0].size: expected a fraction of the token between 0 and 1, got 1.5"),
     ('{text: "{name}", size: true}', "t.yaml:5: template[0].size: expected a fraction of the token between 0 and 1, got True"),
     ('{text: "{name}", size: 9qq}', "t.yaml:5: template[0].size: unknown unit 'qq' in '9qq' (use in, mm, cm or pt)"),
-    ('{text: "{name}", spacing: 2}', "t.yaml:5: template[0].spacing: expected a fraction of the token between -0.5 and 1, got 2"),
+    ('{text: "{name}", spacing: 2}', "t.yaml:5: template[0].spacing: expected a fraction of the font size between -0.5 and 1 or a length such as 0.5pt, got 2"),
     ('{text: "{name}", colour: green}',
      't.yaml:5: template[0].colour: expected a colour "#rrggbb", [c, m, y, k] with channels 0-1 or "{field}", got \'green\''),
     ('{text: "{name}", colour: [0, 0, 2, 0]}',
@@ -66,7 +66,6 @@ def test_a_back_is_checked_the_same_way(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("template", "message"), [
-    ("[]", "t.yaml:3: template: must not be empty"),
     ("5", "t.yaml:3: template: expected a list of elements (text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text) or a built-in template name, got 5"),
     ("meatshields", "t.yaml:3: template: unknown template 'meatshields'; did you mean 'meatshield'? (built in: meatshield)"),
 ])
@@ -101,3 +100,28 @@ def test_the_built_in_templates_pass_their_schema() -> None:
 
     path, data, lines = _builtin_data()
     assert schemas.validate(path, data, lines, "template") == []
+
+
+def test_an_empty_template_layout_or_back_draws_a_blank_side(tmp_path: Path) -> None:
+    """``template: []``, a layout ``[]`` or ``{elements: []}`` and ``back: []`` are allowed: a blank side."""
+    import pikepdf
+
+    from tokengen import BuildOptions, SheetSpec, build_pdf
+    from tokengen.units import parse_page
+
+    path = tmp_path / "t.yaml"
+    path.write_text("title: T\nsize: 1in\nfields: {name: text}\nlayouts: {blank: [], also: {elements: []}}\n"
+                    "template: also\nback: []\ntokens:\n  - {id: a, name: A}\n", "utf-8")
+    cat = load_catalogue(path)
+    assert cat.tokens[0].template is not None and cat.tokens[0].template.elements == ()
+    out = tmp_path / "out.pdf"
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=cat.size), backs="duplex"), out)
+    forms = 0
+    with pikepdf.open(out) as doc:
+        assert len(doc.pages) == 2
+        for page in doc.pages:
+            for name, form in page.Resources.get("/XObject", {}).items():
+                if "face-" in str(name) or str(name).endswith(".back"):
+                    forms += 1
+                    assert not [op for op in pikepdf.parse_content_stream(form) if str(op.operator) in ("f", "S", "Tj", "TJ", "B")]
+    assert forms == 2

@@ -535,20 +535,21 @@ def _set_text(face_w: float, face_h: float, element: Element, text: str, font: s
     element prints, ``font`` the ReportLab font it is set in."""
     side = min(face_w, face_h)
     largest = element.size.resolve(side)
+    spacing = element.spacing_of(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
     if area is None or not text:
-        return SetText(text, font, size, x, y, element.align, element.spacing * size, turn=element.rotate)
+        return SetText(text, font, size, x, y, element.align, spacing * size, turn=element.rotate)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
-    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    metrics = textfit.Metrics(pdfmetrics.stringWidth(text, font, 1.0) + spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
         turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
-        return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
+        return SetText(text, font, turned_fit.size, x, y, element.align, spacing * turned_fit.size, turned_fit.fits, element.rotate)
     placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None,
                               textfit.MIN_SIZE if element.fit else size)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
-    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, spacing * placed.size, placed.fits)
 
 
 @dataclass(frozen=True)
@@ -768,7 +769,7 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
     centre = (element.at[0] * face_w, face_h * (1 - element.at[1]))
     end = None if element.end is None else element.end + element.rotate
     try:
-        return figures.set_arc(text, font, element.size.resolve(side), element.spacing, centre, element.r.resolve(side),
+        return figures.set_arc(text, font, element.size.resolve(side), element.spacing_of(side), centre, element.r.resolve(side),
                                element.start + element.rotate, end, element.align, element.side,
                                element.direction == "clockwise", bool(element.fit))
     except ValueError as exc:

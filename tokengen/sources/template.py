@@ -125,7 +125,7 @@ class Size:
 #: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
-         "align": "align", "spacing": "number",
+         "align": "align", "spacing": "spacing",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
          "start": "number", "end": "number"}
 #: What an element of each kind has when its keys do not say.
@@ -207,7 +207,8 @@ class Element:
         align: ``left``, ``centre`` or ``right``; a boxed text also ``justify``.
         colour, fill, stroke, plate_colour: colours (see :data:`ColourRef`).
         fit: text: shrink to fit ``width``; image: ``contain`` or ``cover``.
-        spacing: extra space between characters, a fraction of the font size (glyph: -0.08).
+        spacing: extra space between characters, a fraction of the font size (glyph: -0.08), or
+            a length (``Size(pt=…)``: the space at the text's full ``size``, shrunk with it).
         plate: name of the opaque plate group drawn under this text when the face has art.
         radius: corner radius (Size) of rect, frame or the image's clip.
         inset: frame inset from the trim (Size).
@@ -254,7 +255,7 @@ class Element:
     fill: FillRef = None
     stroke: ColourRef = None
     fit: bool | str = True
-    spacing: float = 0.0
+    spacing: float | Size = 0.0
     plate: str | None = None
     plate_colour: ColourRef = None
     radius: Size = Size(0.0)
@@ -285,6 +286,14 @@ class Element:
     orbit: tuple[float, float, float] | None = None
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
+
+    def spacing_of(self, side: float) -> float:
+        """The extra space between characters as a fraction of the font size, on a token whose
+        smaller side is ``side`` pt: a length is taken at the text's full ``size``."""
+        if isinstance(self.spacing, Size):
+            largest = self.size.resolve(side)
+            return (self.spacing.pt or 0.0) / largest if largest > 0 else 0.0
+        return self.spacing
 
     def fit_width(self, face_w: float) -> float:
         """The width (pt) a text is fitted into on a ``face_w`` pt wide face: ``width``, or 0.8 of the face."""
@@ -734,6 +743,15 @@ class _Parser:
             except ValueError as exc:
                 raise self.fail(where, str(exc)) from None
         return Size(float(value))
+
+    def spacing(self, value: str | float, where: tuple[Any, ...]) -> float | Size:
+        """Letter spacing: a fraction of the font size, or a length (``0.5pt``)."""
+        if isinstance(value, str):
+            try:
+                return Size(pt=parse_length(value))
+            except ValueError as exc:
+                raise self.fail(where, str(exc)) from None
+        return float(value)
 
     def colour(self, value: str | list[float], where: tuple[Any, ...]) -> ColourRef:
         if isinstance(value, str) and value.startswith("{"):
