@@ -4,6 +4,7 @@ with SVG path data and ``group:`` with its own turn and place."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pdfplumber
@@ -49,3 +50,52 @@ def test_spacing_with_an_unknown_unit_is_refused_by_name(tmp_path: Path) -> None
     with pytest.raises(CatalogueError) as info:
         build(tmp_path, '  - {text: "x", spacing: 3px}\n')
     assert info.value.line == 5 and info.value.field == "template[0].spacing"
+    assert info.value.message == "unknown unit 'px' in '3px' (use in, mm, cm or pt)"
+
+
+def test_path_data_is_drawn_with_its_own_operators(tmp_path: Path) -> None:
+    # M, L, Q (raised to one cubic), C, A (a half circle: two quarter pieces), Z
+    data = "M 0.1 0.1 L 0.9 0.1 Q 0.9 0.5 0.5 0.5 C 0.4 0.6 0.3 0.7 0.3 0.9 A 0.1 0.1 0 0 1 0.1 0.9 Z"
+    _, _, ops = face_form(build(tmp_path, f'  - {{path: "{data}", fill: "#3366cc"}}\n'))
+    names = [str(op.operator) for op in ops]
+    start = names.index("m")
+    assert names[start:start + 7] == ["m", "l", "c", "c", "c", "c", "h"]
+    assert names[start + 7] in ("f", "f*")
+    pts = [[float(v) for v in op.operands] for op in ops[start:start + 6]]
+    assert pts[0] == pytest.approx([0.1 * 144, 0.9 * 144])  # fractions from the top-left, pt from the bottom-left
+    assert pts[1] == pytest.approx([0.9 * 144, 0.9 * 144])
+    # the quadratic's control (0.9, 0.5) raised to a cubic: 2/3 of the way from each end
+    assert pts[2] == pytest.approx([0.9 * 144, (1 - (0.1 + 2 / 3 * 0.4)) * 144, (0.5 + 2 / 3 * 0.4) * 144, 0.5 * 144, 72, 72], abs=1e-3)
+    assert pts[5][-2:] == pytest.approx([0.1 * 144, 0.1 * 144], abs=1e-3)  # the arc ends where the data says
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ("L 0 0", "path data starts with M"),
+    ("M 0 0 S 1 1 1 1", "S, T and other shorthands are not read"),
+    ("M 0 0 C 1 1", "'C' needs 6 numbers"),
+])
+def test_bad_path_data_is_refused_by_name(tmp_path: Path, data: str, message: str) -> None:
+    with pytest.raises(CatalogueError, match=message) as info:
+        build(tmp_path, f'  - {{path: "{data}", fill: "#000000"}}\n')
+    assert info.value.line == 5 and info.value.field == "template[0].path"
+
+
+def test_a_group_is_moved_and_turned_as_one(tmp_path: Path) -> None:
+    elements = """\
+  - group: die
+    at: [0.25, 0.75]
+    rotate: 30
+    elements:
+      - {rect: die, box: [0.4, 0.4, 0.2, 0.2], fill: "#000000"}
+      - {circle: pip, at: [0.5, 0.5], r: 0.03, fill: "#ff0000"}
+"""
+    _, _, ops = face_form(build(tmp_path, elements))
+    turns = [[float(v) for v in op.operands] for op in ops if str(op.operator) == "cm" and [float(v) for v in op.operands][1] != 0]
+    assert len(turns) == 2
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    x, y = 0.25 * 144, 0.25 * 144  # the group's at, pt from the bottom-left
+    expected = [c, -s, s, c, x - c * x - s * y, y + s * x - c * y]  # clockwise as seen, about (x, y)
+    for matrix in turns:
+        assert matrix == pytest.approx(expected, abs=1e-3)
+    rect = next(op for op in ops if str(op.operator) == "re")
+    assert [float(v) for v in rect.operands] == pytest.approx([(0.4 - 0.25) * 144, (1 - 0.6 - 0.25) * 144, 0.2 * 144, 0.2 * 144])

@@ -165,7 +165,7 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 _plates(face, template, values, side, layout)
                 plates_drawn = True
             for k in range(i, j):
-                if elements[k].orbit is not None:
+                if elements[k].orbit:
                     c.saveState()
                     _orbit(face, elements[k])
                     _text(face, template, elements[k], values, layout.lines[k])
@@ -179,7 +179,7 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
         if scaled:
             face.canvas.saveState()
             _scale(face, face.content_scale)
-        if element.orbit is not None:
+        if element.orbit:
             face.canvas.saveState()
             _orbit(face, element)
         if element.kind == "arc_text":  # turned along its circle by its own angles
@@ -193,7 +193,7 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 face.canvas.restoreState()
             else:
                 draw(face, element, values, side)
-        if element.orbit is not None:
+        if element.orbit:
             face.canvas.restoreState()
         if scaled:
             face.canvas.restoreState()
@@ -201,12 +201,10 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
 
 
 def _orbit(face: FaceCanvas, element: Element) -> None:
-    """Turn what is drawn next as a turned repeat's copy says: ``orbit`` (degrees, x, y) is the
-    turn clockwise about (x, y), fractions of the token from its top-left."""
-    if element.orbit is None:
-        return
-    degrees, x, y = element.orbit
-    figures.turn(face.canvas, (x * face.width, (1 - y) * face.height), degrees)
+    """Turn what is drawn next through ``element.orbit``: each (degrees, x, y), outermost first,
+    a turn clockwise about (x, y), fractions of the token from its top-left (a ``cm`` each)."""
+    for degrees, x, y in element.orbit:
+        figures.turn(face.canvas, (x * face.width, (1 - y) * face.height), degrees)
 
 
 def _bleeds(face: FaceCanvas, element: Element) -> bool:

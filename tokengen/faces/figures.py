@@ -228,6 +228,9 @@ def figure_path(element: Element, width: float, height: float) -> geo.Path:
     side = min(width, height)
     if element.kind in ("line", "polygon"):
         return geo.polygon([_pt(p, width, height) for p in element.points], closed=element.kind == "polygon")
+    if element.kind == "path":
+        return [(c[0], *(float(v) * width if i % 2 == 0 else height * (1 - float(v)) for i, v in enumerate(c[1:])))
+                for c in element.commands]
     if element.kind == "ellipse":
         x, y, w, h = element.box
         return geo.ellipse(x * width, height * (1 - (y + h)), w * width, h * height)
@@ -247,8 +250,9 @@ def centre(element: Element, width: float, height: float, bleed: float = 0.0) ->
     """The point (pt) ``element`` turns about (``rotate``): its box centre (rect, ellipse, image,
     boxed text), its ``at`` point (one-line text, circle, regular, star, sector, arc text), the
     centre of its corners' box (line, polygon) or the token centre (frame, a full-bleed image)."""
-    if element.kind in ("line", "polygon"):
-        x, y, w, h = geo.bounds([_pt(p, width, height) for p in element.points])
+    if element.kind in ("line", "polygon", "path"):
+        x, y, w, h = geo.bounds(geo.path_points(figure_path(element, width, height)) if element.kind == "path"
+                                else [_pt(p, width, height) for p in element.points])
         return (x + w / 2, y + h / 2)
     if element.kind == "frame" or (element.kind == "image" and element.bleed and bleed > 0):
         return (width / 2, height / 2)

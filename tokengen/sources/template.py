@@ -19,6 +19,10 @@ A template is a list of elements, each a mapping with exactly one *kind* key:
   ``sector: fill``: the wedge about ``at`` of radius ``r`` from ``start`` to ``end`` (degrees
   clockwise from 12 o'clock), a ring segment with ``inner``. The geometry is
   :mod:`tokengen.geometry.figures`.
+* ``path: "M x y L … C … Q … A … Z"``: SVG path data in fractions of the token
+  (:mod:`tokengen.geometry.svgpath`), filled and stroked as a polygon.
+* ``group: NAME`` with ``elements: [...]``: its elements moved so the token's centre lands on
+  ``at`` and turned ``rotate`` about it (flattened when parsed: each element carries the turn).
 * ``arc_text: "{name}"``: one line of text set along the circle about ``at`` of radius ``r``,
   from ``start`` (and up to ``end``) as ``align`` says, on its ``outside`` or ``inside``, read
   ``clockwise`` or ``anticlockwise``.
@@ -71,9 +75,10 @@ from .schemas import line_at, show, suggest
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
-KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text")
+KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text",
+         "path", "group")
 #: The kinds drawn as filled (and stroked) figures: they take ``fill`` (a colour or a gradient), ``stroke``, ``width``.
-FIGURES = ("polygon", "regular", "star", "ellipse", "sector")
+FIGURES = ("polygon", "regular", "star", "ellipse", "sector", "path")
 #: The kinds whose value is text with ``{field}`` places.
 TEXT_KINDS = ("text", "glyph", "image", "arc_text")
 #: Field types a catalogue may declare (``fields: {name: text, cost: number, art: image}``).
@@ -136,7 +141,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "rect": {"width": Size(0.0)}, "circle": {"width": Size(0.0)}, "frame": {"width": Size(0.0)},
     "line": {"width": Size(0.02)}, "polygon": {"width": Size(0.0)}, "regular": {"width": Size(0.0)},
     "star": {"width": Size(0.0), "inner": 0.4}, "ellipse": {"width": Size(0.0)}, "sector": {"width": Size(0.0)},
-    "arc_text": {"size": Size(0.1)},
+    "arc_text": {"size": Size(0.1)}, "path": {"width": Size(0.0)},
 }
 
 
@@ -223,6 +228,8 @@ class Element:
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
         points: line, polygon: the corners (x, y) in order, fractions of the token from its top-left.
+        commands: path: its outline, absolute ``M``/``L``/``C``/``Z`` commands in fractions of the
+            token from its top-left (:func:`tokengen.geometry.svgpath.parse_path`).
         sides: regular: the number of corners; star: of points.
         inner: star: the notches' distance from the centre, a fraction of ``r``; sector: the
             inner radius of a ring segment, a fraction of ``r`` (0: a wedge from the centre).
@@ -239,8 +246,9 @@ class Element:
             field's value (the attribute holds the map's default, else its first value, until
             :func:`resolve` chooses per token). A resolved element has no picks and no conditions.
         repeat: the element drawn again and again (:class:`Repeat`); :func:`resolve` makes the copies.
-        orbit: a copy of a turned repeat: (degrees, x, y): drawn turned that much clockwise about
-            (x, y), fractions of the token from its top-left.
+        orbit: turns the element is drawn through, outermost first, each (degrees, x, y): turned
+            that much clockwise about (x, y), fractions of the token from its top-left (a
+            ``group``'s ``rotate``, a turned repeat's copy).
     """
 
     kind: str
@@ -283,7 +291,8 @@ class Element:
     unless: Condition | None = None
     picks: tuple[tuple[str, Pick], ...] = ()
     repeat: Repeat | None = None
-    orbit: tuple[float, float, float] | None = None
+    commands: tuple[tuple[float | str, ...], ...] = ()
+    orbit: tuple[tuple[float, float, float], ...] = ()
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -942,6 +951,8 @@ class _Parser:
                 read, name = _points, "points"
             elif key == kind and kind in ("regular", "star"):
                 read, name = _count, "sides"
+            elif key == kind == "path":
+                read, name = self.path_data, "commands"
             elif key == kind:
                 read, name = partial(self.content, kind, extra=REPEAT_NAMES if "repeat" in spec else ()), "content"
             elif key == "repeat":
@@ -959,7 +970,7 @@ class _Parser:
                 args[name] = pick.default if pick.has_default else pick.choices[0][1]
             else:
                 args[name] = read(value, at)
-        if kind in ("line", "polygon", "regular", "star"):
+        if kind in ("line", "polygon", "regular", "star", "path"):
             args.setdefault("content", "")
         for key in ("box", "clip"):
             for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
@@ -982,8 +993,46 @@ class _Parser:
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
         return Element(**args, picks=tuple(picks))
 
+    def path_data(self, value: str, where: tuple[Any, ...]) -> tuple[tuple[float | str, ...], ...]:
+        """``path:`` SVG path data in fractions of the token (:func:`tokengen.geometry.svgpath.parse_path`)."""
+        from ..geometry.svgpath import parse_path
+
+        try:
+            return tuple(parse_path(value))
+        except ValueError as exc:
+            raise self.fail(where, str(exc)) from None
+
+    def group(self, spec: dict[str, Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
+        """A ``group:``'s elements, drawn as the token's own (fractions of the token), then moved
+        so that the token's centre lands on the group's ``at`` and turned ``rotate`` degrees
+        clockwise about it; its ``when``/``unless`` hold for each of them besides their own."""
+        at = tuple(float(v) for v in spec.get("at", (0.5, 0.5)))
+        turn = float(spec.get("rotate", 0.0))
+        when = self.condition(spec["when"], where + ("when",)) if "when" in spec else None
+        unless = self.condition(spec["unless"], where + ("unless",)) if "unless" in spec else None
+        out = []
+        for element in self.elements(spec["elements"], where + ("elements",)):
+            moved = _shifted(element, at[0] - 0.5, at[1] - 0.5)
+            if turn:
+                moved = replace(moved, orbit=((turn, at[0], at[1]), *moved.orbit))
+            if when is not None:
+                moved = replace(moved, when=Condition(((moved.when.clauses if moved.when else ()) + when.clauses)))
+            if unless is not None and moved.unless is not None:
+                raise self.fail(where + ("unless",), f"{moved.where} has an unless of its own; a group's unless and its "
+                                                     "element's cannot both be given (one holds when either does)")
+            if unless is not None:
+                moved = replace(moved, unless=unless)
+            out.append(moved)
+        return tuple(out)
+
     def elements(self, spec: list[Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
-        return tuple(self.element(e, where + (i,)) for i, e in enumerate(spec))
+        out: list[Element] = []
+        for i, e in enumerate(spec):
+            if isinstance(e, dict) and "group" in e:
+                out += self.group(e, where + (i,))
+            else:
+                out.append(self.element(e, where + (i,)))
+        return tuple(out)
 
     def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
         source = "" if name else str(self.path)
@@ -1185,9 +1234,14 @@ def _shifted(element: Element, dx: float, dy: float) -> Element:
         return element
     x, y, w, h = element.box
     clip = element.clip
+    repeat = element.repeat
+    if repeat is not None:
+        repeat = replace(repeat, about=(repeat.about[0] + dx, repeat.about[1] + dy))
     return replace(element, at=(element.at[0] + dx, element.at[1] + dy), box=(x + dx, y + dy, w, h),
                    clip=None if clip is None else (clip[0] + dx, clip[1] + dy, clip[2], clip[3]),
-                   points=tuple((px + dx, py + dy) for px, py in element.points))
+                   points=tuple((px + dx, py + dy) for px, py in element.points),
+                   commands=tuple((c[0], *(float(v) + (dx if i % 2 == 0 else dy) for i, v in enumerate(c[1:]))) for c in element.commands),
+                   repeat=repeat)
 
 
 def _bound(template: Template, element: Element, text: str, names: dict[str, Any], values: dict[str, Any],
@@ -1231,7 +1285,7 @@ def copies(template: Template, element: Element, values: dict[str, Any],
     for k, item in enumerate(items):
         copy = _shifted(replace(element, repeat=None), k * repeat.step[0], k * repeat.step[1])
         if repeat.turn and k:
-            copy = replace(copy, orbit=(k * repeat.turn, *repeat.about))
+            copy = replace(copy, orbit=(*copy.orbit, (k * repeat.turn, *repeat.about)))
         if copy.kind in TEXT_KINDS and placeholders(copy.content):
             copy = replace(copy, content=_bound(template, element, copy.content, {"i": k, "n": len(items), "item": item}, values, fail))
         out.append(copy)
