@@ -99,3 +99,33 @@ def test_a_group_is_moved_and_turned_as_one(tmp_path: Path) -> None:
         assert matrix == pytest.approx(expected, abs=1e-3)
     rect = next(op for op in ops if str(op.operator) == "re")
     assert [float(v) for v in rect.operands] == pytest.approx([(0.4 - 0.25) * 144, (1 - 0.6 - 0.25) * 144, 0.2 * 144, 0.2 * 144])
+
+
+def test_a_radial_gradient_takes_a_centre_radius_and_value_maps_in_its_colours(tmp_path: Path) -> None:
+    fill = ('{radial: ["#ffffff", {by: side, map: {red: "#cc0000", blue: "#0000cc"}, default: "{accent}"}], '
+            'centre: [0.25, 0.25], radius: 0.75}')
+    path = tmp_path / "cat.yaml"
+    path.write_text("title: G\nsize: 2in\nfields: {side: text, accent: colour}\ntemplate:\n"
+                    f"  - {{rect: fill, fill: {fill}}}\ntokens:\n"
+                    '  - {id: a, side: red, accent: "#00ff00"}\n  - {id: b, side: blue, accent: "#00ff00"}\n'
+                    '  - {id: c, side: other, accent: "#00ff00"}\n', "utf-8")
+    cat = load_catalogue(path)
+    out = tmp_path / "out.pdf"
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=cat.size)), out)
+    found = {}
+    with pikepdf.open(out) as doc:
+        for name, form in doc.pages[0].Resources.XObject.items():
+            shadings = form.Resources.get("/Shading") if "face-" in str(name) else None
+            for shading in (shadings or {}).values():
+                found[str(name).rsplit("-", 1)[1]] = ([float(v) for v in shading.Coords], [float(v) for v in shading.Function.C1])
+    assert sorted(found) == ["a", "b", "c"]
+    for coords, _ in found.values():
+        assert coords == pytest.approx([36, 108, 0, 36, 108, 0.75 * 144])  # centre a quarter in from the top-left
+    assert found["a"][1] == pytest.approx([0.8, 0, 0]) and found["b"][1] == pytest.approx([0, 0, 0.8])
+    assert found["c"][1] == pytest.approx([0, 1, 0])  # the map's default: the accent field
+
+
+def test_centre_on_a_linear_gradient_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match="'centre' is for a radial gradient") as info:
+        build(tmp_path, '  - {rect: fill, fill: {gradient: ["#ffffff", "#000000"], centre: [0.2, 0.2]}}\n')
+    assert info.value.field == "template[0].fill.centre"

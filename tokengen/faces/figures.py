@@ -77,14 +77,17 @@ def shade(canvas: Canvas, clip: Any, gradient: Gradient, colours: Sequence[Color
     """Fill the ReportLab path ``clip`` with ``gradient`` in ``colours`` (painted ReportLab
     colours, one colour space): a PDF shading clipped to the path. ``box`` (x, y, w, h pt) is
     what the gradient spans: a linear one the line through its centre in the gradient's
-    direction (:func:`tokengen.geometry.figures.gradient_axis`), a radial one from its centre out
-    to half its larger side."""
+    direction (:func:`tokengen.geometry.figures.gradient_axis`), a radial one from its ``centre``
+    out to ``radius`` times its larger side (by default from its centre to half its larger side)."""
     x, y, w, h = box
     stops = list(gradient.stops) or None
     canvas.saveState()
     canvas.clipPath(clip, stroke=0, fill=0)
-    if gradient.kind == "radial":
+    if gradient.kind == "radial" and gradient.centre == (0.5, 0.5) and gradient.radius == 0.5:
         canvas.radialGradient(x + w / 2, y + h / 2, max(w, h) / 2, list(colours), stops, extend=True)
+    elif gradient.kind == "radial":  # its own centre (fractions of the box from its top-left) and radius
+        cx, cy = x + gradient.centre[0] * w, y + h * (1 - gradient.centre[1])
+        canvas.radialGradient(cx, cy, gradient.radius * max(w, h), list(colours), stops, extend=True)
     else:
         (x0, y0), (x1, y1) = geo.gradient_axis((x, y, w, h), gradient.angle)
         canvas.linearGradient(x0, y0, x1, y1, list(colours), stops, extend=True)

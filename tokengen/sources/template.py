@@ -95,18 +95,30 @@ FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 class Gradient:
     """A gradient fill: ``kind`` ``linear`` (running in the direction ``angle``, degrees
     clockwise from 12 o'clock as CSS's ``linear-gradient``: 180 is top to bottom) or ``radial``
-    (from the shape's centre out to half its larger side); its ``colours`` (each a
-    :data:`ColourRef`) at ``stops`` (fractions 0..1 along the way, increasing; empty: evenly)."""
+    (from ``centre``, fractions of the shape's box from its top-left, out to ``radius`` times
+    its larger side: by default from the box's centre to half its larger side); its ``colours``
+    (each a :data:`ColourRef`, or a :class:`Pick` of them until :func:`resolve` chooses per
+    token) at ``stops`` (fractions 0..1 along the way, increasing; empty: evenly)."""
 
     kind: str
-    colours: tuple[ColourRef, ...]
+    colours: tuple[Any, ...]
     angle: float = 180.0
     stops: tuple[float, ...] = ()
+    centre: tuple[float, float] = (0.5, 0.5)
+    radius: float = 0.5
 
     def resolve(self, values: dict[str, Any]) -> tuple[Colour, ...] | None:
-        """The colours with these field ``values`` (None when a colour field has no colour)."""
-        found = [colour_of(c, values) for c in self.colours]
+        """The colours with these field ``values`` (None when a colour field has no colour; a
+        value map not yet chosen stands for its default, else its first colour)."""
+        found = [colour_of(c.default if c.has_default else c.choices[0][1], values) if isinstance(c, Pick) else colour_of(c, values)
+                 for c in self.colours]
         return None if any(c is None for c in found) else tuple(c for c in found if c is not None)
+
+    def chosen(self, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> Gradient:
+        """This gradient with each value map in its colours chosen by the token's ``values``."""
+        if not any(isinstance(c, Pick) for c in self.colours):
+            return self
+        return replace(self, colours=tuple(c.choose(values, fail) if isinstance(c, Pick) else c for c in self.colours))
 
 
 #: A fill in a template: a colour or a gradient.
@@ -321,7 +333,9 @@ class Element:
         if self.repeat is not None:
             names = [name for name in names if name not in REPEAT_NAMES]
             names += [self.repeat.over] if self.repeat.over else []
-        fills = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        fills: list[Any] = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        for pick in [c for c in fills if isinstance(c, Pick)]:
+            fills += [pick.by, *pick.values()]
         names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
         for condition in (self.when, self.unless):
             names += [clause.field for clause in condition.clauses] if condition else []
@@ -483,6 +497,7 @@ class Template:
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
             found = all(e.when is None and e.unless is None and not e.picks and e.repeat is None
+                        and not (isinstance(e.fill, Gradient) and any(isinstance(c, Pick) for c in e.fill.colours))
                         and not (e.kind in TEXT_KINDS and (computes(e.content) or _reads_others(e.content))) for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
         return found
@@ -796,11 +811,17 @@ class _Parser:
         kind = kinds[0]
         if kind == "radial" and "angle" in value:
             raise self.fail(where + ("angle",), "'angle' is for a linear gradient; a radial one runs from the centre out")
-        colours = tuple(self.colour(c, where + (kind, i)) for i, c in enumerate(value[kind]))
+        colours = tuple(self.pick(c, where + (kind, i), self.colour) if isinstance(c, dict) else self.colour(c, where + (kind, i))
+                        for i, c in enumerate(value[kind]))
         stops = tuple(float(v) for v in value.get("stops", ()))
         if stops and (len(stops) != len(colours) or any(b < a for a, b in zip(stops, stops[1:], strict=False))):
             raise self.fail(where + ("stops",), f"stops must be {len(colours)} increasing fractions, one for each colour, got {list(value['stops'])}")
-        return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops)
+        if kind == "gradient" and ("centre" in value or "radius" in value):
+            key = "centre" if "centre" in value else "radius"
+            raise self.fail(where + (key,), f"'{key}' is for a radial gradient; a linear one runs along its angle")
+        centre = tuple(float(v) for v in value.get("centre", (0.5, 0.5)))
+        return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops,
+                        (centre[0], centre[1]), float(value.get("radius", 0.5)))
 
     def align(self, value: str, where: tuple[Any, ...]) -> str:
         return "centre" if value == "center" else value
@@ -1215,6 +1236,8 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
         if element.picks or element.when is not None or element.unless is not None:
             chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
             element = replace(element, when=None, unless=None, picks=(), **chosen)
+        if isinstance(element.fill, Gradient) and element.fill.chosen(values, fail) is not element.fill:
+            element = replace(element, fill=element.fill.chosen(values, fail))
         if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
             element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
                                                       values, fail, others))
