@@ -13,7 +13,8 @@ from tokengen.units import parse_size
 
 POKER = ROOT / "examples" / "poker-cards" / "cards.yaml"
 MM = 72 / 25.4
-FORMS = "expected a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in"
+FORMS = "expected a length such as 1in, WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in, or a card name such as poker"
+NAMES = "'tokengen sizes' lists the names; or give a length such as 1in, WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in, or a card name such as poker"
 
 
 @pytest.mark.parametrize("text, pt", [
@@ -33,7 +34,9 @@ def test_parse_size_forms(text, pt):
 
 @pytest.mark.parametrize("text, message", [
     ("63x88", f"size '63x88' needs a unit after the height; {FORMS}"),
-    ("abc", f"{FORMS}, got 'abc'"),
+    ("abc", f"unknown size name 'abc': {NAMES}"),
+    ("pokr", f"unknown size name 'pokr': did you mean poker? {NAMES}"),
+    ("1in x", f"{FORMS}, got '1in x'"),
     ("63mmx-5mm", "length must not be negative: '-5mm'"),
 ])
 def test_parse_size_refusals(text, message):
@@ -122,7 +125,8 @@ def test_malformed_size_names_the_option_and_the_forms(run, tmp_path):
 @pytest.mark.parametrize("size, message", [
     ("63mmx88", f"size '63mmx88' needs a unit after the height; {FORMS}"),
     ("2.5inx3.5", f"size '2.5inx3.5' needs a unit after the height; {FORMS}"),
-    ("x" * 129, f"{FORMS}, got '{'x' * 129}'"),  # the longest text parse_size reads as WIDTHxHEIGHT
+    ("x" * 129, f"unknown size name '{'x' * 129}': {NAMES}"),  # the longest text parse_size reads as a name or WIDTHxHEIGHT
+    ("9" * 129, f"{FORMS}, got '{'9' * 129}'"),
 ])
 def test_a_catalogue_size_error_is_whole(run, tmp_path, size, message):
     """A catalogue's ``size:`` error reads as ``--size``'s does, not cut off mid-word."""

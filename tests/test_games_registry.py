@@ -67,8 +67,10 @@ def test_small_text_and_unprintable_size(run, tmp_path):
     small = [f for f in report["findings"] if f["code"] == "small-text"]
     assert len(small) == 2 and small[0]["data"]["pt"] == pytest.approx(1.76)  # 0.05 × 36 pt, printed at the 0.5 in token's text shrink (0.976)
     assert result.exit_code == 0  # a warning
-    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in"))
+    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in\ntile: false"))
     assert result.exit_code == 1 and ("error", "not-printable") in codes(report)
+    result, report = check(run, tmp_path, BASE.replace("size: 0.5in", "size: 12in"))  # a board: build tiles it
+    assert result.exit_code == 0 and ("info", "board") in codes(report)
 
 
 def test_duplicate_ids_and_unknown_game(run, tmp_path):
@@ -85,8 +87,7 @@ def test_a_game_plug_in_registers_through_the_entry_point_group(run, tmp_path, m
     (site / "fakegame-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: fakegame\nVersion: 1.0\n")
     (site / "fakegame-1.0.dist-info" / "entry_points.txt").write_text("[tokengen.games]\nfakegame = fakegame_checks:MODULE\n")
     (site / "fakegame_checks.py").write_text(textwrap.dedent("""\
-        from tokengen.games.registry import GameModule
-        from tokengen.games.meatshields.rules.checks import Finding
+        from tokengen.games.contract import Finding, GameModule
 
         def strength_total(catalogue, settings):
             total = sum(len(t.value("name")) * t.copies for t in catalogue.tokens)
@@ -105,6 +106,40 @@ def test_a_game_plug_in_registers_through_the_entry_point_group(run, tmp_path, m
         monkeypatch.undo()
         sys.modules.pop("fakegame_checks", None)
         games.modules.cache_clear()
+
+
+def test_a_second_game_needs_only_the_contract(tmp_path, monkeypatch):
+    """A game module written against ``tokengen.games.contract`` alone: its imports name nothing
+    else of tokengen, and the registry, the generic checks and the contract import nothing of
+    the first game."""
+    import ast
+    from pathlib import Path
+
+    source = textwrap.dedent("""\
+        from tokengen.games.contract import ERROR, Finding, GameModule, Settings
+
+        def at_most_three(catalogue, settings: Settings):
+            n = sum(t.copies for t in catalogue.tokens)
+            return [Finding(ERROR, "too-many", f"{n} tokens")] if n > 3 else []
+
+        MODULE = GameModule("tiny", "a test game", checks=(at_most_three,))
+    """)
+    (tmp_path / "tiny_game.py").write_text(source, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
+    assert names == {"tokengen.games.contract"}
+    import tiny_game
+
+    monkeypatch.setattr(games, "modules", lambda: {"tiny": tiny_game.MODULE})
+    path = write(tmp_path, BASE.replace("drawn_blind: true", "game: tiny").replace("{id: b,", "{id: b, copies: 3,"))
+    report = games.check_catalogue(path)
+    assert [(f.severity, f.code, f.message) for f in report.findings][-1] == ("error", "too-many", "4 tokens")
+    sys.modules.pop("tiny_game", None)
+    package = Path(games.__file__).parent
+    for module in ("registry.py", "generic.py", "contract.py"):
+        tree = ast.parse((package / module).read_text("utf-8"))
+        imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert not [m for m in imported if "meatshields" in m], module
 
 
 def test_text_report_of_another_game_has_no_meatshields_lines(run, tmp_path):

@@ -216,7 +216,7 @@ def test_optional_and_defaulted_text_fields_may_be_empty_and_others_may_not(tmp_
     path = write(tmp_path, text.replace("- {id: a, name: Alpha,", "- {id: a, name: '',"))
     assert error(path) == "cat.yaml:9: tokens[0].name: field 'name' is empty"
     path = write(tmp_path, text.replace("optional: true}, cost", "optinal: true}, cost"))
-    assert error(path) == "cat.yaml:2: fields.note.optinal: unknown key; did you mean 'optional'? (known keys: type, default, optional)"
+    assert error(path) == "cat.yaml:2: fields.note.optinal: unknown key; did you mean 'optional'? (known keys: type, default, optional, choices)"
     path = write(tmp_path, text.replace("optional: true}, cost", "optional: 'yes'}, cost"))
     assert error(path) == "cat.yaml:2: fields.note.optional: expected true or false, got 'yes'"
 

@@ -418,3 +418,15 @@ def test_the_page_prints_nothing(client, capfd):
     assert client.get("/download/align").status_code == 200
     out, err = capfd.readouterr()
     assert (out, err) == ("", "")
+
+
+def test_the_page_shows_the_catalogues_rules_and_odds(client):
+    """The check report the page shows holds the catalogue's rules and odds (Meatshields
+    declares 3 rules and 1 odd), and the page writes them as the command line does."""
+    findings = client.get("/api/render").json()["check"]["findings"]
+    rules = next(f for f in findings if f["code"] == "rules")
+    assert rules["message"] == "all 3 rules hold" and [r["holds"] for r in rules["data"]["rules"]] == [True] * 3
+    odds = next(f for f in findings if f["code"] == "odds")
+    assert (odds["field"], odds["data"]["p"]) == ("odds[0]", "361/816")  # 1 - C(15,3)/C(18,3)
+    script = client.get("/static/app.js").text
+    assert '(f.code === "rule" || f.code === "odds")' in script

@@ -57,8 +57,6 @@ INTENTS = {
     "saturation": ImageCms.Intent.SATURATION,
     "absolute": ImageCms.Intent.ABSOLUTE_COLORIMETRIC,
 }
-#: Ways to reach CMYK: through an ICC output profile, or the naive formula.
-CONVERSIONS = ("icc", "formula")
 #: Default total ink limit, percent (C+M+Y+K): the usual sheet-fed coated limit (FOGRA39: 300–330 %).
 INK_LIMIT = 300.0
 #: Accepted ink limits, percent.

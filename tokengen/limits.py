@@ -51,3 +51,7 @@ PREFLIGHT_LIMITS = {"file_mb": 1024, "pages": 5_000, "placements": 500_000, "ope
 #: one page may take (s, ``--max-render-seconds``).
 RENDER_MEMORY_MB = 1536
 RENDER_SECONDS = 60
+
+#: Most pages one board is tiled over (an 8 × 8 grid: a 1.5 m board on Letter); fixed
+#: (:func:`tokengen.geometry.tiling.tileable`).
+MAX_TILES = 64

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as _field
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,24 @@ class Remark:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """One entry of a catalogue's ``rules:`` or ``odds:`` list, as the schema passed it: the
+    ``section`` (``"rules"`` or ``"odds"``), its ``index`` in that list, the entry's mapping
+    ``spec`` (YAML data: str, int, float, lists and mappings) and its 1-based ``line``.
+    :mod:`tokengen.games.declared` reads and checks them."""
+
+    section: str
+    index: int
+    spec: dict[str, Any] = _field(compare=False, hash=False)
+    line: int | None = None
+
+    @property
+    def where(self) -> str:
+        """The entry as a field path: ``rules[2]``, ``odds[0]``."""
+        return f"{self.section}[{self.index}]"
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """A validated catalogue. ``size`` is the token trim size in pt; ``tokens`` keep file order."""
 
@@ -233,6 +252,9 @@ class Catalogue:
     #: The safe area (pt) the faces were designed for (``safe_area:``; None: the home one). An
     #: output asking a larger one scales each face's content about its centre to fit.
     safe_area: float | None = None
+    #: A board larger than the page is tiled over pages with this overlap (pt, ``tile: {overlap: 6mm}``);
+    #: None: ``tile: false``, such a board is refused.
+    tile_overlap: float | None = 6 * 72 / 25.4
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()
@@ -243,6 +265,12 @@ class Catalogue:
     #: picture's resolved path, the file naming it as the user gave it, its line, its field
     #: path), for a message about a picture that cannot be used (:meth:`art_place`).
     art_places: tuple[tuple[Path, str, int | None, str | None], ...] = ()
+    #: The catalogue's ``rules:`` then ``odds:`` entries, in order (:class:`Declared`).
+    declared: tuple[Declared, ...] = ()
+    #: The declared choices of fields (field name → its values, in order): a field's
+    #: ``choices:`` list; in the Meatshields format ``attribute`` and ``priority`` (the codes of
+    #: ``game.attributes`` and ``game.priorities``). The ``each:`` rule reads them.
+    choices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
     def art_place(self, path: Path | str) -> tuple[str, int | None, str | None]:
         """(file, line, field) where the picture ``path`` is named, as :attr:`art_places` holds

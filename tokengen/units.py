@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
+from functools import cache
 
 PT_PER_IN = 72.0
 PT_PER_MM = 72.0 / 25.4
@@ -79,12 +81,52 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
 #: right for both), ``2.5inx3.5in``, ``63 x 88 mm``, ``63×88mm``.
 _WXH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*[x×X]\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*$")
 #: The forms :func:`parse_size` accepts, as its messages name them.
-SIZE_FORMS = "a length such as 1in or WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in"
+SIZE_FORMS = "a length such as 1in, WIDTHxHEIGHT such as 63mmx88mm, 63x88mm or 2.5inx3.5in, or a card name such as poker"
+#: A size name as :func:`parse_size` looks it up: letters, digits and hyphens, beginning with a letter.
+_NAME = re.compile(r"^\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*$")
+
+
+@dataclass(frozen=True)
+class NamedSize:
+    """A card or tile size known by name (``poker``): its trim in pt, portrait (width <= height),
+    the other names it answers to, and where the figure comes from (``data/sizes.yaml``)."""
+
+    name: str
+    width: float
+    height: float
+    also: tuple[str, ...]
+    source: str
+
+
+@cache
+def named_sizes() -> dict[str, NamedSize]:
+    """Every named size of the package's ``data/sizes.yaml``, by each of its names (lower case).
+
+    The file is package data, read once; its sizes are written as :func:`parse_size` reads them.
+
+    Raises:
+        ValueError: the package's own file is damaged (a size that does not parse).
+    """
+    from importlib.resources import files
+
+    import yaml
+
+    data = yaml.safe_load((files("tokengen") / "data" / "sizes.yaml").read_text(encoding="utf-8"))
+    found: dict[str, NamedSize] = {}
+    for name, entry in data["sizes"].items():
+        width, height = _parse_dimensions(entry["size"])
+        size = NamedSize(name, width, height if height is not None else width, tuple(entry.get("also", ())),
+                         " ".join(str(entry["source"]).split()))
+        for key in (name, *size.also):
+            found[key.lower()] = size
+    return found
 
 
 def parse_size(text: str, *, allow_zero: bool = False) -> tuple[float, float | None]:
-    """Parse a token size: one length (``"1in"`` → (72.0, None)) or ``WIDTHxHEIGHT``
-    (``"63mmx88mm"``, ``"63x88mm"``, ``"63 x 88 mm"`` → (178.58…, 249.44…)), in pt, each side > 0.
+    """Parse a token size: one length (``"1in"`` → (72.0, None)), ``WIDTHxHEIGHT``
+    (``"63mmx88mm"``, ``"63x88mm"``, ``"63 x 88 mm"`` → (178.58…, 249.44…)), or a card's name
+    (``"poker"`` → (180.0, 252.0); :func:`named_sizes`, a square one as its width alone), in pt,
+    each side > 0.
     The one size parser: a catalogue's ``size:`` and ``--size`` both read here; ``allow_zero``
     lets a zero side through for the caller to refuse in its own words (``--size 0``: see
     :func:`tokengen.geometry.sizing.token_size`).
@@ -96,6 +138,27 @@ def parse_size(text: str, *, allow_zero: bool = False) -> tuple[float, float | N
         raise ValueError(f"expected {SIZE_FORMS}, got {text!r}")
     if len(text) > 2 * MAX_TEXT + 1:  # too long for WIDTHxHEIGHT: parse_length refuses it, saying how long
         return parse_length(text, allow_zero=allow_zero), None
+    name = _NAME.match(text)
+    if name:
+        return _named(name.group(1))
+    return _parse_dimensions(text, allow_zero=allow_zero)
+
+
+def _named(name: str) -> tuple[float, float | None]:
+    """A named size as :func:`parse_size` returns it (a square one as its width alone)."""
+    import difflib
+
+    sizes = named_sizes()
+    size = sizes.get(name.lower())
+    if size is None:
+        close = difflib.get_close_matches(name.lower(), list(sizes), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise ValueError(f"unknown size name {name!r}: {hint}'tokengen sizes' lists the names; or give {SIZE_FORMS}")
+    return size.width, (None if size.height == size.width else size.height)
+
+
+def _parse_dimensions(text: str, *, allow_zero: bool = False) -> tuple[float, float | None]:
+    """One length or ``WIDTHxHEIGHT`` (see :func:`parse_size`)."""
     match = _WXH.match(text)
     if match:
         width, left, height, right = match.groups()

@@ -65,7 +65,7 @@ def check(catalogue: Path, add: tuple[str, ...], remove: tuple[str, ...], fmt: s
       tokengen check --ties all --format json
       tokengen check --size 0.5in
     """
-    from ..games.meatshields.rules import Settings
+    from ..games.contract import Settings
     from ..games.registry import check_catalogue, format_report, skipped  # any catalogue: generic checks, then its game module's
     from ..outputs.summary import warning_line
 

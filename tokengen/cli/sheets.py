@@ -18,7 +18,7 @@ from ..limits import (
     RENDER_MEMORY_MB,
     RENDER_SECONDS,
 )
-from ..units import parse_page
+from ..units import counted, parse_page
 from .app import cli
 from .completion import complete_page
 from .habits import data, say, step, warn
@@ -26,6 +26,7 @@ from .params import (
     CATALOGUE,
     DEFAULT_CATALOGUE,
     FORMAT,
+    LENGTH,
     REPORT,
     SIZE,
     _echo_json,
@@ -114,6 +115,9 @@ def build_json(result: Any) -> None:
 @click.option("--fold", type=click.Choice(["long", "short"]), default=None, is_flag=False, flag_value="long",
               help="Fold-over sheets for printers without duplex: backs beside the faces, mirrored across a dashed fold line "
                    "(long: the line runs along the sheet's long edges; short: across).")
+@click.option("--tile/--no-tile", default=True, show_default=True,
+              help="A board larger than the page: print it over several pages with overlaps, marks and an assembly key (catalogue key tile:); "
+                   "--no-tile refuses it.")
 @click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
@@ -129,7 +133,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | tuple[float, float] | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
-          furniture: str = "full",
+          furniture: str = "full", tile: bool = True,
           max_font_code_points: int = MAX_FONT_CODE_POINTS, previews: Any = None, fmt: str = "text") -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
@@ -142,6 +146,8 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
       tokengen build --copies 2 --crop-marks --no-cut-lines -o two-sets.pdf
       tokengen build --copies 50 --columns 0 -o full-pages.pdf
       tokengen build --fill -o full-sheet.pdf
+      tokengen build board.yaml -o board.pdf         # a board larger than the page, tiled over pages
+      tokengen build game.yaml -o game.pdf           # a project: every part after a contents page
       tokengen build --backs --back-offset 0.5mm,-1mm --rules -o duplex.pdf
       tokengen build --size 25mm --page a4 -o a4-25mm.pdf
       tokengen build --scale 1.25 -o big.pdf
@@ -156,33 +162,59 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     from ..outputs.summary import SIZE_OR_SCALE
     from ..sources.bundled import default_output
     from ..sources.catalogue import load_catalogue
+    from ..sources.project import is_project
 
     if token_size is not None and scale is not None:
         raise click.UsageError(SIZE_OR_SCALE)
     if fmt == "json" and click.get_current_context().params.get("watch"):
         raise click.UsageError("--format json is for one build, not --watch")
-    with step(f"read {catalogue}"):
-        cat = load_catalogue(catalogue, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
-    spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                      sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
-    spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
+    def load(path: Path) -> Any:
+        with step(f"read {path}"):
+            return load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+
+    def options_for(cat: Any) -> BuildOptions:
+        spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
+                          sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
+        spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
+        if punch:
+            if cat.shape is None or cat.shape.kind != "circle":
+                raise click.UsageError("--punch is for circle tokens (shape: circle)")
+            spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+        return BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                            max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
+                            max_svg_elements=max_svg_elements, tile=tile and cat.tile_overlap is not None,
+                            overlap=cat.tile_overlap or BuildOptions.overlap)
+
+    if is_project(catalogue):
+        return _build_project(catalogue, output, load, options_for, fmt)
+    cat = load(catalogue)
+    options = options_for(cat)
     default = default_output(catalogue, cat.title)
     target = default if output is None else output_file(output, default.name)
-    if punch:
-        if cat.shape is None or cat.shape.kind != "circle":
-            raise click.UsageError("--punch is for circle tokens (shape: circle)")
-        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
     with step(f"built {target}"):
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                                             max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
-                                             max_svg_elements=max_svg_elements), target,
-                           also=previews)
+        result = build_pdf(cat, options, target, also=previews)
     note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
     if note:
         result = dataclasses.replace(result, notes=(note, *result.notes))
     echo_build_report(result, fmt)
     if fmt == "json":
         click.get_current_context().meta[REPORT] = lambda: build_json(result)  # after the previews
+    return result
+
+
+def _build_project(path: Path, output: str | None, load: Any, options_for: Any, fmt: str) -> Any:
+    """``tokengen build project.yaml``: every part into one PDF after a contents page."""
+    from ..outputs.project import build_project
+    from ..sources.project import load_project
+
+    project = load_project(path)
+    target = output_file(output, f"{path.stem}.pdf") if output else Path(f"{path.stem}.pdf")
+    with step(f"built {target}"):
+        result = build_project(project, load, options_for, target)
+    for warning in result.warnings:
+        warn(warning)
+    parts = ", ".join(f"{project.parts[n].name} from page {start}" for n, (_, start) in enumerate(result.parts))
+    say(f"wrote {target}: {counted(len(result.parts), 'part')} on {counted(result.pages, 'page')} (contents on page 1; {parts})")
     return result
 
 
@@ -223,6 +255,67 @@ def init_command(folder: Path, starter: str) -> None:
 
     for path in init(folder, starter):
         say(f"wrote {path}")
+
+
+@cli.command("box")
+@click.argument("catalogue", default=DEFAULT_CATALOGUE, type=CATALOGUE)
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None,
+              help="PDF to write (default: named after the catalogue, with -box: cards-box.pdf).")
+@click.option("--page", default="letter", show_default=True, help="Page size (letter, a4, … or WIDTHxHEIGHT).")
+@click.option("--landscape", is_flag=True, help="Turn the page sideways.")
+@click.option("--cards", type=click.IntRange(1, 10_000), default=None, help="Cards the box holds (default: the catalogue's tokens).")
+@click.option("--thickness", type=LENGTH, default="0.3mm", show_default=True, help="Thickness of one card (sleeved cards: about 0.6mm).")
+@click.option("--clearance", type=LENGTH, default="1mm", show_default=True, help="Room added to each inside dimension.")
+def box_command(catalogue: Path, output: str | None, page: str, landscape: bool, cards: int | None, thickness: float, clearance: float) -> None:
+    """Draw a tuck box for CATALOGUE's cards: its inside is the deck (card width and height, the
+    cards' thickness) plus a clearance, with glue flap, dust flaps, tuck flaps and a thumb notch;
+    the deck's back on its front and back, its title up the sides. Cut on the solid line, fold on
+    the dashed ones.
+
+    \b
+    Examples:
+      tokengen box cards.yaml -o cards-box.pdf
+      tokengen box cards.yaml --cards 54 --thickness 0.32mm --page a4
+    """
+    from ..geometry import sizing
+    from ..outputs.box import write_box
+    from ..outputs.options import BuildOptions
+    from ..sources.bundled import default_output
+    from ..sources.catalogue import load_catalogue
+    from ..units import format_length
+
+    with step(f"read {catalogue}"):
+        cat = load_catalogue(catalogue)
+    spec = sheet_spec(page, landscape, 0.25 * 72, 0.0, None, True, False,
+                      sizing.token_size(cat.size, None, None, cat.shape, base_height=cat.height), group=cat.columns)
+    default = default_output(catalogue, cat.title)
+    target = output_file(output, default.name) if output else default.with_name(default.stem + "-box.pdf")
+    box = write_box(cat, BuildOptions(sheet=spec), target, cards, thickness, clearance)
+    say(f"wrote {target}: a tuck box {format_length(box.width)} wide, {format_length(box.height)} high, "
+        f"{format_length(box.depth)} deep (inside)")
+
+
+@cli.command("sizes")
+def sizes_command() -> None:
+    """List the card and tile sizes known by name, for a catalogue's size: and --size: each name,
+    the other names it answers to, its trim in mm and in, and where the figure comes from.
+
+    \b
+    Examples:
+      tokengen sizes
+      tokengen build cards.yaml --size bridge
+    """
+    from ..units import PT_PER_IN, PT_PER_MM, named_sizes
+
+    seen: set[str] = set()
+    for size in named_sizes().values():
+        if size.name in seen:
+            continue
+        seen.add(size.name)
+        mm = f"{size.width / PT_PER_MM:g} x {size.height / PT_PER_MM:g} mm"
+        inch = f"{size.width / PT_PER_IN:.3g} x {size.height / PT_PER_IN:.3g} in"
+        also = f" (also {', '.join(size.also)})" if size.also else ""
+        data(f"{size.name:<14} {mm:<20} {inch:<18} {size.source}{also}")
 
 
 @cli.command("preview")

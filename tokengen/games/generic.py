@@ -10,12 +10,13 @@ from ..errors import LayoutError
 from ..faces.facedraw import cut_message, cut_texts, printed_texts, unfit_message, unfit_texts
 from ..faces.render import text_frame
 from ..faces.scale import MIN_LEGIBLE_PT
-from ..geometry import bands, pager, shapes, textfit
+from ..geometry import bands, pager, shapes, textfit, tiling
 from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue, Token
 from ..units import counted, format_length, format_pt
-from .meatshields.rules.checks import ERROR, INFO, WARNING, Finding, Settings
+from .contract import ERROR, INFO, WARNING, Finding, Settings
+from .declared import check_odds, check_rules
 
 
 def _spec(catalogue: Catalogue, settings: Settings, trim: bands.Trim | None = None) -> SheetSpec:
@@ -47,7 +48,7 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             try:
                 fit = pager.fits([max(band.count, 1)], [spec])[0]
             except LayoutError as exc:
-                out.append(Finding(ERROR, "not-printable", f"{exc}{which}", field="size"))
+                out.append(_board(catalogue, spec, settings, len(found)) or Finding(ERROR, "not-printable", f"{exc}{which}", field="size"))
                 continue
         data: dict[str, Any] = {"per_page": fit.per_page, "columns": fit.columns, "rows": fit.rows}
         if len(found) > 1:
@@ -55,6 +56,21 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         out.append(Finding(INFO, "sheet", f"{counted(fit.per_page, 'token')} of {shapes.describe(spec)} {'fits' if fit.per_page == 1 else 'fit'} on one "
                            f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page{which}", data=data))
     return out
+
+
+def _board(catalogue: Catalogue, spec: SheetSpec, settings: Settings, count: int) -> Finding | None:
+    """Info ``board``: a token of the catalogue's one size larger than the page, which ``build``
+    tiles over pages (:mod:`tokengen.geometry.tiling`); None when it is not such a board, or the
+    catalogue says ``tile: false``."""
+    width, height = spec.size, spec.height or spec.size
+    grid = None if count != 1 or catalogue.tile_overlap is None else \
+        tiling.tileable(width, height, settings.page, spec.margin, catalogue.tile_overlap)
+    if grid is None:
+        return None
+    return Finding(INFO, "board", f"a {format_length(width)} × {format_length(height)} board: build tiles it over "
+                   f"{grid.rows} × {grid.columns} pages of {format_length(settings.page[0])} × {format_length(settings.page[1])} "
+                   f"overlapping by {format_length(grid.overlap)}, plus an assembly key; shop exports print it whole "
+                   "with single-pages", data={"rows": grid.rows, "columns": grid.columns})
 
 
 def _ids(band: bands.Band) -> str:
@@ -199,6 +215,6 @@ def check_remarks(catalogue: Catalogue, settings: Settings) -> list[Finding]:
             for r in catalogue.remarks]
 
 
-#: The generic checks, in report order.
+#: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks)
+          check_remarks, check_rules, check_odds)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -35,32 +35,16 @@ from ..model import Catalogue
 from ..sources import bundled
 from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
 from ..sources.yamlsrc import read_yaml
-from ..units import counted
-from .meatshields.rules.checks import ERROR, Finding, Report, Settings, finding_from_error
-from .meatshields.rules.targeting import Interpretations
+from .contract import ERROR, Check, Finding, GameModule, Readings, Report, Settings, WithReadings, finding_from_error, reading_lines
+
+__all__ = ["GROUP", "BUILT_IN", "Check", "GameModule", "GameReport", "check_catalogue", "format_report", "modules", "skipped"]
 
 #: The entry point group game modules register in.
 GROUP = "tokengen.games"
 
-Check = Callable[[Catalogue, Settings], list[Finding]]
-
-
-@dataclass(frozen=True)
-class GameModule:
-    """A game's checks: ``name`` as catalogues write it after ``game:``, a one-line
-    ``description``, and ``checks`` run in order after the generic ones, each
-    ``(catalogue, settings) -> list[Finding]``. ``check_file`` (optional) replaces the whole
-    check for catalogues in the game's own format (the Meatshields YAML), given the path,
-    settings and the variant options ``add``/``remove``, returning a :class:`Report`; a module
-    with ``check_file`` and no ``checks`` checks only its own format. ``readings``: the game is
-    played with the Meatshield interpretations (``--one-sided``, ``--ties``, …), which its
-    reports then list and ``check`` then accepts."""
-
-    name: str
-    description: str
-    checks: tuple[Check, ...] = ()
-    check_file: Callable[..., Report] | None = None
-    readings: bool = False
+#: tokengen's own game modules, as its ``pyproject.toml`` registers them: loaded from here when
+#: the package's metadata is not installed (a source checkout on ``sys.path``).
+BUILT_IN = {"meatshields": "tokengen.games.meatshields:MODULE"}
 
 
 #: One line per entry point :func:`modules` left out, filled as it loads them.
@@ -78,7 +62,9 @@ def modules() -> dict[str, GameModule]:
     """
     found: dict[str, GameModule] = {}
     _SKIPPED.clear()
-    for point in entry_points(group=GROUP):
+    points = list(entry_points(group=GROUP))
+    points += [_built_in(name) for name in BUILT_IN if name not in {p.name for p in points}]
+    for point in points:
         try:
             with _own_interrupts() as interrupted:
                 module = point.load()
@@ -98,6 +84,24 @@ def modules() -> dict[str, GameModule]:
         else:
             _SKIPPED.append(_skip_line(point.name, point.value, f"gave a {type(module).__name__}, not a GameModule"))
     return found
+
+
+def _built_in(name: str) -> EntryPoint:
+    """The entry point of tokengen's own game module ``name`` (:data:`BUILT_IN`)."""
+    return EntryPoint(name, BUILT_IN[name], GROUP)
+
+
+def _with_readings(module: GameModule) -> WithReadings:
+    """How ``module`` chooses its readings: its own :attr:`GameModule.with_readings`, else the
+    Meatshields module's (the readings are Meatshields'), found as a plug-in like any other."""
+    if module.with_readings is not None:
+        return module.with_readings
+    meatshields = next(iter(entry_points(group=GROUP, name="meatshields")), None) or _built_in("meatshields")
+    hook = getattr(meatshields.load(), "with_readings", None)
+    if hook is None:
+        raise GameModuleError(f"game module '{module.name}' plays by the Meatshield readings, "
+                              "and the meatshields module that chooses them is not installed")
+    return hook
 
 
 def skipped() -> tuple[str, ...]:
@@ -181,20 +185,20 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     data, lines = read_yaml(path)
     if not declares_fields(data):
         meatshields = modules().get("meatshields")
-        if meatshields is None or meatshields.check_file is None:  # not installed as a package: the engine itself
-            from .meatshields.rules import check_catalogue as rules_check
-
-            return rules_check(path, settings, add=add, remove=remove, readings=readings)
+        if meatshields is None or meatshields.check_file is None:
+            raise GameModuleError(f"{path}: a Meatshields catalogue, and the meatshields game module that checks it "
+                                  f"is not loaded{''.join('; ' + line for line in skipped())}")
         return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
     name = data.get("game", "generic")
     module = modules().get(name) if isinstance(name, str) else None
     takes = module is not None and module.readings
     _refuse_meatshield_options(path, name, takes, add, remove, readings)
-    interpretations = settings.interpretations or Interpretations.chosen(readings if takes else None)
-    settings = replace(settings, interpretations=interpretations)
+    chosen: Readings | None = None
+    if module is not None and takes:
+        settings, chosen = _with_readings(module)(settings, readings)
 
     def report(*findings: Finding, game: str = "generic", readings: bool = False) -> GameReport:
-        return GameReport(path, (), interpretations, findings, game=game, readings=readings)
+        return GameReport(path, findings, game=game, readings=chosen if readings else None)
 
     findings = [Finding(ERROR, "schema", e.message, e.line, e.field) for e in validate_schema(path, data, lines)]
     if findings:
@@ -242,42 +246,34 @@ def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable
 @dataclass(frozen=True)
 class GameReport(Report):
     """A :class:`Report` of a catalogue with declared fields: ``game`` names the game module
-    whose checks ran after the generic ones (``generic``: none); ``readings`` is True when that
-    game plays by the Meatshield interpretations (:attr:`GameModule.readings`), which the report
-    then lists."""
+    whose checks ran after the generic ones (``generic``: none); ``readings`` holds the
+    Meatshield interpretations when that game plays by them (:attr:`GameModule.readings`),
+    which the report then lists, else None."""
 
     game: str = "generic"
-    readings: bool = False
+    readings: Readings | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """As :meth:`Report.as_dict` with ``game`` after ``counts`` and no ``variants`` (a
-        catalogue with declared fields has none); ``interpretations`` and
-        ``interpretations_in_play`` only when the game takes the readings."""
+        """As :meth:`Report.as_dict` with ``game`` after ``counts``; ``interpretations`` and
+        ``interpretations_in_play`` after it only when the game takes the readings."""
         data = super().as_dict()
-        left_out = {"variants"} | (set() if self.readings else {"interpretations", "interpretations_in_play"})
         head = {k: data[k] for k in ("catalogue", "playable", "counts")} | {"game": self.game}
-        return head | {k: v for k, v in data.items() if k not in head and k not in left_out}
+        if self.readings is not None:
+            head |= {"interpretations": self.readings.as_dict(), "interpretations_in_play": self.readings.in_play(None)}
+        return head | {"findings": data["findings"]}
+
+    def text_lines(self) -> list[str]:
+        """The verdict line, the game, the interpretations when the game takes them, and one line
+        per finding (``file:line: severity code: field: message``)."""
+        out = [self.verdict(), f"checks: generic{'' if self.game == 'generic' else ' + ' + self.game}"]
+        if self.readings is not None:
+            out += reading_lines(self.readings)
+        return out + [self.finding_line(f) for f in self.findings]
 
 
 def format_report(report: Report) -> str:
-    """The report as text. A Meatshields report is :func:`tokengen.games.meatshields.rules.format_report`'s (with
-    variants and interpretations); any other game's is the verdict line, the game, the
+    """The report as text (:meth:`Report.text_lines`): a Meatshields report has its variants,
+    interpretations and draw-odds table; any other game's is the verdict line, the game, the
     interpretations when the game takes them, and one line per finding
     (``file:line: severity code: field: message``)."""
-    from .meatshields.rules import format_report as rules_format
-    from .meatshields.rules.checks import SEVERITIES, reading_lines
-
-    if not isinstance(report, GameReport):
-        return rules_format(report)
-    c = report.counts()
-    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
-    out = [f"{report.path}: {'playable' if report.playable else 'NOT playable'} ({tally})",
-           f"checks: generic{'' if report.game == 'generic' else ' + ' + report.game}"]
-    if report.readings:
-        out += reading_lines(report)[1:]  # no variants: a catalogue with declared fields has none
-    for f in report.findings:
-        file = f.file or report.path
-        where = f"{file}:{f.line}" if f.line else str(file)
-        what = f"{f.field}: {f.message}" if f.field and f.line else f.message
-        out.append(f"{where}: {f.severity} {f.code}: {what}")
-    return "\n".join(out) + "\n"
+    return "\n".join(report.text_lines()) + "\n"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar, overload
+from typing import TypeVar, overload
 
 from ..model import Catalogue, Token
 from .imposition import SheetSpec
@@ -190,12 +190,6 @@ def describe_all(specs: Sequence[SheetSpec]) -> str:
     and 63mm × 88mm rounded`` (one band: :func:`tokengen.geometry.shapes.describe`)."""
     names = [describe(s) for s in specs]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def catalogue_trim(catalogue: Catalogue) -> Trim:
-    """The catalogue's own trim (its top-level ``size:`` and ``shape:``)."""
-    shape: Any = catalogue.shape
-    return Trim(catalogue.size, catalogue.height, shape)
 
 
 def band_catalogue(catalogue: Catalogue, band: Band) -> Catalogue:

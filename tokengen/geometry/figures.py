@@ -150,17 +150,6 @@ def path_points(path: Path) -> list[Point]:
     return [(float(c[i]), float(c[i + 1])) for c in path for i in range(1, len(c) - 1, 2)]
 
 
-def turn_path(path: Path, centre: Point, degrees: float) -> Path:
-    """``path`` turned ``degrees`` clockwise about ``centre``."""
-    if not degrees:
-        return path
-    out: Path = []
-    for c in path:
-        coords = [turned((float(c[i]), float(c[i + 1])), centre, degrees) for i in range(1, len(c) - 1, 2)]
-        out.append((c[0], *[v for p in coords for v in p]))
-    return out
-
-
 def gradient_axis(box: tuple[float, float, float, float], angle: float) -> tuple[Point, Point]:
     """The start and end (pt) of a linear gradient over ``box`` (x, y, w, h) running in the
     direction ``angle`` (degrees clockwise from 12 o'clock, as CSS's ``linear-gradient``: 0 from

@@ -7,42 +7,29 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from .._version import __version__
-from ..colour import Converter
 from ..errors import ArtError, CatalogueError, LayoutError, UsageError
-from ..faces.art import ArtLibrary, shown_in
+from ..faces.art import shown_in
 from ..faces.pagesetup import apply_printer_scale, scale_keywords, set_page_boxes
 from ..faces.pagestream import end_page, save
 from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
 from ..faces.scale import small_text_warnings
 from ..geometry import bands, foldover, furniture, pager
-from ..geometry.imposition import SheetSpec
+from ..geometry.imposition import PageLayout, Rect, SheetSpec
 from ..io import guard, progress, testhook
 from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from ..model import Catalogue
 from ..units import counted, format_length
+from . import tiles
 from .backs import BackSheets, backs_path
 from .options import BuildOptions
+from .result import BuildResult, art_library, pictures_of
 
-
-@dataclass(frozen=True)
-class BuildResult:
-    """What a build wrote: the file, its page count and the number of tokens placed; the back
-    sheets (and their file when separate); warnings such as low-resolution art; ``sets``: how
-    many copies of the catalogue were placed; ``rules_pages``: pages of the rules sheet."""
-
-    path: Path
-    pages: int
-    tokens: int
-    back_pages: int = 0
-    backs_path: Path | None = None
-    warnings: tuple[str, ...] = ()
-    sets: int = 1
-    rules_pages: int = 0
-    notes: tuple[str, ...] = ()  # what the build did that the user should know: faces scaled for a larger safe area
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 
 @contextmanager
@@ -90,6 +77,9 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
     of the bundled fonts only, asks viewers to print at actual size
     (``/ViewerPreferences /PrintScaling /None``) and carries Title, Author and Subject. Every
     output (the PDF, separate backs, and what ``also`` names) is checked before any is written.
+    The stages: :func:`plan_build` (sizes, bands, pages, outputs guarded), :func:`open_sheet`
+    (canvas and face forms), :func:`draw_page` for each page, :func:`finish` (rules sheet, save,
+    backs).
 
     Raises:
         LayoutError: the tokens do not fit the page, or the run exceeds the limits.
@@ -97,93 +87,198 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         CatalogueError: a picture cannot be used, named where the catalogue names it (:func:`art_named`).
         ExportError: an output cannot be written (nothing is left behind).
     """
-    out = Path(out)
+    if tiles.oversized(catalogue, options):
+        return tiles.build_tiled(catalogue, options, out, also)
+    plan = plan_build(catalogue, options, Path(out), also)
+    with atomic_files(plan.outputs, inputs=plan.inputs) as temps:  # face and backs: both or neither
+        drawing = open_sheet(catalogue, plan, temps)
+        for page in pager.band_pages(plan.counts, plan.run.specs, fold=plan.options.fold):
+            draw_page(drawing, page)
+        rules_pages = finish(drawing)
+    return drawing.result(rules_pages)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A build settled before anything is drawn: the layout (:class:`Settled`), the files it
+    writes (the PDF, then separate backs), the inputs they must not overwrite."""
+
+    catalogue: Catalogue
+    run: Settled
+    out: Path
+    backs_out: Path | None
+    inputs: tuple[Path, ...]
+
+    @property
+    def options(self) -> BuildOptions:
+        """The options with the first band's settled sheet."""
+        return self.run.options
+
+    @property
+    def outputs(self) -> list[Path]:
+        """The files written together: the PDF, and the backs' file when separate."""
+        return [self.out, *([self.backs_out] if self.backs_out else [])]
+
+    @property
+    def counts(self) -> list[int]:
+        """Tokens of each band, all sets."""
+        return [self.run.copies * band.count for band in self.run.bands]
+
+
+def plan_build(catalogue: Catalogue, options: BuildOptions, out: Path, also: Also | None = None) -> Plan:
+    """Settle the plan: sizes, bands, pages (:func:`settle_bands`), and every output (the PDF,
+    separate backs, what ``also`` names for ``out`` and the PDF's page count) guarded before the
+    first byte is written.
+
+    Raises:
+        UsageError, LayoutError: as :func:`settle_bands`.
+        ExportError: an output cannot be written or would overwrite an input.
+    """
     run = settle_bands(catalogue, options)
-    options, copies, pages, specs = run.options, run.copies, run.pages, run.specs
-    spec = options.sheet
-    inputs = catalogue.files_read()
-    backs_out = backs_path(out) if options.backs == "separate" else None
-    extra = also(out, pdf_pages(catalogue, options, pages)) if also else ()
-    guard.check_outputs([out, *([backs_out] if backs_out else []), *extra], inputs)  # all of them before the first byte
+    inputs = tuple(catalogue.files_read())
+    backs_out = backs_path(out) if run.options.backs == "separate" else None
+    plan = Plan(catalogue, run, out, backs_out, inputs)
+    extra = also(out, pdf_pages(catalogue, run.options, run.pages)) if also else ()
+    guard.check_outputs([*plan.outputs, *extra], inputs)  # all of them before the first byte
+    return plan
+
+
+@dataclass
+class Drawing:
+    """A build being drawn: the canvas and its sheets (one per band), the face forms each
+    placement draws (and the backs' when folded over), the back sheets, the warnings so far
+    (once each, in order)."""
+
+    plan: Plan
+    canvas: Canvas
+    sheets: list[SheetCanvas]
+    tokens: bands.Run
+    placed: Sequence[str]
+    folded: Sequence[str]
+    backs: BackSheets | None
+    warnings: dict[str, None]
+
+    @property
+    def sheet(self) -> SheetCanvas:
+        """The first band's sheet, which draws every page."""
+        return self.sheets[0]
+
+    def result(self, rules_pages: int) -> BuildResult:
+        """What the build wrote, once saved."""
+        plan, sheet, backs = self.plan, self.sheet, self.backs
+        return BuildResult(plan.out, plan.run.pages, len(self.tokens), backs.count if backs else 0, plan.backs_out,
+                           plan.catalogue.warnings + tuple(sheet.art.warnings(plan.catalogue.path.parent)) + tuple(self.warnings)
+                           + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), plan.run.copies, rules_pages,
+                           tuple(sheet.notes))
+
+
+def open_sheet(catalogue: Catalogue, plan: Plan, temps: Sequence[Path]) -> Drawing:
+    """Open the sheet: the art library, the canvas writing ``temps[0]`` (its metadata), a sheet
+    per band, every token's face form (the back's too when folded over), the back sheets writing
+    ``temps[1]`` when separate, and the small-text warnings of the faces as they were drawn.
+
+    Raises:
+        RenderError: a glyph is missing, or the output profile cannot be used.
+        ArtError: a picture cannot be used.
+    """
+    run, options = plan.run, plan.options
+    spec, specs, pages = options.sheet, run.specs, run.pages
     # whole sets one after another, so each row keeps the catalogue's grouping and a cut-out set is
     # complete; with several sizes, band after band (each band's sets one after another)
-    tokens = bands.Run(run.bands, copies)  # by index, without a list: memory flat in the token count
-    with atomic_files([out, *([backs_out] if backs_out else [])], inputs=inputs) as temps:  # face and backs: both or neither
-        temp, backs_temp = temps[0], (temps[1] if backs_out else None)
-        keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
-        library = art_library(options)
-        library.reserve(pictures_of(catalogue))
-        canvas = open_canvas(temp, spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=(options.subject or f"{counted(len(tokens), 'token')}, {bands.describe_all(specs)}, {counted(pages, 'page')}")
-                             + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
-                             keywords=keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page, design=catalogue.safe_area,
-                            height=spec.height, shape=spec.shape)
-        sheets = [sheet] + [sheet.resized(s.size, s.height, s.shape, k + 1, options.safe) for k, s in enumerate(specs[1:], 1)]
-        forms = {t.id: sheets[k].face_form(t) for k, band in enumerate(run.bands) for t in band.tokens}
-        placed = tokens.each(lambda k, t: forms[t.id])
-        backs = BackSheets(options, catalogue, tokens, sheet, backs_temp, pages, specs=specs) if options.backs else None
-        rules_pages = 0
-        warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
-        for band, band_spec, band_sheet in zip(run.bands, specs, sheets, strict=True):  # the texts as the faces were drawn
-            warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe,
-                                                              layouts=band_sheet.layouts)))
-        folded = tokens.each(lambda k, t: sheets[k].back_form(t.back)) if options.fold else []
-        counts = [copies * band.count for band in run.bands]
-        for page in pager.band_pages(counts, specs, fold=options.fold):
-            if options.boxes:
-                set_page_boxes(canvas, page.block, spec.bleed)
-            apply_printer_scale(canvas, spec.page, options.printer_scale)
-            sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
-            sheet.place(placed, page)
-            if options.fold:  # the backs on the other half (with the faces' home bleed, mirrored), and the dashed fold line
-                backs_half = foldover.backs_of(page, options.fold)
-                sheet.fill_rects([(r, tokens[i].back.background) for i, r in backs_half.outer_bleed])
-                sheet.place(folded, backs_half)
-                sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
-            sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
-            sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
-            if options.registration:
-                from .cutsvg import REG_STROKE, registration_marks
+    tokens = bands.Run(run.bands, run.copies)  # by index, without a list: memory flat in the token count
+    keywords = " ".join(k for k in (scale_keywords(options.printer_scale), options.keywords) if k)
+    library = art_library(options)
+    library.reserve(pictures_of(catalogue))
+    canvas = open_canvas(temps[0], spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
+                         subject=(options.subject or f"{counted(len(tokens), 'token')}, {bands.describe_all(specs)}, {counted(pages, 'page')}")
+                         + (f"; {library.colour.describe()}" if options.colour_model == "cmyk" else ""),
+                         keywords=keywords, colour_model=options.colour_model)
+    sheet = SheetCanvas(canvas, spec.size, spec.bleed, options.colour_model, safe=options.safe, art=library, page=spec.page, design=catalogue.safe_area,
+                        height=spec.height, shape=spec.shape)
+    sheets = [sheet] + [sheet.resized(s.size, s.height, s.shape, k + 1, options.safe) for k, s in enumerate(specs[1:], 1)]
+    forms = {t.id: sheets[k].face_form(t) for k, band in enumerate(run.bands) for t in band.tokens}
+    placed = tokens.each(lambda k, t: forms[t.id])
+    backs = BackSheets(options, catalogue, tokens, sheet, temps[1] if plan.backs_out else None, pages, specs=specs) if options.backs else None
+    warnings: dict[str, None] = {}  # small text, furniture left out: once each, in order
+    for band, band_spec, band_sheet in zip(run.bands, specs, sheets, strict=True):  # the texts as the faces were drawn
+        warnings.update(dict.fromkeys(small_text_warnings(bands.band_catalogue(catalogue, band), band_spec.size, safe=options.safe,
+                                                          layouts=band_sheet.layouts)))
+    folded = tokens.each(lambda k, t: sheets[k].back_form(t.back)) if options.fold else []
+    return Drawing(plan, canvas, sheets, tokens, placed, folded, backs, warnings)
 
-                for mark in registration_marks(spec.page):
-                    sheet.outlines([mark.outline], REG_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
-            if options.die_line:
-                from .cutsvg import page_outlines
-                from .dieline import LAYER
 
-                sheet.die_line(page_outlines(page, spec), options.die_line, LAYER if options.die_layer else None)
-            sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
-            if page.calibration:
-                where = f"page {page.number + 1} of {pages}"
-                what = f"{counted(len(page.cells), 'token')}, {bands.describe_all([specs[k] for k in dict.fromkeys(tokens.band(c.index) for c in page.cells)] or specs)}"
-                captions = (f"{catalogue.title} · {where} · {what} · tokengen {__version__}", f"{catalogue.title} · {where} · {what}",
-                            f"{catalogue.title} · {where}", where)
-                laid = sheet.calibration(page.calibration, captions)
-                warnings.update(dict.fromkeys(laid.warnings))
-                extras = furniture.on_page(furniture.boxes(laid, sheet.measure), page.calibration)
-            else:
-                extras = []
-            edge = furniture.in_unprintable(page, extras)
-            if edge:
-                warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
+def draw_page(drawing: Drawing, page: PageLayout) -> None:
+    """Everything on one page, in order: page boxes and printer scale, the bleed fills, the
+    placed faces (and, folded over, the backs and the fold line), cut lines and outlines,
+    registration marks, the die line, crop marks, the calibration strip and its captions; then
+    the page is ended, its back sheet added, and progress reported.
+    """
+    plan, canvas, sheet, tokens = drawing.plan, drawing.canvas, drawing.sheet, drawing.tokens
+    options = plan.options
+    spec = options.sheet
+    if options.boxes:
+        set_page_boxes(canvas, page.block, spec.bleed)
+    apply_printer_scale(canvas, spec.page, options.printer_scale)
+    sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
+    sheet.place(drawing.placed, page)
+    if options.fold:  # the backs on the other half (with the faces' home bleed, mirrored), and the dashed fold line
+        backs_half = foldover.backs_of(page, options.fold)
+        sheet.fill_rects([(r, tokens[i].back.background) for i, r in backs_half.outer_bleed])
+        sheet.place(drawing.folded, backs_half)
+        sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
+    sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
+    sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
+    if options.registration:
+        from .cutsvg import REG_STROKE, registration_marks
+
+        for mark in registration_marks(spec.page):
+            sheet.outlines([mark.outline], REG_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
+    if options.die_line:
+        from .cutsvg import page_outlines
+        from .dieline import LAYER
+
+        sheet.die_line(page_outlines(page, spec), options.die_line, LAYER if options.die_layer else None)
+    sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
+    extras = draw_calibration(drawing, page) if page.calibration else []
+    edge = furniture.in_unprintable(page, extras)
+    if edge:
+        drawing.warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
                          f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
-            end_page(canvas)  # the finished page kept small until the save: memory flat in the token count
-            if backs:
-                backs.add(page)
-            testhook.checkpoint("page")
-            progress.report("pages", page.number + 1, pages)
-        if options.rules:
-            from ..games.meatshields import rulesheet  # platypus: imported only when a rules sheet is asked for
+    end_page(canvas)  # the finished page kept small until the save: memory flat in the token count
+    if drawing.backs:
+        drawing.backs.add(page)
+    testhook.checkpoint("page")
+    progress.report("pages", page.number + 1, plan.run.pages)
 
-            rules_pages = rulesheet.draw_rules(canvas, catalogue, spec.page, options.printer_scale) or 0
-        with binary_streams():
-            save(canvas)  # piece by piece: no copy of the whole file in memory
-            if backs:
-                backs.finish()
-    return BuildResult(out, pages, len(tokens), backs.count if backs else 0, backs_out,
-                       catalogue.warnings + tuple(sheet.art.warnings(catalogue.path.parent)) + tuple(warnings) + tuple(sheet.warnings) + tuple(backs.warnings if backs else ()), copies, rules_pages,
-                       tuple(sheet.notes))
+
+def draw_calibration(drawing: Drawing, page: PageLayout) -> list[Rect]:
+    """The page's calibration strip with the longest caption that fits (title, page, what it
+    holds, the version); its warnings join the build's. Returns the furniture's boxes on the page."""
+    plan, tokens = drawing.plan, drawing.tokens
+    specs, pages, title = plan.run.specs, plan.run.pages, plan.catalogue.title
+    assert page.calibration is not None
+    where = f"page {page.number + 1} of {pages}"
+    what = f"{counted(len(page.cells), 'token')}, {bands.describe_all([specs[k] for k in dict.fromkeys(tokens.band(c.index) for c in page.cells)] or specs)}"
+    captions = (f"{title} · {where} · {what} · tokengen {__version__}", f"{title} · {where} · {what}", f"{title} · {where}", where)
+    laid = drawing.sheet.calibration(page.calibration, captions)
+    drawing.warnings.update(dict.fromkeys(laid.warnings))
+    return furniture.on_page(furniture.boxes(laid, drawing.sheet.measure), page.calibration)
+
+
+def finish(drawing: Drawing) -> int:
+    """Finish: the rules sheet when asked, the save (piece by piece), the back sheets' file.
+    Returns the rules sheet's page count."""
+    options, canvas = drawing.plan.options, drawing.canvas
+    rules_pages = 0
+    if options.rules:
+        from ..games.meatshields import rulesheet  # platypus: imported only when a rules sheet is asked for
+
+        rules_pages = rulesheet.draw_rules(canvas, drawing.plan.catalogue, options.sheet.page, options.printer_scale) or 0
+    with binary_streams():
+        save(canvas)  # piece by piece: no copy of the whole file in memory
+        if drawing.backs:
+            drawing.backs.finish()
+    return rules_pages
 
 
 def settle(catalogue: Catalogue, options: BuildOptions) -> tuple[BuildOptions, int, int]:
@@ -250,26 +345,6 @@ def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:
 
         rules = rulesheet.page_count(catalogue, options.sheet.page, options.printer_scale)
     return pages * (2 if options.backs == "duplex" else 1) + rules
-
-
-def pictures_of(catalogue: Catalogue) -> list[Path]:
-    """The pictures the tokens draw: art of faces and backs and image fields, sorted (as
-    :meth:`~tokengen.model.Catalogue.files_read` lists them, without spreadsheets and fonts)."""
-    found = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-    found |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
-    if catalogue.back is not None and catalogue.back.art is not None:
-        found.add(catalogue.back.art)
-    return sorted(found)
-
-
-def art_library(options: BuildOptions) -> ArtLibrary:
-    """The art library (and its colour converter) for a build with ``options``.
-
-    Raises:
-        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
-    """
-    return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
-                      max_total_pixels=options.max_art_pixels, max_svg_elements=options.max_svg_elements)
 
 
 def describe(result: BuildResult) -> str:

@@ -500,16 +500,6 @@ def write_png(image: Image.Image, path: Path | BinaryIO, dpi: int, *, shown: Pat
                           + ("; no file of the set was replaced" if shown else "")) from None
 
 
-def preflight_failures(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[str]:
-    """The names of the preflight checks the exported ``pdf`` fails against its own ``profile``
-    (empty: it passes); see :func:`preflight_results`.
-
-    Raises:
-        PreflightError: the PDF cannot be read (see :func:`tokengen.preflight.checks.preflight`).
-    """
-    return [c.name for c in preflight_results(pdf, profile, catalogue, size) if not c.passed]
-
-
 def preflight_results(pdf: Path, profile: Profile, catalogue: Catalogue, size: float | None) -> list[Check]:
     """Every preflight check (:class:`tokengen.preflight.checks.Check`) of the exported ``pdf``
     against its own ``profile``: the failures, the warnings (``passed`` and ``warning``, such as

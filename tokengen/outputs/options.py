@@ -75,3 +75,5 @@ class BuildOptions:
     fold: str | None = None  # "long" or "short": fold-over sheets, backs beside faces (tokengen.geometry.foldover)
     die_line: str | None = None  # a spot colour name (CutContour): every cut outline stroked in it (tokengen.outputs.dieline)
     die_layer: bool = False  # the die line also in an optional-content layer "Cut" (not in PDF/X-1a)
+    tile: bool = False  # a board larger than the page is tiled over pages (tokengen.outputs.tiles: build's default); False refuses it
+    overlap: float = 6 * 72 / 25.4  # pt shared by neighbouring tiles (tile: {overlap: 6mm})

@@ -20,6 +20,7 @@ from ..model import Attribute, Back, Catalogue, Colour, Draws, FaceStyle, Game, 
 from ..units import parse_length
 from . import bundled, gamedata, schemas, scripts
 from .artpath import resolve_art
+from .declared import declared
 from .schemas import foreign, line_at, show, suggest, what
 from .yamlsrc import Lines, dotted, floats, one_line, read_yaml
 
@@ -293,6 +294,8 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         columns=data.get("columns"), interpretations=tuple(data.get("interpretations", {}).items()),
         module="meatshields",  # the format is the Meatshields game's: its module checks it
         art_places=tuple((picture, *place) for picture, place in places.items()),
+        declared=declared(data, lines),
+        choices=(("attribute", tuple(a.code for a in game.attributes)), ("priority", tuple(p.code for p in game.priorities))),
     )
 
 

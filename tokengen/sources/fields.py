@@ -39,6 +39,7 @@ from ..units import parse_length, parse_size
 from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
+from .declared import declared, field_choices
 from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
 from .table import DateCell, Row, Shown, hidden_rows, read_table
@@ -127,6 +128,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     design_safe = None
+    tile_overlap = _tile_overlap(data, fail)
     if "safe_area" in data:
         try:
             design_safe = parse_length(data["safe_area"])
@@ -178,6 +180,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
     checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
     passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    choices = field_choices(data["fields"])
     ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
     by_id: dict[str, dict[str, Any]] | None = None
     in_order: list[dict[str, Any]] | None = None
@@ -192,6 +195,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             values, token_id, copies = ahead[n]
         else:
             values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        for name, allowed in choices:
+            if values.get(name) not in allowed and values.get(name) not in (None, ""):
+                shown_choices = [str(c) for c in allowed]
+                hint = suggest(str(values[name]), shown_choices) or f" (choices: {', '.join(shown_choices)})"
+                raise locate(name)._replace_message(f"{show(values[name])} is not one of the field's choices{hint}")
         for name, value in values.items():
             if isinstance(value, Path) and value not in places:
                 at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
@@ -225,10 +233,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
+        declared=declared(data, lines), choices=choices,
     )
 
 
@@ -267,8 +276,9 @@ def _miss(locate: Locate, field: str | None, message: str) -> CatalogueError:
     return locate(field)._replace_message(message)
 
 
-#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``.
-FIELD_KEYS = ("type", "default", "optional")
+#: Keys of a field given as a mapping: ``{type: text, default: "", optional: true}``;
+#: ``choices: [red, blue]`` lists the values the ``each:`` rule expects (:mod:`.declared`).
+FIELD_KEYS = ("type", "default", "optional", "choices")
 
 
 def _fields(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[dict[str, str], dict[str, Any], set[str]]:
@@ -406,6 +416,20 @@ def _own_face(font: Any, file: Path) -> None:
             own = f"{text[:40]}-{hashlib.sha1(data).hexdigest()[:8]}"
             font.face.name = own.encode("latin-1") if isinstance(name, bytes) else own
         return
+
+
+def _tile_overlap(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> float | None:
+    """The overlap (pt) of a board tiled over pages (``tile: {overlap: 6mm}``), the default 6 mm,
+    or None for ``tile: false`` (a board larger than the page is refused)."""
+    tile = data.get("tile", True)
+    if tile is False:
+        return None
+    if not isinstance(tile, dict) or "overlap" not in tile:
+        return 6 * 72 / 25.4
+    try:
+        return parse_length(tile["overlap"])
+    except ValueError as exc:
+        raise fail(("tile", "overlap"), str(exc)) from None
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:

@@ -30,7 +30,7 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields", "template")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields", "template", "project")
 
 
 @cache
@@ -226,75 +226,145 @@ def check(path: Path, data: Any, lines: Lines, name: str) -> None:
 
 
 def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:
-    """One jsonschema error as ``file:line: field: message`` in tokengen's words."""
+    """One jsonschema error as ``file:line: field: message`` in tokengen's words.
+
+    The order: a key left without a value (its comment shown), then the errors that point at
+    another place (:data:`_ELSEWHERE`: a mapping's kind, an unknown or missing key, the branch of a
+    ``oneOf``/``anyOf`` the value has the shape of), then the schema's own ``x-message``, then the
+    words of the failing keyword (:data:`_WORDS`, one small function each), else jsonschema's
+    message cut to 160 characters.
+    """
     where = tuple(error.absolute_path)
     line = line_at(lines, where)
     field = dotted(where) or None
-    kind = error.validator
     comment = _comment_value(path, line) if error.instance is None and where else None
     if comment is not None:
         return CatalogueError(path, f"no value: {unquoted_comment(str(where[-1]), comment)}", line=line, field=field)
+    for elsewhere in _ELSEWHERE:
+        found = elsewhere(path, error, lines)
+        if found is not None:
+            return found
     schema = error.schema if isinstance(error.schema, dict) else {}
     custom = schema.get("x-message")
-    if kind == "oneOf" and "x-kind" in schema:
-        return _explain_kind(path, error, lines)
-    if kind == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = sorted(schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
-        key = extra[0]
-        hint = suggest(key, allowed)
-        known = f" (known keys: {', '.join(allowed)})" if not hint else ""
-        owner = f" for {schema['x-for']}" if "x-for" in schema else ""
-        return CatalogueError(path, f"unknown key{owner}{foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
-    if kind == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        known = schema.get("properties", {})
-        for key in error.instance if isinstance(error.instance, dict) else ():
-            if key not in known and suggest(key, [missing]):  # "titel" explains the missing "title"
-                return CatalogueError(path, f"unknown key{foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
-        return CatalogueError(path, f"missing required key '{missing}'", line=line, field=field)
-    if kind in ("oneOf", "anyOf") and error.context and "#rrggbb" not in str(schema.get("description", "")):
-        branches: dict[Any, list[jsonschema.ValidationError]] = {}
-        for sub in error.context:
-            branches.setdefault(sub.schema_path[0], []).append(sub)
-        fitting = [subs for subs in branches.values() if not any(s.validator == "type" and not s.relative_path for s in subs)]
-        if fitting:  # the value has the shape of a branch: explain what is wrong inside the first such
-            first = min(fitting[0], key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
-            return explain(path, first, lines)
-        if not custom:
-            kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
-            return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}", line=line, field=field)
-    if custom and kind == "maxLength" and isinstance(error.instance, str):  # the length, not the first 60 of thousands of characters
-        shown = f"{len(error.instance)} characters (at most {error.validator_value})"
-        return CatalogueError(path, custom.replace("{value}", shown), line=line, field=field)
     if custom:
-        return CatalogueError(path, custom.replace("{value}", show(error.instance)), line=line, field=field)
-    if kind == "enum" and isinstance(error.validator_value, list):
-        options = [str(o) for o in error.validator_value]
-        hint = suggest(str(error.instance), options) if isinstance(error.instance, str) else ""
-        noun = schema.get("x-noun", "value")
-        return CatalogueError(path, f"unknown {noun} {show(error.instance)}{hint or ' (use one of ' + ', '.join(options) + ')'}", line=line, field=field)
-    if kind == "type":
-        return CatalogueError(path, f"expected {_kind(error.validator_value)}, got {show(error.instance)}", line=line, field=field)
-    if kind == "oneOf" and "#rrggbb" in str(schema.get("description", "")):
-        return CatalogueError(path, f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {show(error.instance)}', line=line, field=field)
-    if kind == "pattern" and where and where[-1] == "id":
-        return CatalogueError(path, f"id {show(error.instance)} must be lowercase letters, digits, '-' or '_'", line=line, field=field)
-    if kind in ("minimum", "maximum"):
-        bound = "at least" if kind == "minimum" else "at most"
-        return CatalogueError(path, f"must be {bound} {error.validator_value}, got {show(error.instance)}", line=line, field=field)
-    if kind == "maxLength" and isinstance(error.instance, str):
-        return CatalogueError(path, f"text is longer than {error.validator_value} characters ({len(error.instance)})", line=line, field=field)
-    if kind == "minLength" and error.validator_value == 1:
-        return CatalogueError(path, "must not be empty text", line=line, field=field)
-    if kind in ("minItems", "minProperties") and error.validator_value == 1:
-        return CatalogueError(path, "must not be empty", line=line, field=field)
-    if kind == "maxItems":
-        return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
-    if kind == "uniqueItems":
-        return CatalogueError(path, "lists the same entry twice", line=line, field=field)
-    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
-    return CatalogueError(path, one_line(message, 160), line=line, field=field)
+        value = (f"{len(error.instance)} characters (at most {error.validator_value})"  # the length, not thousands of characters
+                 if error.validator == "maxLength" and isinstance(error.instance, str) else show(error.instance))
+        return CatalogueError(path, custom.replace("{value}", value), line=line, field=field)
+    words = _WORDS.get(str(error.validator))
+    message = words(error, schema, where) if words else None
+    if message is None:
+        message = one_line(error.message if len(error.message) < 160 else error.message[:157] + "...", 160)
+    return CatalogueError(path, message, line=line, field=field)
+
+
+def _unknown_key(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError | None:
+    """``additionalProperties``: the first unknown key, at its own line, with a suggestion or the known keys."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return None
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    where = tuple(error.absolute_path)
+    allowed = sorted(schema.get("properties", {}))
+    key = sorted(set(error.instance) - set(allowed))[0]
+    hint = suggest(key, allowed)
+    known = f" (known keys: {', '.join(allowed)})" if not hint else ""
+    owner = f" for {schema['x-for']}" if "x-for" in schema else ""
+    return CatalogueError(path, f"unknown key{owner}{foreign(key)}{hint}{known}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
+
+
+def _missing_key(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError | None:
+    """``required``: the missing key, or the misspelt key that explains it (``titel`` for ``title``)."""
+    if error.validator != "required":
+        return None
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    where = tuple(error.absolute_path)
+    missing = error.message.split("'")[1] if "'" in error.message else error.message
+    known = schema.get("properties", {})
+    for key in error.instance if isinstance(error.instance, dict) else ():
+        if key not in known and suggest(key, [missing]):
+            return CatalogueError(path, f"unknown key{foreign(key)}{suggest(key, [missing])}", line=line_at(lines, where + (key,)), field=dotted(where + (key,)))
+    return CatalogueError(path, f"missing required key '{missing}'", line=line_at(lines, where), field=dotted(where) or None)
+
+
+def _a_kind(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError | None:
+    """A ``oneOf`` marked ``x-kind`` (:func:`_explain_kind`)."""
+    if error.validator == "oneOf" and isinstance(error.schema, dict) and "x-kind" in error.schema:
+        return _explain_kind(path, error, lines)
+    return None
+
+
+def _a_branch(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError | None:
+    """``oneOf``/``anyOf`` (not a colour's): what is wrong inside the first branch the value has
+    the shape of, or, with no such branch and no ``x-message``, the types the branches take."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator not in ("oneOf", "anyOf") or not error.context or "#rrggbb" in str(schema.get("description", "")):
+        return None
+    branches: dict[Any, list[jsonschema.ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.schema_path[0], []).append(sub)
+    fitting = [subs for subs in branches.values() if not any(s.validator == "type" and not s.relative_path for s in subs)]
+    if fitting:
+        first = min(fitting[0], key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
+        return explain(path, first, lines)
+    if schema.get("x-message"):
+        return None
+    where = tuple(error.absolute_path)
+    kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
+    return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}",
+                          line=line_at(lines, where), field=dotted(where) or None)
+
+
+#: The errors explained at another place than the failing value's own words, in order.
+_ELSEWHERE: tuple[Callable[[Path, jsonschema.ValidationError, Lines], CatalogueError | None], ...] = (
+    _a_kind, _unknown_key, _missing_key, _a_branch)
+
+if TYPE_CHECKING:
+    _Words = Callable[[jsonschema.ValidationError, dict[str, Any], tuple[Any, ...]], str | None]
+
+
+def _enum(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str | None:
+    if not isinstance(error.validator_value, list):
+        return None
+    options = [str(o) for o in error.validator_value]
+    hint = suggest(str(error.instance), options) if isinstance(error.instance, str) else ""
+    return f"unknown {schema.get('x-noun', 'value')} {show(error.instance)}{hint or ' (use one of ' + ', '.join(options) + ')'}"
+
+
+def _colour(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str | None:
+    if "#rrggbb" not in str(schema.get("description", "")):
+        return None
+    return f'expected a colour "#rrggbb" or [c, m, y, k] with channels 0-1, got {show(error.instance)}'
+
+
+def _id_pattern(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str | None:
+    return f"id {show(error.instance)} must be lowercase letters, digits, '-' or '_'" if where and where[-1] == "id" else None
+
+
+def _bound(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str | None:
+    return f"must be {'at least' if error.validator == 'minimum' else 'at most'} {error.validator_value}, got {show(error.instance)}"
+
+
+def _too_long(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str | None:
+    if not isinstance(error.instance, str):
+        return None
+    return f"text is longer than {error.validator_value} characters ({len(error.instance)})"
+
+
+#: The words for each JSON-Schema keyword: a function of the error, its schema and the value's
+#: place, returning None where jsonschema's own message serves better.
+_WORDS: dict[str, _Words] = {
+    "enum": _enum,
+    "type": lambda error, schema, where: f"expected {_kind(error.validator_value)}, got {show(error.instance)}",
+    "oneOf": _colour,
+    "pattern": _id_pattern,
+    "minimum": _bound,
+    "maximum": _bound,
+    "maxLength": _too_long,
+    "minLength": lambda error, schema, where: "must not be empty text" if error.validator_value == 1 else None,
+    "minItems": lambda error, schema, where: "must not be empty" if error.validator_value == 1 else None,
+    "minProperties": lambda error, schema, where: "must not be empty" if error.validator_value == 1 else None,
+    "maxItems": lambda error, schema, where: f"has more than {error.validator_value} entries",
+    "uniqueItems": lambda error, schema, where: "lists the same entry twice",
+}
 
 
 def _explain_kind(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError:

@@ -148,8 +148,8 @@ def check(catalogue: str, values: dict[str, str]) -> dict[str, Any]:
     Raises:
         UsageError: a bad option (the CLI's message). TokengenError: the catalogue cannot be read.
     """
+    from ..games.contract import Settings
     from ..games.meatshields.interpretations import INTERPRETATIONS
-    from ..games.meatshields.rules import Settings
     from ..games.registry import check_catalogue
     from ..sources.bundled import resolve
 

@@ -57,7 +57,9 @@
       if (f.code === "draw-odds") { odds.append(oddsTable(f)); continue; }
       const where = f.line ? `${f.file || check.catalogue}:${f.line}: ` : "";
       const field = f.field && f.line ? `${f.field}: ` : "";
-      findings.append(text("li", `${where}${f.severity} ${f.code}: ${field}${f.message}`, f.severity));
+      // the catalogue's own rules and odds read as the command line writes them: cards.yaml:14: rules[2]: …
+      const own = (f.code === "rule" || f.code === "odds") && f.line && f.field;
+      findings.append(text("li", own ? `${where}${field}${f.message}` : `${where}${f.severity} ${f.code}: ${field}${f.message}`, f.severity));
     }
   }
 

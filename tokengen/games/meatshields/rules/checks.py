@@ -18,72 +18,31 @@ from typing import Any
 
 from ....errors import CatalogueError, LayoutError
 from ....geometry.pager import fits
-from ....geometry.sizing import Asked, sheet_spec, token_size
+from ....geometry.sizing import sheet_spec
 from ....model import Catalogue
 from ....sources import bundled
 from ....sources.catalogue import catalogue_from_data, line_at, suggest, validate_schema
 from ....sources.yamlsrc import dotted, read_yaml
-from ....units import PAGES, counted, format_length
+from ....units import counted, format_length
+from ...contract import ERROR, INFO, WARNING, Finding, finding_from_error
+from ...contract import Report as _Report
+from ...contract import Settings as _Settings
+from ...contract import reading_lines as _reading_lines
+from ...declared import check_odds, check_rules
 from .bag import costs, largest_draw, p_at_least_one, party_capacity, tokens_drawn, variants_in_play
 from .targeting import PRIORITY_SIDES, Interpretations, Meatshield, Targeting, absorbed_sides
 
-ERROR, WARNING, INFO = "error", "warning", "info"
-SEVERITIES = (ERROR, WARNING, INFO)
-
 
 @dataclass(frozen=True)
-class Finding:
-    """One result of a check.
-
-    Attributes:
-        severity: ``"error"`` (the set cannot be played or printed), ``"warning"`` or ``"info"``.
-        code: a stable identifier such as ``bag-too-small`` (scripts match on it).
-        message: one sentence for people.
-        line: 1-based line in the catalogue, when the finding has a place.
-        field: dotted field path (``tokens[3].back``), when it has one.
-        data: JSON-ready details (numbers, names, exact fractions as ``"p/q"`` strings).
-        file: the file ``line`` and ``field`` are in when it is not the catalogue (the tokens'
-            spreadsheet: ``tokens.csv``, line = its row, field = ``id (column A)``).
-    """
-
-    severity: str
-    code: str
-    message: str
-    line: int | None = None
-    field: str | None = None
-    data: dict[str, Any] = _field(default_factory=dict, compare=False, hash=False)
-    file: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """Stable JSON keys: severity, code, message, line, field, data; and ``file`` when the
-        finding is in a file other than the catalogue."""
-        out = {"severity": self.severity, "code": self.code, "message": self.message,
-               "line": self.line, "field": self.field, "data": self.data}
-        return out | ({"file": self.file} if self.file else {})
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How to check: the variants in play (already resolved, see
-    :func:`~tokengen.games.meatshields.rules.bag.variants_in_play`; None means the catalogue's own list), the
-    interpretations (None means the catalogue's ``interpretations:``, defaults for the rest), and the sheet to print on (page (w, h), margin and token size in pt; a
-    size of None means the catalogue's own)."""
+class Settings(_Settings):
+    """How to check a Meatshields catalogue: the sheet (:class:`tokengen.games.contract.Settings`:
+    page, margin, token size) and the Meatshield rules in play: the variants (already resolved,
+    see :func:`~tokengen.games.meatshields.rules.bag.variants_in_play`; None means the
+    catalogue's own list) and the interpretations (None means the catalogue's
+    ``interpretations:``, defaults for the rest)."""
 
     variants: tuple[str, ...] | None = None
     interpretations: Interpretations | None = None
-    page: tuple[float, float] = PAGES["letter"]
-    margin: float = 18.0
-    size: Asked | None = None
-
-    def token_size(self, catalogue: Catalogue) -> float:
-        """The token trim size to check, pt: the width of the token's box, as a build lays it out,
-        settled by :func:`tokengen.geometry.sizing.token_size` as ``build --size`` settles it (a
-        flat hex given across its flats is wider, see :func:`tokengen.geometry.shapes.box_width`).
-
-        Raises:
-            UsageError: ``size`` is below the smallest token size (0.125in), with build's message.
-        """
-        return token_size(catalogue.size, self.size, None, catalogue.shape, base_height=catalogue.height)
 
     def in_play(self, catalogue: Catalogue) -> tuple[str, ...]:
         """The variants to check with: the settings' list, else the catalogue's ``variants:``."""
@@ -94,7 +53,10 @@ class Settings:
         return Interpretations.chosen(catalogue.interpretations) if self.interpretations is None else self.interpretations
 
 
+#: A Meatshields check: ``(catalogue, settings) -> list[Finding]`` with this module's
+#: :class:`Settings` (the contract's :data:`~tokengen.games.contract.Check` takes any).
 Check = Callable[[Catalogue, Settings], list[Finding]]
+
 
 
 # --- stage 1: the file -------------------------------------------------------------------------
@@ -152,12 +114,6 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
         return catalogue_from_data(path, data, lines), []
     except CatalogueError as exc:
         return None, [finding_from_error(exc, "catalogue", path)]
-
-
-def finding_from_error(error: CatalogueError, code: str, catalogue: Path | None = None) -> Finding:
-    """The finding for ``error``, in its own file when that is not ``catalogue``."""
-    elsewhere = catalogue is not None and error.path != str(catalogue)
-    return Finding(ERROR, code, error.message, error.line, error.field, file=error.path if elsewhere else None)
 
 
 # --- stage 2: the game checks ------------------------------------------------------------------
@@ -312,7 +268,7 @@ def check_game_defaults(catalogue: Catalogue, settings: Settings) -> list[Findin
 
 #: The game checks, in report order. Each takes (catalogue, settings) and returns findings.
 CHECKS: tuple[Check, ...] = (check_backs, check_bag_size, check_printable, check_legible, check_coverage, check_capacity,
-                             check_costs, check_game_defaults, check_draw_odds)
+                             check_costs, check_game_defaults, check_draw_odds, check_rules, check_odds)
 
 
 def run_checks(catalogue: Catalogue, settings: Settings, checks: Iterable[Check] = CHECKS) -> list[Finding]:
@@ -323,29 +279,14 @@ def run_checks(catalogue: Catalogue, settings: Settings, checks: Iterable[Check]
 # --- the report --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Report:
-    """The outcome of ``tokengen check``: the file, the variants and interpretations used, and
-    the findings in order (input problems first, then the game checks)."""
+class Report(_Report):
+    """The outcome of ``tokengen check`` for a Meatshields catalogue: the file and findings
+    (:class:`tokengen.games.contract.Report`), the variants and interpretations used, and the
+    catalogue's ``game.damage.wounds`` (for the meaning of ``damage=wounds``)."""
 
-    path: Path
-    variants: tuple[str, ...]
-    interpretations: Interpretations
-    findings: tuple[Finding, ...]
+    variants: tuple[str, ...] = ()
+    interpretations: Interpretations = _field(default_factory=Interpretations)
     wounds: int | None = None
-
-    @property
-    def playable(self) -> bool:
-        """True when no finding is an error."""
-        return not any(f.severity == ERROR for f in self.findings)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when playable, 1 when not."""
-        return 0 if self.playable else 1
-
-    def counts(self) -> dict[str, int]:
-        """Number of findings per severity: ``{"error": n, "warning": n, "info": n}``."""
-        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, stable keys: catalogue, playable, counts, variants, interpretations (name →
@@ -357,14 +298,19 @@ class Report:
                 "interpretations_in_play": self.interpretations.in_play(self.wounds),
                 "findings": [f.as_dict() for f in self.findings]}
 
+    def text_lines(self) -> list[str]:
+        """:func:`format_report`'s lines."""
+        return format_report(self).splitlines()
 
-def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: Iterable[str] = (),
+
+def check_catalogue(path: str | Path, settings: _Settings = Settings(), *, add: Iterable[str] = (),
                     remove: Iterable[str] = (), readings: Mapping[str, str | None] | None = None) -> Report:
     """Check a catalogue file: :func:`inspect_source`, then :data:`CHECKS`.
 
     Args:
         path: the catalogue YAML.
-        settings: interpretations and sheet; ``settings.variants`` is ignored when ``add`` or
+        settings: the sheet (any :class:`tokengen.games.contract.Settings`), and with this
+            module's :class:`Settings` the interpretations and variants; ``settings.variants`` is ignored when ``add`` or
             ``remove`` is given (they adjust the catalogue's own ``variants:`` list).
         readings: interpretation switches (``{"damage": "wounds", "ties": None}``; None entries
             are not given) laid over the catalogue's ``interpretations:``; when given they
@@ -374,10 +320,12 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         UsageError: an unknown variant in ``add`` or ``remove``, an unknown interpretation, a
             ``settings.size`` below the smallest token size (:meth:`Settings.token_size`).
     """
+    if not isinstance(settings, Settings):  # the sheet alone: the catalogue's own variants and readings
+        settings = Settings(page=settings.page, margin=settings.margin, size=settings.size)
     catalogue, findings = inspect_source(path)
     if catalogue is None:
         chosen = settings.interpretations or Interpretations.chosen(readings)
-        return Report(Path(path), tuple(settings.variants or ()), chosen, tuple(findings))
+        return Report(Path(path), tuple(findings), tuple(settings.variants or ()), chosen)
     settings.token_size(catalogue)  # a --size build refuses is refused here, before any check runs
     add, remove = tuple(add), tuple(remove)
     variants = variants_in_play(catalogue, add, remove) if add or remove or settings.variants is None else settings.variants
@@ -385,22 +333,16 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     if readings is not None:
         settings = replace(settings, interpretations=Interpretations.chosen(catalogue.interpretations, readings))
     chosen = settings.readings(catalogue)
-    return Report(Path(path), variants, chosen, tuple(run_checks(catalogue, settings)), catalogue.game.wounds)
+    return Report(Path(path), tuple(run_checks(catalogue, settings)), variants, chosen, catalogue.game.wounds)
 
 
 def format_report(report: Report) -> str:
     """The report as text: a verdict line, the variants and interpretations in use, one line per
     finding (``file:line: severity code: field: message``), and the draw-odds table grouped by
     identical rows (percentages rounded to 0.1; the JSON output holds the exact fractions)."""
-    c = report.counts()
-    verdict = "playable" if report.playable else "NOT playable"
-    tally = ", ".join(counted(c[s], s) for s in SEVERITIES)
-    out = [f"{report.path}: {verdict} ({tally})", *reading_lines(report)]
+    out = [report.verdict(), *reading_lines(report)]
     for f in report.findings:
-        file = f.file or report.path
-        where = f"{file}:{f.line}" if f.line else str(file)
-        what = f"{f.field}: {f.message}" if f.field and f.line else f.message
-        out.append(f"{where}: {f.severity} {f.code}: {what}")
+        out.append(report.finding_line(f))
         if f.code == "draw-odds":
             out += _odds_lines(f.data)
     return "\n".join(out) + "\n"
@@ -409,11 +351,7 @@ def format_report(report: Report) -> str:
 def reading_lines(report: Report) -> list[str]:
     """The Meatshield readings of a report as text: the variants in play, then one line per
     interpretation with its meaning and the other option."""
-    out = [f"variants in play: {', '.join(report.variants) or 'none'}", "interpretations:"]
-    for item in report.interpretations.in_play(report.wounds):
-        others = [o for o in item["options"] if o != item["value"]]
-        out.append(f"  {item['switch'][2:]}={item['value']}: {item['meaning']} (other: {', '.join(others)})")
-    return out
+    return [f"variants in play: {', '.join(report.variants) or 'none'}", *_reading_lines(report.interpretations, report.wounds)]
 
 
 def _odds_lines(data: dict[str, Any]) -> list[str]:
