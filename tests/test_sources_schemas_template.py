@@ -29,11 +29,11 @@ def error(tmp_path: Path, element: str, key: str = "template") -> str:
 
 @pytest.mark.parametrize(("element", "message"), [
     ("{rekt: fill}", "t.yaml:5: template[0].rekt: unknown element kind; did you mean 'rect'?"),
-    ("{zzz: fill}", "t.yaml:5: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text"),
+    ("{zzz: fill}", "t.yaml:5: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group"),
     ("{text: a, image: b}", "t.yaml:5: template[0]: one element has one kind; this one has text and image"),
-    ("5", "t.yaml:5: template[0]: expected a mapping with one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, got 5"),
+    ("5", "t.yaml:5: template[0]: expected a mapping with one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, got 5"),
     ('{text: "{name}", att: [0.5, 0.5]}', "t.yaml:5: template[0].att: unknown key for a text element; did you mean 'at'?"),
-    ("{rect: fill, zoom: 2}", "t.yaml:5: template[0].zoom: unknown key for a rect element (known keys: bleed, box, dash, fill, join, radius, rect, rotate, stroke, unless, when, width)"),
+    ("{rect: fill, zoom: 2}", "t.yaml:5: template[0].zoom: unknown key for a rect element (known keys: bleed, box, dash, fill, join, radius, rect, repeat, rotate, stroke, unless, when, width)"),
     ("{text: 5}", "t.yaml:5: template[0].text: expected text, got 5"),
     ('{text: "{name}", at: [0.5]}', "t.yaml:5: template[0].at: expected [x, y] as fractions of the token, got [0.5]"),
     ('{text: "{name}", at: [0.5, 3]}', "t.yaml:5: template[0].at[1]: expected a fraction of the token between -1 and 2, got 3"),
@@ -41,7 +41,7 @@ def error(tmp_path: Path, element: str, key: str = "template") -> str:
     ('{text: "{name}", size: 1.5}', "t.yaml:5: template[0].size: expected a fraction of the token between 0 and 1, got 1.5"),
     ('{text: "{name}", size: true}', "t.yaml:5: template[0].size: expected a fraction of the token between 0 and 1, got True"),
     ('{text: "{name}", size: 9qq}', "t.yaml:5: template[0].size: unknown unit 'qq' in '9qq' (use in, mm, cm or pt)"),
-    ('{text: "{name}", spacing: 2}', "t.yaml:5: template[0].spacing: expected a fraction of the token between -0.5 and 1, got 2"),
+    ('{text: "{name}", spacing: 2}', "t.yaml:5: template[0].spacing: expected a fraction of the font size between -0.5 and 1 or a length such as 0.5pt, got 2"),
     ('{text: "{name}", colour: green}',
      't.yaml:5: template[0].colour: expected a colour "#rrggbb", [c, m, y, k] with channels 0-1 or "{field}", got \'green\''),
     ('{text: "{name}", colour: [0, 0, 2, 0]}',
@@ -66,8 +66,7 @@ def test_a_back_is_checked_the_same_way(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("template", "message"), [
-    ("[]", "t.yaml:3: template: must not be empty"),
-    ("5", "t.yaml:3: template: expected a list of elements (text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text) or a built-in template name, got 5"),
+    ("5", "t.yaml:3: template: expected a list of elements (text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group) or a built-in template name, got 5"),
     ("meatshields", "t.yaml:3: template: unknown template 'meatshields'; did you mean 'meatshield'? (built in: meatshield)"),
 ])
 def test_the_template_itself(tmp_path: Path, template: str, message: str) -> None:
@@ -93,7 +92,7 @@ def test_every_key_the_schema_allows_is_an_element_attribute() -> None:
     # a key added to the schema needs a place on Element (and, if its value needs reading, a _READ entry)
     attributes = {f.name for f in dataclasses.fields(Element)}
     for kind, keys in _kinds().items():
-        assert keys - {kind} <= attributes, kind
+        assert keys - {kind} - ({"elements"} if kind == "group" else set()) <= attributes, kind  # a group's elements: flattened
 
 
 def test_the_built_in_templates_pass_their_schema() -> None:
@@ -101,3 +100,28 @@ def test_the_built_in_templates_pass_their_schema() -> None:
 
     path, data, lines = _builtin_data()
     assert schemas.validate(path, data, lines, "template") == []
+
+
+def test_an_empty_template_layout_or_back_draws_a_blank_side(tmp_path: Path) -> None:
+    """``template: []``, a layout ``[]`` or ``{elements: []}`` and ``back: []`` are allowed: a blank side."""
+    import pikepdf
+
+    from tokengen import BuildOptions, SheetSpec, build_pdf
+    from tokengen.units import parse_page
+
+    path = tmp_path / "t.yaml"
+    path.write_text("title: T\nsize: 1in\nfields: {name: text}\nlayouts: {blank: [], also: {elements: []}}\n"
+                    "template: also\nback: []\ntokens:\n  - {id: a, name: A}\n", "utf-8")
+    cat = load_catalogue(path)
+    assert cat.tokens[0].template is not None and cat.tokens[0].template.elements == ()
+    out = tmp_path / "out.pdf"
+    build_pdf(cat, BuildOptions(sheet=SheetSpec(page=parse_page("letter"), size=cat.size), backs="duplex"), out)
+    forms = 0
+    with pikepdf.open(out) as doc:
+        assert len(doc.pages) == 2
+        for page in doc.pages:
+            for name, form in page.Resources.get("/XObject", {}).items():
+                if "face-" in str(name) or str(name).endswith(".back"):
+                    forms += 1
+                    assert not [op for op in pikepdf.parse_content_stream(form) if str(op.operator) in ("f", "S", "Tj", "TJ", "B")]
+    assert forms == 2

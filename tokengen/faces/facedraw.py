@@ -167,7 +167,13 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 _plates(face, template, values, side, layout)
                 plates_drawn = True
             for k in range(i, j):
-                _text(face, template, elements[k], values, layout.lines[k])
+                if elements[k].orbit:
+                    c.saveState()
+                    _orbit(face, elements[k])
+                    _text(face, template, elements[k], values, layout.lines[k])
+                    c.restoreState()
+                else:
+                    _text(face, template, elements[k], values, layout.lines[k])
             c.restoreState()
             i = j
             continue
@@ -175,6 +181,9 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
         if scaled:
             face.canvas.saveState()
             _scale(face, face.content_scale)
+        if element.orbit:
+            face.canvas.saveState()
+            _orbit(face, element)
         if element.kind == "arc_text":  # turned along its circle by its own angles
             _arc_text(face, template, element, values, side)
         else:
@@ -186,9 +195,18 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
                 face.canvas.restoreState()
             else:
                 draw(face, element, values, side)
+        if element.orbit:
+            face.canvas.restoreState()
         if scaled:
             face.canvas.restoreState()
         i += 1
+
+
+def _orbit(face: FaceCanvas, element: Element) -> None:
+    """Turn what is drawn next through ``element.orbit``: each (degrees, x, y), outermost first,
+    a turn clockwise about (x, y), fractions of the token from its top-left (a ``cm`` each)."""
+    for degrees, x, y in element.orbit:
+        figures.turn(face.canvas, (x * face.width, (1 - y) * face.height), degrees)
 
 
 def _bleeds(face: FaceCanvas, element: Element) -> bool:
@@ -524,20 +542,21 @@ def _set_text(face_w: float, face_h: float, element: Element, text: str, font: s
     element prints, ``font`` the ReportLab font it is set in."""
     side = min(face_w, face_h)
     largest = element.size.resolve(side)
+    spacing = element.spacing_of(side)
     size = fonts.fit_size(text, font, element.fit_width(face_w), largest) if element.fit else largest
     x, y = element.at[0] * face_w, face_h * (1 - element.at[1])
     if area is None or not text:
-        return SetText(text, font, size, x, y, element.align, element.spacing * size, turn=element.rotate)
+        return SetText(text, font, size, x, y, element.align, spacing * size, turn=element.rotate)
     ascent, descent = pdfmetrics.getAscentDescent(font, 1.0)
-    metrics = textfit.Metrics(fonts.advance(text, font, 1.0) + element.spacing * max(0, len(text) - 1), ascent, descent)
+    metrics = textfit.Metrics(fonts.advance(text, font, 1.0) + spacing * max(0, len(text) - 1), ascent, descent)
     if element.rotate:  # turned about its anchor: shrunk there until its turned box is inside
         turned_fit = textfit.fit_turned(area, metrics, x, y, element.align, element.rotate, size, textfit.MIN_SIZE if element.fit else size)
-        return SetText(text, font, turned_fit.size, x, y, element.align, element.spacing * turned_fit.size, turned_fit.fits, element.rotate)
+        return SetText(text, font, turned_fit.size, x, y, element.align, spacing * turned_fit.size, turned_fit.fits, element.rotate)
     placed = textfit.fit_line(area, metrics, x, y, element.align, size, element.text_span(face_w) if element.fit else None,
                               textfit.MIN_SIZE if element.fit else size)
     w = metrics.advance * placed.size
     anchor = {"left": placed.left, "right": placed.left + w}.get(element.align, placed.left + w / 2)
-    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, element.spacing * placed.size, placed.fits)
+    return SetText(text, font, placed.size, anchor, placed.baseline, element.align, spacing * placed.size, placed.fits)
 
 
 @dataclass(frozen=True)
@@ -769,7 +788,7 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
     centre = (element.at[0] * face_w, face_h * (1 - element.at[1]))
     end = None if element.end is None else element.end + element.rotate
     try:
-        return figures.set_arc(text, font, element.size.resolve(side), element.spacing, centre, element.r.resolve(side),
+        return figures.set_arc(text, font, element.size.resolve(side), element.spacing_of(side), centre, element.r.resolve(side),
                                element.start + element.rotate, end, element.align, element.side,
                                element.direction == "clockwise", bool(element.fit))
     except ValueError as exc:

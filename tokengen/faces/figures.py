@@ -78,14 +78,17 @@ def shade(canvas: Canvas, clip: Any, gradient: Gradient, colours: Sequence[Color
     """Fill the ReportLab path ``clip`` with ``gradient`` in ``colours`` (painted ReportLab
     colours, one colour space): a PDF shading clipped to the path. ``box`` (x, y, w, h pt) is
     what the gradient spans: a linear one the line through its centre in the gradient's
-    direction (:func:`tokengen.geometry.figures.gradient_axis`), a radial one from its centre out
-    to half its larger side."""
+    direction (:func:`tokengen.geometry.figures.gradient_axis`), a radial one from its ``centre``
+    out to ``radius`` times its larger side (by default from its centre to half its larger side)."""
     x, y, w, h = box
     stops = list(gradient.stops) or None
     canvas.saveState()
     canvas.clipPath(clip, stroke=0, fill=0)
-    if gradient.kind == "radial":
+    if gradient.kind == "radial" and gradient.centre == (0.5, 0.5) and gradient.radius == 0.5:
         canvas.radialGradient(x + w / 2, y + h / 2, max(w, h) / 2, list(colours), stops, extend=True)
+    elif gradient.kind == "radial":  # its own centre (fractions of the box from its top-left) and radius
+        cx, cy = x + gradient.centre[0] * w, y + h * (1 - gradient.centre[1])
+        canvas.radialGradient(cx, cy, gradient.radius * max(w, h), list(colours), stops, extend=True)
     else:
         (x0, y0), (x1, y1) = geo.gradient_axis((x, y, w, h), gradient.angle)
         canvas.linearGradient(x0, y0, x1, y1, list(colours), stops, extend=True)
@@ -232,6 +235,9 @@ def figure_path(element: Element, width: float, height: float) -> geo.Path:
     side = min(width, height)
     if element.kind in ("line", "polygon"):
         return geo.polygon([_pt(p, width, height) for p in element.points], closed=element.kind == "polygon")
+    if element.kind == "path":
+        return [(c[0], *(float(v) * width if i % 2 == 0 else height * (1 - float(v)) for i, v in enumerate(c[1:])))
+                for c in element.commands]
     if element.kind == "ellipse":
         x, y, w, h = element.box
         return geo.ellipse(x * width, height * (1 - (y + h)), w * width, h * height)
@@ -251,8 +257,9 @@ def centre(element: Element, width: float, height: float, bleed: float = 0.0) ->
     """The point (pt) ``element`` turns about (``rotate``): its box centre (rect, ellipse, image,
     boxed text), its ``at`` point (one-line text, circle, regular, star, sector, arc text), the
     centre of its corners' box (line, polygon) or the token centre (frame, a full-bleed image)."""
-    if element.kind in ("line", "polygon"):
-        x, y, w, h = geo.bounds([_pt(p, width, height) for p in element.points])
+    if element.kind in ("line", "polygon", "path"):
+        x, y, w, h = geo.bounds(geo.path_points(figure_path(element, width, height)) if element.kind == "path"
+                                else [_pt(p, width, height) for p in element.points])
         return (x + w / 2, y + h / 2)
     if element.kind == "frame" or (element.kind == "image" and element.bleed and bleed > 0):
         return (width / 2, height / 2)

@@ -48,6 +48,7 @@ from .template import (
     FIELD_TYPES,
     Element,
     Face,
+    Others,
     Pick,
     Template,
     boxed_text,
@@ -63,6 +64,7 @@ from .template import (
     pictures,
     placeholders,
     printable_on_one_line,
+    references,
     resolve,
 )
 from .yamlsrc import Lines, dotted, floats, one_line
@@ -192,8 +194,20 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
     passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
     choices = field_choices(data["fields"])
+    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
+    by_id: dict[str, dict[str, Any]] | None = None
+    in_order: list[dict[str, Any]] | None = None
+    if references(face) or references(back_face):
+        ahead = [_token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+                 for n, (raw, locate, _, _) in enumerate(rows)]
+        by_id, in_order = {}, [values for values, _, _ in ahead]
+        for values, token_id, _ in ahead:
+            by_id.setdefault(token_id, values)
     for n, (raw, locate, line, origin) in enumerate(rows):
-        values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        if ahead is not None:
+            values, token_id, copies = ahead[n]
+        else:
+            values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
         for name, allowed in choices:
             if values.get(name) not in allowed and values.get(name) not in (None, ""):
                 shown_choices = [str(c) for c in allowed]
@@ -207,7 +221,8 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
         first[token_id] = origin
         miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
-        template, back_template = resolve(face, values, miss), resolve(back_face, values, miss)  # once per token: plain elements
+        others = Others(n + 1, by_id, in_order)
+        template, back_template = resolve(face, values, miss, others), resolve(back_face, values, miss, others)  # once per token: plain elements
         if back_template.trim is not None and back_template.trim != template.trim:
             raise locate(None)._replace_message(
                 f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "
@@ -288,7 +303,7 @@ def _background(template: Template, values: dict[str, Any]) -> Colour:
     return WHITE
 
 
-def _miss(locate: Locate, field: str, message: str) -> CatalogueError:
+def _miss(locate: Locate, field: str | None, message: str) -> CatalogueError:
     """A token value a value map lacks, named at the token's ``field``."""
     return locate(field)._replace_message(message)
 
@@ -336,10 +351,11 @@ def _inside(catalogue: Path, relative: str, where: CatalogueError, allow_outside
 
 
 def _most_elements(face: Face) -> int:
-    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts)."""
+    """The elements of ``face``'s largest layout (a layout map may choose any of its layouts),
+    each repeated element counted as the most copies it may draw."""
     if isinstance(face, Pick):
         return max((_most_elements(v) for v in face.values() if isinstance(v, (Template, Pick))), default=0)
-    return len(face.elements)
+    return sum(e.repeat.most if e.repeat is not None else 1 for e in face.elements)
 
 
 #: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order

@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import CatalogueError
 from ..model import Colour, Remark, Token
 from . import markup
-from .template import Clause, Condition, Element, Face, Pick, Template, format_value, line_text, placeholders, templates_of
+from .template import ROW, Clause, Condition, Element, Face, Pick, Template, format_value, line_text, placeholders, templates_of
 
 #: At most this many of a field's values are listed in a message, then ``and N more``.
 SHOWN_VALUES = 6
@@ -39,7 +39,7 @@ def unmatched_conditions(sides: Sequence[Face], tokens: Sequence[Token]) -> list
                    if (element.when is not None or element.unless is not None) and template.source]
     if not conditional:
         return []
-    rows = [dict(t.values) for t in tokens]
+    rows = [{ROW: n + 1, **dict(t.values)} for n, t in enumerate(tokens)]  # a condition on row: the token's number
     users: dict[int, list[dict[str, Any]]] = {}  # id(template) → the values of the tokens drawn with it
     for face in sides:
         for values in rows:

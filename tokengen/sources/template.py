@@ -3,7 +3,8 @@
 A template is a list of elements, each a mapping with exactly one *kind* key:
 
 * ``text: "{name} ({cost})"``: one line of text, ``{field}`` replaced by the token's value
-  (``{{`` and ``}}`` print braces). With ``box: [x, y, w, h]`` it is a paragraph wrapped in
+  (``{{`` and ``}}`` print braces; a place may compute, ``{cost + 1}``, ``{name|upper}``:
+  :mod:`tokengen.sources.expr`). With ``box: [x, y, w, h]`` it is a paragraph wrapped in
   that box instead (:mod:`tokengen.faces.textbox`): markup (``**bold**``, ``*italic*``,
   ``:icon:``, newlines; :mod:`tokengen.sources.markup`) unless ``markup: false``, shrunk as one
   piece from ``size`` down to ``min_size`` (5 pt) unless ``fit: false``, placed by ``align``
@@ -18,11 +19,17 @@ A template is a list of elements, each a mapping with exactly one *kind* key:
   ``sector: fill``: the wedge about ``at`` of radius ``r`` from ``start`` to ``end`` (degrees
   clockwise from 12 o'clock), a ring segment with ``inner``. The geometry is
   :mod:`tokengen.geometry.figures`.
+* ``path: "M x y L … C … Q … A … Z"``: SVG path data in fractions of the token
+  (:mod:`tokengen.geometry.svgpath`), filled and stroked as a polygon.
+* ``group: NAME`` with ``elements: [...]``: its elements moved so the token's centre lands on
+  ``at`` and turned ``rotate`` about it (flattened when parsed: each element carries the turn).
 * ``arc_text: "{name}"``: one line of text set along the circle about ``at`` of radius ``r``,
   from ``start`` (and up to ``end``) as ``align`` says, on its ``outside`` or ``inside``, read
   ``clockwise`` or ``anticlockwise``.
 
-Any element takes ``rotate: DEG``: it is turned clockwise (as the face is seen) about its box
+Any element takes ``repeat:`` (:class:`Repeat`: ``count`` or ``over`` copies, each shifted by
+``step`` and turned by ``turn`` about ``about`` more than the last; ``{i}``, ``{n}``, ``{item}``
+in its text). Any element takes ``rotate: DEG``: it is turned clockwise (as the face is seen) about its box
 centre (a one-line text: its ``at`` point; a figure about ``at``: that point; a line or polygon:
 the centre of its corners' box). A filled shape's ``fill`` may be a gradient:
 ``{gradient: [COLOUR, …], angle: DEG}`` (linear, running in the direction ``angle`` clockwise
@@ -50,7 +57,6 @@ line and field (``template[2].font: unknown font 'titel'; did you mean 'title'?`
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -63,16 +69,17 @@ from ..errors import CatalogueError
 from ..geometry.bands import Trim
 from ..model import Colour, Token
 from ..units import parse_length
-from . import fonts, schemas
+from . import expr, fonts, schemas
 from .fonts import Family
 from .schemas import line_at, show, suggest
 from .table import Marked
 from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
-KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text")
+KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text",
+         "path", "group")
 #: The kinds drawn as filled (and stroked) figures: they take ``fill`` (a colour or a gradient), ``stroke``, ``width``.
-FIGURES = ("polygon", "regular", "star", "ellipse", "sector")
+FIGURES = ("polygon", "regular", "star", "ellipse", "sector", "path")
 #: The kinds whose value is text with ``{field}`` places.
 TEXT_KINDS = ("text", "glyph", "image", "arc_text")
 #: Field types a catalogue may declare (``fields: {name: text, cost: number, art: image}``).
@@ -89,18 +96,30 @@ FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 class Gradient:
     """A gradient fill: ``kind`` ``linear`` (running in the direction ``angle``, degrees
     clockwise from 12 o'clock as CSS's ``linear-gradient``: 180 is top to bottom) or ``radial``
-    (from the shape's centre out to half its larger side); its ``colours`` (each a
-    :data:`ColourRef`) at ``stops`` (fractions 0..1 along the way, increasing; empty: evenly)."""
+    (from ``centre``, fractions of the shape's box from its top-left, out to ``radius`` times
+    its larger side: by default from the box's centre to half its larger side); its ``colours``
+    (each a :data:`ColourRef`, or a :class:`Pick` of them until :func:`resolve` chooses per
+    token) at ``stops`` (fractions 0..1 along the way, increasing; empty: evenly)."""
 
     kind: str
-    colours: tuple[ColourRef, ...]
+    colours: tuple[Any, ...]
     angle: float = 180.0
     stops: tuple[float, ...] = ()
+    centre: tuple[float, float] = (0.5, 0.5)
+    radius: float = 0.5
 
     def resolve(self, values: dict[str, Any]) -> tuple[Colour, ...] | None:
-        """The colours with these field ``values`` (None when a colour field has no colour)."""
-        found = [colour_of(c, values) for c in self.colours]
+        """The colours with these field ``values`` (None when a colour field has no colour; a
+        value map not yet chosen stands for its default, else its first colour)."""
+        found = [colour_of(c.default if c.has_default else c.choices[0][1], values) if isinstance(c, Pick) else colour_of(c, values)
+                 for c in self.colours]
         return None if any(c is None for c in found) else tuple(c for c in found if c is not None)
+
+    def chosen(self, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> Gradient:
+        """This gradient with each value map in its colours chosen by the token's ``values``."""
+        if not any(isinstance(c, Pick) for c in self.colours):
+            return self
+        return replace(self, colours=tuple(c.choose(values, fail) if isinstance(c, Pick) else c for c in self.colours))
 
 
 #: A fill in a template: a colour or a gradient.
@@ -124,7 +143,7 @@ class Size:
 #: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
-         "align": "align", "spacing": "number",
+         "align": "align", "spacing": "spacing",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
          "start": "number", "end": "number", "lang": "lang"}
 #: What an element of each kind has when its keys do not say.
@@ -135,8 +154,57 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "rect": {"width": Size(0.0)}, "circle": {"width": Size(0.0)}, "frame": {"width": Size(0.0)},
     "line": {"width": Size(0.02)}, "polygon": {"width": Size(0.0)}, "regular": {"width": Size(0.0)},
     "star": {"width": Size(0.0), "inner": 0.4}, "ellipse": {"width": Size(0.0)}, "sector": {"width": Size(0.0)},
-    "arc_text": {"size": Size(0.1)},
+    "arc_text": {"size": Size(0.1)}, "path": {"width": Size(0.0)},
 }
+
+
+#: The names a repeated element's text may read besides the fields: the copy's number (from 0),
+#: the number of copies, and (``over:``) the copy's item. Inside a repeat they hide fields so named.
+REPEAT_NAMES = ("i", "n", "item")
+#: Most copies one ``repeat`` draws.
+MAX_REPEAT = 1000
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """An element's ``repeat:``: ``count`` copies, or one per item of ``items`` (a list written in
+    the template), or as the field ``over`` says per token (a number field: that many; a text
+    field: one per comma-separated part). Copy ``k`` (from 0) is shifted ``k`` · ``step`` (dx, dy
+    fractions of the token) and turned ``k`` · ``turn`` degrees clockwise about ``about`` (x, y
+    fractions from the top-left)."""
+
+    count: int = 0
+    items: tuple[Any, ...] = ()
+    over: str = ""
+    step: tuple[float, float] = (0.0, 0.0)
+    turn: float = 0.0
+    about: tuple[float, float] = (0.5, 0.5)
+
+    @property
+    def most(self) -> int:
+        """The most copies this repeat may draw (a field's: :data:`MAX_REPEAT`)."""
+        return MAX_REPEAT if self.over else len(self.items) or self.count
+
+    def items_for(self, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> list[Any]:
+        """The copies' items with one token's field ``values`` (``count``: 0 … count - 1).
+
+        Raises:
+            the exception ``fail(field, message)`` returns: a field's number below 0, not whole,
+            or above :data:`MAX_REPEAT`; text of more than that many parts.
+        """
+        if not self.over:
+            return list(self.items) if self.items else list(range(self.count))
+        value = values.get(self.over)
+        if value is None:
+            return []
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not (0 <= value <= MAX_REPEAT and float(value).is_integer()):
+                raise fail(self.over, f"repeat over '{self.over}' needs a whole number from 0 to {MAX_REPEAT}, got {format_value(value)}")
+            return list(range(int(value)))
+        parts = [part.strip() for part in str(value).split(",") if part.strip()]
+        if len(parts) > MAX_REPEAT:
+            raise fail(self.over, f"repeat over '{self.over}' draws at most {MAX_REPEAT} copies, got {len(parts)} parts")
+        return parts
 
 
 @dataclass(frozen=True)
@@ -157,7 +225,8 @@ class Element:
         align: ``left``, ``centre`` or ``right``; a boxed text also ``justify``.
         colour, fill, stroke, plate_colour: colours (see :data:`ColourRef`).
         fit: text: shrink to fit ``width``; image: ``contain`` or ``cover``.
-        spacing: extra space between characters, a fraction of the font size (glyph: -0.08).
+        spacing: extra space between characters, a fraction of the font size (glyph: -0.08), or
+            a length (``Size(pt=…)``: the space at the text's full ``size``, shrunk with it).
         plate: name of the opaque plate group drawn under this text when the face has art.
         radius: corner radius (Size) of rect, frame or the image's clip.
         inset: frame inset from the trim (Size).
@@ -174,6 +243,8 @@ class Element:
             "": the template's :attr:`Template.lang`).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
         points: line, polygon: the corners (x, y) in order, fractions of the token from its top-left.
+        commands: path: its outline, absolute ``M``/``L``/``C``/``Z`` commands in fractions of the
+            token from its top-left (:func:`tokengen.geometry.svgpath.parse_path`).
         sides: regular: the number of corners; star: of points.
         inner: star: the notches' distance from the centre, a fraction of ``r``; sector: the
             inner radius of a ring segment, a fraction of ``r`` (0: a wedge from the centre).
@@ -189,6 +260,10 @@ class Element:
         picks: (key, :class:`Pick`) for each key given as a value map: the value chosen by a
             field's value (the attribute holds the map's default, else its first value, until
             :func:`resolve` chooses per token). A resolved element has no picks and no conditions.
+        repeat: the element drawn again and again (:class:`Repeat`); :func:`resolve` makes the copies.
+        orbit: turns the element is drawn through, outermost first, each (degrees, x, y): turned
+            that much clockwise about (x, y), fractions of the token from its top-left (a
+            ``group``'s ``rotate``, a turned repeat's copy).
     """
 
     kind: str
@@ -203,7 +278,7 @@ class Element:
     fill: FillRef = None
     stroke: ColourRef = None
     fit: bool | str = True
-    spacing: float = 0.0
+    spacing: float | Size = 0.0
     plate: str | None = None
     plate_colour: ColourRef = None
     radius: Size = Size(0.0)
@@ -231,8 +306,19 @@ class Element:
     when: Condition | None = None
     unless: Condition | None = None
     picks: tuple[tuple[str, Pick], ...] = ()
+    repeat: Repeat | None = None
+    commands: tuple[tuple[float | str, ...], ...] = ()
+    orbit: tuple[tuple[float, float, float], ...] = ()
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
+
+    def spacing_of(self, side: float) -> float:
+        """The extra space between characters as a fraction of the font size, on a token whose
+        smaller side is ``side`` pt: a length is taken at the text's full ``size``."""
+        if isinstance(self.spacing, Size):
+            largest = self.size.resolve(side)
+            return (self.spacing.pt or 0.0) / largest if largest > 0 else 0.0
+        return self.spacing
 
     def fit_width(self, face_w: float) -> float:
         """The width (pt) a text is fitted into on a ``face_w`` pt wide face: ``width``, or 0.8 of the face."""
@@ -248,7 +334,12 @@ class Element:
         """The field names this element reads (its text places and its colour fields; unresolved:
         also its conditions' and value maps' fields and every value a map may choose)."""
         names = placeholders(self.content) if self.kind in TEXT_KINDS else []
-        fills = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        if self.repeat is not None:
+            names = [name for name in names if name not in REPEAT_NAMES]
+            names += [self.repeat.over] if self.repeat.over else []
+        fills: list[Any] = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        for pick in [c for c in fills if isinstance(c, Pick)]:
+            fills += [pick.by, *pick.values()]
         names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
         for condition in (self.when, self.unless):
             names += [clause.field for clause in condition.clauses] if condition else []
@@ -411,7 +502,9 @@ class Template:
         :func:`resolve` beyond leaving out empty texts and pictures). Worked out once per template."""
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
-            found = all(e.when is None and e.unless is None and not e.picks for e in self.elements)
+            found = all(e.when is None and e.unless is None and not e.picks and e.repeat is None
+                        and not (isinstance(e.fill, Gradient) and any(isinstance(c, Pick) for c in e.fill.colours))
+                        and not (e.kind in TEXT_KINDS and (computes(e.content) or _reads_others(e.content))) for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
         return found
 
@@ -422,31 +515,139 @@ Face = Template | Pick
 
 
 @lru_cache(maxsize=4096)
-def _pieces(text: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
-    """``text`` parsed as a format string once per distinct text: (literal, field name or None,
-    format spec, conversion) per piece (:meth:`string.Formatter.parse`; a template's few texts
-    are parsed once, not once per token and use).
+def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
+    """``text`` split once per distinct text into (literal, place or None) pieces: a place is what
+    stands between braces (``{{`` and ``}}`` are literal braces; a quoted ``}`` inside a place is
+    part of it). A template's few texts are split once, not once per token and use.
 
     Raises:
-        ValueError: unbalanced braces (not cached).
+        ValueError: a brace without its partner.
     """
-    return tuple(string.Formatter().parse(text))
+    out: list[tuple[str, str | None]] = []
+    literal: list[str] = []
+    at, end = 0, len(text)
+    while at < end:
+        ch = text[at]
+        if ch in "{}" and text[at + 1:at + 2] == ch:
+            literal.append(ch)
+            at += 2
+            continue
+        if ch == "}":
+            raise ValueError("single '}' in the text; write '}}' to print a brace")
+        if ch != "{":
+            literal.append(ch)
+            at += 1
+            continue
+        close, quote = at + 1, ""
+        while close < end and (quote or text[close] != "}"):
+            if quote and text[close] == quote:
+                quote = ""
+            elif not quote and text[close] in "\"'":
+                quote = text[close]
+            close += 1
+        if close >= end:
+            raise ValueError("single '{' in the text; write '{{' to print a brace")
+        out.append(("".join(literal), text[at + 1:close]))
+        literal = []
+        at = close + 1
+    if literal or not out:
+        out.append(("".join(literal), None))
+    return tuple(out)
+
+
+#: A place naming another token's value: ``ref:ID.field`` (by its id) or ``row:N.field`` (the Nth token, from 1).
+REF = re.compile(r"(ref):([a-z0-9][a-z0-9_-]{0,63})\.([A-Za-z_][A-Za-z0-9_-]*)|(row):([0-9]{1,7})\.([A-Za-z_][A-Za-z0-9_-]*)")
+#: The name a template reads for the token's number in the catalogue (1 for the first), when no field is so named.
+ROW = "row"
+
+
+def is_ref(place: str) -> bool:
+    """Whether a brace place names another token's value (``ref:orc.name``, ``row:7.name``)."""
+    return place.startswith(("ref:", "row:")) and REF.fullmatch(place) is not None
+
+
+def is_computed(place: str) -> bool:
+    """Whether a brace place is an expression (``cost + 1``) rather than a plain field name or a
+    reference to another token's value."""
+    return not FIELD_NAME.fullmatch(place) and not is_ref(place)
+
+
+@dataclass(frozen=True)
+class Others:
+    """The catalogue's tokens as one token's template sees them: ``row`` its own number (from 1),
+    ``by_id`` id → field values, ``rows`` every token's field values in order (None: references
+    are not needed, so the tokens were not read ahead)."""
+
+    row: int
+    by_id: dict[str, dict[str, Any]] | None = None
+    rows: list[dict[str, Any]] | None = None
+
+    def value(self, place: str) -> Any:
+        """The value a reference place names (``ref:orc.name``, ``row:7.name``).
+
+        Raises:
+            ExprError: no token has that id, or no token that number.
+        """
+        m = REF.fullmatch(place)
+        if m is None or self.by_id is None or self.rows is None:
+            raise expr.ExprError("references to other tokens are not read here")
+        if m.group(1):
+            token, field = m.group(2), m.group(3)
+            if token not in self.by_id:
+                raise expr.ExprError(f"no token has id '{token}'{suggest(token, list(self.by_id))}")
+            return self.by_id[token].get(field)
+        number, field = int(m.group(5)), m.group(6)
+        if not 1 <= number <= len(self.rows):
+            raise expr.ExprError(f"there is no token {number}: the catalogue has {len(self.rows)}")
+        return self.rows[number - 1].get(field)
+
+
+@lru_cache(maxsize=4096)
+def _reads_others(text: str) -> bool:
+    """Whether ``text`` has a place that :func:`resolve` works out per token: a reference, or one
+    reading the token's ``row`` number."""
+    try:
+        for _, place in _pieces(text):
+            if place is not None and (is_ref(place) or (place == ROW if not is_computed(place) else ROW in expr.names(expr.parse(place)))):
+                return True
+    except ValueError:
+        return False
+    return False
+
+
+def references(face: Face) -> bool:
+    """Whether any element of ``face`` names another token's value (``{ref:ID.field}``, ``{row:N.field}``)."""
+    return any(e.kind in TEXT_KINDS and any(p is not None and is_ref(p) for _, p in _pieces(e.content))
+               for template in templates_of(face) for e in template.elements)
 
 
 def placeholders(text: str) -> list[str]:
-    """The ``{field}`` names in ``text`` (``{{``/``}}`` are literal braces).
+    """The field names ``text`` reads: its ``{field}`` places and the fields its computed places
+    (``{cost + 1}``, :mod:`tokengen.sources.expr`) read; ``{{``/``}}`` are literal braces.
 
     Raises:
-        ValueError: unbalanced braces, or a place with a conversion, format spec or index.
+        ValueError: unbalanced braces, or an expression that cannot be read (the message quotes it).
     """
-    names = []
-    for _, name, spec, conversion in _pieces(text):
-        if name is None:
+    names: list[str] = []
+    for _, place in _pieces(text):
+        if place is None or is_ref(place):
             continue
-        if not FIELD_NAME.fullmatch(name) or spec or conversion:
-            raise ValueError(f"'{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}' is not a field place; write {{field}}")
-        names.append(name)
-    return names
+        if not is_computed(place):
+            names.append(place)
+            continue
+        try:
+            names += expr.names(expr.parse(place))
+        except expr.ExprError as exc:
+            raise ValueError(f"{{{place}}}: {exc}") from None
+    return list(dict.fromkeys(names))
+
+
+def computes(text: str) -> bool:
+    """Whether ``text`` has a computed place (an expression in braces)."""
+    try:
+        return any(place is not None and is_computed(place) for _, place in _pieces(text))
+    except ValueError:
+        return False
 
 
 def format_value(value: Any) -> str:
@@ -462,26 +663,40 @@ def format_value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _place_value(place: str, values: dict[str, Any]) -> str:
+    if is_ref(place):
+        return ""  # resolved per token (resolve): never met in a drawing
+    if not is_computed(place):
+        return format_value(values.get(place))
+    return expr.as_text(expr.evaluate(expr.parse(place), values))
+
+
 def substitute(text: str, values: dict[str, Any], plain: bool = False) -> str:
-    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`).
+    """``text`` with every ``{field}`` replaced by ``values[field]`` (see :func:`format_value`)
+    and every computed place by its value (:func:`tokengen.sources.expr.evaluate`).
     ``plain``: for text that reads no markup (one line, on an arc), a rich spreadsheet cell
     (:class:`~tokengen.sources.table.Marked`) gives its text without its bold and italic runs'
-    stars; else its markup."""
+    stars; else its markup.
+
+    Raises:
+        ExprError: a computed place that cannot be worked out with these values (:func:`resolve`
+            tries each token's once, so a drawing never meets one).
+    """
     if plain:
         values = {k: (v.plain if isinstance(v, Marked) else v) for k, v in values.items()} if any(
             isinstance(v, Marked) for v in values.values()) else values
     pieces = _pieces(text)
     if len(pieces) == 1:
-        literal, name, _, _ = pieces[0]
+        literal, name = pieces[0]
         if name is None:  # no field place: the text itself
             return literal
         if not literal:  # "{field}" alone: its value
-            return format_value(values.get(name))
+            return _place_value(name, values)
     out = []
-    for literal, name, _, _ in pieces:
+    for literal, name in pieces:
         out.append(literal)
         if name is not None:
-            out.append(format_value(values.get(name)))
+            out.append(_place_value(name, values))
     return "".join(out)
 
 
@@ -503,10 +718,10 @@ def boxed_text(element: Element, values: dict[str, Any]) -> str:
     if len(pieces) == 1 or any(_GONE in literal for literal, *_ in pieces):
         return substitute(element.content, values)
     out = []
-    for literal, name, _, _ in pieces:
+    for literal, name in pieces:
         out.append(literal)
         if name is not None:
-            value = format_value(values.get(name))
+            value = _place_value(name, values)
             out.append(value if value.strip() else _GONE)  # spaces alone count as empty, as for when:
     return _EMPTY_MARKUP.sub("", "".join(out)).replace(_GONE, "")
 
@@ -602,6 +817,15 @@ class _Parser:
             return Size(pt=pt)
         return Size(float(value))
 
+    def spacing(self, value: str | float, where: tuple[Any, ...]) -> float | Size:
+        """Letter spacing: a fraction of the font size, or a length (``0.5pt``)."""
+        if isinstance(value, str):
+            try:
+                return Size(pt=parse_length(value))
+            except ValueError as exc:
+                raise self.fail(where, str(exc)) from None
+        return float(value)
+
     def colour(self, value: str | list[float], where: tuple[Any, ...]) -> ColourRef:
         if isinstance(value, str) and value.startswith("{"):
             name = value[1:-1]
@@ -636,16 +860,41 @@ class _Parser:
         kind = kinds[0]
         if kind == "radial" and "angle" in value:
             raise self.fail(where + ("angle",), "'angle' is for a linear gradient; a radial one runs from the centre out")
-        colours = tuple(self.colour(c, where + (kind, i)) for i, c in enumerate(value[kind]))
+        colours = tuple(self.pick(c, where + (kind, i), self.colour) if isinstance(c, dict) else self.colour(c, where + (kind, i))
+                        for i, c in enumerate(value[kind]))
         stops = tuple(float(v) for v in value.get("stops", ()))
         if stops and (len(stops) != len(colours) or any(b < a for a, b in zip(stops, stops[1:], strict=False))):
             raise self.fail(where + ("stops",), f"stops must be {len(colours)} increasing fractions, one for each colour, got {list(value['stops'])}")
-        return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops)
+        if kind == "gradient" and ("centre" in value or "radius" in value):
+            key = "centre" if "centre" in value else "radius"
+            raise self.fail(where + (key,), f"'{key}' is for a radial gradient; a linear one runs along its angle")
+        centre = tuple(float(v) for v in value.get("centre", (0.5, 0.5)))
+        return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops,
+                        (centre[0], centre[1]), float(value.get("radius", 0.5)))
 
     def align(self, value: str, where: tuple[Any, ...]) -> str:
         return "centre" if value == "center" else value
 
-    def content(self, kind: str, content: str, where: tuple[Any, ...]) -> str:
+    def repeat(self, value: dict[str, Any], where: tuple[Any, ...]) -> Repeat:
+        """A ``repeat:`` that passed ``$defs/repeat``: exactly one of ``count`` and ``over``."""
+        given = [k for k in ("count", "over") if k in value]
+        if len(given) != 1:
+            raise self.fail(where, "a repeat needs count: N or over: \"{field}\" / [ITEMS]" + (", not both" if given else ""))
+        step = tuple(float(v) for v in value.get("step", (0.0, 0.0)))
+        about = tuple(float(v) for v in value.get("about", (0.5, 0.5)))
+        turn = float(value.get("turn", 0.0))
+        over = value.get("over")
+        if isinstance(over, str):
+            name = over[1:-1]
+            if name not in self.fields:
+                raise self.fail(where + ("over",), f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+            if self.fields[name] not in ("number", "integer", "text"):
+                raise self.fail(where + ("over",), f"field '{name}' is {self.fields[name]}; a repeat goes over a number (that many copies) or a text (one per comma-separated part)")
+            return Repeat(over=name, step=(step[0], step[1]), turn=turn, about=(about[0], about[1]))
+        items = tuple(over) if isinstance(over, list) else ()
+        return Repeat(count=int(value.get("count", 0)), items=items, step=(step[0], step[1]), turn=turn, about=(about[0], about[1]))
+
+    def content(self, kind: str, content: str, where: tuple[Any, ...], extra: tuple[str, ...] = ()) -> str:
         """The text of a text, glyph or image element, its ``{field}`` places declared (an
         image's of type image; a literal picture resolved inside the catalogue's folder)."""
         if kind not in TEXT_KINDS:
@@ -654,11 +903,29 @@ class _Parser:
             names = placeholders(content)
         except ValueError as exc:
             raise self.fail(where, str(exc)) from None
+        computed = [place for _, place in _pieces(content) if place is not None and is_computed(place)]
+        if kind == "image" and computed:
+            raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
+        for _, place in _pieces(content):
+            if place is not None and is_ref(place):
+                m = REF.fullmatch(place)
+                field = (m.group(3) or m.group(6)) if m else ""
+                if field not in self.fields:
+                    raise self.fail(where, f"{{{place}}}: unknown field '{field}'{suggest(field, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+                if self.fields[field] in ("image", "colour") or kind == "image":
+                    raise self.fail(where, f"{{{place}}}: a reference names another token's text or number for a text")
         for name in names:
+            if name in extra or (name == ROW and ROW not in self.fields):
+                continue
             if name not in self.fields:
-                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+                parts = name.split("-")
+                hint = (f" (to subtract, put spaces around '-': {{{' - '.join(parts)}}})"
+                        if len(parts) > 1 and all(p in self.fields for p in parts) else "")
+                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'}){hint}")
             if kind == "image" and self.fields[name] != "image":
                 raise self.fail(where, f"field '{name}' is {self.fields[name]}, not image")
+            if self.fields[name] in ("image", "colour") and any(name in placeholders("{" + c + "}") for c in computed):
+                raise self.fail(where, f"field '{name}' is {self.fields[name]}; a computed value reads text and number fields")
         if kind == "image" and not names and content:
             from .artpath import resolve_art
 
@@ -710,6 +977,12 @@ class _Parser:
         clauses = []
         for name, wanted in ({spec: True} if isinstance(spec, str) else spec).items():
             at = where if isinstance(spec, str) else where + (name,)
+            if name == ROW and ROW not in self.fields:  # the token's number in the catalogue, from 1
+                listed = wanted if isinstance(wanted, list) else [wanted]
+                if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in listed):
+                    raise self.fail(at, f"row takes token numbers from 1 (the first token), got {show(wanted)}")
+                clauses.append(Clause(ROW, "integer", tuple(float(v) for v in listed)))
+                continue
             if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
                 clauses.append(Clause(str(name), self.fields[name], None, wanted))
                 continue
@@ -748,8 +1021,13 @@ class _Parser:
                 read, name = _points, "points"
             elif key == kind and kind in ("regular", "star"):
                 read, name = _count, "sides"
+            elif key == kind == "path":
+                read, name = self.path_data, "commands"
             elif key == kind:
-                read, name = partial(self.content, kind), "content"
+                read, name = partial(self.content, kind, extra=REPEAT_NAMES if "repeat" in spec else ()), "content"
+            elif key == "repeat":
+                args["repeat"] = self.repeat(value, at)
+                continue
             elif key == "fill":
                 read = self.fill
             elif key in _READ:
@@ -762,7 +1040,7 @@ class _Parser:
                 args[name] = pick.default if pick.has_default else pick.choices[0][1]
             else:
                 args[name] = read(value, at)
-        if kind in ("line", "polygon", "regular", "star"):
+        if kind in ("line", "polygon", "regular", "star", "path"):
             args.setdefault("content", "")
         for key in ("box", "clip"):
             for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
@@ -785,8 +1063,46 @@ class _Parser:
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
         return Element(**args, picks=tuple(picks))
 
+    def path_data(self, value: str, where: tuple[Any, ...]) -> tuple[tuple[float | str, ...], ...]:
+        """``path:`` SVG path data in fractions of the token (:func:`tokengen.geometry.svgpath.parse_path`)."""
+        from ..geometry.svgpath import parse_path
+
+        try:
+            return tuple(parse_path(value))
+        except ValueError as exc:
+            raise self.fail(where, str(exc)) from None
+
+    def group(self, spec: dict[str, Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
+        """A ``group:``'s elements, drawn as the token's own (fractions of the token), then moved
+        so that the token's centre lands on the group's ``at`` and turned ``rotate`` degrees
+        clockwise about it; its ``when``/``unless`` hold for each of them besides their own."""
+        at = tuple(float(v) for v in spec.get("at", (0.5, 0.5)))
+        turn = float(spec.get("rotate", 0.0))
+        when = self.condition(spec["when"], where + ("when",)) if "when" in spec else None
+        unless = self.condition(spec["unless"], where + ("unless",)) if "unless" in spec else None
+        out = []
+        for element in self.elements(spec["elements"], where + ("elements",)):
+            moved = _shifted(element, at[0] - 0.5, at[1] - 0.5)
+            if turn:
+                moved = replace(moved, orbit=((turn, at[0], at[1]), *moved.orbit))
+            if when is not None:
+                moved = replace(moved, when=Condition(((moved.when.clauses if moved.when else ()) + when.clauses)))
+            if unless is not None and moved.unless is not None:
+                raise self.fail(where + ("unless",), f"{moved.where} has an unless of its own; a group's unless and its "
+                                                     "element's cannot both be given (one holds when either does)")
+            if unless is not None:
+                moved = replace(moved, unless=unless)
+            out.append(moved)
+        return tuple(out)
+
     def elements(self, spec: list[Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
-        return tuple(self.element(e, where + (i,)) for i, e in enumerate(spec))
+        out: list[Element] = []
+        for i, e in enumerate(spec):
+            if isinstance(e, dict) and "group" in e:
+                out += self.group(e, where + (i,))
+            else:
+                out.append(self.element(e, where + (i,)))
+        return tuple(out)
 
     def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
         source = "" if name else str(self.path)
@@ -972,7 +1288,7 @@ def _empty(element: Element, values: dict[str, Any]) -> bool:
     return False
 
 
-def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Exception]) -> Template:
+def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str], Exception], others: Others | None = None) -> Template:
     """The plain template one token is drawn with: its layout chosen (a layout map), every
     element whose ``when`` fails or whose ``unless`` holds left out, every value map settled,
     and every text or picture left empty by the token's values left out (with its plate, which
@@ -987,19 +1303,108 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str, str], Excep
     if template.plain and template.kinds().isdisjoint(("text", "glyph", "image")):
         return template
     kept = []
+    seen = values if others is None or ROW in values else {**values, ROW: others.row}  # what conditions see
     for element in template.elements:
-        if element.when is not None and not element.when.holds(values):
+        if element.when is not None and not element.when.holds(seen):
             continue
-        if element.unless is not None and element.unless.holds(values):
+        if element.unless is not None and element.unless.holds(seen):
             continue
         if element.picks or element.when is not None or element.unless is not None:
             chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
             element = replace(element, when=None, unless=None, picks=(), **chosen)
-        if not _empty(element, values):
-            kept.append(element)
+        if isinstance(element.fill, Gradient) and element.fill.chosen(values, fail) is not element.fill:
+            element = replace(element, fill=element.fill.chosen(values, fail))
+        if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
+            element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
+                                                      values, fail, others))
+        for copy in copies(template, element, values, fail) if element.repeat is not None else (element,):
+            if copy.kind in TEXT_KINDS and computes(copy.content):
+                _try_computed(template, copy, values, fail)
+            if not _empty(copy, values):
+                kept.append(copy)
     if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
         return template
     return replace(template, elements=tuple(kept))
+
+
+def _shifted(element: Element, dx: float, dy: float) -> Element:
+    """``element`` moved by (dx, dy), fractions of the token."""
+    if not dx and not dy:
+        return element
+    x, y, w, h = element.box
+    clip = element.clip
+    repeat = element.repeat
+    if repeat is not None:
+        repeat = replace(repeat, about=(repeat.about[0] + dx, repeat.about[1] + dy))
+    return replace(element, at=(element.at[0] + dx, element.at[1] + dy), box=(x + dx, y + dy, w, h),
+                   clip=None if clip is None else (clip[0] + dx, clip[1] + dy, clip[2], clip[3]),
+                   points=tuple((px + dx, py + dy) for px, py in element.points),
+                   commands=tuple((c[0], *(float(v) + (dx if i % 2 == 0 else dy) for i, v in enumerate(c[1:]))) for c in element.commands),
+                   repeat=repeat)
+
+
+def _bound(template: Template, element: Element, text: str, names: dict[str, Any], values: dict[str, Any],
+           fail: Callable[[str | None, str], Exception], others: Others | None = None) -> str:
+    """``text`` with every place reading one of ``names`` (a repeat's ``{i}``, ``{n + 1}``,
+    ``{item}``; the token's ``{row}``) worked out over the field ``values``, and (with
+    ``others``) every reference to another token's value, braces in the result doubled (printed
+    as written); the other places are left for the token's values."""
+    out = []
+    for literal, place in _pieces(text):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if place is None:
+            continue
+        ref = is_ref(place)
+        read = [] if ref else [place] if not is_computed(place) else expr.names(expr.parse(place))
+        if not (ref and others is not None) and not any(name in names for name in read):
+            out.append("{" + place + "}")
+            continue
+        try:
+            value = others.value(place) if ref and others is not None else expr.evaluate(expr.parse(place), {**values, **names})
+        except expr.ExprError as exc:
+            raise fail(None, f"{{{place}}} ({template.place(element)}): {exc}") from None
+        out.append(expr.as_text(value).replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def copies(template: Template, element: Element, values: dict[str, Any],
+           fail: Callable[[str | None, str], Exception]) -> list[Element]:
+    """The copies a repeated ``element`` draws on one token (see :class:`Repeat`), each plain:
+    shifted by its step, given its turn as an ``orbit``, its ``{i}``, ``{n}`` and ``{item}``
+    worked out in its text.
+
+    Raises:
+        the exception ``fail(field, message)`` returns (see :meth:`Repeat.items_for`).
+    """
+    repeat = element.repeat
+    if repeat is None:
+        return [element]
+    items = repeat.items_for(values, fail)
+    out = []
+    for k, item in enumerate(items):
+        copy = _shifted(replace(element, repeat=None), k * repeat.step[0], k * repeat.step[1])
+        if repeat.turn and k:
+            copy = replace(copy, orbit=(*copy.orbit, (k * repeat.turn, *repeat.about)))
+        if copy.kind in TEXT_KINDS and placeholders(copy.content):
+            copy = replace(copy, content=_bound(template, element, copy.content, {"i": k, "n": len(items), "item": item}, values, fail))
+        out.append(copy)
+    return out
+
+
+def _try_computed(template: Template, element: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> None:
+    """Work out ``element``'s computed places with one token's ``values`` (so a drawing never
+    meets one that fails).
+
+    Raises:
+        the exception ``fail(None, message)`` returns (the token's line), naming the template's
+        place and the expression: ``units.yaml:12: template[2]: {cost + 1}: '+' needs numbers``.
+    """
+    for _, place in _pieces(element.content):
+        if place is not None and is_computed(place):
+            try:
+                expr.evaluate(expr.parse(place), values)
+            except expr.ExprError as exc:
+                raise fail(None, f"{{{place}}} ({template.place(element)}): {exc}") from None
 
 
 @cache
