@@ -10,7 +10,12 @@ Two more sheets for the real-work cases (issue 27), as few calls as a script nee
 file name (``drawImage``: ReportLab embeds its DCT bytes, never decoding it; binary, not
 ASCII85, as tokengen writes it) under its name;
 ``--distinct N OUT.pdf``: N distinct 1 in counters, one Form XObject each (a filled square, a
-ring, a glyph and two lines of text, as the 5-element template of ``workloads.counters``).
+ring, a glyph and two lines of text, as the 5-element template of ``workloads.counters``);
+``--rules CSV ICONS OUT.pdf``: one 63 × 88 mm rules card per CSV row (``id,name,kind,rules,colour``,
+the rules in tokengen's markup: ``**bold**``, ``*italic*``, ``:icon:``), one Form XObject each:
+the background, a panel, the name and kind, and the rules as one platypus ``Paragraph`` (``<b>``,
+``<i>``, ``<img>`` for the icons in ``ICONS``, justified) in a ``Frame``, shrunk by 0.5 pt steps
+from 11 pt to 7 pt until it fits the box (the template of ``examples/rules-cards``).
 """
 
 from __future__ import annotations
@@ -149,7 +154,82 @@ def distinct(count: int, out: str) -> None:
     c.save()
 
 
+def _rules_markup(text: str, icons: Path, size: float) -> str:
+    """tokengen's rules markup as ReportLab paragraph markup (bold, italic, inline icons, line breaks)."""
+    import re
+    from xml.sax.saxutils import escape
+
+    text = escape(text)
+    text = re.sub(r"\*\*\*(.+?)\*\*\*", r"<b><i>\1</i></b>", text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+    text = re.sub(r"\*(.+?)\*", r"<i>\1</i>", text)
+    text = re.sub(r":(\w+):", lambda m: f'<img src="{icons / (m.group(1) + ".png")}" width="{size}" height="{size}" valign="-2"/>', text)
+    return text.replace("\n", "<br/>")
+
+
+def rules(table: str, icons: str, out: str) -> None:
+    from reportlab.lib.enums import TA_JUSTIFY
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Frame, Paragraph
+
+    pdfmetrics.registerFont(TTFont("DejaVuSans", str(FONTS / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(FONTS / "DejaVuSans-Bold.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVuSans-Oblique", str(FONTS / "DejaVuSans-Oblique.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVuSans-BoldOblique", str(FONTS / "DejaVuSans-BoldOblique.ttf")))
+    pdfmetrics.registerFontFamily("DejaVuSans", normal="DejaVuSans", bold="DejaVuSans-Bold", italic="DejaVuSans-Oblique",
+                                  boldItalic="DejaVuSans-BoldOblique")
+    mm = 72 / 25.4
+    w, h = 63 * mm, 88 * mm
+    box = (0.11 * w, (1 - 0.26 - 0.64) * h, 0.78 * w, 0.64 * h)  # x, y (from the bottom), width, height
+    folder = Path(icons)
+    c = Canvas(out, pagesize=(612.0, 792.0), pageCompression=1, invariant=1, initialFontName="DejaVuSans")
+    names = []
+    with open(table, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            name = row["id"]
+            c.beginForm(name, 0, 0, w, h)
+            colour = Color(*(int(row["colour"][i:i + 2], 16) / 255 for i in (1, 3, 5)))
+            c.setFillColor(colour)
+            c.rect(0, 0, w, h, stroke=0, fill=1)
+            c.setFillColor(Color(0.98, 0.96, 0.92))
+            c.roundRect(0.06 * w, 0.045 * h, 0.88 * w, 0.91 * h, 0.03 * w, stroke=0, fill=1)
+            c.setFillColor(Color(0.17, 0.17, 0.17))
+            c.setFont("DejaVuSans-Bold", 0.08 * w)
+            c.drawCentredString(w / 2, h * (1 - 0.13) - 0.03 * w, row["name"])
+            c.setFillColor(colour)
+            c.setFont("DejaVuSans", 0.05 * w)
+            c.drawCentredString(w / 2, h * (1 - 0.2) - 0.02 * w, row["kind"])
+            size = 11.0
+            while True:  # shrink to fit, as the template's min_size asks
+                style = ParagraphStyle("rules", fontName="DejaVuSans", fontSize=size, leading=size * 1.25, alignment=TA_JUSTIFY,
+                                       textColor=Color(0.17, 0.17, 0.17))
+                para = Paragraph(_rules_markup(row["rules"], folder, size), style)
+                _, height = para.wrap(box[2], box[3])
+                if height <= box[3] or size <= 7:
+                    break
+                size -= 0.5
+            frame = Frame(box[0], box[1], box[2], box[3], leftPadding=0, rightPadding=0, topPadding=(box[3] - height) / 2,
+                          bottomPadding=0, showBoundary=0)
+            frame.addFromList([para], c)
+            c.endForm()
+            names.append(name)
+    cols, rows_ = int((612 - 36) // w), int((792 - 36) // h)
+    x0, y0 = (612 - cols * w) / 2, 792 - 18
+    for start in range(0, len(names), cols * rows_):
+        for n, name in enumerate(names[start:start + cols * rows_]):
+            row_, col = divmod(n, cols)
+            c.saveState()
+            c.translate(x0 + col * w, y0 - (row_ + 1) * h)
+            c.doForm(name)
+            c.restoreState()
+        c.showPage()
+    c.save()
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--rules":
+        rules(sys.argv[2], sys.argv[3], sys.argv[4])
+        sys.exit(0)
     if sys.argv[1] == "--photos":
         photos(sys.argv[2], sys.argv[3])
         sys.exit(0)

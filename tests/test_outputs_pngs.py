@@ -59,6 +59,25 @@ def test_every_chit_png_has_the_pixels_of_its_page_rendered_on_its_own(chits):
                 assert im.tobytes() == page_pixels(pdf, index, 300).tobytes(), png.name
 
 
+def test_chits_are_written_unfiltered_with_the_srgb_gama_and_phys_chunks(chits):
+    for png in chits["one"][1:]:
+        data = png.read_bytes()
+        at, kinds, rows = 8, [], b""
+        while at < len(data):
+            length = int.from_bytes(data[at:at + 4], "big")
+            kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+            assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + body)
+            kinds.append(kind)
+            if kind == b"IDAT":
+                rows += body
+            elif kind == b"pHYs":
+                assert body == (11811).to_bytes(4, "big") * 2 + b"\x01"  # 300 DPI
+            at += 12 + length
+        assert kinds == [b"IHDR", b"sRGB", b"gAMA", b"pHYs", b"IDAT", b"IEND"], png.name
+        pixels = zlib.decompress(rows)
+        assert {pixels[y * (1 + 3 * 375)] for y in range(375)} == {0}, png.name  # filter type None on every row
+
+
 def test_workers_write_the_same_pngs_as_one_process(chits):
     assert [f.name for f in chits["pool"]] == [f.name for f in chits["one"]]
     assert [f.read_bytes() for f in chits["pool"]] == [f.read_bytes() for f in chits["one"]]

@@ -37,11 +37,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-
-from PIL import Image, ImageCms, ImageMath
+from typing import TYPE_CHECKING, Any
 
 from .errors import RenderError
 from .model import Colour, formula_cmyk
+
+if TYPE_CHECKING:  # Pillow is imported where pixels or profiles are used: a preflight needs neither
+    from PIL import Image, ImageCms
 
 #: The bundled CMYK output profile (FOGRA39 condition, TAC 300 %, black on K).
 DEFAULT_ICC_NAME = "tokengen-fogra39.icc"
@@ -50,12 +52,14 @@ DEFAULT_CONDITION = "FOGRA39"
 DEFAULT_CONDITION_INFO = "Offset printing on coated paper (ISO 12647-2), characterization data FOGRA39"
 #: The ICC's registry of characterization data (PDF/X ``RegistryName``).
 REGISTRY = "http://www.color.org"
-#: Rendering intents by the name a profile gives (``rendering_intent:``), as LittleCMS numbers them.
+#: Rendering intents by the name a profile gives (``rendering_intent:``), as LittleCMS numbers them
+#: (the values of Pillow's ``ImageCms.Intent``: PERCEPTUAL 0, RELATIVE_COLORIMETRIC 1, SATURATION 2,
+#: ABSOLUTE_COLORIMETRIC 3; plain numbers, so reading a profile does not import Pillow).
 INTENTS = {
-    "relative": ImageCms.Intent.RELATIVE_COLORIMETRIC,
-    "perceptual": ImageCms.Intent.PERCEPTUAL,
-    "saturation": ImageCms.Intent.SATURATION,
-    "absolute": ImageCms.Intent.ABSOLUTE_COLORIMETRIC,
+    "relative": 1,
+    "perceptual": 0,
+    "saturation": 2,
+    "absolute": 3,
 }
 #: Default total ink limit, percent (C+M+Y+K): the usual sheet-fed coated limit (FOGRA39: 300–330 %).
 INK_LIMIT = 300.0
@@ -122,6 +126,8 @@ def icc_version(icc: str | Path) -> float:
 @lru_cache(maxsize=16)
 def _profile(path: str) -> tuple[ImageCms.ImageCmsProfile, str]:
     """(profile, description) of the ICC file at ``path``, checked to be a CMYK output profile."""
+    from PIL import ImageCms
+
     try:
         profile = ImageCms.getOpenProfile(path)
     except (OSError, ImageCms.PyCMSError) as exc:
@@ -133,17 +139,24 @@ def _profile(path: str) -> tuple[ImageCms.ImageCmsProfile, str]:
     return profile, ImageCms.getProfileDescription(profile).strip() or Path(path).name
 
 
-_SRGB = ImageCms.createProfile("sRGB")
+@lru_cache(maxsize=1)
+def _srgb() -> Any:
+    """LittleCMS's built-in sRGB profile (``ImageCms.createProfile("sRGB")``, made once)."""
+    from PIL import ImageCms
+
+    return ImageCms.createProfile("sRGB")
 
 
 @lru_cache(maxsize=64)
 def _transform(source: bytes | None, source_mode: str, target: str | None, target_mode: str,
-               intent: ImageCms.Intent) -> ImageCms.ImageCmsTransform:
+               intent: int) -> ImageCms.ImageCmsTransform:
     """A cached LittleCMS transform: ``source`` ICC bytes (None: sRGB) → ``target`` ICC path
-    (None: sRGB), with black-point compensation."""
-    src = ImageCms.ImageCmsProfile(io.BytesIO(source)) if source else _SRGB
-    dst = _profile(target)[0] if target else _SRGB
-    return ImageCms.buildTransform(src, dst, source_mode, target_mode, renderingIntent=intent,
+    (None: sRGB), with black-point compensation; ``intent`` a value of :data:`INTENTS`."""
+    from PIL import ImageCms
+
+    src = ImageCms.ImageCmsProfile(io.BytesIO(source)) if source else _srgb()
+    dst = _profile(target)[0] if target else _srgb()
+    return ImageCms.buildTransform(src, dst, source_mode, target_mode, renderingIntent=ImageCms.Intent(intent),
                                    flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
@@ -213,6 +226,8 @@ class Converter:
         return found
 
     def _paint(self, colour: Colour, area: bool) -> tuple[float, ...]:
+        from PIL import Image
+
         if self.model == "rgb":
             if colour.space == "rgb":
                 return colour.to_rgb()
@@ -240,6 +255,8 @@ class Converter:
         as is); untagged CMYK converts by Pillow's formula (what viewers without a CMYK profile
         show); anything tagged otherwise goes through LittleCMS to sRGB RGB. A profile that does
         not fit the pixels' colour space is ignored (the pixels are taken as sRGB)."""
+        from PIL import ImageCms
+
         icc = im.info.get("icc_profile")
         if im.mode == "CMYK" and not icc:
             return im.convert("RGB")
@@ -255,6 +272,8 @@ class Converter:
         """``im`` (``L``, ``RGB`` or ``CMYK``, optionally ICC-tagged) as CMYK for this output's
         profile, with the ink limit applied. Untagged CMYK is taken as already meant for the
         press (kept, only ink-limited)."""
+        from PIL import ImageCms
+
         icc = im.info.get("icc_profile")
         if self.formula:
             out = im if im.mode == "CMYK" else formula_image(im)
@@ -277,6 +296,8 @@ def formula_image(im: Image.Image) -> Image.Image:
     size by :func:`tokengen.model.formula_cmyk`, every pixel at once (ImageMath on float bands,
     no Python loop), each channel rounded to 8 bits: black (0, 0, 0) → (0, 0, 0, 255), grey
     (128, 128, 128) → (0, 0, 0, 127), red (255, 0, 0) → (0, 255, 255, 0)."""
+    from PIL import Image, ImageMath
+
     r, g, b = (band.convert("F") for band in im.convert("RGB").split())
 
     def channel(index: int) -> Image.Image:
@@ -291,6 +312,8 @@ def _apply(im: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Imag
     """``ImageCms.applyTransform`` without tagging the result: Pillow tags it with the output
     profile's bytes, which LittleCMS cannot re-serialise for some valid profiles (Ghostscript's
     ``ps_cmyk.icc``: "Could not determine profile size"); we never need that tag."""
+    from PIL import Image, ImageCms
+
     try:
         out = ImageCms.applyTransform(im, transform)
     except OSError:
@@ -311,6 +334,8 @@ def _first_pixel(im: Image.Image) -> tuple[float, ...]:
 
 def is_srgb(icc: bytes) -> bool:
     """True when the ICC profile ``icc`` (bytes) describes itself as sRGB (or cannot be read)."""
+    from PIL import ImageCms
+
     try:
         description = ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc)))
     except (OSError, ImageCms.PyCMSError):
@@ -319,6 +344,8 @@ def is_srgb(icc: bytes) -> bool:
 
 
 def _space(icc: bytes) -> str:
+    from PIL import ImageCms
+
     try:
         return ImageCms.ImageCmsProfile(io.BytesIO(icc)).profile.xcolor_space.strip()
     except (OSError, ImageCms.PyCMSError):
@@ -339,6 +366,8 @@ def limit_ink(cmyk: tuple[float, ...], limit: float) -> tuple[float, float, floa
 def limit_image_ink(im: Image.Image, limit: float) -> Image.Image:
     """A CMYK image with every pixel's total ink at most ``limit`` percent (as :func:`limit_ink`,
     rounded down so no pixel ends above it). Returns ``im`` itself when no pixel is over."""
+    from PIL import Image, ImageMath
+
     cap = limit / 100 * 255
     c, m, y, k = im.split()
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
@@ -359,6 +388,8 @@ def ink_within(im: Image.Image, limit: float) -> bool:
     """Whether every pixel of the CMYK image ``im`` has total ink at most ``limit`` percent, in
     8-bit units (C+M+Y+K summed as integers, at most ``limit`` / 100 × 255): the test
     :func:`limit_image_ink` meets, and the preflight's ``ink`` check reads (it sums the same bands)."""
+    from PIL import ImageMath
+
     c, m, y, k = (band.convert("I") for band in im.split())
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
     return bool(total.getextrema()[1] <= limit / 100 * 255 + 1e-9)
@@ -366,6 +397,8 @@ def ink_within(im: Image.Image, limit: float) -> bool:
 
 def ink_coverage(im: Image.Image) -> float:
     """Highest total ink (percent) of any pixel of a CMYK image."""
+    from PIL import ImageMath
+
     c, m, y, k = im.split()
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
     return total.getextrema()[1] / 255 * 100

@@ -40,6 +40,11 @@ from . import beneath, emblem, figures
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt
 
+#: Boxed texts kept laid out (:func:`_fit`): a build asks for each text
+#: about four times (the catalogue's cut and small-text checks, the drawing, the small-text warning),
+#: a pass over every face each; holding more faces than a pass asks for lets each be set once.
+FIT_CACHE = 4096
+
 if TYPE_CHECKING:  # platypus loads only when a face has a boxed text
     from . import textbox
 
@@ -97,16 +102,16 @@ def texts(template: Template, values: dict[str, Any]) -> list[tuple[str, str]]:
 
 def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
     """A boxed ``element``'s text with these ``values``, parsed (:func:`tokengen.sources.markup.parse`,
-    with the template's icons).
+    with the template's icons); each distinct text is parsed once (:func:`tokengen.sources.markup.parse_once`).
 
     Raises:
         CatalogueError: an unknown icon or an unclosed ``*``, naming the template's file, line and element.
     """
-    return mk.parse(boxed_text(element, values), dict(template.icons), markup=element.markup,
-                    path=template.source or f"template '{template.name}'", line=element.line, field=element.where)
+    return mk.parse_once(boxed_text(element, values), template.icons, element.markup,
+                         template.source or f"template '{template.name}'", element.line, element.where)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=FIT_CACHE)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
          align: str, valign: str, fit: bool, lang: str = "") -> textbox.Laid:
     from . import textbox

@@ -596,6 +596,9 @@ class Walker:
         self.pages: dict[tuple[Any, ...], Summary] = {}
         #: ``/Do`` counts of the first pass, by content streams.
         self.do_counts: dict[tuple[Any, ...], int] = {}
+        #: Pages of the first pass by content streams: a page whose streams no other page uses
+        #: keeps no summary once read (a sheet's 1,251 distinct pages held 50 MB of them).
+        self.uses: dict[tuple[Any, ...], int] = {}
 
     # -- streams ---------------------------------------------------------------------------------
     def content(self, page: Any, number: int) -> bytes:
@@ -626,6 +629,8 @@ class Walker:
         for number, page in enumerate(pages, 1):
             key = self._content_key(page)
             found = self.do_counts.get(key) if key is not None else None
+            if key is not None:
+                self.uses[key] = self.uses.get(key, 0) + 1
             if found is None:
                 found = sum(1 for _ in _DO.finditer(self.content(page, number)))
                 if key is not None:
@@ -638,7 +643,8 @@ class Walker:
         """The summary of page ``number``'s own content (its forms are children); ink is kept
         only where it reaches ``area`` (the print area, default user space). Pages with the same
         content streams, resources and area share one summary: the stream is parsed once.
-        The summary is shared: callers only read it."""
+        The summary is shared: callers only read it. It is kept for the pages still to come only
+        when :meth:`count_placements` met those streams on more than one page (or did not run)."""
         resources = _inherited(page.obj, "/Resources")  # inheritable (PDF 32000-1 7.7.3.4)
         streams = self._content_key(page)
         key = None
@@ -652,7 +658,7 @@ class Walker:
         data = self.content(page, number)
         summary = Summary("page")
         self._read(data, resources, summary, "page", 0, area)
-        if key is not None:
+        if key is not None and (streams is None or self.uses.get(streams, 2) > 1):
             self.pages[key] = summary
         return summary
 

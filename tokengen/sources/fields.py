@@ -795,7 +795,7 @@ def _check_boxed(template: Template, element: Element, text: str, source: str | 
     if control is not None:
         raise locate(source)._replace_message(f"character U+{ord(control):04X} (a tab or other control) cannot be printed")
     try:
-        doc = mk.parse(text, dict(template.icons), markup=element.markup, path=template.source, line=element.line, field=element.where)
+        doc = mk.parse_once(text, template.icons, element.markup, template.source, element.line, element.where)
     except CatalogueError as exc:
         icon = re.search(r"':([^']*):'", exc.message)
         in_template = source is None or (icon is not None and f":{icon.group(1)}:" in element.content)

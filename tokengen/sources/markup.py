@@ -31,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from os import PathLike
 
 from ..errors import CatalogueError
@@ -129,6 +130,16 @@ def parse(text: str, icons: Mapping[str, str | PathLike[str]] | None = None, *, 
         if items:
             doc.append(tuple(items))
     return tuple(doc)
+
+
+@lru_cache(maxsize=4096)
+def parse_once(text: str, icons: tuple[tuple[str, str], ...], markup: bool, path: str, line: int | None,
+               field: str | None) -> Doc:
+    """:func:`parse` of ``text`` with ``icons`` as (name, image path) pairs, each distinct call made
+    once: the catalogue's checks, the drawing of a face and its warnings all read the same texts.
+    A :class:`~tokengen.errors.CatalogueError` is raised anew each time (errors are not kept).
+    Holds up to 4,096 texts (a pass over a catalogue's faces asks for each once)."""
+    return parse(text, dict(icons), markup=markup, path=path, line=line, field=field)
 
 
 def _plain(chunk: str) -> list[Item]:
