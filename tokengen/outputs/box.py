@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import LayoutError
 from ..faces.pagestream import end_page, save
-from ..faces.render import BLACK, CUT_COLOUR, SheetCanvas, binary_streams, open_canvas
+from ..faces.render import BLACK, CUT_COLOUR, SheetCanvas, binary_streams
 from ..geometry import bands, tuckbox
 from ..geometry.imposition import Line, Rect
 from ..io import guard
@@ -18,7 +18,7 @@ from ..io.atomic import atomic_files
 from ..model import Catalogue
 from ..units import format_length
 from .options import BuildOptions
-from .result import art_library, pictures_of
+from .result import open_sheet_canvas
 
 #: Line width (pt) of the cut outline and of the fold lines; the folds' dash (on, off) pt.
 CUT_WIDTH, FOLD_WIDTH, FOLD_DASH = 0.5, 0.4, (4.0, 3.0)
@@ -54,13 +54,9 @@ def write_box(catalogue: Catalogue, options: BuildOptions, out: str | Path, card
     guard.check_outputs([out], inputs)
     origin = ((spec.page[0] - net_w) / 2, (spec.page[1] - net_h) / 2)
     with atomic_files([out], inputs=inputs) as temps:
-        library = art_library(options)
-        library.reserve(pictures_of(catalogue))
-        canvas = open_canvas(temps[0], spec.page, title=f"{catalogue.title}: tuck box", author=catalogue.author or "tokengen",
-                             subject=f"tuck box {format_length(box.width)} × {format_length(box.height)} × {format_length(box.depth)}",
-                             keywords=options.keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, 0.0, options.colour_model, safe=options.safe, art=library, page=spec.page,
-                            design=catalogue.safe_area, height=spec.height, shape=spec.shape)
+        sheet = open_sheet_canvas(catalogue, options, spec, temps[0], f"tuck box {format_length(box.width)} × {format_length(box.height)} × {format_length(box.depth)}",
+                                  title=f"{catalogue.title}: tuck box")
+        canvas = sheet.canvas
         back = catalogue.tokens[0].back
         form = sheet.back_form(back)
         for name in ("front", "back"):

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from ..colour import Converter
 from ..faces.art import ArtLibrary
+from ..faces.render import SheetCanvas, open_canvas
+from ..geometry.imposition import SheetSpec
 from ..model import Catalogue
 from .options import BuildOptions
 
@@ -47,3 +49,21 @@ def art_library(options: BuildOptions) -> ArtLibrary:
     """
     return ArtLibrary(Converter(options.colour_model, options.colour), max_dpi=options.max_dpi,
                       max_total_pixels=options.max_art_pixels, max_svg_elements=options.max_svg_elements)
+
+
+def open_sheet_canvas(catalogue: Catalogue, options: BuildOptions, spec: SheetSpec, target: Path, subject: str,
+                      title: str | None = None) -> SheetCanvas:
+    """A canvas writing ``target`` on ``spec.page`` with the catalogue's art reserved, and the
+    sheet that draws the catalogue's faces at ``spec``'s trim (no bleed): for the outputs that lay
+    out their own pages (boards in tiles, standees, tuck boxes). ``title`` defaults to the
+    catalogue's; ``options.subject`` wins over ``subject``.
+
+    Raises:
+        RenderError: the output profile named by ``options.colour.icc`` cannot be used.
+    """
+    library = art_library(options)
+    library.reserve(pictures_of(catalogue))
+    canvas = open_canvas(target, spec.page, title=title or catalogue.title, author=catalogue.author or "tokengen",
+                         subject=options.subject or subject, keywords=options.keywords, colour_model=options.colour_model)
+    return SheetCanvas(canvas, spec.size, 0.0, options.colour_model, safe=options.safe, art=library, page=spec.page,
+                       design=catalogue.safe_area, height=spec.height, shape=spec.shape)

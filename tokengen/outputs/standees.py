@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import LayoutError
 from ..faces.pagestream import end_page, save
-from ..faces.render import CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams, open_canvas
+from ..faces.render import CUT_COLOUR, CUT_STROKE, SheetCanvas, binary_streams
 from ..geometry import bands, standee
 from ..geometry.imposition import Line
 from ..io import guard, progress
@@ -18,7 +18,7 @@ from ..io.atomic import atomic_files
 from ..model import Catalogue
 from ..units import counted, format_length
 from .options import BuildOptions
-from .result import BuildResult, art_library, pictures_of
+from .result import BuildResult, open_sheet_canvas
 
 #: The folds' dash (on, off) pt.
 FOLD_DASH = (4.0, 3.0)
@@ -50,13 +50,8 @@ def build_standees(catalogue: Catalogue, options: BuildOptions, out: str | Path)
     inputs = catalogue.files_read()
     guard.check_outputs([out], inputs)
     with atomic_files([out], inputs=inputs) as temps:
-        library = art_library(options)
-        library.reserve(pictures_of(catalogue))
-        canvas = open_canvas(temps[0], spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{counted(len(tokens), 'standee')} of {format_length(width)} × {format_length(height)}",
-                             keywords=options.keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, 0.0, options.colour_model, safe=options.safe, art=library, page=spec.page,
-                            design=catalogue.safe_area, height=spec.height, shape=spec.shape)
+        sheet = open_sheet_canvas(catalogue, options, spec, temps[0], f"{counted(len(tokens), 'standee')} of {format_length(width)} × {format_length(height)}")
+        canvas = sheet.canvas
         for number in range(pages):
             on_page = [(t, s) for t, s in zip(tokens, strips, strict=True) if s.page == number]
             for token, strip in on_page:

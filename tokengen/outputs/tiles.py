@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import LayoutError
 from ..faces.pagestream import end_page, save
-from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, SheetCanvas, binary_streams, open_canvas
+from ..faces.render import ALL_SEPARATION, BLACK, CROP_STROKE, SheetCanvas, binary_streams
 from ..geometry import bands, tiling
 from ..geometry.imposition import Line
 from ..io import guard, progress
@@ -24,7 +24,7 @@ from ..io.atomic import atomic_files
 from ..model import Catalogue
 from ..units import counted, format_length
 from .options import BuildOptions
-from .result import BuildResult, art_library, pictures_of
+from .result import BuildResult, open_sheet_canvas
 
 #: Line width (pt) of the alignment marks and the key's tile outlines.
 MARK_STROKE = 0.3
@@ -67,13 +67,8 @@ def build_tiled(catalogue: Catalogue, options: BuildOptions, out: str | Path,
     guard.check_outputs([out, *(also(out, pages) if also else ())], inputs)
     size = f"{format_length(width)} × {format_length(height)}"
     with atomic_files([out], inputs=inputs) as temps:
-        library = art_library(options)
-        library.reserve(pictures_of(catalogue))
-        canvas = open_canvas(temps[0], spec.page, title=catalogue.title, author=catalogue.author or "tokengen",
-                             subject=options.subject or f"{counted(catalogue.count, 'board')} of {size} tiled over {counted(pages, 'page')}",
-                             keywords=options.keywords, colour_model=options.colour_model)
-        sheet = SheetCanvas(canvas, spec.size, 0.0, options.colour_model, safe=options.safe, art=library, page=spec.page,
-                            design=catalogue.safe_area, height=spec.height, shape=spec.shape)
+        sheet = open_sheet_canvas(catalogue, options, spec, temps[0], f"{counted(catalogue.count, 'board')} of {size} tiled over {counted(pages, 'page')}")
+        canvas = sheet.canvas
         ink = ALL_SEPARATION if options.colour_model == "cmyk" else BLACK
         points = grid.alignment_points()
         done = 0
