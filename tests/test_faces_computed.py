@@ -95,3 +95,19 @@ def test_limits_hold() -> None:
     with pytest.raises(expr.ExprError, match="nested more than"):
         expr.parse("(" * 50 + "1" + ")" * 50)
     assert expr.as_text(expr.evaluate(expr.parse("'*' * 3"), {})) == "***"
+
+
+@pytest.mark.parametrize("text, shown", [("{2.5|round}", "3"), ("{0.125|round:2}", "0.13"), ("{2.675|round:2}", "2.68"),
+                                          ("{1.15|round:1}", "1.2"), ("{-2.5|round}", "-3")])
+def test_round_takes_halves_away_from_zero_as_spreadsheets_do(text: str, shown: str) -> None:
+    from tokengen.sources import expr
+
+    assert expr.as_text(expr.evaluate(expr.parse(text[1:-1]), {})) == shown
+
+
+def test_a_project_where_a_catalogue_goes_is_named(run, tmp_path: Path) -> None:
+    project = tmp_path / "game.yaml"
+    project.write_text("title: A game\nparts: [a.yaml]\n", "utf-8")
+    result = run("export", str(project), "--profile", "print-shop", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "game.yaml:2: parts: a project (parts:), not a catalogue: 'tokengen build' builds every part" in result.stderr

@@ -196,14 +196,14 @@ def test_cut_lines_sit_at_the_millionth_of_a_point():
     assert [ln.y0 for ln in page.cut_lines[2:]] == [14.061728, 86.061728]
 
 
-def test_cut_lines_of_tokens_smaller_than_a_point():
-    # 0.5 pt tokens, 3 columns, 5 tokens: the third column has no token in the lower row, and the lower
-    # row ends a token short of the block's right edge, however small the tokens
-    page = impose(5, SheetSpec(page=(100.0, 100.0), size=0.5, margin=0.0, calibration=False, columns=3))[0]
-    x, y = page.block.x, page.block.y  # 49.25, 49.5
-    assert (x, y) == (49.25, 49.5)
-    assert [(ln.x0, ln.y0) for ln in page.cut_lines[:4]] == [(49.25, 22.5), (49.75, 22.5), (50.25, 22.5), (50.75, 50.0)]
-    assert [(ln.y0, ln.x1) for ln in page.cut_lines[4:]] == [(49.5, 50.25), (50.0, 77.75), (50.5, 77.75)]
+def test_cut_lines_of_the_smallest_tokens():
+    # 9 pt tokens (the smallest impose() takes), 3 columns, 5 tokens: the third column has no token in
+    # the lower row, and the lower row ends a token short of the block's right edge
+    page = impose(5, SheetSpec(page=(100.0, 100.0), size=9.0, margin=0.0, calibration=False, columns=3))[0]
+    x, y = page.block.x, page.block.y
+    assert (x, y) == (36.5, 41.0)
+    assert [(ln.x0, ln.y0) for ln in page.cut_lines[:4]] == [(36.5, 14.0), (45.5, 14.0), (54.5, 14.0), (63.5, 50.0)]
+    assert [(ln.y0, ln.x1) for ln in page.cut_lines[4:]] == [(41.0, 54.5), (50.0, 90.5), (59.0, 90.5)]
 
 
 def test_an_empty_page_has_no_lines():

@@ -54,3 +54,13 @@ def test_the_board_passes_its_own_preflight(board: Path):
     checks = {c.name: c for c in preflight(board, load_profiles()["punchboard"])}
     assert all(c.passed for c in checks.values()), [c.message for c in checks.values() if not c.passed]
     assert "die line follows every token's trim within 0.1 pt" in checks["trim-size"].message
+
+
+def test_a_sheet_of_one_counter_passes_its_own_preflight(run, tmp_path):
+    """A page holding one counter is one piece: its TrimBox is the counter's trim, which the die follows."""
+    catalogue = tmp_path / "one.yaml"
+    catalogue.write_text('title: One\nsize: poker\nfields:\n  name: text\ntemplate:\n  - {rect: fill, fill: "#ffffff", bleed: true}\n'
+                         '  - {text: "{name}", at: [0.5, 0.5], size: 0.1}\ntokens:\n  - {id: a, name: A}\n', "utf-8")
+    result = run("export", str(catalogue), "--profile", "punchboard", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    assert "passes every check of profile punchboard" in result.stdout + result.stderr

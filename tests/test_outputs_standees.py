@@ -71,3 +71,16 @@ def test_the_default_base_and_a_bad_key(run, tmp_path):
     result = run("build", str(catalogue), "-o", str(tmp_path / "x.pdf"))
     assert result.exit_code == 2
     assert "st.yaml:3: shape.bse: unknown key for a standee; did you mean 'base'?" in result.stderr
+
+
+def test_check_counts_the_strips_and_shop_sheets_refuse_them(run, tmp_path):
+    catalogue = tmp_path / "st.yaml"
+    catalogue.write_text(CATALOGUE.format(shape="standee"), "utf-8")
+    result = run("check", str(catalogue))
+    assert result.exit_code == 0
+    # a strip is 1.5 in wide and 2 x 2.5 in + 2 x 12 mm high: five side by side on Letter, one row
+    assert "info sheet: 5 standees of 1.5in × 2.5in fit on one 8.5in × 11in page" in result.stdout
+    result = run("export", str(catalogue), "--profile", "print-shop", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "standee strips are printed on home sheets (tokengen build) or one side a page" in result.stderr
+    assert not any((tmp_path / "out").glob("*.pdf")) if (tmp_path / "out").exists() else True

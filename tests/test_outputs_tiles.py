@@ -159,3 +159,14 @@ def test_check_says_what_build_does(run, board):
     assert result.exit_code == 0, result.stdout
     assert ("info board: a 400mm × 400mm board: build tiles it over 2 × 2 pages of 8.5in × 11in overlapping by 6mm, "
             "plus an assembly key; shop exports print it whole with single-pages") in result.stdout
+
+
+def test_every_caption_stays_on_its_page(run, board):
+    import pdfplumber
+
+    pdf = board / "captions.pdf"
+    assert run("build", str(board / "board.yaml"), "-o", str(pdf)).exit_code == 0
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages:
+            captions = [c for c in page.chars if c["size"] <= 8.01]  # the labels (the board's own text is larger)
+            assert captions and max(c["x1"] for c in captions) <= page.width - 18, page.page_number

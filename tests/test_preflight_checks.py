@@ -113,9 +113,14 @@ def _card_preset(name: str) -> bool:
 def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     root = tmp_path_factory.mktemp("ours")
     cat = load_catalogue(CATALOGUE)
-    (root / "cards.yaml").write_text(CARDS, "utf-8")
-    cards = load_catalogue(root / "cards.yaml")
-    return {name: export(cards if _card_preset(name) else cat, profile, root / name) for name, profile in PROFILES.items()}
+
+    def cards(name: str):  # cards of the preset's own trim (poker, mini, tarot, ...)
+        width, height = PROFILES[name].trim
+        path = root / f"cards-{name}.yaml"
+        path.write_text(CARDS.replace("size: 2.5inx3.5in", f"size: {width}ptx{height}pt"), "utf-8")
+        return load_catalogue(path)
+
+    return {name: export(cards(name) if _card_preset(name) else cat, profile, root / name) for name, profile in PROFILES.items()}
 
 
 @pytest.mark.parametrize("name", list(PROFILES))

@@ -10,7 +10,7 @@ from ..errors import LayoutError
 from ..faces.facedraw import cut_message, cut_texts, printed_texts, unfit_message, unfit_texts
 from ..faces.render import text_frame
 from ..faces.scale import MIN_LEGIBLE_PT
-from ..geometry import bands, pager, shapes, textfit, tiling
+from ..geometry import bands, pager, shapes, standee, textfit, tiling
 from ..geometry.imposition import SheetSpec
 from ..geometry.sizing import sheet_spec
 from ..model import Catalogue, Token
@@ -34,7 +34,10 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     many fit (the count ``build`` lays out, :func:`tokengen.geometry.pager.fits`: grids, circles
     with punch room, offset hexes, the calibration strip beside the tokens when that saves sheets).
     A catalogue whose layouts declare sizes of their own gets one finding per size, in band
-    order (:func:`tokengen.geometry.bands.bands`), naming the tokens of that size."""
+    order (:func:`tokengen.geometry.bands.bands`), naming the tokens of that size. Standees
+    (``shape: standee``): how many strips fit (:func:`tokengen.geometry.standee.layout`)."""
+    if catalogue.standee_base is not None:
+        return [_standees(catalogue, settings)]
     found = bands.bands(catalogue)
     specs = [_spec(catalogue, settings, band.trim) for band in found]
     try:
@@ -56,6 +59,20 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         out.append(Finding(INFO, "sheet", f"{counted(fit.per_page, 'token')} of {shapes.describe(spec)} {'fits' if fit.per_page == 1 else 'fit'} on one "
                            f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page{which}", data=data))
     return out
+
+
+def _standees(catalogue: Catalogue, settings: Settings) -> Finding:
+    """Info ``sheet`` (or error ``not-printable``) for standee strips, as ``build`` lays them out."""
+    spec = _spec(catalogue, settings)
+    width, height, base = spec.size, spec.height or spec.size, catalogue.standee_base or standee.BASE
+    page = f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page"
+    try:
+        per_page = len([s for s in standee.layout(1000, width, height, base, settings.page, spec.margin) if s.page == 0])
+    except ValueError:
+        return Finding(ERROR, "not-printable", f"a standee strip of {format_length(width)} × {format_length(2 * height + 2 * base)} "
+                       f"does not fit on a {page} with a {format_length(spec.margin)} margin", field="size")
+    return Finding(INFO, "sheet", f"{counted(per_page, 'standee')} of {format_length(width)} × {format_length(height)} "
+                   f"{'fits' if per_page == 1 else 'fit'} on one {page}", data={"per_page": per_page})
 
 
 def _board(catalogue: Catalogue, spec: SheetSpec, settings: Settings, count: int) -> Finding | None:

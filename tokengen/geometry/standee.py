@@ -51,9 +51,9 @@ class Strip:
     @property
     def folds(self) -> tuple[Line, Line, Line]:
         """The fold lines, from the foot up: base to face, the figure's top, back to base."""
-        x0, x1 = self.x, self.x + self.width
-        return tuple(Line(x0, y, x1, y) for y in (self.y + self.base, self.y + self.base + self.height,  # type: ignore[return-value]
-                                                   self.y + self.base + 2 * self.height))
+        x0, x1, foot = self.x, self.x + self.width, self.y + self.base
+        return Line(x0, foot, x1, foot), Line(x0, foot + self.height, x1, foot + self.height), \
+            Line(x0, foot + 2 * self.height, x1, foot + 2 * self.height)
 
 
 def layout(count: int, width: float, height: float, base: float, page: tuple[float, float], margin: float,

@@ -37,6 +37,10 @@ def build_standees(catalogue: Catalogue, options: BuildOptions, out: str | Path)
     if len(found) != 1:
         raise LayoutError(f"{catalogue.path}: standees are of one size; this catalogue's layouts declare {len(found)}")
     [spec] = bands.band_specs(options.sheet, catalogue, found)
+    if spec.bleed > 0 or options.boxes or options.die_line:
+        raise LayoutError(f"{catalogue.path}: standee strips are printed on home sheets (tokengen build) or one side a page "
+                          "(--profile single-pages, tgc-chits); this profile's sheets need bleed, page boxes or a die line, "
+                          "which standee strips do not have")
     width, height, base = spec.size, spec.height or spec.size, catalogue.standee_base or standee.BASE
     tokens = [t for _ in range(options.copies) for t in catalogue.tokens]
     try:

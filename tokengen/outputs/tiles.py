@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import LayoutError
 from ..faces.pagestream import end_page, save
@@ -28,8 +29,8 @@ from .result import BuildResult, open_sheet_canvas
 
 #: Line width (pt) of the alignment marks and the key's tile outlines.
 MARK_STROKE = 0.3
-#: Size (pt) of a tile's label and of the key page's text.
-LABEL_SIZE = 8.0
+#: Size (pt) of a tile's label and of the key page's text, and the least they are made to fit.
+LABEL_SIZE, MIN_LABEL = 8.0, 6.0
 
 
 def oversized(catalogue: Catalogue, options: BuildOptions) -> bool:
@@ -91,7 +92,7 @@ def build_tiled(catalogue: Catalogue, options: BuildOptions, out: str | Path,
 
 
 def draw_tile(sheet: SheetCanvas, form: str, tile: tiling.Tile, grid: tiling.Tiling, marks: list[tuple[float, float]],
-              ink: object) -> None:
+              ink: Any) -> None:
     """One tile page: the board's part (the face form moved by the tile's origin, clipped to the
     part), crop marks at its corners, the alignment ``marks`` (page pt), and its label."""
     c = sheet.canvas
@@ -103,24 +104,25 @@ def draw_tile(sheet: SheetCanvas, form: str, tile: tiling.Tile, grid: tiling.Til
     c.translate(*tile.origin)
     c.doForm(form)
     c.restoreState()
-    sheet.lines(tiling.crop_marks(tile), CROP_STROKE, ink)  # type: ignore[arg-type]  # a Colour or a separation
+    sheet.lines(tiling.crop_marks(tile), CROP_STROKE, ink)
     r = tiling.ALIGN_RADIUS
     cross = [line for x, y in marks for line in (Line(x - 2 * r, y, x + 2 * r, y), Line(x, y - 2 * r, x, y + 2 * r))]
     if cross:
-        sheet.lines(cross, MARK_STROKE, ink)  # type: ignore[arg-type]
+        sheet.lines(cross, MARK_STROKE, ink)
         c.saveState()
-        c.setStrokeColor(sheet.paint(ink))  # type: ignore[arg-type]
+        c.setStrokeColor(sheet.paint(ink))
         c.setLineWidth(MARK_STROKE)
         for x, y in marks:
             c.circle(x, y, r, stroke=1, fill=0)
         c.restoreState()
     _text(sheet, part.x, part.y - tiling.MARK_GAP - tiling.MARK_LENGTH - LABEL_SIZE,
           f"{tile.label} · row {tile.row + 1} of {grid.rows}, column {tile.column + 1} of {grid.columns} · "
-          f"overlap {format_length(grid.overlap)}: cut at the crop marks, lay it over its neighbours on the left and above, circles on circles", ink)
+          f"overlap {format_length(grid.overlap)}: cut at the crop marks, lay it over its neighbours on the left and above, circles on circles",
+          ink, width=part.w)
 
 
 def draw_key(sheet: SheetCanvas, form: str, grid: tiling.Tiling, page: tuple[float, float], margin: float, name: str,
-             ink: object) -> None:
+             ink: Any) -> None:
     """The assembly key: the whole board scaled into the window, each tile's part outlined and
     labelled at its centre, and how to lay the tiles together."""
     c = sheet.canvas
@@ -138,19 +140,27 @@ def draw_key(sheet: SheetCanvas, form: str, grid: tiling.Tiling, page: tuple[flo
         b = tile.board
         x, y, w, h = x0 + b.x * scale, y0 + b.y * scale, b.w * scale, b.h * scale
         outlines += [Line(x, y, x + w, y), Line(x + w, y, x + w, y + h), Line(x + w, y + h, x, y + h), Line(x, y + h, x, y)]
-    sheet.lines(outlines, MARK_STROKE, ink)  # type: ignore[arg-type]
+    sheet.lines(outlines, MARK_STROKE, ink)
     for tile in grid.tiles:
         b = tile.board
         _text(sheet, x0 + (b.x + b.w / 2) * scale - LABEL_SIZE, y0 + (b.y + b.h / 2) * scale, tile.label, ink)
     _text(sheet, area.x, area.y + area.h - LABEL_SIZE,
           f"{name}: assembly key · {grid.rows} × {grid.columns} tiles, overlap {format_length(grid.overlap)} · "
-          "cut each tile at its crop marks, lay each over its neighbours on the left and above, circles on circles, and tape", ink)
+          "cut each tile at its crop marks, lay each over its neighbours on the left and above, circles on circles, and tape", ink, width=area.w)
 
 
-def _text(sheet: SheetCanvas, x: float, y: float, text: str, ink: object) -> None:
+def _text(sheet: SheetCanvas, x: float, y: float, text: str, ink: Any, width: float | None = None) -> None:
+    """``text`` at (x, y) pt in the regular font at :data:`LABEL_SIZE`, made smaller (down to
+    :data:`MIN_LABEL`) until it fits ``width`` pt; still too long, cut at its last " · " part that fits."""
     c = sheet.canvas
+    size = LABEL_SIZE
+    if width is not None:
+        while sheet.measure(text, size) > width and size > MIN_LABEL:
+            size -= 0.5
+        while sheet.measure(text, size) > width and " · " in text:
+            text = text.rsplit(" · ", 1)[0]
     c.saveState()
-    c.setFillColor(sheet.paint(ink))  # type: ignore[arg-type]
-    c.setFont(sheet.regular, LABEL_SIZE)
+    c.setFillColor(sheet.paint(ink))
+    c.setFont(sheet.regular, size)
     c.drawString(x, y, text)
     c.restoreState()

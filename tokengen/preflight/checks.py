@@ -314,8 +314,8 @@ class _Run:
                 forms.append(_shift(measure.bbox, m[4], m[5]))
         trims = pieces(forms, trim, bleed)
         self.tokens += len(trims)
-        if self.profile.cut_layer is not None:
-            self._die(n, summary.die, trims, uu)
+        if self.profile.cut_layer is not None:  # a page that is one piece (one token on it): its TrimBox is that token's trim
+            self._die(n, summary.die, trims or [trim], uu)
         piece_set = set(trims)
         for key, measure, dx, dy in placed:
             self._dpi(n, measure.dpi, uu)

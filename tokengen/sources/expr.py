@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -331,7 +332,10 @@ def _round(value: Any, places: Any = 0) -> Any:
     places = _number(places, "round")
     if not 0 <= places <= 10 or not float(places).is_integer():
         raise ExprError(f"round takes a whole number of places from 0 to 10, got {places!r}")
-    result = round(float(_number(value, "round")), int(places))
+    # halves away from zero, on the number as written (2.675 → 2.68, 2.5 → 3), as spreadsheets round;
+    # Python's round() goes to even on the binary float (2.675 → 2.67, 2.5 → 2)
+    exact = Decimal(repr(float(_number(value, "round"))))
+    result = float(exact.quantize(Decimal(1).scaleb(-int(places)), rounding=ROUND_HALF_UP))
     return int(result) if places == 0 else result
 
 
