@@ -257,7 +257,10 @@ def _checked(value: Any) -> Any:
     return value
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
+    """Whether a value counts as given (``when: FIELD``, ``if``, ``and``, ``or``, ``default``):
+    non-empty text (spaces do not count), a number other than 0, true, a colour or a picture;
+    None (an empty optional field) is not."""
     if value is None:
         return False
     if isinstance(value, str):
@@ -353,7 +356,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "pad": _pad,
     "min": lambda v, x: min(_number(v, "min"), _number(x, "min")),
     "max": lambda v, x: max(_number(v, "max"), _number(x, "max")),
-    "default": lambda v, x: v if _truthy(v) else x,
+    "default": lambda v, x: v if truthy(v) else x,
 }
 _NEEDS_ARG = ("pad", "min", "max", "default")
 
@@ -376,15 +379,15 @@ def evaluate(node: Node, values: dict[str, Any]) -> Any:
         return value if isinstance(value, (str, int, float, bool)) or value is None else _as_text(value)
     if op == "if":
         test, body, other = args
-        return evaluate(body, values) if _truthy(evaluate(test, values)) else evaluate(other, values)
+        return evaluate(body, values) if truthy(evaluate(test, values)) else evaluate(other, values)
     if op == "or":
         left = evaluate(args[0], values)
-        return left if _truthy(left) else evaluate(args[1], values)
+        return left if truthy(left) else evaluate(args[1], values)
     if op == "and":
         left = evaluate(args[0], values)
-        return evaluate(args[1], values) if _truthy(left) else left
+        return evaluate(args[1], values) if truthy(left) else left
     if op == "not":
-        return not _truthy(evaluate(args[0], values))
+        return not truthy(evaluate(args[0], values))
     if op == "compare":
         items = [evaluate(a, values) for a in args]
         return all(_compare(o, items[k], items[k + 1]) for k, o in enumerate(node.value))

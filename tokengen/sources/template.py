@@ -357,16 +357,8 @@ class Element:
 _COLOUR_KEYS = ("colour", "fill", "stroke", "plate_colour")
 
 
-def truthy(value: Any) -> bool:
-    """Whether a field value counts as given for ``when: FIELD``: non-empty text (spaces do not
-    count), a number other than 0, true, a colour or a picture; None (an empty optional field) is not."""
-    if value is None:
-        return False
-    if isinstance(value, str):
-        return bool(value.strip())
-    if isinstance(value, (bool, int, float)):
-        return bool(value)
-    return True
+#: Whether a field value counts as given for ``when: FIELD`` (:func:`tokengen.sources.expr.truthy`).
+truthy = expr.truthy
 
 
 def _same(value: Any, kind: str) -> Any:
