@@ -111,17 +111,13 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
 
-    for where, value in floats(data):
-        if not math.isfinite(value):
-            raise fail(where, f"expected a finite number, got {value!r}")
+    _check_finite(data, fail)
     fields, defaults, optional = _fields(data["fields"], fail)
     font_files: dict[str, Path] = {}
     font_map, families = _fonts(path, data.get("fonts", {}), fail, allow_outside_art, font_files, max_font_code_points)
     icons = {name: str(_inside(path, relative, fail(("icons", name), ""), allow_outside_art, "icon"))
              for name, relative in data.get("icons", {}).items()}
-    lang = hyphenation_lang(data["lang"], fail(("lang",), "")) if "lang" in data else ""
-    field_langs = tuple((name, hyphenation_lang(kind["lang"], fail(("fields", name, "lang"), "")))
-                        for name, kind in data["fields"].items() if isinstance(kind, dict) and "lang" in kind)
+    lang, field_langs = _langs(data, fail)
     dress = tuple(font_map.items()), tuple(icons.items()), tuple(families.items()), lang, field_langs
     layouts = parse_layouts(path, data["layouts"], lines, fields, tuple(font_map)) if "layouts" in data else {}
     data, standee_base = _standee(data, fail)
@@ -134,18 +130,146 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     if "back" in data:
         back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
     tts = _tts_texts(data.get("tts", {}), fields, fail)
-    design_safe = None
     tile_overlap = _tile_overlap(data, fail)
-    if "safe_area" in data:
-        try:
-            design_safe = parse_length(data["safe_area"])
-        except ValueError as exc:
-            raise fail(("safe_area",), str(exc)) from None
+    design_safe = _safe_area(data, fail)
 
-    rows: list[tuple[dict[str, Any], Locate, int | None, str]]
     notes: list[str] = []
-    spec = data["tokens"]
     sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
+    rows, decimal_comma = _rows(path, data, lines, fields, fail, allow_outside_art, sources, notes)
+    _check_design_elements(rows, face, back_face, fail)
+    tokens: list[Token] = []
+    first: dict[str, str] = {}
+    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
+    checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
+    passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    choices = field_choices(data["fields"])
+    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
+    if references(face) or references(back_face):
+        ahead = [_token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+                 for n, (raw, locate, _, _) in enumerate(rows)]
+    by_id, in_order = _read_ahead(ahead)
+    for n, (raw, locate, line, origin) in enumerate(rows):
+        if ahead is not None:
+            values, token_id, copies = ahead[n]
+        else:
+            values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+        _check_choices(values, choices, locate)
+        for name, value in values.items():
+            if isinstance(value, Path) and value not in places:
+                at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
+                places[value] = (at.path, at.line, at.field)
+        if token_id in first:
+            raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
+        first[token_id] = origin
+        others = Others(n + 1, by_id, in_order)
+        tokens.append(_token((face, back_face), values, (token_id, copies, line), locate, others, own, checked, passed))
+    _template_places(path, lines, (face, back_face), icons, places)
+    remarks = unmatched_conditions((face, back_face), tokens) + icons_as_text(tokens, icons)
+    shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
+    sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
+    return Catalogue(
+        path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base,
+        fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
+        drawn_blind=bool(data.get("drawn_blind", False)), tts=tts, inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
+        art_places=tuple((picture, *place) for picture, place in places.items()),
+        declared=declared(data, lines), choices=choices,
+    )
+
+
+def _read_ahead(ahead: list[tuple[dict[str, Any], str, int]] | None) -> tuple[dict[str, dict[str, Any]] | None, list[dict[str, Any]] | None]:
+    """Every token's values read ahead ((values, id, copies) per token, or None when no template
+    names other tokens' values) → (values by id, the first of each id; values in order), or
+    (None, None)."""
+    if ahead is None:
+        return None, None
+    by_id: dict[str, dict[str, Any]] = {}
+    for values, token_id, _ in ahead:
+        by_id.setdefault(token_id, values)
+    return by_id, [values for values, _, _ in ahead]
+
+
+#: A token's row: its raw values, where its keys are, its line and where it came from in words.
+TokenRow = tuple[dict[str, Any], Locate, int | None, str]
+
+
+def _check_finite(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> None:
+    """Refuse a number that is not finite (``.inf``, ``.nan``) anywhere in the catalogue.
+
+    Raises:
+        CatalogueError: the first one, at its key.
+    """
+    for where, value in floats(data):
+        if not math.isfinite(value):
+            raise fail(where, f"expected a finite number, got {value!r}")
+
+
+def _langs(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The catalogue's hyphenation language (``lang``, "" for none) and each field's own, as
+    (field, language) pairs (:func:`hyphenation_lang`).
+
+    Raises:
+        CatalogueError: a language with no hyphenation dictionary, at its key.
+    """
+    lang = hyphenation_lang(data["lang"], fail(("lang",), "")) if "lang" in data else ""
+    field_langs = tuple((name, hyphenation_lang(kind["lang"], fail(("fields", name, "lang"), "")))
+                        for name, kind in data["fields"].items() if isinstance(kind, dict) and "lang" in kind)
+    return lang, field_langs
+
+
+def _safe_area(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> float | None:
+    """The catalogue's ``safe_area`` in pt, or None when it has none.
+
+    Raises:
+        CatalogueError: not a length, at ``safe_area``.
+    """
+    if "safe_area" not in data:
+        return None
+    try:
+        return parse_length(data["safe_area"])
+    except ValueError as exc:
+        raise fail(("safe_area",), str(exc)) from None
+
+
+def _token(sides: tuple[Face, Face], values: dict[str, Any], named: tuple[str, int, int | None], locate: Locate, others: Others,
+           own: Trim, checked: dict[int, Template], passed: dict[tuple[int, str, str], Element]) -> Token:
+    """One token: its face and back templates resolved for its ``values`` (once per token:
+    plain elements), their texts checked (a template reading no field once for every token,
+    kept in ``checked``; elements that passed in ``passed``); ``named`` is (id, copies, line).
+
+    Raises:
+        CatalogueError: a back layout with its own size or shape, a value a value map lacks, a
+            text the font cannot draw or that does not fit, at the token's field.
+    """
+    (face, back_face), (token_id, copies, line) = sides, named
+    miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
+    template, back_template = resolve(face, values, miss, others), resolve(back_face, values, miss, others)  # once per token: plain elements
+    if back_template.trim is not None and back_template.trim != template.trim:
+        raise locate(None)._replace_message(
+            f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "
+            f"({_trim_name(template.trim or own)}), so give the size and shape to the face's layout")
+    for each in (template, back_template):
+        if id(each) not in checked:
+            _check_text(each, values, locate, passed)
+            if not each.fields():  # reads no field: the same text for every token, checked once
+                checked[id(each)] = each
+    back_values = tuple((f, values.get(f)) for f in back_template.fields())
+    back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
+    style = FaceStyle(_background(template, values), BLACK, BLACK)
+    return Token(token_id, style, back, copies, line, values=tuple(values.items()), template=template)
+
+
+def _rows(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str], fail: Callable[[tuple[Any, ...], str], CatalogueError],
+          allow_outside_art: bool, sources: list[Path], notes: list[str]) -> tuple[list[TokenRow], bool]:
+    """The catalogue's token rows, from its ``tokens:`` list or the spreadsheet it names (added to
+    ``sources``, its hidden rows and left-out columns said in ``notes``), and whether the
+    spreadsheet writes decimals with a comma.
+
+    Raises:
+        CatalogueError: an empty list, a row that is not a mapping, a spreadsheet problem.
+    """
+    rows: list[TokenRow]
+    spec = data["tokens"]
     decimal_comma = False
     if isinstance(spec, str):
         table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
@@ -182,76 +306,46 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
             if not isinstance(t, dict):
                 raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
             rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
+    return rows, decimal_comma
 
+
+def _check_design_elements(rows: list[TokenRow], face: Face, back_face: Face,
+                           fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> None:
+    """Refuse more template elements in all (each token design's face and back) than
+    :data:`MAX_DESIGN_ELEMENTS`, before each is checked, then drawn.
+
+    Raises:
+        CatalogueError: too many, at ``tokens``.
+    """
     per_design = _most_elements(face) + _most_elements(back_face)
-    if len(rows) * per_design > MAX_DESIGN_ELEMENTS:  # before each is checked, then drawn
+    if len(rows) * per_design > MAX_DESIGN_ELEMENTS:
         raise fail(("tokens",), f"{len(rows):,} token designs × {per_design} template elements (face and back) are "
                                 f"{len(rows) * per_design:,}, more than the {MAX_DESIGN_ELEMENTS:,} one catalogue draws "
                                 "(a fixed limit): use fewer elements, or split the tokens into two catalogues")
-    tokens: list[Token] = []
-    first: dict[str, str] = {}
-    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
-    checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
-    passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
-    choices = field_choices(data["fields"])
-    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
-    by_id: dict[str, dict[str, Any]] | None = None
-    in_order: list[dict[str, Any]] | None = None
-    if references(face) or references(back_face):
-        ahead = [_token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
-                 for n, (raw, locate, _, _) in enumerate(rows)]
-        by_id, in_order = {}, [values for values, _, _ in ahead]
-        for values, token_id, _ in ahead:
-            by_id.setdefault(token_id, values)
-    for n, (raw, locate, line, origin) in enumerate(rows):
-        if ahead is not None:
-            values, token_id, copies = ahead[n]
-        else:
-            values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
-        for name, allowed in choices:
-            if values.get(name) not in allowed and values.get(name) not in (None, ""):
-                shown_choices = [str(c) for c in allowed]
-                hint = suggest(str(values[name]), shown_choices) or f" (choices: {', '.join(shown_choices)})"
-                raise locate(name)._replace_message(f"{show(values[name])} is not one of the field's choices{hint}")
-        for name, value in values.items():
-            if isinstance(value, Path) and value not in places:
-                at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
-                places[value] = (at.path, at.line, at.field)
-        if token_id in first:
-            raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
-        first[token_id] = origin
-        miss = partial(_miss, locate)  # a value a value map lacks: named at the token's field
-        others = Others(n + 1, by_id, in_order)
-        template, back_template = resolve(face, values, miss, others), resolve(back_face, values, miss, others)  # once per token: plain elements
-        if back_template.trim is not None and back_template.trim != template.trim:
-            raise locate(None)._replace_message(
-                f"the back layout '{back_template.name}' declares its own size or shape; a back is drawn at its face's "
-                f"({_trim_name(template.trim or own)}), so give the size and shape to the face's layout")
-        for each in (template, back_template):
-            if id(each) not in checked:
-                _check_text(each, values, locate, passed)
-                if not each.fields():  # reads no field: the same text for every token, checked once
-                    checked[id(each)] = each
-        back_values = tuple((f, values.get(f)) for f in back_template.fields())
-        back = Back(text="", background=_background(back_template, values), ink=BLACK, template=back_template, values=back_values)
-        style = FaceStyle(_background(template, values), BLACK, BLACK)
-        tokens.append(Token(token_id, style, back, copies, line, values=tuple(values.items()), template=template))
-    for side in (face, back_face):
+
+
+def _check_choices(values: dict[str, Any], choices: tuple[tuple[str, tuple[Any, ...]], ...], locate: Locate) -> None:
+    """Refuse a token's value that is not one of its field's ``choices`` (empty values pass).
+
+    Raises:
+        CatalogueError: the value and the choices (or a did-you-mean), at the token's field.
+    """
+    for name, allowed in choices:
+        if values.get(name) not in allowed and values.get(name) not in (None, ""):
+            shown_choices = [str(c) for c in allowed]
+            hint = suggest(str(values[name]), shown_choices) or f" (choices: {', '.join(shown_choices)})"
+            raise locate(name)._replace_message(f"{show(values[name])} is not one of the field's choices{hint}")
+
+
+def _template_places(path: Path, lines: Lines, sides: tuple[Face, Face], icons: dict[str, str],
+                     places: dict[Path, tuple[str, int | None, str | None]]) -> None:
+    """Add to ``places`` (picture → file, line, field where it is first named) the pictures the
+    templates name themselves and the catalogue's icons, where no token named them first."""
+    for side in sides:
         for picture, at_line, field in picture_places(side):
             places.setdefault(picture, (str(path), at_line, field))
     for name, icon in icons.items():
         places.setdefault(Path(icon), (str(path), line_at(lines, ("icons", name)), f"icons.{name}"))
-    remarks = unmatched_conditions((face, back_face), tokens) + icons_as_text(tokens, icons)
-    shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
-    sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
-    return Catalogue(
-        path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base,
-        fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)), tts=tts, inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
-        art_places=tuple((picture, *place) for picture, place in places.items()),
-        declared=declared(data, lines), choices=choices,
-    )
 
 
 def _tts_texts(spec: dict[str, str], fields: dict[str, str], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[tuple[str, str], ...]:
