@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import math
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,30 +165,25 @@ def _lookalike(value: str, glyphs: dict[str, str]) -> str:
     return f" ({codes})"
 
 
-def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
-    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
-        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
+def _refuse_infinite(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> None:
+    """Refuse a number that is not finite anywhere in the catalogue (JSON Schema's minimum and
+    maximum let NaN through).
 
-    def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
-        return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
-
-    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
-
-    def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
-        if "art" not in spec:
-            return None
-        found = resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
-        places.setdefault(found, (str(path), line_at(lines, where + ("art",)), dotted(where + ("art",))))
-        return found
-
-    def make_back(spec: dict[str, Any], where: tuple[Any, ...]) -> Back:
-        paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
-        return Back(text=spec.get("text", ""), background=paint["background"], ink=paint["ink"], art=art(spec, where))
-
-    for where, value in floats(data):  # JSON Schema's minimum/maximum let NaN through
+    Raises:
+        CatalogueError: the first one, at its key.
+    """
+    for where, value in floats(data):
         if not math.isfinite(value):
             raise fail(where, f"expected a finite number, got {value!r}")
 
+
+def _check_drawable(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> None:
+    """Refuse a text of the catalogue (title, attribute codes and names, priority glyphs, back
+    texts, labels) that the bundled fonts cannot draw on one line.
+
+    Raises:
+        CatalogueError: a control character, an unsupported script or a missing glyph, at its key.
+    """
     from . import fonts  # ReportLab's font machinery: imported when a catalogue is built, not at start-up
 
     regular, bold = fonts.register()
@@ -216,6 +212,13 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         drawable(t.get("label", ""), regular, ("tokens", i, "label"))
         drawable(t.get("back", {}).get("text", ""), bold, ("tokens", i, "back", "text"))
 
+
+def _size(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> float:
+    """The catalogue's token ``size`` in pt (72, 1 in, when it gives none).
+
+    Raises:
+        CatalogueError: not a length, or smaller than :data:`MIN_SIZE`, at ``size``.
+    """
     size = 72.0
     if "size" in data:
         try:
@@ -224,7 +227,16 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
             raise fail(("size",), one_line(str(exc))) from None
         if size < MIN_SIZE:
             raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
+    return size
 
+
+def _game(data: dict[str, Any], fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[Game, tuple[str, ...]]:
+    """The catalogue's ``game`` (attributes, priorities, draws, costs, variants; a number it does
+    not state taken from the defaults file and named in ``defaulted``) and the variants in play.
+
+    Raises:
+        CatalogueError: a duplicate attribute or priority code, an unknown variant in play.
+    """
     g = data["game"]
     attributes = tuple(Attribute(a["code"], a["name"]) for a in g["attributes"])
     priorities = tuple(Priority(p["code"], p["glyph"], p["name"]) for p in g["priorities"])
@@ -255,12 +267,63 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         if game.variant(name) is None:
             known = [v.name for v in variants]
             raise fail(("variants", i), f"unknown variant {show(name)}{foreign(name)}{suggest(name, known)}")
+    return game, in_play
+
+
+def _attribute_priority(token: dict[str, Any], where: tuple[Any, ...], game: Game,
+                        fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[Attribute, Priority]:
+    """A Meatshields token's attribute (by code) and targeting priority (by code or glyph).
+
+    Raises:
+        CatalogueError: an unknown attribute or priority, with a did-you-mean or the known ones.
+    """
+    t, attributes, priorities = token, game.attributes, game.priorities
+    by_attr = {a.code: a for a in attributes}
+    by_prio = {p.code: p for p in priorities} | {p.glyph: p for p in priorities}
+    attribute = by_attr.get(t["attribute"])
+    if attribute is None:
+        hint = suggest(t["attribute"], list(by_attr))
+        raise fail(where + ("attribute",), f"unknown attribute {show(t['attribute'])}{foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
+    priority = by_prio.get(t["priority"])
+    if priority is None:
+        codes = [p.code for p in priorities]
+        hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
+        if not hint or not hint.endswith("?"):
+            hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
+        raise fail(where + ("priority",), f"unknown priority {show(t['priority'])}{hint}")
+    return attribute, priority
+
+
+def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bool) -> Catalogue:
+    def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
+        return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where))
+
+    def colours(spec: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Colour]:
+        return {k: Colour.parse(spec.get(k, defaults[k])) for k in defaults}
+
+    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
+
+    def art(spec: dict[str, Any], where: tuple[Any, ...]) -> Path | None:
+        if "art" not in spec:
+            return None
+        found = resolve_art(path, spec["art"], allow_outside_art, fail(where + ("art",), ""))
+        places.setdefault(found, (str(path), line_at(lines, where + ("art",)), dotted(where + ("art",))))
+        return found
+
+    def make_back(spec: dict[str, Any], where: tuple[Any, ...]) -> Back:
+        paint = colours(spec, {k: v for k, v in DEFAULT_BACK.items() if k != "text"})
+        return Back(text=spec.get("text", ""), background=paint["background"], ink=paint["ink"], art=art(spec, where))
+
+    _refuse_infinite(data, fail)
+    _check_drawable(data, fail)
+
+    size = _size(data, fail)
+
+    game, in_play = _game(data, fail)
 
     base_style = data.get("style", {})
     base_back_spec = data.get("back", {})
     base_back = make_back(base_back_spec, ("back",))
-    by_attr = {a.code: a for a in attributes}
-    by_prio = {p.code: p for p in priorities} | {p.glyph: p for p in priorities}
     tokens: list[Token] = []
     first_line: dict[str, int | None] = {}
     for i, t in enumerate(data["tokens"]):
@@ -268,17 +331,7 @@ def _build(path: Path, data: dict[str, Any], lines: Lines, allow_outside_art: bo
         if t["id"] in first_line:
             raise fail(where + ("id",), f"duplicate id {show(t['id'])} (first at line {first_line[t['id']]})")
         first_line[t["id"]] = line_at(lines, where)
-        attribute = by_attr.get(t["attribute"])
-        if attribute is None:
-            hint = suggest(t["attribute"], list(by_attr))
-            raise fail(where + ("attribute",), f"unknown attribute {show(t['attribute'])}{foreign(t['attribute'])}{hint or ' (known: ' + ', '.join(by_attr) + ')'}")
-        priority = by_prio.get(t["priority"])
-        if priority is None:
-            codes = [p.code for p in priorities]
-            hint = (_lookalike(t["priority"], {p.glyph: p.code for p in priorities}) if not t["priority"].isascii() else "") or suggest(t["priority"], codes)
-            if not hint or not hint.endswith("?"):
-                hint += " (known: " + ", ".join(f"{p.code} {p.glyph}" for p in priorities) + ")"
-            raise fail(where + ("priority",), f"unknown priority {show(t['priority'])}{hint}")
+        attribute, priority = _attribute_priority(t, where, game, fail)
         style_spec = {**base_style, **t.get("style", {})}
         art_at = where + ("style",) if "art" in t.get("style", {}) else ("style",)  # the token's own art, else the default
         style = FaceStyle(**colours(style_spec, DEFAULT_STYLE), art=art(style_spec, art_at))
