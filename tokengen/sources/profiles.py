@@ -8,12 +8,13 @@ change keys of a built-in one. Lengths are parsed here, at the edge, into pt (1 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..colour import INK_LIMIT, INK_LIMIT_RANGE, INTENTS, ColourOptions, icc_version, output_profile
+from ..colour import INK_LIMIT, ColourOptions, icc_version, output_profile
 from ..errors import CatalogueError, RenderError, UsageError
 from ..units import parse_length, parse_page
 from . import schemas
@@ -67,12 +68,6 @@ DEFAULTS: dict[str, Any] = {
     "cut": "outlines",
 }
 KEYS = (*DEFAULTS, "extends")
-#: Longest profile description (characters).
-MAX_DESCRIPTION = 400
-#: Accepted DPI range (PNG resolution and least image resolution).
-DPI_RANGE = (72, 2400)
-#: Largest side of a ``canvas_px`` canvas, px.
-MAX_CANVAS_PX = 100_000
 
 
 @dataclass(frozen=True)
@@ -215,7 +210,12 @@ def get_profile(name: str, user_file: str | Path | None = None) -> Profile:
 
 
 def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profile:
-    """Check one merged profile and turn it into a :class:`Profile` (errors at the key's line)."""
+    """Turn one merged profile into a :class:`Profile` (errors at the key's line).
+
+    Each key's type, range and choices were checked by ``data/profiles.schema.json``
+    (:func:`load_profiles`), and :data:`DEFAULTS` are ours: here the lengths and the page are
+    parsed, the ICC profile read, and the rules that join keys checked (:func:`_check_keys`).
+    """
     values = {**DEFAULTS, **spec}
 
     def fail(key: str, message: str) -> CatalogueError:
@@ -228,81 +228,54 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
         except ValueError as exc:
             raise fail(key, str(exc)) from None
 
-    def choice(key: str, options: tuple[str, ...], value: Any) -> str:
-        if not isinstance(value, str) or value not in options:
-            hint = suggest(str(value), options) or f" (use one of {', '.join(options)})"
-            raise fail(key, f"unknown value {value!r}{hint}")
-        return value
-
-    def flag(key: str) -> bool:
-        if not isinstance(values[key], bool):
-            raise fail(key, f"expected true or false, got {values[key]!r}")
-        return values[key]
-
-    def names(key: str, options: tuple[str, ...]) -> tuple[str, ...]:
-        if not isinstance(values[key], list):
-            raise fail(key, f"expected a list such as [{', '.join(options[:2])}], got {values[key]!r}")
-        return tuple(choice(key, options, v) for v in values[key])
-
-    for key in ("description", "product", "source"):
-        if not isinstance(values[key], str):
-            raise fail(key, "expected text")
-        if len(values[key]) > MAX_DESCRIPTION:
-            raise fail(key, f"text is longer than {MAX_DESCRIPTION} characters ({len(values[key])})")
-    output = choice("output", OUTPUTS, values["output"])
-    colour = choice("colour", COLOURS, values["colour"])
-    colour_model = "cmyk" if colour == "formula" else colour
+    colour_model = "cmyk" if values["colour"] == "formula" else values["colour"]
     try:
-        page = parse_page(str(values["page"]), landscape=flag("landscape"))
+        page = parse_page(str(values["page"]), landscape=values["landscape"])
     except ValueError as exc:
         raise fail("page", str(exc)) from None
     margin, gutter, bleed, safe = (length(k) for k in ("margin", "gutter", "bleed", "safe"))
-    dpi = values["dpi"]
-    if isinstance(dpi, bool) or not isinstance(dpi, int) or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:
-        raise fail("dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r}")
-    if output in SHEET_OUTPUTS and gutter + 1e-9 < 2 * bleed:
+    if values["output"] in SHEET_OUTPUTS and gutter + 1e-9 < 2 * bleed:
         at = "gutter" if (name, "gutter") in lines or (name, "bleed") not in lines else "bleed"
         raise fail(at, f"gutter {values['gutter']} is narrower than twice the bleed {values['bleed']}: neighbouring bleeds would overlap")
-    order = names("order", SIDES)
-    if sorted(order) != sorted(SIDES):
-        raise fail("order", f"expected back and face once each, got {list(order)}")
-    def whole(key: str, least: int) -> int:
-        value = values[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= 100_000:
-            raise fail(key, f"expected a whole number from {least} to 100000, got {value!r}")
-        return value
+    icc, trim = _check_keys(values, colour_model, path, fail)
+    canvas = values["canvas_px"]
+    return Profile(name=name, description=values["description"], output=values["output"], page=page, margin=margin,
+                   gutter=gutter, bleed=bleed, safe=safe, dpi=values["dpi"], colour=colour_model, marks=tuple(values["marks"]),
+                   boxes=values["boxes"], order=tuple(values["order"]), backs=values["backs"],
+                   columns=values["columns"], copies=values["copies"], fill=values["fill"], home_bleed=length("home_bleed"),
+                   conversion="formula" if values["colour"] == "formula" else "icc", icc=icc,
+                   rendering_intent=values["rendering_intent"], ink_limit=float(values["ink_limit"]), max_dpi=values["max_dpi"],
+                   pdfx=values["pdfx"], product=values["product"], source=values["source"],
+                   trim=trim, canvas_px=None if canvas is None else (canvas[0], canvas[1]),
+                   cut_layer=values["cut_layer"], cut=values["cut"])
 
-    columns = None if values["columns"] is None else whole("columns", 0)
-    intent = choice("rendering_intent", tuple(INTENTS), values["rendering_intent"])
-    ink = values["ink_limit"]
-    if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not INK_LIMIT_RANGE[0] <= ink <= INK_LIMIT_RANGE[1]:
-        raise fail("ink_limit", f"expected a percentage from {INK_LIMIT_RANGE[0]:g} to {INK_LIMIT_RANGE[1]:g}, got {ink!r}")
-    max_dpi = values["max_dpi"]
-    if isinstance(max_dpi, bool) or not isinstance(max_dpi, int) or not DPI_RANGE[0] <= max_dpi <= DPI_RANGE[1]:
-        raise fail("max_dpi", f"expected a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {max_dpi!r}")
+
+def _check_keys(values: dict[str, Any], colour_model: str, path: Path, fail: Callable[[str, str], CatalogueError]
+                ) -> tuple[Path | None, tuple[float, float] | None]:
+    """The rules of a profile that join keys or go past its schema (the ``order`` of both sides,
+    the ICC profile's file, a canvas or die line only where the output has one, a die line's
+    name, Tabletop Simulator's RGB, PDF/X-1a's needs), checked in this order; returns the ICC
+    profile's resolved path (None: the bundled one) and the product trim (w, h) pt or None.
+
+    Raises:
+        CatalogueError: the first rule broken, at the key it names.
+    """
+    output = values["output"]
+    if sorted(values["order"]) != sorted(SIDES):
+        raise fail("order", f"expected back and face once each, got {list(values['order'])}")
     icc = None
     if values["icc"] is not None:
-        if not isinstance(values["icc"], str) or not values["icc"]:
-            raise fail("icc", f"expected the path of a CMYK ICC profile, got {values['icc']!r}")
         icc = (path.parent / values["icc"]).resolve()
         try:
             output_profile(icc)
         except RenderError as exc:
             raise fail("icc", str(exc)) from None
     trim = _trim(values["trim"], lambda m: fail("trim", m))
-    canvas = values["canvas_px"]
-    if canvas is not None:
-        if (not isinstance(canvas, list) or len(canvas) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_CANVAS_PX for v in canvas)):
-            raise fail("canvas_px", f"expected [width, height] in whole pixels from 1 to {MAX_CANVAS_PX}, got {canvas!r}")
-        if output not in ("single-pages", "png"):
-            raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {output}")
-        canvas = (canvas[0], canvas[1])
-    pdfx = choice("pdfx", ("none", "x1a"), values["pdfx"])
-    cut = choice("cut", CUTS, values["cut"])
+    if values["canvas_px"] is not None and output not in ("single-pages", "png"):
+        raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {output}")
     cut_layer = values["cut_layer"]
     if cut_layer is not None:
-        if not isinstance(cut_layer, str) or not CUT_LAYER_NAME.fullmatch(cut_layer):
+        if not CUT_LAYER_NAME.fullmatch(cut_layer):
             raise fail("cut_layer", f"expected a separation name such as CutContour (a letter, then letters, digits, '.', '_' "
                                     f"or '-', at most 64), got {cut_layer!r}")
         if cut_layer == "All":
@@ -311,18 +284,12 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
             raise fail("cut_layer", f"a die line needs a sheet output (sheets, cut-svg, cut-dxf, cricut), not {output}")
     if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
         raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
-    if pdfx == "x1a" and (colour_model != "cmyk" or not flag("boxes") or output in ("png", "tts")):
+    pdfx = values["pdfx"]
+    if pdfx == "x1a" and (colour_model != "cmyk" or not values["boxes"] or output in ("png", "tts")):
         raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
     if pdfx == "x1a" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3 embeds ICC v2 (v4 came with PDF 1.5)
         raise fail("icc", f"{icc}: an ICC v{icc_version(icc):g} profile; pdfx: x1a (PDF/X-1a:2001, PDF 1.3) needs an ICC v2 profile")
-    return Profile(name=name, description=values["description"], output=output, page=page, margin=margin,
-                   gutter=gutter, bleed=bleed, safe=safe, dpi=dpi, colour=colour_model, marks=names("marks", MARKS),
-                   boxes=flag("boxes"), order=order, backs=choice("backs", ("none", "duplex"), values["backs"]),
-                   columns=columns, copies=whole("copies", 1), fill=flag("fill"), home_bleed=length("home_bleed"),
-                   conversion="formula" if colour == "formula" else "icc", icc=icc, rendering_intent=intent,
-                   ink_limit=float(ink), max_dpi=max_dpi, pdfx=pdfx, product=values["product"],
-                   source=values["source"], trim=trim, canvas_px=canvas, cut_layer=cut_layer, cut=cut)
-
+    return icc, trim
 
 def _trim(value: Any, fail: Any) -> tuple[float, float] | None:
     """A profile's ``trim``: None, one length (a square) or [width, height] → (w, h) pt, each > 0
