@@ -357,6 +357,24 @@ def test_up_to_date_check_reads_only_the_fingerprint(run, tmp_path: Path):
     assert _rchar() - before < 64 * 1024
 
 
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux /proc/self/io to count bytes read")
+def test_keywords_read_through_pikepdf_in_any_layout_and_without_the_pages(tmp_path: Path):
+    """The fingerprint is read from the document information (pikepdf's docinfo), so a PDF
+    saved with a cross-reference stream still reads; a 4 MB page stream is not read for it."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].Contents = pdf.make_stream(b"% padding\n" * 400_000)
+    pdf.docinfo["/Keywords"] = "tokengen-fingerprint-1"
+    target = tmp_path / "streamed.pdf"
+    pdf.save(target, object_stream_mode=pikepdf.ObjectStreamMode.generate, compress_streams=False)
+    assert target.stat().st_size > 4_000_000
+    before = _rchar()
+    assert read_keywords(target) == "tokengen-fingerprint-1"
+    assert _rchar() - before < 256 * 1024
+
+
 #: Run as a script (``python hook.py ARGS``), so a spawned or fork-server worker re-imports it as
 #: ``__mp_main__`` and is hooked too: every drawing process says so on the ``HOOK_READY`` FIFO, then
 #: waits on the ``HOOK_BLOCK`` FIFO, which nobody opens for writing, until it is signalled.

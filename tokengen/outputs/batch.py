@@ -532,41 +532,21 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
     return [results[i] for i in range(len(jobs))]
 
 
-#: Bytes read at each step of :func:`read_keywords` (the tail, one xref entry, the Info object).
-KEYWORDS_TAIL = 4096
-
-
 def read_keywords(path: Path) -> str:
-    """The Keywords of a PDF that tokengen wrote, read from at most about 12 KB of it (the
-    trailer's /Info reference, its entry in the cross-reference table, the Info dictionary), so
-    the up-to-date check of a 2 GiB output costs the same as of a small one. Anything else
-    (another producer's layout, a damaged file): ``""``, and the job is rebuilt."""
-    try:
-        with open(path, "rb") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, size - KEYWORDS_TAIL))
-            tail = handle.read(KEYWORDS_TAIL)
-            info = re.search(rb"/Info (\d+) 0 R", tail)
-            start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", tail)
-            if not info or not start:
-                return ""
-            handle.seek(int(start.group(1)))
-            head = re.match(rb"xref\s+0 (\d+)\s+", handle.read(64))
-            number = int(info.group(1))
-            if not head or number >= int(head.group(1)):
-                return ""
-            handle.seek(int(start.group(1)) + head.end() + 20 * number)
-            entry = re.match(rb"(\d{10}) \d{5} n", handle.read(20))
-            if not entry:
-                return ""
-            handle.seek(int(entry.group(1)))
-            obj = handle.read(KEYWORDS_TAIL)
-    except (OSError, ValueError, OverflowError):
-        return ""
-    body = re.match(rb"\s*%d 0 obj\s*<<(.*?)>>\s*endobj" % number, obj, re.S)
-    words = re.search(rb"/Keywords \(([^()\\]*)\)", body.group(1)) if body else None
-    return words.group(1).decode("latin-1") if words else ""
+    """The Keywords of a PDF's document information (pikepdf's public ``docinfo``), where batch
+    keeps its fingerprint. qpdf reads the trailer and the cross-reference table, then the Info
+    dictionary alone, never the pages, so the up-to-date check of a large output reads a small
+    part of it; a file without a readable trailer is not repaired (``attempt_recovery=False``:
+    repair would read the whole file). Anything else (not a PDF, a damaged file, no Keywords):
+    ``""``, and the job is rebuilt."""
+    import pikepdf
 
+    try:
+        with pikepdf.open(path, attempt_recovery=False) as pdf:
+            words = pdf.docinfo.get("/Keywords")
+            return str(words) if isinstance(words, pikepdf.String) else ""
+    except (OSError, ValueError, pikepdf.PdfError):
+        return ""
 
 def _guarded(job: Job) -> JobResult:
     try:
