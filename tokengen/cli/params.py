@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -200,16 +201,7 @@ def _preview_options(*, watch: bool = False) -> Any:
             def once() -> Any:
                 written = f(*args, previews=previews if preview is not None else None, **kwargs)
                 if preview is not None:
-                    from ..outputs.preview import write_previews
-
-                    pdf = written[0] if isinstance(written, list) else written.path
-                    pngs = write_previews(pdf, target, preview_dpi, preview_page, flags=("--preview-dpi", "--preview-page"))
-                    if isinstance(written, list):
-                        written.extend(pngs)
-                    else:
-                        ctx.meta.setdefault("tokengen.previews", []).extend(pngs)
-                    if ctx.params.get("fmt") != "json":
-                        say(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {preview_dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+                    _write_previews(ctx, written, target, preview_dpi, preview_page)
                 report = ctx.meta.pop(REPORT, None)
                 if report is not None:  # --format json: what was written, previews included
                     report()
@@ -217,44 +209,71 @@ def _preview_options(*, watch: bool = False) -> Any:
 
             if not watch:
                 return once()
-            import contextlib
-            import io
-
-            from ..outputs.backs import backs_path as duplex_backs_path
-            from ..outputs.watch import catalogue_inputs, watch_build
-
-            allow = kwargs.get("allow_outside_art", False)
-            last: list[Path] = [Path(str(kwargs["output"]))]  # the PDF the last good build wrote
-
-            def summary() -> str:
-                with contextlib.redirect_stdout(io.StringIO()) as lines:
-                    last[0] = once().path
-                return "; ".join(line for line in lines.getvalue().splitlines() if line)
-
-            def inputs() -> Any:
-                pdf = last[0]
-                return catalogue_inputs(kwargs["catalogue"], (pdf, duplex_backs_path(pdf)), allow_outside_art=allow,
-                                        previews=target or (pdf.with_suffix(".png") if preview is not None else None))
-
-            watch_build(summary, inputs, echo=lambda line: say(line), error=lambda line: click.echo(line, err=True))
+            _watch(once, kwargs, target, preview is not None)
             return None
 
-        options = [
-            click.option("--preview", metavar="[FILE.png]", is_flag=False, flag_value="", default=None,
-                         help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page "
-                              "(default FILE: the PDF's name with .png)."),
-            click.option("--preview-dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Preview resolution (px per in)."),
-            click.option("--preview-page", type=click.IntRange(1), default=None, metavar="N", help="Preview only page N."),
-        ]
-        if watch:
-            options.append(click.option("--watch", is_flag=True,
-                                        help="Build, then rebuild whenever the catalogue, its art, the fonts or a data file beside it "
-                                             "change (Ctrl-C stops; a broken input keeps the last good PDF)."))
-        for option in reversed(options):
+        for option in reversed(_preview_flags(watch)):
             wrapper = option(wrapper)
         return wrapper
 
     return decorate
+
+
+def _write_previews(ctx: click.Context, written: Any, target: Path | None, dpi: int, page: int | None) -> None:
+    """Render the PDF a command ``written`` (a ``BuildResult`` or the paths, the PDF first) to the
+    preview PNGs, add them to what it wrote, and say so (not under ``--format json``)."""
+    from ..outputs.preview import write_previews
+
+    pdf = written[0] if isinstance(written, list) else written.path
+    pngs = write_previews(pdf, target, dpi, page, flags=("--preview-dpi", "--preview-page"))
+    if isinstance(written, list):
+        written.extend(pngs)
+    else:
+        ctx.meta.setdefault("tokengen.previews", []).extend(pngs)
+    if ctx.params.get("fmt") != "json":
+        say(f"wrote {len(pngs)} preview PNG{'s' if len(pngs) != 1 else ''} at {dpi} DPI: {pngs[0]}" + (f" … {pngs[-1].name}" if len(pngs) > 1 else ""))
+
+
+def _watch(once: Callable[[], Any], kwargs: dict[str, Any], target: Path | None, previewed: bool) -> None:
+    """``--watch``: run ``once`` (a build, previews included) again on every change of the
+    catalogue's inputs (:func:`tokengen.outputs.watch.watch_build`), one line per run."""
+    import contextlib
+    import io
+
+    from ..outputs.backs import backs_path as duplex_backs_path
+    from ..outputs.watch import catalogue_inputs, watch_build
+
+    allow = kwargs.get("allow_outside_art", False)
+    last: list[Path] = [Path(str(kwargs["output"]))]  # the PDF the last good build wrote
+
+    def summary() -> str:
+        with contextlib.redirect_stdout(io.StringIO()) as lines:
+            last[0] = once().path
+        return "; ".join(line for line in lines.getvalue().splitlines() if line)
+
+    def inputs() -> Any:
+        pdf = last[0]
+        return catalogue_inputs(kwargs["catalogue"], (pdf, duplex_backs_path(pdf)), allow_outside_art=allow,
+                                previews=target or (pdf.with_suffix(".png") if previewed else None))
+
+    watch_build(summary, inputs, echo=lambda line: say(line), error=lambda line: click.echo(line, err=True))
+
+
+def _preview_flags(watch: bool) -> list[Any]:
+    """The click options of :func:`_preview_options`: ``--preview``, ``--preview-dpi``,
+    ``--preview-page`` and, when ``watch``, ``--watch``."""
+    options = [
+        click.option("--preview", metavar="[FILE.png]", is_flag=False, flag_value="", default=None,
+                     help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page "
+                          "(default FILE: the PDF's name with .png)."),
+        click.option("--preview-dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Preview resolution (px per in)."),
+        click.option("--preview-page", type=click.IntRange(1), default=None, metavar="N", help="Preview only page N."),
+    ]
+    if watch:
+        options.append(click.option("--watch", is_flag=True,
+                                    help="Build, then rebuild whenever the catalogue, its art, the fonts or a data file beside it "
+                                         "change (Ctrl-C stops; a broken input keeps the last good PDF)."))
+    return options
 
 
 # -- backs and duplex: the build options that ask for back sheets, and the align command --------
