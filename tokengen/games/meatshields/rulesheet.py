@@ -86,7 +86,7 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
     low, high, both = glyph.get("low", "↓"), glyph.get("high", "↑"), glyph.get("both", "↓↑")
     attrs = ", ".join(f"{a.code} {a.name}" for a in game.attributes)
     prios = ", ".join(f"{p.glyph} {p.name}" for p in game.priorities)
-    h, p, small = styles["heading"], styles["body"], styles["small"]
+    h, p = styles["heading"], styles["body"]
 
     def section(title: str, *paragraphs: str) -> list[Flowable]:
         return [Paragraph(escape(title), h), *(Paragraph(text, p) for text in paragraphs)]
@@ -147,6 +147,14 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
                 "The party may dismiss a Meatshield whenever it likes. If its employer dies it flees at once. Either "
                 "way the token returns to the bag."),
     ]
+    return [*flow, _variants_section(catalogue, styles), _readings_section(catalogue, styles, readings)]
+
+
+def _variants_section(catalogue: Catalogue, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The rules sheet's last but one section: the variants in play, each with its numbers filled
+    in, and the others the catalogue knows."""
+    game, in_play = catalogue.game, set(catalogue.variants)
+    h, p, small = styles["heading"], styles["body"], styles["small"]
     variants = [v for v in (game.variant(name) for name in catalogue.variants) if v is not None]
     last: list[Flowable] = [Paragraph("Variants in play", h)]
     for v in variants:
@@ -156,7 +164,12 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
     others = [v.name for v in game.variants if v.name not in in_play]
     if others:
         last += [Spacer(0, 4), Paragraph(f"Also known to this catalogue, not in play: {escape(', '.join(others))}.", small)]
-    flow.append(last)
+    return last
+
+
+def _readings_section(catalogue: Catalogue, styles: dict[str, ParagraphStyle], readings: Interpretations) -> list[Flowable]:
+    """The rules sheet's last section: the readings in play, each with its switch."""
+    game, h, p, small = catalogue.game, styles["heading"], styles["body"], styles["small"]
     rulings: list[Flowable] = [Paragraph("Readings in play", h),
                                Paragraph("Where the variant leaves a question open, these are the readings this sheet and "
                                          "tokengen use (switch: <b>tokengen check</b> / <b>target</b> option, or the "
@@ -164,8 +177,7 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
     for item in readings.in_play(game.wounds):
         rulings.append(Paragraph(f"<b>{escape(item['switch'][2:])}={escape(item['value'])}</b>: "
                                  f"{escape(meaning(item['name'], item['value'], game.wounds))}.", p))
-    flow.append(rulings)
-    return flow
+    return rulings
 
 
 def _styles() -> dict[str, ParagraphStyle]:
