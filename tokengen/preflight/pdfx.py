@@ -131,60 +131,91 @@ def problems(pdf: Any, path: Path | None = None) -> list[tuple[int | None, str]]
     version 2 (header byte 8 below 4: PDF 1.3 and 1.4 predate ICC v4);
     a TrimBox or ArtBox on every page. Transparency, colour spaces and fonts are their own checks.
     """
+    version, limit, found = _info_problems(pdf)
+    found += _intent_problems(pdf, version, limit)
+    return [(None, problem) for problem in found] + [
+        (number, "no TrimBox (or ArtBox); PDF/X needs one on every page")
+        for number, page in enumerate(pdf.pages, 1) if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj]
+
+
+def _info_problems(pdf: Any) -> tuple[str, str, list[str]]:
+    """The PDF/X label, the highest PDF version it allows and the problems of the document's
+    Info dictionary, version, trailer ``/ID`` and encryption (see :func:`problems`)."""
     import pikepdf
 
-    found: list[tuple[int | None, str]] = []
+    found: list[str] = []
     info = pdf.trailer.get("/Info")
     info = info if isinstance(info, pikepdf.Dictionary) else pikepdf.Dictionary()
-
-    def text(key: str) -> str:
-        value = info.get(key)
-        try:
-            return str(value) if value is not None else ""
-        except Exception:  # noqa: BLE001
-            return ""
-
-    version = text("/GTS_PDFXVersion")
+    version = _text(info, "/GTS_PDFXVersion")
     if not version:
-        found.append((None, "no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X"))
+        found.append("no /GTS_PDFXVersion in the Info dictionary: not labelled PDF/X")
     elif version not in MAX_VERSION:
-        found.append((None, f"/GTS_PDFXVersion is {version!r}, which labels neither PDF/X-1a:2001 ('PDF/X-1:2001') "
-                            "nor PDF/X-1a:2003 ('PDF/X-1a:2003')"))
-    if version == VERSION and text("/GTS_PDFXConformance") != CONFORMANCE:
-        found.append((None, f"/GTS_PDFXConformance is {text('/GTS_PDFXConformance')!r}, expected {CONFORMANCE!r}"))
+        found.append(f"/GTS_PDFXVersion is {version!r}, which labels neither PDF/X-1a:2001 ('PDF/X-1:2001') "
+                     "nor PDF/X-1a:2003 ('PDF/X-1a:2003')")
+    if version == VERSION and _text(info, "/GTS_PDFXConformance") != CONFORMANCE:
+        found.append(f"/GTS_PDFXConformance is {_text(info, '/GTS_PDFXConformance')!r}, expected {CONFORMANCE!r}")
     limit = MAX_VERSION.get(version, "1.3")
     if tuple(int(x) for x in str(pdf.pdf_version).split(".")[:2]) > tuple(int(x) for x in limit.split(".")):
-        found.append((None, f"PDF version {pdf.pdf_version}; {EDITION.get(version, CONFORMANCE)} allows at most {limit}"))
+        found.append(f"PDF version {pdf.pdf_version}; {EDITION.get(version, CONFORMANCE)} allows at most {limit}")
+    return version, limit, found + _document_problems(pdf, info)
+
+
+def _document_problems(pdf: Any, info: Any) -> list[str]:
+    """The problems of the Info keys PDF/X needs besides its label (``Trapped``, ``Title``, the
+    dates), of the trailer's ``/ID`` and of encryption (see :func:`problems`)."""
+    found: list[str] = []
     trapped = info.get("/Trapped")
     if trapped is None or str(trapped) not in ("/True", "/False"):
-        found.append((None, f"/Trapped is {str(trapped) if trapped is not None else 'missing'}; PDF/X needs /True or /False"))
+        found.append(f"/Trapped is {str(trapped) if trapped is not None else 'missing'}; PDF/X needs /True or /False")
     for key in ("/Title", "/CreationDate", "/ModDate"):
-        if not text(key):
-            found.append((None, f"no {key[1:]} in the Info dictionary"))
+        if not _text(info, key):
+            found.append(f"no {key[1:]} in the Info dictionary")
     if "/ID" not in pdf.trailer:
-        found.append((None, "no document /ID in the trailer"))
+        found.append("no document /ID in the trailer")
     if pdf.is_encrypted:
-        found.append((None, "the file is encrypted; PDF/X forbids encryption"))
+        found.append("the file is encrypted; PDF/X forbids encryption")
+    return found
+
+
+def _intent_problems(pdf: Any, version: str, limit: str) -> list[str]:
+    """The problems of the document's ``/GTS_PDFX`` output intent for the PDF/X label
+    ``version`` and the PDF version ``limit`` (see :func:`problems`)."""
+    import pikepdf
+
+    found: list[str] = []
     intents = [i for i in (pdf.Root.get("/OutputIntents") or []) if isinstance(i, pikepdf.Dictionary) and str(i.get("/S", "")) == "/GTS_PDFX"]
     if len(intents) != 1:
-        found.append((None, f"{len(intents) or 'no'} /GTS_PDFX output intent{'s' if intents else ''}; PDF/X needs exactly one"))
+        found.append(f"{len(intents) or 'no'} /GTS_PDFX output intent{'s' if intents else ''}; PDF/X needs exactly one")
     for intent in intents[:1]:
         if not str(intent.get("/OutputConditionIdentifier", "")):
-            found.append((None, "the output intent has no OutputConditionIdentifier"))
+            found.append("the output intent has no OutputConditionIdentifier")
         dest = intent.get("/DestOutputProfile")
         if dest is None and not str(intent.get("/RegistryName", "")):
-            found.append((None, "the output intent has neither a DestOutputProfile nor a RegistryName"))
+            found.append("the output intent has neither a DestOutputProfile nor a RegistryName")
         if isinstance(dest, pikepdf.Stream):
-            head = _icc_head(dest)
-            if head is None or head[12:16] != b"prtr" or head[16:20] != b"CMYK":
-                found.append((None, "the DestOutputProfile is not a CMYK output (prtr) ICC profile"))
-            elif head[8] >= 4:  # PDF 1.3 and 1.4 embed ICC v2 profiles; ICC v4 came with PDF 1.5
-                found.append((None, f"the DestOutputProfile is an ICC v{head[8]}.{head[9] >> 4} profile; "
-                                    f"{EDITION.get(version, CONFORMANCE)} (PDF {limit}) needs an ICC v2 profile"))
-    for number, page in enumerate(pdf.pages, 1):
-        if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj:
-            found.append((number, "no TrimBox (or ArtBox); PDF/X needs one on every page"))
+            found += _profile_problems(dest, version, limit)
     return found
+
+
+def _profile_problems(dest: Any, version: str, limit: str) -> list[str]:
+    """The problem of an output intent's embedded ICC profile (a pikepdf stream): not a CMYK
+    output (``prtr``) profile, or newer than version 2."""
+    head = _icc_head(dest)
+    if head is None or head[12:16] != b"prtr" or head[16:20] != b"CMYK":
+        return ["the DestOutputProfile is not a CMYK output (prtr) ICC profile"]
+    if head[8] >= 4:  # PDF 1.3 and 1.4 embed ICC v2 profiles; ICC v4 came with PDF 1.5
+        return [f"the DestOutputProfile is an ICC v{head[8]}.{head[9] >> 4} profile; "
+                f"{EDITION.get(version, CONFORMANCE)} (PDF {limit}) needs an ICC v2 profile"]
+    return []
+
+
+def _text(info: Any, key: str) -> str:
+    """The text of ``key`` in a pikepdf Info dictionary, "" when missing or unreadable."""
+    value = info.get(key)
+    try:
+        return str(value) if value is not None else ""
+    except Exception:  # noqa: BLE001
+        return ""
 
 
 def _icc_head(stream: Any) -> bytes | None:
