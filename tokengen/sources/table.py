@@ -160,6 +160,51 @@ def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None =
             columns, more than :data:`MAX_ROWS` rows (blank rows not counted) — each naming
             the file and, where there is one, the row and column.
     """
+    suffix = _check_file(path)
+    skipped: list[int] = []
+    raw_rows, decimal_comma = _csv_rows(path) if suffix == ".csv" else (_xlsx_rows(path, skipped), False)
+    if hidden is not None:
+        hidden.extend(skipped)
+    aside = f"; {hidden_rows(skipped)}" if skipped else ""
+    header: list[str] | None = None
+    header_line = 1
+    rows: list[Row] = []
+    for line, cells, far in raw_rows:
+        _refuse_uncalculated(path, line, cells, header)
+        if far is None and _blank(cells):
+            continue
+        if header is None:
+            if far is not None:
+                raise CatalogueError(path, f"header has a name in column {column_letter(far)}, past the {MAX_COLUMNS} columns read", line=line)
+            header, header_line = _header(path, line, cells, names), line
+            letters = {name: column_letter(i) for i, name in enumerate(header) if name}  # one map, shared by every row (read only)
+            continue
+        _check_row(path, line, cells, far, len(header), len(rows))
+        values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
+        rows.append(Row(values, line, letters, header_line, decimal_comma))
+    _check_found(path, header is not None, len(rows), aside)
+    return rows
+
+
+def _check_found(path: Path, headed: bool, rows: int, aside: str) -> None:
+    """Refuse a table without a header, or with a header and no token rows (``aside``: what the
+    message adds about hidden rows).
+
+    Raises:
+        CatalogueError: naming the file.
+    """
+    if not headed:
+        raise CatalogueError(path, f"is empty: the first row must name the fields (id, copies, …){aside}")
+    if not rows:
+        raise CatalogueError(path, f"has a header but no token rows{aside}")
+
+
+def _check_file(path: Path) -> str:
+    """The lower-case suffix of a token table that exists and is at most :data:`MAX_BYTES`.
+
+    Raises:
+        CatalogueError: not .csv or .xlsx, missing, unreadable, or too large.
+    """
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise CatalogueError(path, "tokens can be read from a .csv or .xlsx file only")
@@ -171,46 +216,40 @@ def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None =
         raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
     if size > MAX_BYTES:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    skipped: list[int] = []
-    raw_rows, decimal_comma = _csv_rows(path) if suffix == ".csv" else (_xlsx_rows(path, skipped), False)
-    if hidden is not None:
-        hidden.extend(skipped)
-    aside = f"; {hidden_rows(skipped)}" if skipped else ""
-    header: list[str] | None = None
-    header_line = 1
-    rows: list[Row] = []
-    for line, cells, far in raw_rows:
-        formula = next((i for i, c in enumerate(cells) if isinstance(c, Uncalculated)), None)
-        if formula is not None:
-            name = header[formula] if header is not None and formula < len(header) and header[formula] else None
-            column = f"column {column_letter(formula)}"
-            raise CatalogueError(path, f"a formula without a saved value ({one_line(cells[formula].formula)}): save the file in a "
-                                 "spreadsheet program (which calculates it), or type the value", line=line,
-                                 field=f"{name} ({column})" if name else column)
-        if far is None and _blank(cells):
-            continue
-        if header is None:
-            if far is not None:
-                raise CatalogueError(path, f"header has a name in column {column_letter(far)}, past the {MAX_COLUMNS} columns read", line=line)
-            header, header_line = _header(path, line, cells, names), line
-            letters = {name: column_letter(i) for i, name in enumerate(header) if name}  # one map, shared by every row (read only)
-            continue
-        extra = [i for i in range(len(header), len(cells)) if cells[i] is not None and str(cells[i]).strip()]
-        if extra or far is not None:
-            at = extra[0] if extra else far
-            assert at is not None
-            raise CatalogueError(path, f"row has a value in column {column_letter(at)}, past the header's {len(header)} columns", line=line)
-        if len(rows) >= MAX_ROWS:
-            raise CatalogueError(path, f"has more than {MAX_ROWS:,} token rows, the most one catalogue holds (a fixed limit, "
-                                       "not counting blank rows): split the tokens into two catalogues, or give repeated "
-                                       "tokens a 'copies' column", line=line)
-        values = {name: (cells[i] if i < len(cells) else None) for i, name in enumerate(header) if name}
-        rows.append(Row(values, line, letters, header_line, decimal_comma))
-    if header is None:
-        raise CatalogueError(path, f"is empty: the first row must name the fields (id, copies, …){aside}")
-    if not rows:
-        raise CatalogueError(path, f"has a header but no token rows{aside}")
-    return rows
+    return suffix
+
+
+def _refuse_uncalculated(path: Path, line: int, cells: Sequence[Any], header: list[str] | None) -> None:
+    """Refuse a row with a formula whose value the file does not hold, naming its column.
+
+    Raises:
+        CatalogueError: the first such cell, at its row and column (and header name).
+    """
+    formula = next((i for i, c in enumerate(cells) if isinstance(c, Uncalculated)), None)
+    if formula is not None:
+        name = header[formula] if header is not None and formula < len(header) and header[formula] else None
+        column = f"column {column_letter(formula)}"
+        raise CatalogueError(path, f"a formula without a saved value ({one_line(cells[formula].formula)}): save the file in a "
+                             "spreadsheet program (which calculates it), or type the value", line=line,
+                             field=f"{name} ({column})" if name else column)
+
+
+def _check_row(path: Path, line: int, cells: Sequence[Any], far: int | None, columns: int, rows: int) -> None:
+    """Refuse a token row with a value past the header's ``columns`` (or past the columns read:
+    ``far``), or one more than :data:`MAX_ROWS` (``rows`` already read).
+
+    Raises:
+        CatalogueError: at the row's line.
+    """
+    extra = [i for i in range(columns, len(cells)) if cells[i] is not None and str(cells[i]).strip()]
+    if extra or far is not None:
+        at = extra[0] if extra else far
+        assert at is not None
+        raise CatalogueError(path, f"row has a value in column {column_letter(at)}, past the header's {columns} columns", line=line)
+    if rows >= MAX_ROWS:
+        raise CatalogueError(path, f"has more than {MAX_ROWS:,} token rows, the most one catalogue holds (a fixed limit, "
+                                   "not counting blank rows): split the tokens into two catalogues, or give repeated "
+                                   "tokens a 'copies' column", line=line)
 
 
 #: Most row numbers a message about hidden rows lists (then ``…``).
