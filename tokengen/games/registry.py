@@ -35,7 +35,7 @@ from ..faces.art import art_named
 from ..model import Catalogue
 from ..sources import bundled
 from ..sources.catalogue import declares_fields, line_at, suggest, validate_schema
-from ..sources.yamlsrc import read_yaml
+from ..sources.yamlsrc import Lines, read_yaml
 from .contract import ERROR, Check, Finding, GameModule, Readings, Report, Settings, WithReadings, finding_from_error, reading_lines
 
 __all__ = ["GROUP", "BUILT_IN", "Check", "GameModule", "GameReport", "check_catalogue", "format_report", "modules", "skipped"]
@@ -183,19 +183,12 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
     """
     path = Path(path)
     bundled.require(path)  # a missing file: say both ways to get a catalogue
-    try:
-        data, lines = read_yaml(path, ("catalogue", "catalogue-fields"))
-    except CatalogueError as exc:  # a list or mapping past its schema's length: a schema finding, as before the reader bounded it
-        if not exc.message.startswith("has more than "):
-            raise
-        long = Finding(ERROR, "schema", exc.message, exc.line, exc.field)
-        return GameReport(path, (long,))
+    read = _read_catalogue(path)
+    if isinstance(read, GameReport):
+        return read
+    data, lines = read
     if not declares_fields(data):
-        meatshields = modules().get("meatshields")
-        if meatshields is None or meatshields.check_file is None:
-            raise GameModuleError(f"{path}: a Meatshields catalogue, and the meatshields game module that checks it "
-                                  f"is not loaded{''.join('; ' + line for line in skipped())}")
-        return meatshields.check_file(path, settings, add=add, remove=remove, readings=readings)
+        return _meatshields_file(path)(path, settings, add=add, remove=remove, readings=readings)
     name = data.get("game", "generic")
     module = modules().get(name) if isinstance(name, str) else None
     takes = module is not None and module.readings
@@ -218,23 +211,62 @@ def check_catalogue(path: str | Path, settings: Settings = Settings(), *, add: I
         code = "duplicate-id" if exc.message.startswith("duplicate id") else "catalogue"
         return report(finding_from_error(exc, code, path))
     settings.token_size(catalogue)  # a --size build refuses is refused here, before any check runs
-    from .generic import CHECKS as GENERIC
-
-    checks: list[Check] = list(GENERIC)
-    if catalogue.module != "generic":
-        if module is None:
-            known = sorted(modules())
-            hint = suggest(catalogue.module, known) or f" (installed: {', '.join(known) or 'none'})"
-            return report(Finding(ERROR, "unknown-game", f"no game module '{catalogue.module}' is installed{hint}",
-                                  line_at(lines, ("game",)), "game"))
-        if module.check_file is not None and not module.checks:
-            return report(Finding(ERROR, "game-format", f"the {catalogue.module} game module checks only catalogues in its own "
-                                  "format, not one that declares its fields; leave out game: for the generic checks",
-                                  line_at(lines, ("game",)), "game"))
-        checks += list(module.checks)
+    checks = _checks_for(catalogue.module, module, lines)
+    if isinstance(checks, Finding):
+        return report(checks)
     with art_named(catalogue):  # an icon or picture that cannot be read: named where the catalogue names it
         found = [f for check in checks for f in _run_check(catalogue.module, check, catalogue, settings)]
     return report(*found, game=catalogue.module, readings=takes)
+
+
+def _read_catalogue(path: Path) -> tuple[Any, Lines] | GameReport:
+    """The catalogue's YAML and its lines; a list or mapping past its schema's length is a schema
+    finding, reported as before the reader bounded it.
+
+    Raises:
+        CatalogueError: the file cannot be read as YAML.
+    """
+    try:
+        return read_yaml(path, ("catalogue", "catalogue-fields"))
+    except CatalogueError as exc:  # a list or mapping past its schema's length: a schema finding, as before the reader bounded it
+        if not exc.message.startswith("has more than "):
+            raise
+        long = Finding(ERROR, "schema", exc.message, exc.line, exc.field)
+        return GameReport(path, (long,))
+
+
+def _meatshields_file(path: Path) -> Any:
+    """The Meatshields game module's check of a catalogue in its own format.
+
+    Raises:
+        GameModuleError: that module is not loaded (with why, when it was skipped).
+    """
+    meatshields = modules().get("meatshields")
+    if meatshields is None or meatshields.check_file is None:
+        raise GameModuleError(f"{path}: a Meatshields catalogue, and the meatshields game module that checks it "
+                              f"is not loaded{''.join('; ' + line for line in skipped())}")
+    return meatshields.check_file
+
+
+def _checks_for(game: str, module: GameModule | None, lines: Lines) -> list[Check] | Finding:
+    """The checks a catalogue with declared fields gets: the generic ones, then its game
+    module's; or the finding that says why its game cannot check it (no such module, or one
+    that checks only its own format)."""
+    from .generic import CHECKS as GENERIC
+
+    checks: list[Check] = list(GENERIC)
+    if game != "generic":
+        if module is None:
+            known = sorted(modules())
+            hint = suggest(game, known) or f" (installed: {', '.join(known) or 'none'})"
+            return Finding(ERROR, "unknown-game", f"no game module '{game}' is installed{hint}",
+                           line_at(lines, ("game",)), "game")
+        if module.check_file is not None and not module.checks:
+            return Finding(ERROR, "game-format", f"the {game} game module checks only catalogues in its own "
+                           "format, not one that declares its fields; leave out game: for the generic checks",
+                           line_at(lines, ("game",)), "game")
+        checks += list(module.checks)
+    return checks
 
 
 def _refuse_meatshield_options(path: Path, game: str, takes: bool, add: Iterable[str], remove: Iterable[str],
