@@ -249,16 +249,29 @@ def explain(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Cata
     if error.validator in ("maxItems", "maxProperties"):  # the reason, never the value cut short (issue 37)
         return CatalogueError(path, f"has more than {error.validator_value} entries", line=line, field=field)
     schema = error.schema if isinstance(error.schema, dict) else {}
+    message = _custom(error, schema) or _words(error, schema, where)
+    return CatalogueError(path, message, line=line, field=field)
+
+
+def _custom(error: jsonschema.ValidationError, schema: dict[str, Any]) -> str | None:
+    """The schema's own ``x-message`` with ``{value}`` filled in (a text too long by its length,
+    not thousands of its characters), or None when it has none."""
     custom = schema.get("x-message")
-    if custom:
-        value = (f"{len(error.instance)} characters (at most {error.validator_value})"  # the length, not thousands of characters
-                 if error.validator == "maxLength" and isinstance(error.instance, str) else show(error.instance))
-        return CatalogueError(path, custom.replace("{value}", value), line=line, field=field)
+    if not custom:
+        return None
+    value = (f"{len(error.instance)} characters (at most {error.validator_value})"
+             if error.validator == "maxLength" and isinstance(error.instance, str) else show(error.instance))
+    return str(custom).replace("{value}", value)
+
+
+def _words(error: jsonschema.ValidationError, schema: dict[str, Any], where: tuple[Any, ...]) -> str:
+    """The words of the failing keyword (:data:`_WORDS`), else jsonschema's message cut to 160
+    characters."""
     words = _WORDS.get(str(error.validator))
     message = words(error, schema, where) if words else None
     if message is None:
         message = one_line(error.message if len(error.message) < 160 else error.message[:157] + "...", 160)
-    return CatalogueError(path, message, line=line, field=field)
+    return message
 
 
 def _unknown_key(path: Path, error: jsonschema.ValidationError, lines: Lines) -> CatalogueError | None:
