@@ -71,6 +71,7 @@ from ..limits import (
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from .cutsvg import svg_path
 from .options import BuildOptions
+from .tiles import board_note, whole_board
 from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, start_workers, write_pngs
 
 _P = ParamSpec("_P")
@@ -146,6 +147,11 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
             (:func:`tokengen.faces.art.art_named`).
     """
     one_size(catalogue, profile)
+    board = whole_board(catalogue, profile)
+    if board is not None:  # a board on a shop's sheet profile: printed whole, a page a side
+        if notes is not None:
+            notes.append(board_note(catalogue, profile))
+        profile = board
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
     pdf = out_dir / f"{stem}-{slug(profile.name)}.pdf"
