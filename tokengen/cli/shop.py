@@ -187,8 +187,8 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     written. Raises as :func:`tokengen.outputs.export.export`; CheckFailed when the preflight fails."""
     from ..geometry import sizing
     from ..outputs.export import export, preflight_results
-    from ..outputs.tiles import board_note, whole_board
     from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
+    from ..outputs.tiles import board_note, whole_board
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 

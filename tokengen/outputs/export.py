@@ -71,8 +71,8 @@ from ..limits import (
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from .cutsvg import svg_path
 from .options import BuildOptions
-from .tiles import board_note, whole_board
 from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, start_workers, write_pngs
+from .tiles import board_note, whole_board
 
 _P = ParamSpec("_P")
 
