@@ -122,6 +122,48 @@ def named_sizes() -> dict[str, NamedSize]:
     return found
 
 
+@cache
+def named_sleeves() -> dict[str, NamedSize]:
+    """Every card sleeve of the package's ``data/sizes.yaml`` (``sleeves:``), by each of its names
+    (lower case): the size of the card the sleeve holds, in pt, portrait, with its source. A
+    catalogue's ``sleeve: NAME`` draws its cards at that size.
+
+    Raises:
+        ValueError: the package's own file is damaged (a size that does not parse).
+    """
+    from importlib.resources import files
+
+    import yaml
+
+    data = yaml.safe_load((files("tokengen") / "data" / "sizes.yaml").read_text(encoding="utf-8"))
+    found: dict[str, NamedSize] = {}
+    for name, entry in data["sleeves"].items():
+        width, height = _parse_dimensions(entry["card"])
+        size = NamedSize(name, width, height if height is not None else width, tuple(entry.get("also", ())),
+                         " ".join(str(entry["source"]).split()))
+        for key in (name, *size.also):
+            found[key.lower()] = size
+    return found
+
+
+def sleeve_card(name: object) -> tuple[float, float | None]:
+    """The card size (pt; a square one as its width alone, as :func:`parse_size` gives it) that
+    the sleeve ``name`` holds (:func:`named_sleeves`).
+
+    Raises:
+        ValueError: not a sleeve's name, with the closest name and where the names are listed.
+    """
+    import difflib
+
+    sleeves = named_sleeves()
+    size = sleeves.get(str(name).lower()) if isinstance(name, str) else None
+    if size is None:
+        close = difflib.get_close_matches(str(name).lower(), list(sleeves), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise ValueError(f"unknown sleeve {str(name)[:40]!r}: {hint}'tokengen sizes' lists the sleeves")
+    return size.width, (None if size.height == size.width else size.height)
+
+
 def parse_size(text: str, *, allow_zero: bool = False) -> tuple[float, float | None]:
     """Parse a token size: one length (``"1in"`` → (72.0, None)), ``WIDTHxHEIGHT``
     (``"63mmx88mm"``, ``"63x88mm"``, ``"63 x 88 mm"`` → (178.58…, 249.44…)), or a card's name

@@ -305,17 +305,16 @@ def sizes_command() -> None:
       tokengen sizes
       tokengen build cards.yaml --size bridge
     """
-    from ..units import PT_PER_IN, PT_PER_MM, named_sizes
+    from ..units import PT_PER_IN, PT_PER_MM, named_sizes, named_sleeves
 
-    seen: set[str] = set()
-    for size in named_sizes().values():
-        if size.name in seen:
-            continue
-        seen.add(size.name)
-        mm = f"{size.width / PT_PER_MM:g} x {size.height / PT_PER_MM:g} mm"
-        inch = f"{size.width / PT_PER_IN:.3g} x {size.height / PT_PER_IN:.3g} in"
-        also = f" (also {', '.join(size.also)})" if size.also else ""
-        data(f"{size.name:<14} {mm:<20} {inch:<18} {size.source}{also}")
+    for heading, table in (("", named_sizes()), ("\nsleeves (sleeve: NAME draws the card the sleeve holds):", named_sleeves())):
+        if heading:
+            data(heading)
+        for size in dict.fromkeys(table.values()):
+            mm = f"{size.width / PT_PER_MM:g} x {size.height / PT_PER_MM:g} mm"
+            inch = f"{size.width / PT_PER_IN:.3g} x {size.height / PT_PER_IN:.3g} in"
+            also = f" (also {', '.join(size.also)})" if size.also else ""
+            data(f"{size.name:<18} {mm:<20} {inch:<18} {size.source}{also}")
 
 
 @cli.command("preview")

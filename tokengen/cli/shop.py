@@ -112,23 +112,26 @@ def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Pat
     paths = list(catalogues) or [CATALOGUE.convert(DEFAULT_CATALOGUE, None, None)]
     output = get_profile(profile_name, options.get("profiles_file")).output
     if len(paths) > 1 and output != "tts":
-        raise UsageError(f"export takes one catalogue with --profile {profile_name}; several go on one table with a tts profile only")
+        raise UsageError(f"export takes one catalogue (or one project) with --profile {profile_name}; several go on one table "
+                         "with a tts profile only")
     if tts_folder is not None and output != "tts":
         raise UsageError(f"--tts-folder: profile {profile_name} writes no Tabletop Simulator save (use --profile tts)")
     if tts_folder is not None and not tts_folder.is_dir():
         raise UsageError(f"--tts-folder {tts_folder}: no such folder (Tabletop Simulator's Saved Objects folder, e.g. "
                          "Documents/My Games/Tabletop Simulator/Saves/Saved Objects)")
+    jobs = _parts(paths, out_dir, output == "tts")
+    paths = [path for path, _ in jobs]
     written: list[Path] = []
     saves: list[Path] = []
     reports: list[tuple[dict[str, Any], list[Path]]] = []
     ctx = click.get_current_context()
-    for path in paths:
-        files = _export_one(path, profile_name, out_dir, **options)
+    for path, folder in jobs:
+        files = _export_one(path, profile_name, folder, **options)
         written += files
         saves += [f for f in files if f.suffix == ".json"][:1]
         if EXPORT_REPORT in ctx.meta:
             reports.append(ctx.meta.pop(EXPORT_REPORT))
-    if len(paths) > 1:
+    if len(paths) > 1 and output == "tts":
         from ..outputs import tts
 
         table = tts.write_table(saves, out_dir)
@@ -154,6 +157,24 @@ def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Pat
     return written
 
 
+def _parts(paths: list[Path], out_dir: Path, one_table: bool) -> list[tuple[Path, Path]]:
+    """The catalogues to export and the folder of each: a catalogue into ``out_dir``; a project
+    (``parts:``, :mod:`tokengen.sources.project`) as its parts in order, all into ``out_dir`` when
+    they go on ``one_table`` (tts), else each into a folder of its own named after its file
+    (``out/shop/cards/``), as a shop takes one part's files at a time. Raises CatalogueError for a
+    project that names a missing part."""
+    from ..sources.project import is_project, load_project
+
+    jobs: list[tuple[Path, Path]] = []
+    for path in paths:
+        if not is_project(path):
+            jobs.append((path, out_dir))
+            continue
+        for part in load_project(path).parts:
+            jobs.append((part, out_dir if one_table else out_dir / part.stem))
+    return jobs
+
+
 def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | None, profiles_file: Path | None,
                    page: str | None, landscape: bool | None, columns: int | None, copies: int | None, fill: bool | None,
                    token_size: float | tuple[float, float] | None, allow_preflight_failures: bool, max_tokens: int = MAX_TOKENS,
@@ -167,6 +188,7 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     from ..geometry import sizing
     from ..outputs.export import export, preflight_results
     from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
+    from ..outputs.tiles import board_note, whole_board
     from ..sources.catalogue import load_catalogue
     from ..sources.profiles import get_profile
 
@@ -177,6 +199,10 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     size = sizing.token_size(cat.size, token_size, None, cat.shape, base_height=cat.height)
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
+    board = whole_board(cat, profile)
+    if board is not None:  # a board on a shop's sheets: printed whole, and preflighted as such
+        said.append(board_note(cat, profile))
+        profile = board
     note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
     said += [note] if note else []
     with step(f"exported {out_dir} (profile {profile.name})"):

@@ -39,6 +39,7 @@ from ..sources import bundled
 from ..sources.profiles import SHEET_OUTPUTS, Profile
 from ..units import format_length
 from .build import MAX_PAGES, MAX_TOKENS, Also, naming_art
+from .tiles import board_note, whole_board
 from .writers import WRITERS, Job, Planned
 from .writers.base import check_run as _check_run  # noqa: F401  (the names export has always had)
 from .writers.base import finish_pdf as _finish  # noqa: F401
@@ -96,6 +97,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         CatalogueError: a picture cannot be used, named where the catalogue names it.
     """
     one_size(catalogue, profile)
+    profile = board_profile(catalogue, profile, notes)
     catalogue = product_trim(catalogue, profile, size, notes)
     out_dir = Path(out_dir)
     stem = slug(catalogue.title)
@@ -105,6 +107,17 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
     planned = WRITERS[profile.output](job)
     ready(job, planned, also)
     return planned.write()
+
+
+def board_profile(catalogue: Catalogue, profile: Profile, notes: list[str] | None = None) -> Profile:
+    """``profile``, or for a board on a shop's sheet profile the single-pages profile that prints
+    it whole (:func:`tokengen.outputs.tiles.whole_board`), saying so in ``notes``."""
+    board = whole_board(catalogue, profile)
+    if board is None:
+        return profile
+    if notes is not None:
+        notes.append(board_note(catalogue, profile))
+    return board
 
 
 def ready(job: Job, planned: Planned, also: Also | None = None) -> None:

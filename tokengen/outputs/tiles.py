@@ -11,6 +11,7 @@ window with the tiles' outlines and labels over it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from ..geometry.imposition import Line
 from ..io import guard, progress
 from ..io.atomic import atomic_files
 from ..model import Catalogue
+from ..sources.profiles import Profile
 from ..units import counted, format_length
 from .options import BuildOptions
 from .result import BuildResult, open_sheet_canvas
@@ -31,6 +33,32 @@ from .result import BuildResult, open_sheet_canvas
 MARK_STROKE = 0.3
 #: Size (pt) of a tile's label and of the key page's text, and the least they are made to fit.
 LABEL_SIZE, MIN_LABEL = 8.0, 6.0
+
+
+def whole_board(catalogue: Catalogue, profile: Profile) -> Profile | None:
+    """The profile a shop sheet export of a board takes instead of its own: a board (one token
+    size, the catalogue's, larger than the profile's page less its margin either way round) is
+    printed whole, one page per side at the board's trim plus the profile's bleed, with the
+    profile's colour, marks off, boxes and PDF/X edition: shops that print boards take them so,
+    never tiled. None for anything else: a token that fits, or a profile whose sheet is its point
+    (a die line, registration marks for a cutter, cut files), which refuses a board as today."""
+    if profile.output != "sheets" or profile.cut_layer is not None or "registration" in profile.marks:
+        return None
+    if len(bands.bands(catalogue)) != 1:
+        return None
+    page = profile.page
+    width, height = catalogue.size, catalogue.height or catalogue.size
+    if tiling.fits(width + 2 * profile.bleed, height + 2 * profile.bleed, page, profile.margin):
+        return None
+    order = ("face", "back") if profile.backs == "duplex" else ("face",)
+    return dataclasses.replace(profile, output="single-pages", order=order, marks=())
+
+
+def board_note(catalogue: Catalogue, profile: Profile) -> str:
+    """The note an export prints when :func:`whole_board` replaced ``profile``'s sheets."""
+    size = f"{format_length(catalogue.size)} × {format_length(catalogue.height or catalogue.size)}"
+    return (f"a {size} board fits no {profile.name} sheet: it is printed whole, one page a side at its trim "
+            f"with {format_length(profile.bleed)} of bleed, as shops that print boards take it")
 
 
 def oversized(catalogue: Catalogue, options: BuildOptions) -> bool:

@@ -139,7 +139,7 @@ def validate_schema(path: Path, data: Any, lines: Lines) -> list[CatalogueError]
             return [CatalogueError(path, "the file holds no keys (title, game, tokens, …)", line=lines.get((), 1))]
         return [CatalogueError(path, f"the top level must be a mapping of keys (title, game, tokens, …), not {what(data)}", line=lines.get((), 1))]
     if "parts" in data and "tokens" not in data:  # a project file (tokengen.sources.project) given where a catalogue goes
-        return [CatalogueError(path, "a project (parts:), not a catalogue: 'tokengen build' builds every part; check, export and box "
+        return [CatalogueError(path, "a project (parts:), not a catalogue: 'tokengen build' and 'tokengen export' take every part; check and box "
                                      "take one part's catalogue", line=lines.get(("parts",), 1), field="parts")]
     return schemas.validate(path, data, lines, schema_name(data))
 

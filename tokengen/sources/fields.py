@@ -35,7 +35,7 @@ from ..geometry.bands import Trim
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
-from ..units import parse_length, parse_size
+from ..units import parse_length, parse_size, sleeve_card
 from . import fonts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
@@ -582,6 +582,13 @@ def _tile_overlap(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
     width, height = 72.0, None
+    if "sleeve" in data:  # the card the sleeve holds (data/sizes.yaml)
+        if "size" in data:
+            raise fail(("sleeve",), "give sleeve: or size:, not both (sleeve: sets the card's size)")
+        try:
+            width, height = sleeve_card(data["sleeve"])
+        except ValueError as exc:
+            raise fail(("sleeve",), one_line(str(exc))) from None
     if "size" in data:
         try:
             width, height = parse_size(data["size"])
@@ -644,8 +651,10 @@ def _layout_trims(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> 
         own = declared(name)
         if not own:
             continue
-        merged: dict[str, Any] = {k: data[k] for k in ("size", "shape") if k in data}
+        merged: dict[str, Any] = {k: data[k] for k in ("size", "sleeve", "shape") if k in data}
         merged.update((k, v) for k, (_, v) in own.items())
+        if "size" in own:  # the layout's own size replaces the catalogue's sleeve
+            merged.pop("sleeve", None)
 
         def at(where: tuple[Any, ...], message: str, own: dict[str, tuple[str, Any]] = own, name: str = name) -> CatalogueError:
             # at the key named, where it is declared; a size refused for a shape declared elsewhere
