@@ -71,7 +71,7 @@ from ..limits import (
 from ..limits import MAX_PNG_TOTAL_PIXELS as MAX_TOTAL_PIXELS  # noqa: E402
 from .cutsvg import svg_path
 from .options import BuildOptions
-from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, start_workers, write_pngs
+from .pngs import SRGB_GAMMA, SRGB_INTENT, rasterise_pages, save_png, start_workers, write_pngs
 
 _P = ParamSpec("_P")
 
@@ -280,8 +280,7 @@ def _export_tts(catalogue: Catalogue, profile: Profile, out_dir: Path, stem: str
         except OSError as exc:  # named after the output, not its hidden temporary file
             raise ExportError(f"{pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
         for name, image in tts.compose(plan, rasterise_pages(temps[0], dpi, catalogue.size)):
-            write_png(image, temp[name], dpi, shown=out_dir / name)
-            image.close()
+            save_png(image, dpi, temp[name], out_dir / name)  # as the chits are written (tokengen.io.pngwrite)
         temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
     return targets
 
