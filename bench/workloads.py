@@ -2,7 +2,9 @@
 print-shop exports, memory to a million tokens, and the page's and ``--watch``'s latency.
 
 ``--before TREE`` runs every tokengen command a second time with ``PYTHONPATH=TREE`` (another
-checkout, e.g. the commit before a change), so the before and after ratios come from one run.
+checkout's top folder, e.g. a ``git worktree`` of the commit before a change), so the before and
+after ratios come from one run; it is refused when that folder holds no ``tokengen`` or when a
+command given it would import another copy (:func:`before_tree`).
 
 Each ratio is of CPU time (user + system of the child processes, ``resource.getrusage(
 RUSAGE_CHILDREN)``; a process pool's workers count too), the median of alternating pairs in
@@ -291,12 +293,38 @@ CASES: dict[str, Callable[[Path, int], list[list[str]]]] = {
 DEFAULT = ["sheet18", "rules", "photos", "counters", "exports", "preflight", "memory", "latency"]
 
 
+def before_tree(path: str) -> str:
+    """``path`` (a checkout of tokengen, e.g. a ``git worktree`` of the commit before a change) as
+    the absolute ``PYTHONPATH`` its commands run with, once a child process given it has been seen
+    to import that tree's ``tokengen`` and not this one's.
+
+    Raises:
+        SystemExit: ``path`` holds no ``tokengen`` package, or a child imports another one (an
+            install that comes before ``PYTHONPATH``): the "before" rows would measure this tree.
+    """
+    tree = Path(path).resolve()
+    package = tree / "tokengen" / "__init__.py"
+    if not package.is_file():
+        raise SystemExit(f"--before {path}: no tokengen package there ({package} is missing); give a checkout's top folder")
+    probe = subprocess.run([sys.executable, "-c", "import tokengen; print(tokengen.__file__)"], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tempfile.gettempdir())
+    found = Path(probe.stdout.strip()).resolve() if probe.returncode == 0 else None
+    if found != package:
+        why = f"imports {found}" if found else f"cannot import it: {probe.stderr.strip()[-200:]}"
+        raise SystemExit(f"--before {path}: a command given PYTHONPATH={tree} {why}, not {package}; the before rows would not be "
+                         f"the old tree's")
+    return str(tree)
+
+
 def report(work: Path, repeat: int, only: list[str] | None = None, before: str | None = None) -> str:
     """The table of every case in ``only`` (default all), as text; with ``before`` (a checkout's
-    path), each case again with that tree's tokengen, its rows marked ``before:``."""
+    path, checked by :func:`before_tree`), each case again with that tree's tokengen, its rows
+    marked ``before:``."""
     global TREE
     import compileall
 
+    if before is not None:
+        before = before_tree(before)
     for tree in filter(None, [str(ROOT), before]):  # as an installed copy: byte-compiled
         compileall.compile_dir(str(Path(tree) / "tokengen"), quiet=1)
     rows = [["real work (issues 27, 39): CPU, medians of alternating pairs", "tokengen s", "reference s", "ratio", "target"]]

@@ -9,6 +9,7 @@ cell of its sheet against pdfium's render of the export's own PDF page for that 
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -107,6 +108,38 @@ def test_tiles_show_the_pdf_faces_and_the_back(meatshields: list[Path]):
             assert differs(image, page_image(pdf, index, (150, 150))) <= 3
     with Image.open(local(tiles[0]["CustomImage"]["ImageSecondaryURL"])) as image:
         assert differs(image, page_image(pdf, 18, (150, 150))) <= 3
+
+
+def chunks_and_rows(png: Path) -> tuple[list[bytes], bytes]:
+    """The chunk types of ``png`` in order (every CRC checked) and its inflated IDAT data."""
+    data = png.read_bytes()
+    at, kinds, idat = 8, [], b""
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + length]
+        assert int.from_bytes(data[at + 8 + length:at + 12 + length], "big") == zlib.crc32(kind + body)
+        kinds.append(kind)
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    return kinds, zlib.decompress(idat)
+
+
+@pytest.mark.parametrize("which", ["meatshields", "poker"])
+def test_images_are_written_as_the_chits_are_unfiltered_with_srgb_gama_and_phys(which: str, request: pytest.FixtureRequest):
+    files = request.getfixturevalue(which)
+    images = [p for p in files if p.suffix == ".png"]
+    assert len(images) == (20 if which == "meatshields" else 3)  # tiles: 18 faces, a back, the thumbnail; a deck: sheet, back, thumbnail
+    for png in images:
+        kinds, rows = chunks_and_rows(png)
+        assert kinds == [b"IHDR", b"sRGB", b"gAMA", b"pHYs", b"IDAT", b"IEND"], png.name
+        with Image.open(png) as image:
+            width, height = image.size
+            assert image.mode == "RGB" and image.info["srgb"] == 0 and image.info["gamma"] == pytest.approx(0.45455)
+        assert {rows[y * (1 + 3 * width)] for y in range(height)} == {0}, png.name  # filter type None on every row
+    if which == "meatshields":  # and the pixels are the render's exactly
+        tile = save(files)["ObjectStates"][0]["ContainedObjects"][17]
+        with Image.open(local(tile["CustomImage"]["ImageURL"])) as image:
+            assert image.tobytes() == page_image(files[0], 17, (150, 150)).tobytes()
 
 
 def test_thumbnail_beside_the_json(meatshields: list[Path]):

@@ -131,11 +131,18 @@ def _render_run(pdf: Path, dpi: int, edge: float, first: int, temps: Sequence[Pa
         ExportError: a PNG cannot be written.
     """
     for temp, target, image in zip(temps, shown, _render(_kept_open(pdf), dpi, first, len(temps)), strict=True):
-        _save(image, dpi, temp, target)
+        save_png(image, dpi, temp, target)
 
 
-def _save(image: Image.Image, dpi: int, temp: Path, target: Path) -> None:
-    """:func:`encode_png` of ``image`` written to ``temp`` (then closed); ExportError names ``target``."""
+def save_png(image: Image.Image, dpi: int, temp: Path, target: Path) -> None:
+    """:func:`encode_png` of ``image`` (RGB) written to ``temp``, a temporary file standing for
+    ``target``; ``image`` is closed once encoded. The chits and a Tabletop Simulator save's images
+    are written by it.
+
+    Raises:
+        ExportError: the file cannot be written, naming ``target``.
+        ValueError: ``image`` is not RGB.
+    """
     data = encode_png(image, dpi)
     image.close()
     try:
@@ -219,7 +226,7 @@ def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: S
     workers = pool_size(total, workers)
     if workers == 1:
         for number, (temp, target, image) in enumerate(zip(temps, shown, rasterise_pages(pdf, dpi, edge), strict=True), 1):
-            _save(image, dpi, temp, target)
+            save_png(image, dpi, temp, target)
             progress.report("PNGs", number, total)
         return
     from ..io.workers import run_pool

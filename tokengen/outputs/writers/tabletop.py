@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ...errors import ExportError
 from ...io.atomic import atomic_files
-from ..pngs import rasterise_pages
+from ..pngs import rasterise_pages, save_png
 from .base import Job, Planned, check_run
-from .sides import png_backs, png_name, write_png, write_single_pages
+from .sides import png_backs, png_name, write_single_pages
 
 
 def tabletop(job: Job) -> Planned:
@@ -41,8 +41,7 @@ def tabletop(job: Job) -> Planned:
             except OSError as exc:  # named after the output, not its hidden temporary file
                 raise ExportError(f"{job.pdf}: write failed: {exc.strerror or exc}; no file of the set was replaced") from None
             for name, image in tts.compose(plan, rasterise_pages(temps[0], dpi, catalogue.size)):
-                write_png(image, temp[name], dpi, shown=out_dir / name)
-                image.close()
+                save_png(image, dpi, temp[name], out_dir / name)  # as the chits are written (tokengen.io.pngwrite)
             temp[plan.json].write_text(tts.saved_object(catalogue, plan, urls), encoding="utf-8")
         return targets
 
