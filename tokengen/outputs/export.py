@@ -174,7 +174,7 @@ def export(catalogue: Catalogue, profile: Profile, out_dir: str | Path, dpi: int
         )
         backs = "duplex" if profile.backs == "duplex" else None
         registration = "registration" in profile.marks
-        die_layer = profile.cut_layer is not None and profile.pdfx != "x1a"  # PDF/X-1a (PDF 1.3): the spot colour only
+        die_layer = profile.cut_layer is not None and profile.pdfx == "none"  # PDF/X-1a (PDF 1.3/1.4): the spot colour only
         options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                                backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
                                colour=profile.colour_options(), max_dpi=None if keep_resolution else profile.max_dpi,
@@ -379,7 +379,7 @@ def token_page(catalogue: Catalogue, profile: Profile) -> tuple[float, float, fl
 
 def _finish(pdf: Path, catalogue: Catalogue, profile: Profile) -> list[Path]:
     """Post-processing of a written PDF export, each rewritten atomically with pikepdf: PDF/X-1a
-    when the profile asks (``pdfx: x1a``, :func:`tokengen.preflight.pdfx.convert`), else the die
+    when the profile asks (``pdfx: x1a`` or ``x1a-2003``, :func:`tokengen.preflight.pdfx.convert`), else the die
     line's optional-content layer when it has a ``cut_layer`` (:func:`tokengen.outputs.dieline.add_layer`)."""
     from ..preflight import pdfx
 
