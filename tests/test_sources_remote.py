@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import write_sheet
 
 from tokengen.sources import remote
 
@@ -37,6 +38,7 @@ class Server:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.requests: list[str] = []
+        self.xlsx = b""
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -49,6 +51,12 @@ class Server:
                     body = CSV.encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "text/csv")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                elif self.path == "/export?format=xlsx":  # an .xlsx behind a link without a suffix
+                    body = outer.xlsx
+                    self.send_response(200)
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)
@@ -188,3 +196,17 @@ def test_a_bad_cell_names_the_link_and_row(run, server: Server, tmp_path: Path):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"tokengen: error: {server.base}/sheet.csv:2: "), result.stderr
     assert "power" in result.stderr and "lots" in result.stderr
+
+
+def test_an_xlsx_link_is_read_as_a_workbook(run, server: Server, tmp_path: Path, cache: Path):
+    """Whether the answer is CSV or XLSX is read from its bytes, not from the link."""
+    sheet = tmp_path / "book"
+    sheet.mkdir()
+    server.xlsx = write_sheet(sheet, [["id", "name", "power"], ["owl", "Snow Owl", 2]]).read_bytes()
+    cat = catalogue(tmp_path, server.base + "/export?format=xlsx")
+    result = run("--offline", "build", str(cat), "-o", str(tmp_path / "none.pdf"))
+    assert result.exit_code == 2 and server.requests == []  # offline before the command too: nothing fetched
+    result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"))
+    assert result.exit_code == 0, result.stderr
+    assert {"Snow", "Owl", "2"} <= set(words(tmp_path / "a.pdf"))
+    assert [p.suffix for p in cache.iterdir() if p.suffix != ".json"] == [".xlsx"]
