@@ -18,12 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import socket
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
@@ -163,21 +160,27 @@ def _note(url: str, meta: Path) -> str:
         return f"{url}: --offline: read the cached copy (its fetch time is not recorded)"
 
 
-class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Follows at most :data:`MAX_REDIRECTS` redirects, to http/https addresses only."""
+def _opener() -> Any:
+    """A urllib opener that follows at most :data:`MAX_REDIRECTS` redirects, to http/https
+    addresses only (urllib is imported here: a catalogue without a link never loads it)."""
+    import urllib.error
+    import urllib.request
 
-    max_redirections = MAX_REDIRECTS
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = MAX_REDIRECTS
 
-    def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any) -> Any:
-        target = headers.get("location") or headers.get("uri")
-        if target:
-            newurl = urllib.parse.urljoin(req.full_url, target)
-            scheme = urllib.parse.urlsplit(newurl).scheme.lower()
-            if scheme not in SCHEMES:
-                raise urllib.error.URLError(f"redirected to a {scheme} address ({newurl}); only http and https are followed")
-        return super().http_error_302(req, fp, code, msg, headers)
+        def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: Any) -> Any:
+            target = headers.get("location") or headers.get("uri")
+            if target:
+                newurl = urllib.parse.urljoin(req.full_url, target)
+                scheme = urllib.parse.urlsplit(newurl).scheme.lower()
+                if scheme not in SCHEMES:
+                    raise urllib.error.URLError(f"redirected to a {scheme} address ({newurl}); only http and https are followed")
+            return super().http_error_302(req, fp, code, msg, headers)
 
-    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    return urllib.request.build_opener(Redirects)  # no file:, ftp: or data: handlers are reached
 
 
 def _download(url: str, run: Settings, fail: Any) -> bytes:
@@ -185,7 +188,11 @@ def _download(url: str, run: Settings, fail: Any) -> bytes:
     limit = int(run.max_mb * 1024 * 1024)
     too_big = f"link {url}: larger than the limit of {run.max_mb:g} MiB (raise it with --max-fetch-mb)"
     too_slow = f"link {url}: no answer within {run.seconds:g} s (the time limit; raise it with --max-fetch-seconds)"
-    opener = urllib.request.build_opener(_Redirects)  # no file:, ftp: or data: handlers are reached
+    import socket
+    import urllib.error
+    import urllib.request
+
+    opener = _opener()
     request = urllib.request.Request(url, headers={"User-Agent": "tokengen", "Accept": "text/csv, */*"})
     try:
         with opener.open(request, timeout=run.seconds) as response:
