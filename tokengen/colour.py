@@ -52,6 +52,14 @@ DEFAULT_CONDITION = "FOGRA39"
 DEFAULT_CONDITION_INFO = "Offset printing on coated paper (ISO 12647-2), characterization data FOGRA39"
 #: The ICC's registry of characterization data (PDF/X ``RegistryName``).
 REGISTRY = "http://www.color.org"
+#: The bundled output profiles in ``tokengen/data/icc`` by file name: the registered condition each
+#: stands for (``OutputConditionIdentifier`` as the ICC registry names it, and a line for ``Info``).
+#: Each is made by ``tools/make-icc-profile.sh`` from Debian ``icc-profiles-free`` data (README there).
+BUNDLED_CONDITIONS = {
+    DEFAULT_ICC_NAME: (DEFAULT_CONDITION, DEFAULT_CONDITION_INFO),
+    "tokengen-tr006.icc": ("CGATS TR 006", "Offset lithographic printing on grade 1 coated paper (GRACoL, US), "
+                                           "characterization data CGATS TR 006"),
+}
 #: Rendering intents by the name a profile gives (``rendering_intent:``), as LittleCMS numbers them
 #: (the values of Pillow's ``ImageCms.Intent``: PERCEPTUAL 0, RELATIVE_COLORIMETRIC 1, SATURATION 2,
 #: ABSOLUTE_COLORIMETRIC 3; plain numbers, so reading a profile does not import Pillow).
@@ -79,8 +87,8 @@ class OutputProfile:
     Attributes:
         path: the ICC file.
         description: the profile's own description (``desc`` tag).
-        condition: the ``OutputConditionIdentifier``: ``"FOGRA39"`` for the bundled profile,
-            ``"Custom"`` for a user's own (with ``info`` saying what it is).
+        condition: the ``OutputConditionIdentifier``: ``"FOGRA39"`` for the default profile,
+            ``"CGATS TR 006"`` for the bundled US one (:data:`BUNDLED_CONDITIONS`), ``"Custom"`` for a user's own (with ``info`` saying what it is).
         info: one line for the output intent's ``Info`` (and the PDF Subject).
         registry: ``http://www.color.org`` (the ICC characterization registry).
     """
@@ -98,7 +106,10 @@ class OutputProfile:
 
 
 def output_profile(icc: str | Path | None = None) -> OutputProfile:
-    """The CMYK output profile at ``icc`` (a print profile's ``icc:`` key), or the bundled one.
+    """The CMYK output profile at ``icc`` (a print profile's ``icc:`` key), or the bundled default.
+
+    A bundled profile (a file of ``tokengen/data/icc`` named in :data:`BUNDLED_CONDITIONS`) names
+    its registered condition; any other file is a ``"Custom"`` condition described by its ``desc`` tag.
 
     Pass ``profile.icc`` of a :class:`tokengen.sources.profiles.Profile` (None: the default).
 
@@ -111,6 +122,9 @@ def output_profile(icc: str | Path | None = None) -> OutputProfile:
         return OutputProfile(path, _profile(str(path))[1], DEFAULT_CONDITION, DEFAULT_CONDITION_INFO)
     path = Path(icc)
     description = _profile(str(path))[1]
+    bundled = BUNDLED_CONDITIONS.get(path.name) if path.resolve().parent == default_icc_path().parent.resolve() else None
+    if bundled is not None:
+        return OutputProfile(path, description, bundled[0], bundled[1])
     return OutputProfile(path, description, "Custom", description)
 
 

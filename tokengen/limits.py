@@ -68,3 +68,10 @@ RENDER_SECONDS = 60
 #: Most pages one board is tiled over (an 8 × 8 grid: a 1.5 m board on Letter); fixed
 #: (:func:`tokengen.geometry.tiling.tileable`).
 MAX_TILES = 64
+
+#: Largest table fetched from a ``tokens:`` link, MiB (``--max-fetch-mb``): a published sheet of
+#: 10,000 rows (the most tokens a catalogue lists) of 40 short cells is about 4 MiB as CSV.
+MAX_FETCH_MB = 16
+#: Longest wait, s, for a ``tokens:`` link's server to connect or to send its next bytes
+#: (``--max-fetch-seconds``); a server that stops sending is given up after this long.
+FETCH_SECONDS = 30

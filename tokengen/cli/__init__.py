@@ -17,8 +17,10 @@ from ..io import signals
 from . import batch, rules, serve, sheets, shop, streams  # noqa: F401  (importing each adds its commands to cli)
 from .app import cli
 from .habits import add_to_every_command
+from .links import add_to_readers
 
 add_to_every_command(cli)  # -q/--quiet and -v/--verbose after the command's name too
+add_to_readers(cli)  # --offline, --max-fetch-mb, --max-fetch-seconds for a catalogue's tokens: link
 
 __all__ = ["cli", "main", "run", "usage_message"]
 

@@ -31,8 +31,8 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``annotations``  printable annotations and form fields (warn: shops flatten or reject them).
 ``transparency`` soft masks, constant alpha below 1, blend modes other than Normal,
                  transparency groups: fail under PDF/X-1a, else warn.
-``pdfx``         the PDF/X-1a:2001 keys (see :func:`tokengen.preflight.pdfx.problems`): fail when the
-                 profile asks for PDF/X (``pdfx: x1a``).
+``pdfx``         the PDF/X-1a keys of the edition the profile asks for (``pdfx: x1a`` 2001, ``x1a-2003``;
+                 see :func:`tokengen.preflight.pdfx.problems`): fail when the profile asks for PDF/X.
 ``hairlines``    strokes thinner than :data:`HAIRLINE` pt at their placed size (warn).
 ``ink``          total ink (C+M+Y+K, %) of fills, strokes, text and CMYK image pixels inside the
                  print area (BleedBox, else TrimBox, else CropBox) at most the profile's
@@ -273,7 +273,7 @@ class _Run:
                 count = number
                 self._page(walker, page, number)
                 progress.report("preflight pages", number, total)
-            x_problems = pdfx.problems(pdf, self.path) if self.x1a else []
+            x_problems = pdfx.problems(pdf, self.path, pdfx.edition(self.profile)) if self.x1a else []
         finally:
             pdf.close()
         return self._checks(count, x_problems)
@@ -604,7 +604,7 @@ class _Run:
         if not x1a:
             checks.append(Check("pdfx", True, f"not asked by profile {p.name}"))
         else:
-            checks.append(_result("pdfx", x_problems, f"{pdfx.CONFORMANCE}: version, Info keys, ID, output intent "
+            checks.append(_result("pdfx", x_problems, f"{pdfx.edition(p)}: version, Info keys, ID, output intent "
                                   "and a TrimBox on every page"))
         thin = f", the thinnest {self.thinnest[0]:.2f} pt" if self.thinnest else ""
         checks.append(_result("hairlines", f["hairlines"], f"no stroke thinner than {HAIRLINE} pt{thin}", warn=True))

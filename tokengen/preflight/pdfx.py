@@ -1,16 +1,18 @@
-"""PDF/X-1a:2001 for the CMYK print profiles: post-processing of an export, and the key check.
+"""PDF/X-1a (2001 or 2003) for the CMYK print profiles: post-processing of an export, and the key check.
 
-A profile with ``pdfx: x1a`` has its PDF rewritten by :func:`convert` (pikepdf) after ReportLab
-drew it, and ``tokengen preflight`` fails such a file when :func:`problems` finds anything.
+A profile with ``pdfx: x1a`` (PDF/X-1a:2001) or ``pdfx: x1a-2003`` (PDF/X-1a:2003) has its PDF
+rewritten by :func:`convert` (pikepdf) after ReportLab drew it, and ``tokengen preflight`` fails
+such a file when :func:`problems` finds anything, including a file labelled with the other edition.
 
-What PDF/X-1a:2001 (ISO 15930-1:2001) asks, and what tokengen does about it:
+What the two editions ask, and what tokengen does about it:
 
-* PDF 1.3 at most. ISO 15930-1 builds on PDF 1.3; the later PDF/X-1a:2003 (ISO 15930-4) allows
-  1.4. We write **1.3** and label the file PDF/X-1a:2001, the edition card shops name most
-  often, so the header and the label agree under either reading. Nothing we draw needs 1.4.
-* Info dictionary: ``/GTS_PDFXVersion (PDF/X-1:2001)``, ``/GTS_PDFXConformance
-  (PDF/X-1a:2001)``, ``/Trapped /False`` (we do not trap), ``/Title``, ``/CreationDate`` and
-  ``/ModDate``; a document ``/ID`` in the trailer.
+* PDF version: PDF/X-1a:2001 (ISO 15930-1:2001) builds on PDF 1.3, PDF/X-1a:2003 (ISO 15930-4:2003)
+  on PDF 1.4. We write the header each edition names (1.3 or 1.4). Nothing we draw needs 1.4, and
+  the 1.4 features that 2003 admits but X-1a forbids (transparency) are checked on their own.
+* Info dictionary: for 2001 ``/GTS_PDFXVersion (PDF/X-1:2001)`` and ``/GTS_PDFXConformance
+  (PDF/X-1a:2001)``; for 2003 ``/GTS_PDFXVersion (PDF/X-1a:2003)`` alone (the 2003 edition names
+  the conformance level in the version key and has no conformance key). Both: ``/Trapped /False``
+  (we do not trap), ``/Title``, ``/CreationDate`` and ``/ModDate``; a document ``/ID`` in the trailer.
 * One ``/OutputIntents`` entry, ``/S /GTS_PDFX``, naming the printing condition
   (``OutputConditionIdentifier``, ``RegistryName``, ``Info``) with the CMYK ICC profile the
   colour pipeline converts to embedded as ``DestOutputProfile`` (:func:`output_intent`).
@@ -32,6 +34,10 @@ from typing import Any
 #: The labels written into the Info dictionary (ISO 15930-1:2001, 6.2.3).
 VERSION = "PDF/X-1:2001"
 CONFORMANCE = "PDF/X-1a:2001"
+#: The ``/GTS_PDFXVersion`` label of PDF/X-1a:2003 (ISO 15930-4:2003), which has no conformance key.
+VERSION_2003 = "PDF/X-1a:2003"
+#: The ``/GTS_PDFXVersion`` label each profile ``pdfx:`` value asks for.
+LABELS = {"x1a": VERSION, "x1a-2003": VERSION_2003}
 #: Highest PDF version each PDF/X-1a edition allows, by its ``/GTS_PDFXVersion`` label.
 MAX_VERSION = {"PDF/X-1:2001": "1.3", "PDF/X-1a:2003": "1.4"}
 #: The edition each ``/GTS_PDFXVersion`` label stands for, as messages name it (the 2001
@@ -77,12 +83,20 @@ def ink_limit(profile: Any) -> float:
 
 
 def wanted(profile: Any) -> bool:
-    """True when ``profile`` asks for PDF/X-1a (``pdfx: x1a``)."""
-    return getattr(profile, "pdfx", "none") == "x1a"
+    """True when ``profile`` asks for PDF/X-1a of either edition (``pdfx: x1a`` or ``x1a-2003``)."""
+    return getattr(profile, "pdfx", "none") in LABELS
+
+
+def edition(profile: Any) -> str | None:
+    """The edition ``profile`` asks for, as messages name it (``"PDF/X-1a:2001"``,
+    ``"PDF/X-1a:2003"``), or None when it asks for no PDF/X."""
+    label = LABELS.get(getattr(profile, "pdfx", "none"))
+    return EDITION[label] if label else None
 
 
 def convert(source: Path, target: Path, profile: Any) -> None:
-    """Rewrite the PDF ``source`` as PDF/X-1a:2001 into ``target`` (see the module docstring).
+    """Rewrite the PDF ``source`` as PDF/X-1a into ``target``, in the edition the profile's ``pdfx``
+    names (2001: PDF 1.3; 2003: PDF 1.4; see the module docstring).
 
     Pages keep their content and boxes (the profile's ``boxes: true`` draws TrimBox and
     BleedBox; :func:`problems` reports a page without them) and lose any page-level
@@ -96,6 +110,7 @@ def convert(source: Path, target: Path, profile: Any) -> None:
     from ..errors import ExportError
 
     intent = output_intent(profile)
+    label = LABELS.get(getattr(profile, "pdfx", "none"), VERSION)
     try:
         with pikepdf.open(source) as pdf:
             icc = pdf.make_stream(intent.icc.read_bytes())
@@ -105,8 +120,11 @@ def convert(source: Path, target: Path, profile: Any) -> None:
                 OutputConditionIdentifier=pikepdf.String(intent.identifier), OutputCondition=pikepdf.String(intent.condition),
                 RegistryName=pikepdf.String(intent.registry), Info=pikepdf.String(intent.info), DestOutputProfile=icc)])
             info = pdf.docinfo
-            info[pikepdf.Name.GTS_PDFXVersion] = pikepdf.String(VERSION)
-            info[pikepdf.Name.GTS_PDFXConformance] = pikepdf.String(CONFORMANCE)
+            info[pikepdf.Name.GTS_PDFXVersion] = pikepdf.String(label)
+            if label == VERSION:
+                info[pikepdf.Name.GTS_PDFXConformance] = pikepdf.String(CONFORMANCE)
+            elif "/GTS_PDFXConformance" in info:
+                del info["/GTS_PDFXConformance"]
             info[pikepdf.Name.Trapped] = pikepdf.Name("/False")
             for key in ("/Title", "/CreationDate", "/ModDate"):
                 if key not in info:
@@ -114,32 +132,37 @@ def convert(source: Path, target: Path, profile: Any) -> None:
             for page in pdf.pages:  # boxes come from the drawing (profile key boxes); preflight checks them
                 if "/Group" in page.obj:
                     del page.obj["/Group"]
-            pdf.save(target, force_version="1.3", deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
+            pdf.save(target, force_version=MAX_VERSION[label], deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
                      compress_streams=True)
     except (pikepdf.PdfError, OSError) as exc:
-        raise ExportError(f"{source}: cannot write PDF/X-1a: {exc}") from None
+        raise ExportError(f"{source}: cannot write {EDITION[label]}: {exc}") from None
 
 
-def problems(pdf: Any, path: Path | None = None) -> list[tuple[int | None, str]]:
+def problems(pdf: Any, path: Path | None = None, wanted_edition: str | None = None) -> list[tuple[int | None, str]]:
     """What keeps an open pikepdf ``pdf`` from being PDF/X-1a (2001 or 2003): (page, problem)
     pairs, page None for problems of the whole document. Empty when the file has every key.
 
-    Checked: the PDF version for the edition; ``GTS_PDFXVersion`` (and for 2001
-    ``GTS_PDFXConformance``), ``Trapped`` True or False, ``Title``, ``CreationDate``,
+    ``wanted_edition`` (``"PDF/X-1a:2001"`` or ``"PDF/X-1a:2003"``, :func:`edition`) is the
+    edition the print profile asks for: a file labelled with the other edition is a problem.
+    None accepts either.
+
+    Checked: the label's edition against ``wanted_edition``; the PDF version for the edition
+    (2001: 1.3, 2003: 1.4); ``GTS_PDFXVersion`` (and for 2001 ``GTS_PDFXConformance``),
+    ``Trapped`` True or False, ``Title``, ``CreationDate``,
     ``ModDate``; the trailer ``/ID``; no encryption; exactly one ``/GTS_PDFX`` output intent with
     an ``OutputConditionIdentifier`` and, when embedded, a CMYK output (``prtr``) ICC profile of
     version 2 (header byte 8 below 4: PDF 1.3 and 1.4 predate ICC v4);
     a TrimBox or ArtBox on every page. Transparency, colour spaces and fonts are their own checks.
     """
-    version, limit, found = _info_problems(pdf)
+    version, limit, found = _info_problems(pdf, wanted_edition)
     found += _intent_problems(pdf, version, limit)
     return [(None, problem) for problem in found] + [
         (number, "no TrimBox (or ArtBox); PDF/X needs one on every page")
         for number, page in enumerate(pdf.pages, 1) if "/TrimBox" not in page.obj and "/ArtBox" not in page.obj]
 
 
-def _info_problems(pdf: Any) -> tuple[str, str, list[str]]:
-    """The PDF/X label, the highest PDF version it allows and the problems of the document's
+def _info_problems(pdf: Any, wanted_edition: str | None = None) -> tuple[str, str, list[str]]:
+    """The PDF/X label (checked against ``wanted_edition``, see :func:`problems`), the highest PDF version it allows and the problems of the document's
     Info dictionary, version, trailer ``/ID`` and encryption (see :func:`problems`)."""
     import pikepdf
 
@@ -152,6 +175,8 @@ def _info_problems(pdf: Any) -> tuple[str, str, list[str]]:
     elif version not in MAX_VERSION:
         found.append(f"/GTS_PDFXVersion is {version!r}, which labels neither PDF/X-1a:2001 ('PDF/X-1:2001') "
                      "nor PDF/X-1a:2003 ('PDF/X-1a:2003')")
+    elif wanted_edition is not None and EDITION[version] != wanted_edition:
+        found.append(f"labelled {EDITION[version]} (/GTS_PDFXVersion {version!r}); the profile asks for {wanted_edition}")
     if version == VERSION and _text(info, "/GTS_PDFXConformance") != CONFORMANCE:
         found.append(f"/GTS_PDFXConformance is {_text(info, '/GTS_PDFXConformance')!r}, expected {CONFORMANCE!r}")
     limit = MAX_VERSION.get(version, "1.3")

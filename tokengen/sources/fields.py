@@ -36,7 +36,7 @@ from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length, parse_size, sleeve_card
-from . import fonts
+from . import fonts, remote
 from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .declared import declared, field_choices
@@ -272,9 +272,16 @@ def _rows(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str]
     spec = data["tokens"]
     decimal_comma = False
     if isinstance(spec, str):
-        table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
-        sources.append(table_path)
-        shown = shown_path(table_path, path.parent / spec)
+        if remote.is_link(spec):  # fetched (or read from the cache), then read as a local table
+            at = fail(("tokens",), "")
+            table_path, fetched = remote.fetch_table(path, spec, at.line, at.field or "tokens")
+            if fetched:  # offline: say which copy was read
+                notes.append(fetched)
+            shown = spec
+        else:
+            table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
+            sources.append(table_path)
+            shown = shown_path(table_path, path.parent / spec)
         known = list(TOKEN_KEYS) + list(fields)
         hidden: list[int] = []
         try:
@@ -295,7 +302,9 @@ def _rows(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str]
             more = f" (and in {len(dropped) - 1:,} more cell{'s' if len(dropped) > 2 else ''})" if len(dropped) > 1 else ""
             notes.append(f"{shown}: {first_row.columns.get(column, '')}{first_row.line}: the {', '.join(marked.dropped)} of part of the text is "
                          f"not printed, only its bold and italic{more}")
-        shown_table, table_name, wanted = Path(shown), table_path.name, set(known)  # once, not per row
+        link = remote.is_link(spec)
+        shown_table: str | Path = shown if link else Path(shown)  # a link keeps its '//'
+        table_name, wanted = (shown if link else table_path.name), set(known)  # once, not per row
         rows = [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
                 for r in table]
     else:
@@ -684,7 +693,7 @@ def _yaml_locator(path: Path, lines: Lines, i: int) -> Locate:
     return locate
 
 
-def _row_locator(table: Path, row: Row) -> Locate:
+def _row_locator(table: str | Path, row: Row) -> Locate:
     def locate(key: str | None) -> _Error:
         return _Error(table, "", line=row.line, field=row.where(key) if key else None)
     return locate

@@ -93,8 +93,8 @@ class Profile:
         conversion: ``"icc"`` (through the output profile) or ``"formula"`` (``colour: formula``:
             CMYK by :func:`tokengen.model.formula_cmyk`, greys and black on K alone; ``colour``
             is then ``"cmyk"``).
-        icc: the CMYK output profile (a shop's own ICC file, absolute) or None for the bundled
-            FOGRA39 one (:func:`tokengen.colour.output_profile`).
+        icc: the CMYK output profile (a shop's own ICC file or a bundled one, absolute) or None
+            for the bundled FOGRA39 one (:func:`tokengen.colour.output_profile`).
         rendering_intent: ``relative`` (relative colorimetric with black-point compensation),
             ``perceptual``, ``saturation`` or ``absolute``.
         ink_limit: highest total ink C+M+Y+K in percent; preflight checks it.
@@ -103,8 +103,9 @@ class Profile:
         copies: sets of the catalogue; fill: repeat whole sets until the last sheet is full
             (:func:`tokengen.geometry.pager.plan`).
         home_bleed: on shared-edge sheets, background past the outer cut (pt).
-        pdfx: ``"none"`` or ``"x1a"``: write PDF/X-1a:2001 (:mod:`tokengen.preflight.pdfx`; needs
-            ``colour: cmyk`` and ``boxes: true``) and fail preflight without its keys.
+        pdfx: ``"none"``, ``"x1a"`` (write PDF/X-1a:2001, PDF 1.3) or ``"x1a-2003"`` (PDF/X-1a:2003,
+            PDF 1.4) (:mod:`tokengen.preflight.pdfx`; needs ``colour: cmyk`` and ``boxes: true``) and
+            fail preflight without that edition's keys.
         product: the shop's product this preset is for (``tokengen export --list-profiles``).
         source: where the preset's figures come from (a URL or a short citation).
         trim: the product's trim (width, height) pt, or None: the catalogue's. When set, the
@@ -190,7 +191,10 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
                     hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
                     raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
                 base = dict(raw[parent])
-            raw[name] = {**base, **{k: v for k, v in spec.items() if k != "extends"}}
+            own = {k: v for k, v in spec.items() if k != "extends"}
+            if isinstance(own.get("icc"), str) and own["icc"]:  # relative to the file that names it, also when extended
+                own["icc"] = str((path.parent / own["icc"]).resolve())
+            raw[name] = {**base, **own}
             origin[name] = (path, lines)
     return {name: _profile(name, spec, *origin[name]) for name, spec in raw.items()}
 
@@ -285,10 +289,11 @@ def _check_keys(values: dict[str, Any], colour_model: str, path: Path, fail: Cal
     if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
         raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
     pdfx = values["pdfx"]
-    if pdfx == "x1a" and (colour_model != "cmyk" or not values["boxes"] or output in ("png", "tts")):
-        raise fail("pdfx", "x1a (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
-    if pdfx == "x1a" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3 embeds ICC v2 (v4 came with PDF 1.5)
-        raise fail("icc", f"{icc}: an ICC v{icc_version(icc):g} profile; pdfx: x1a (PDF/X-1a:2001, PDF 1.3) needs an ICC v2 profile")
+    if pdfx != "none" and (colour_model != "cmyk" or not values["boxes"] or output in ("png", "tts")):
+        raise fail("pdfx", f"{pdfx} (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
+    if pdfx != "none" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3/1.4 embed ICC v2 (v4 came with PDF 1.5)
+        edition = "PDF/X-1a:2001, PDF 1.3" if pdfx == "x1a" else "PDF/X-1a:2003, PDF 1.4"
+        raise fail("icc", f"{icc}: an ICC v{icc_version(icc):g} profile; pdfx: {pdfx} ({edition}) needs an ICC v2 profile")
     return icc, trim
 
 def _trim(value: Any, fail: Any) -> tuple[float, float] | None:

@@ -44,7 +44,7 @@ def plan_sheet(job: Job) -> SheetPlan:
     )
     backs = "duplex" if profile.backs == "duplex" else None
     registration = "registration" in profile.marks
-    die_layer = profile.cut_layer is not None and profile.pdfx != "x1a"  # PDF/X-1a (PDF 1.3): the spot colour only
+    die_layer = profile.cut_layer is not None and profile.pdfx == "none"  # PDF/X-1a (PDF 1.3/1.4): the spot colour only
     options = BuildOptions(sheet=spec, colour_model=profile.colour, boxes=profile.boxes, safe=profile.safe,
                            backs=backs, copies=profile.copies, fill=profile.fill, registration=registration,
                            colour=profile.colour_options(), max_dpi=None if job.keep_resolution else profile.max_dpi,
