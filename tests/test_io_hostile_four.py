@@ -424,3 +424,13 @@ def test_impose_refuses_a_token_below_the_smallest_size(size: float):
     with pytest.raises(LayoutError, match=r"^token size .* pt is below the smallest of 9 pt \(0.125in\)$"):
         impose(1, SheetSpec(page=(612.0, 792.0), size=size))
     assert len(impose(1, SheetSpec(page=(612.0, 792.0), size=9.0))) == 1
+
+
+# 10. the preview's render limit: a page preflight passes is stopped after a few seconds by default
+def test_the_preview_render_limit_is_a_few_seconds_by_default_and_names_its_flag(run):
+    from tokengen.outputs.preview import Bounds
+
+    assert Bounds().seconds == 10 and Bounds().flags[1] == "--max-render-seconds"
+    result = run("preview", "--help")
+    assert "--max-render-seconds INTEGER RANGE" in result.stdout
+    assert "[default: 10; x>=1]" in " ".join(result.stdout.split())
