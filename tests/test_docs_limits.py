@@ -95,8 +95,8 @@ FIXED = {
     "table.MAX_COLUMNS": (f"{table.MAX_COLUMNS:,}", "columns of one spreadsheet"),
     "table.MAX_UNPACKED": (_mib(table.MAX_UNPACKED), "unpacked size of one .xlsx"),
     "table.MAX_PART": (_mib(table.MAX_PART), "one XML part of an .xlsx"),
-    "table.MAX_SHARED_STRINGS": (f"{table.MAX_SHARED_STRINGS:,}", "shared strings of one .xlsx"),
-    "table.MAX_CELL_FORMATS": (f"{table.MAX_CELL_FORMATS:,}", "cell formats of one .xlsx"),
+    "table.MAX_PART_ELEMENTS": (f"{table.MAX_PART_ELEMENTS:,}", "XML elements of one part of an .xlsx"),
+    "table.MAX_ELEMENTS": (f"{table.MAX_ELEMENTS:,}", "XML elements of all parts of an .xlsx"),
     "table.MAX_FONTS": (f"{table.MAX_FONTS:,}", "fonts of one .xlsx"),
     "table.MAX_XML_TEXT": (_mib(table.MAX_XML_TEXT), "one text or attribute value in an XML part"),
 }

@@ -251,19 +251,92 @@ def test_a_long_template_text_is_refused_by_its_length(run, tmp_path: Path):
 
 
 # 4. spreadsheet parts by what they hold, not only their size: refused by the scan, before openpyxl
-@pytest.mark.parametrize(("part", "message"), [
+def _styles(plural: bytes, item: bytes, count: int) -> dict[str, bytes]:
+    from test_sources_table_damaged import NS
+
+    return {"xl/styles.xml": b"<styleSheet " + NS + b"><" + plural + b">" + item * count + b"</" + plural + b"></styleSheet>"}
+
+
+def _shared_strings(item: bytes, count: int) -> dict[str, bytes]:
+    """A shared strings part of ``count`` ``item``s, declared where openpyxl looks for it."""
+    from test_sources_table_damaged import NS, SHEET, sheet
+
+    types = (b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             b'<Default Extension="xml" ContentType="application/xml"/>'
+             b'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+             b'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+             b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+             b"</Types>")
+    rows = b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>2</v></c></row>'
+    strings = b'<?xml version="1.0"?><sst ' + NS + b">" + b"<si><t>id</t></si><si><t>name</t></si><si><t>a</t></si>" + item * count + b"</sst>"
+    return {"[Content_Types].xml": types, SHEET: sheet(rows), "xl/sharedStrings.xml": strings}
+
+
+def _comments(count: int, parts: int) -> dict[str, bytes]:
+    """``parts`` comment parts of ``count`` comments of 200 characters, tied to the sheet."""
+    from test_sources_table_damaged import NS
+
+    one = b"".join(b'<comment ref="A%d" authorId="0"><text><t>' % i + b"c" * 200 + b"</t></text></comment>" for i in range(1, count + 1))
+    rels = (b'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            + b"".join(b'<Relationship Id="rId%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" '
+                       b'Target="../comments%d.xml"/>' % (i, i) for i in range(1, parts + 1)) + b"</Relationships>")
+    out = {"xl/worksheets/_rels/sheet1.xml.rels": rels}
+    for i in range(1, parts + 1):
+        out[f"xl/comments{i}.xml"] = (b'<?xml version="1.0"?><comments ' + NS + b"><authors><author>a</author></authors><commentList>"
+                                      + one + b"</commentList></comments>")
+    return out
+
+
+def _defined_names(count: int) -> dict[str, bytes]:
+    import io
+    import zipfile
+
+    import openpyxl
+
+    data = io.BytesIO()
+    openpyxl.Workbook().save(data)
+    part = zipfile.ZipFile(data).read("xl/workbook.xml")
+    names = b"".join(b'<definedName name="n%d">Sheet!$A$1</definedName>' % i for i in range(count))
+    return {"xl/workbook.xml": part.replace(b"</sheets>", b"</sheets><definedNames>" + names + b"</definedNames>")}
+
+
+_ELEMENTS = "part {} has more than 100,000 XML elements (a fixed limit)"
+_IN_ALL = ("its parts other than sheets hold more than 250,000 XML elements in all, counted as far as part xl/sharedStrings.xml "
+           "(a fixed limit)")
+
+
+@pytest.mark.parametrize(("shape", "message"), [
     ("attribute", "part xl/worksheets/sheet1.xml holds a text or attribute of more than 1 MiB "
                   "(a cell holds at most 32,767 characters; a fixed limit)"),
-    ("fonts", "has more than 1,024 fonts (xl/styles.xml)"),
+    ("fonts", _ELEMENTS.format("xl/styles.xml")),  # 500,000 <font/>: the elements' limit comes first
+    ("fonts 2,000", "part xl/styles.xml has more than 1,024 fonts (Excel's own limit; fixed)"),
+    ("fills", _ELEMENTS.format("xl/styles.xml")),
+    ("borders", _ELEMENTS.format("xl/styles.xml")),
+    ("cell formats", _ELEMENTS.format("xl/styles.xml")),  # 60,000 <xf> with an alignment each: under the old 130,980 cell formats
+    ("number formats", _ELEMENTS.format("xl/styles.xml")),
+    ("shared strings", _IN_ALL),  # 999,999 shared strings: under the old 1,000,000
+    ("rich shared strings", _IN_ALL),
+    ("comments", _ELEMENTS.format("xl/comments1.xml")),  # three 20 MB comment parts
+    ("defined names", _ELEMENTS.format("xl/workbook.xml")),
 ])
-def test_spreadsheet_parts_are_refused_by_what_they_hold(tmp_path: Path, monkeypatch, part: str, message: str):
+def test_spreadsheet_parts_are_refused_by_what_they_hold(tmp_path: Path, monkeypatch, shape: str, message: str):
     import openpyxl
-    from test_sources_table_damaged import NS, ROWS, SHEET, error, sheet, workbook
+    from test_sources_table_damaged import ROWS, SHEET, error, sheet, workbook
 
-    if part == "attribute":  # a 20 MB attribute inside the 24 MiB a part may unpack to
-        replace = {SHEET: sheet(ROWS.replace(b'<row r="1">', b'<row r="1" x="' + b"a" * 20_000_000 + b'">'))}
-    else:
-        replace = {"xl/styles.xml": b"<styleSheet " + NS + b"><fonts>" + b"<font/>" * 500_000 + b"</fonts></styleSheet>"}
+    replace = {
+        "attribute": lambda: {SHEET: sheet(ROWS.replace(b'<row r="1">', b'<row r="1" x="' + b"a" * 20_000_000 + b'">'))},
+        "fonts": lambda: _styles(b"fonts", b"<font/>", 500_000),
+        "fonts 2,000": lambda: _styles(b"fonts", b"<font/>", 2_000),
+        "fills": lambda: _styles(b"fills", b'<fill><patternFill patternType="solid"/></fill>', 500_000),
+        "borders": lambda: _styles(b"borders", b"<border><left/><right/><top/><bottom/></border>", 500_000),
+        "cell formats": lambda: _styles(b"cellXfs", b'<xf numFmtId="0"><alignment horizontal="left"/></xf>', 60_000),
+        "number formats": lambda: _styles(b"numFmts", b'<numFmt numFmtId="200" formatCode="0.0"/>', 300_000),
+        "shared strings": lambda: _shared_strings(b"<si><t>s</t></si>", 999_999),
+        "rich shared strings": lambda: _shared_strings(b"<si><r><rPr><b/></rPr><t>s</t></r></si>", 100_000),
+        "comments": lambda: _comments(75_000, 3),
+        "defined names": lambda: _defined_names(400_000),
+    }[shape]()
     path = workbook(tmp_path, replace)
 
     def never(*args, **kwargs):
@@ -272,6 +345,19 @@ def test_spreadsheet_parts_are_refused_by_what_they_hold(tmp_path: Path, monkeyp
     monkeypatch.setattr(openpyxl, "load_workbook", never)
     monkeypatch.setattr(openpyxl.reader.excel, "load_workbook", never)
     assert error(path) == f"{path}: {message}"
+
+
+def test_spreadsheet_parts_just_inside_the_element_limits_are_read(tmp_path: Path):
+    from test_sources_table_damaged import workbook
+
+    from tokengen.sources.table import read_table
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    styles = workbook(tmp_path / "a", _styles(b"numFmts", b'<numFmt numFmtId="200" formatCode="0.0"/>', 99_990))
+    strings = workbook(tmp_path / "b", _shared_strings(b"<si><t>s</t></si>", 120_000))
+    assert [r.values for r in read_table(styles, ["id", "name"])] == [{"id": "a", "name": "x"}]
+    assert [r.values for r in read_table(strings, ["id", "name"])] == [{"id": "a", "name": None}]
 
 
 # 13. a boolean cell holding 2 is refused at its row and column, as the limits page says
@@ -338,3 +424,13 @@ def test_impose_refuses_a_token_below_the_smallest_size(size: float):
     with pytest.raises(LayoutError, match=r"^token size .* pt is below the smallest of 9 pt \(0.125in\)$"):
         impose(1, SheetSpec(page=(612.0, 792.0), size=size))
     assert len(impose(1, SheetSpec(page=(612.0, 792.0), size=9.0))) == 1
+
+
+# 10. the preview's render limit: a page preflight passes is stopped after a few seconds by default
+def test_the_preview_render_limit_is_a_few_seconds_by_default_and_names_its_flag(run):
+    from tokengen.outputs.preview import Bounds
+
+    assert Bounds().seconds == 10 and Bounds().flags[1] == "--max-render-seconds"
+    result = run("preview", "--help")
+    assert "--max-render-seconds INTEGER RANGE" in result.stdout
+    assert "[default: 10; x>=1]" in " ".join(result.stdout.split())

@@ -61,9 +61,12 @@ MAX_DESIGN_ELEMENTS = 100_000
 PREFLIGHT_LIMITS = {"file_mb": 1024, "pages": 5_000, "placements": 500_000, "operators": 1_000_000,
                     "stream_mb": 64, "decoded_mb": 1024, "chars": 2_000_000}
 #: Address space of the process rendering a preview (MiB, ``--max-render-mb``) and the longest
-#: one page may take (s, ``--max-render-seconds``).
+#: one page may take, wall-clock, so at most as much CPU (s, ``--max-render-seconds``): a page
+#: tokengen writes renders in well under a second at 100 DPI; a page that passes preflight but
+#: asks pdfium for much more (a tiling pattern painted with itself ran 20.5 s under the old 60 s
+#: default) is stopped after 10 s with the flag named.
 RENDER_MEMORY_MB = 1536
-RENDER_SECONDS = 60
+RENDER_SECONDS = 10
 
 #: Most pages one board is tiled over (an 8 × 8 grid: a 1.5 m board on Letter); fixed
 #: (:func:`tokengen.geometry.tiling.tileable`).

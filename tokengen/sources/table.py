@@ -37,13 +37,20 @@ MAX_COLUMNS = 256
 #: gigabytes (a zip bomb) is refused before openpyxl reads it.
 MAX_UNPACKED = 64 * 1024 * 1024
 #: Largest unpacked XML part of an .xlsx, bytes (a sheet of 10,000 rows of 40 filled columns is
-#: about 16 MiB), and most shared strings and cell formats (``<xf>``: Excel keeps at most 65,490
-#: cell formats and as many cell styles), counted by a streaming scan before openpyxl reads them.
+#: about 16 MiB).
 MAX_PART = 24 * 1024 * 1024
-MAX_SHARED_STRINGS = 1_000_000
-MAX_CELL_FORMATS = 2 * 65_490
+#: Most XML elements (start tags) of one part of an .xlsx other than its sheets, and of all
+#: such parts together, counted by a streaming scan before openpyxl reads them. openpyxl builds
+#: an object per element of the styles, the shared strings and the workbook part, 10 to 40 us
+#: apiece (measured: 500,000 ``<font>`` took 23 s and 481 MB, 999,999 shared strings 19 s,
+#: 400,000 defined names 11 s and 421 MB, 130,980 ``<xf>`` with an alignment 10 s and 338 MB),
+#: so these bound that work to a few seconds (at the limits: 3.8 s for the styles, 4.6 s for rich shared strings). The shared strings part may use the whole of
+#: :data:`MAX_ELEMENTS` (125,000 plain strings, two elements each); Excel's styles of a plain
+#: list are a few hundred elements. The sheets are read row by row and stop at :data:`MAX_ROWS`.
+MAX_PART_ELEMENTS = 100_000
+MAX_ELEMENTS = 250_000
 #: Most fonts of an .xlsx's styles (Excel's specifications and limits: "1,024 global fonts
-#: available for use"); openpyxl builds each (500,000 took 23 s and 481 MB). Counted as cell formats are.
+#: available for use"); openpyxl builds each (500,000 took 23 s and 481 MB). Counted as elements are.
 MAX_FONTS = 1_024
 #: Longest text or attribute value in an XML part of an .xlsx, bytes (a cell holds at most
 #: 32,767 characters, under 200 KB written): a 20 MB attribute took openpyxl 37 s. Measured by
@@ -154,8 +161,9 @@ def read_table(path: Path, names: Sequence[str] = (), hidden: list[int] | None =
     Raises:
         CatalogueError: missing or unreadable file, larger than :data:`MAX_BYTES`, not UTF-8
             (CSV) or not a workbook (XLSX), an XLSX unpacking to more than :data:`MAX_UNPACKED`
-            or with a part over :data:`MAX_PART`, more than :data:`MAX_SHARED_STRINGS` or
-            :data:`MAX_CELL_FORMATS`, a DTD, a damaged part, no header, an empty or repeated
+            or with a part over :data:`MAX_PART`, more than :data:`MAX_PART_ELEMENTS` XML
+            elements in a part other than a sheet, :data:`MAX_ELEMENTS` in all or
+            :data:`MAX_FONTS` fonts, a DTD, a damaged part, no header, an empty or repeated
             header name (``name`` and ``Name`` both naming ``name``), a value past the header's
             columns, more than :data:`MAX_ROWS` rows (blank rows not counted) — each naming
             the file and, where there is one, the row and column.
@@ -352,34 +360,46 @@ def _delimiter(header: str) -> str:
 
 #: Bytes decompressed at a time by the scan of the parts (:func:`_check_parts`).
 _CHUNK = 1024 * 1024
-_SHARED_STRING = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
-_CELL_FORMAT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?xf[\s/>]")
+_ELEMENT = re.compile(rb"<[A-Za-z_]")  # a start tag (not an end tag, comment, PI or DTD)
 _FONT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?font[\s/>]")
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 def _check_parts(path: Path) -> None:
     """Bound an .xlsx before openpyxl parses it: its unpacked size, each XML part's size (read
-    from the zip's directory), and, by a streaming scan of each part with a hard cap, the
-    count of shared strings and cell formats; a DTD (which Excel never writes: entity expansion,
-    external entities) is refused. Raises CatalogueError naming the part and the limit."""
+    from the zip's directory), and, by a streaming scan of each part with a hard cap, its
+    longest text or attribute value, the XML elements of each part other than a sheet
+    (:data:`MAX_PART_ELEMENTS`, and :data:`MAX_ELEMENTS` in all; the shared strings part
+    may hold the whole of the latter) and the fonts of the styles; a DTD (which Excel never
+    writes: entity expansion, external entities) is refused. Raises CatalogueError naming the
+    part and the limit."""
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
             unpacked = sum(info.file_size for info in infos)
             if unpacked > MAX_UNPACKED:
                 raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
+            left = MAX_ELEMENTS  # elements the parts other than sheets may still hold
             for info in infos:
                 name = info.filename
-                if not name.lower().endswith((".xml", ".rels")):
+                lower = name.lower()
+                if not lower.endswith((".xml", ".rels")):
                     continue
                 if info.file_size > MAX_PART:
                     raise CatalogueError(path, f"part {one_line(name)} unpacks to {info.file_size / (1024 * 1024):.1f} MiB, "
                                                f"more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
-                counts = ([(_SHARED_STRING, MAX_SHARED_STRINGS, "shared strings")] if name.lower().endswith("sharedstrings.xml") else
-                          [(_CELL_FORMAT, MAX_CELL_FORMATS, "cell formats"), (_FONT, MAX_FONTS, "fonts")]
-                          if name.lower().endswith("styles.xml") else [])
-                _scan_part(path, archive, info, counts)
+                part = one_line(name)
+                counts: list[tuple[re.Pattern[bytes], int, str]] = []
+                if "/worksheets/" not in f"/{lower}":  # a sheet is read row by row, as far as MAX_ROWS
+                    most = MAX_ELEMENTS if lower.endswith("sharedstrings.xml") else MAX_PART_ELEMENTS
+                    counts.append((_ELEMENT, min(left, most), f"part {part} has more than {most:,} XML elements (a fixed limit)"
+                                   if most <= left else f"its parts other than sheets hold more than {MAX_ELEMENTS:,} XML elements "
+                                   f"in all, counted as far as part {part} (a fixed limit)"))
+                if lower.endswith("styles.xml"):
+                    counts.append((_FONT, MAX_FONTS, f"part {part} has more than {MAX_FONTS:,} fonts (Excel's own limit; fixed)"))
+                found = _scan_part(path, archive, info, counts)
+                if counts:
+                    left -= found[0]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
         if isinstance(exc, zipfile.BadZipFile) and _csv_text(path):
             raise CatalogueError(path, f"not an .xlsx workbook: it holds text like a CSV file; name it {path.with_suffix('.csv').name}") from None
@@ -402,10 +422,11 @@ def _csv_text(path: Path) -> bool:
     return "\x00" not in line and any(sep in line for sep in ",;\t")
 
 
-def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counts: list[tuple[re.Pattern[bytes], int, str]]) -> None:
+def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counts: list[tuple[re.Pattern[bytes], int, str]]) -> list[int]:
     """Stream one part (at most :data:`MAX_PART` bytes, whatever its directory says): refuse a
     DTD, a text or attribute value over :data:`MAX_XML_TEXT` (a run without ``<``), and more
-    than ``limit`` matches of each (pattern, limit, what) of ``counts``."""
+    than ``limit`` matches of each (pattern, limit, message) of ``counts`` (refused with that
+    message); return the match counts, in the order of ``counts``."""
     found = [0] * len(counts)
     tail = b""
     read = run = 0
@@ -427,13 +448,16 @@ def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, coun
             # a tag cut between two chunks is counted in the next (the tail ends before any '<' it holds)
             cut = data.rfind(b"<", max(0, len(data) - 16))
             body, tail = (data[:cut], data[cut:]) if cut >= 0 and counts else (data, data[-16:])
-            for i, (pattern, limit, what) in enumerate(counts):
+            for i, (pattern, limit, message) in enumerate(counts):
                 found[i] += len(pattern.findall(body))
                 if found[i] > limit:
-                    raise CatalogueError(path, f"has more than {limit:,} {what} ({name})")
-    for i, (pattern, limit, what) in enumerate(counts):
-        if pattern.search(tail) and found[i] + 1 > limit:
-            raise CatalogueError(path, f"has more than {limit:,} {what} ({name})")
+                    raise CatalogueError(path, message)
+    for i, (pattern, limit, message) in enumerate(counts):
+        if pattern.search(tail):
+            found[i] += 1
+            if found[i] > limit:
+                raise CatalogueError(path, message)
+    return found
 
 
 #: Errors openpyxl (and the XML parser under it) raises for a damaged workbook.
