@@ -398,7 +398,6 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
                files: dict[str, Path], key: str, max_code_points: int = MAX_FONT_CODE_POINTS) -> str:
     """Register the font file ``relative`` (inside the catalogue's folder) once; its ReportLab name."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     file = _inside(path, relative, fail(where, ""), allow_outside, "font")
     if file.suffix.lower() not in (".ttf", ".otf"):
@@ -415,7 +414,7 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
     registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
     try:
         if registered not in pdfmetrics.getRegisteredFontNames():
-            font = TTFont(registered, str(file))
+            font = fonts.ShapedWidthTTFont(registered, str(file))
             _own_face(font, file)
             pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
