@@ -7,7 +7,10 @@ only chooses the size and places the block. A word with a hyphen of its own brea
 (ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
 first part does not fit the rest of this one) before the word is split between letters. A paragraph
 of Chinese, Japanese or Korean text gets its line breaks from :mod:`tokengen.geometry.linebreak`
-(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Words are kerned as the
+font says (ReportLab's ``shaping``: HarfBuzz with the features of
+:func:`tokengen.sources.fonts.kern_paragraphs`), and the kerned widths break, fit and place alike;
+a paragraph holding a soft hyphen is left unkerned (:func:`_kernable`). Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
 
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
