@@ -77,12 +77,14 @@ def test_an_icon_keeps_the_punctuation_after_it(tmp_path: Path, sword: dict[str,
         after = [ch for ch in chars if abs(ch["x0"] - image["x1"]) < 0.01 and abs(ch["bottom"] - image["bottom"]) < 3]
         assert [ch["text"] for ch in after] == [mark]  # printed right after the icon, on its line
         assert image["x1"] <= 10 + width + 0.01
-    if align == "justify" and width != 42:  # (at 42 pt a line holds the one word "then") the break put before an icon leaves its line justified, as the others
+    if align == "justify":  # the break put before an icon leaves its line justified, as the others
         ends: dict[float, float] = {}
         for x, bottom in [(ch["x1"], ch["bottom"]) for ch in chars if ch["text"].strip()] + [(i["x1"], i["bottom"]) for i in images]:
             key = next((b for b in ends if abs(b - bottom) < 3), bottom)
             ends[key] = max(ends.get(key, x), x)
-        assert [round(x, 2) for _, x in sorted(ends.items())][:-1] == [10 + width] * (len(ends) - 1)  # all but the last
+        assert len(ends) == len(laid.lines)
+        stretched = [round(x, 2) for (_, x), line in zip(sorted(ends.items())[:-1], laid.lines, strict=False) if " " in line]
+        assert stretched and stretched == [10 + width] * len(stretched)  # all but the last line, and those of one word (no gap)
 
 
 def _lang_catalogue(folder: Path, top: str = "", element: str = "", field: str = "text") -> Path:
@@ -246,3 +248,69 @@ def pdfmetrics_width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase import pdfmetrics
 
     return pdfmetrics.stringWidth(text, font, size)
+
+
+def _hb_advances(text: str, font: str, size: float, features: dict[str, bool]) -> list[float]:
+    """HarfBuzz's advance (pt at ``size``) of each glyph of ``text`` in ``font``."""
+    import uharfbuzz as hb
+
+    face = hb.Face(hb.Blob.from_file_path(str(pdfmetrics_file(font))))
+    buf = hb.Buffer()
+    buf.add_str(text)
+    buf.guess_segment_properties()
+    hb.shape(hb.Font(face), buf, features)
+    return [p.x_advance / face.upem * size for p in buf.glyph_positions]
+
+
+BOXED = "To :sword: AVATAR Wave, *To* **To** To Take AV, then rest. To AV Wave AVATAR To"
+
+
+@pytest.mark.parametrize("align", ["left", "right", "justify"])
+def test_boxed_text_kerns_its_pairs_as_the_font_says(tmp_path: Path, sword: dict[str, str], align: str):
+    from tokengen.sources import fonts
+
+    family = fonts.register_family()
+    laid = textbox.fit_box(BOXED, 110, 300, size=14.4, fit=False, icons=sword, align=align)
+    assert len(laid.lines) >= 4
+    path = tmp_path / "boxed.pdf"
+    c = canvas.Canvas(str(path), pagesize=(400, 400), invariant=1)
+    textbox.draw(c, laid, 10, 10)
+    c.save()
+    with pdfplumber.open(path) as pdf:
+        chars, images = pdf.pages[0].chars, pdf.pages[0].images
+    pairs = 0
+    for a, b in zip(chars, chars[1:]):
+        if a["text"] + b["text"] in ("To", "AV", "Wa") and abs(a["bottom"] - b["bottom"]) < 0.01:
+            font = next(f for f in (family.regular, family.bold, family.italic) if a["fontname"].endswith("+" + f))
+            kerned = _hb_advances(a["text"] + b["text"], font, 14.4, {"kern": True, "liga": False})[0]
+            assert b["x0"] - a["x0"] == pytest.approx(kerned, abs=0.01), (a["text"], b["text"], font)
+            assert kerned < pdfmetrics_width(a["text"], font, 14.4) - 0.3  # a pair the font moves closer
+            pairs += 1
+    assert pairs == 12  # every "To", "AV" and "Wa" of BOXED
+    assert "".join(ch["text"] for ch in chars if ch["text"].strip()) == BOXED.replace(" ", "").replace("*", "").replace(":sword:", "")
+    for box in chars + images:  # the same kerned widths set the lines as draw them: nothing leaves the box
+        assert 10 - 0.01 <= box["x0"] and box["x1"] <= 10 + 110 + 0.01, box
+    (image,) = images  # after the kerned "To" that starts BOXED, one space away
+    o = chars[1]
+    assert o["text"] == "o" and abs(o["bottom"] - image["bottom"]) < 5
+    if align != "justify":
+        assert image["x0"] - o["x1"] == pytest.approx(pdfmetrics_width(" ", family.regular, 14.4), abs=0.01)
+
+
+def test_a_boxed_fit_measures_kerned_words():
+    """The size is found with the kerned widths: a line that fits only kerned fits."""
+    from tokengen.sources import fonts
+
+    font = fonts.register_family().regular
+    kerned = sum(_hb_advances("AVATAR AVATAR", font, 10, {"kern": True, "liga": False}))
+    plain = pdfmetrics_width("AVATAR AVATAR", font, 10)
+    assert plain - kerned > 1
+    width = (kerned + plain) / 2
+    laid = textbox.fit_box("AVATAR AVATAR", width, 100, size=10, fit=False)
+    assert laid.lines == ("AVATAR AVATAR",)
+
+
+def test_boxed_text_keeps_its_letters_unligated(tmp_path: Path):
+    laid = textbox.fit_box("first floor office fluff", 300, 40, size=10, fit=False)
+    lines, _ = _printed(tmp_path, laid)
+    assert lines == ["first floor office fluff"]  # no ﬁ (U+FB01), ﬂ, ﬀ, ﬃ nor ﬆ in the PDF's text

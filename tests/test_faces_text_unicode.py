@@ -93,3 +93,38 @@ def test_a_tab_is_still_refused_on_one_line(tmp_path: Path):
     with pytest.raises(CatalogueError) as err:
         load_catalogue(_catalogue(tmp_path, "a\tb"))
     assert err.value.message == "character U+0009 (a line break, tab or other control) cannot be printed on one line"
+
+
+_SCRIPTS = [("שלום עולם", "Hebrew text (U+05E9 HEBREW LETTER SHIN) is written right to left; tokengen draws text left to right "
+                          "without reordering or shaping, so it would print reversed"),
+            ("سلام", "Arabic text (U+0633 ARABIC LETTER SEEN) is written right to left; tokengen draws text left to right "
+                     "without reordering or shaping, so it would print reversed"),
+            ("नमस्ते", "Devanagari text (U+0928 DEVANAGARI LETTER NA) needs shaping (glyphs joined and reordered), which "
+                       "tokengen does not do; it would print broken")]
+
+
+@pytest.mark.parametrize("text, why", _SCRIPTS)
+@pytest.mark.parametrize("element", ["box", "line", "template"])
+def test_a_script_that_needs_shaping_is_refused_by_name_in_every_command(run, tmp_path: Path, text: str, why: str, element: str):
+    """DejaVu Sans carries Hebrew and Arabic letters, so no glyph is missing: the text is refused
+    for its script, at the same place by check, build and export."""
+    shown = "{rules}" if element != "template" else text
+    where = "box: [0.1, 0.2, 0.8, 0.6]" if element != "line" else "at: [0.5, 0.5], width: 0.8"
+    path = tmp_path / "cat.yaml"
+    path.write_text(f"""title: Scripts
+size: 63mmx88mm
+fields: {{rules: text}}
+template:
+  - {{text: "{shown}", {where}, size: 11pt}}
+tokens:
+  - {{id: a, rules: Plain}}
+  - {{id: b, rules: "{text}"}}
+""", "utf-8")
+    named = f"{path}:7: tokens[0]: {why} (template line 5)" if element == "template" else f"{path}:8: tokens[1].rules: {why}"
+    result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {named}\n")
+    result = run("export", str(path), "--profile", "print-shop", "-o", str(tmp_path / "shop"))
+    assert (result.exit_code, result.stderr) == (2, f"tokengen: error: {named}\n")
+    result = run("check", str(path))
+    assert result.exit_code == 1 and named.replace(": ", ": error catalogue: ", 1) in result.stdout
+    assert not (tmp_path / "out.pdf").exists() and not (tmp_path / "shop").exists()

@@ -250,3 +250,26 @@ def test_a_module_function_of_ours_does_not_hide_a_library_private():
     assert {"_mine", "_seen"} <= own and "_code" not in own
     assert private_uses("from reportlab.pdfgen.canvas import Canvas\nCanvas('x')._code\n", own) == [(2, "_code")]
     assert private_uses("from . import fonts\nfonts._cache\nx._mine()\n", own) == []
+
+
+def test_reportlab_paragraph_shaping_is_as_fonts_kern_paragraphs_expects():
+    """tokengen.sources.fonts.kern_paragraphs replaces the features ReportLab's paragraph shaping
+    defaults to (not a private name, but not an offered setting either): the function it changes
+    still takes them, and a shaped word is then kerned and not ligated."""
+    import inspect
+
+    from reportlab.pdfbase import ttfonts
+    from reportlab.platypus import paragraph
+
+    from tokengen.sources import fonts
+
+    fonts.register_family()
+    fonts.kern_paragraphs()
+    assert paragraph.shapeFragWord is ttfonts.shapeFragWord  # the paragraph calls the function changed
+    params = list(inspect.signature(ttfonts.shapeFragWord).parameters)
+    assert params[:2] == ["w", "features"]
+    assert ttfonts.shapeFragWord.__defaults__[0] == fonts._FEATURES
+    shaped = ttfonts.shapeStr("first To", fonts.REGULAR, 10)
+    assert str(shaped) == "first To"  # no ﬁ, ﬆ
+    width = ttfonts.pdfmetrics.stringWidth(shaped, fonts.REGULAR, 10)  # measured as drawn: kerned
+    assert abs(width - fonts.advance("first To", fonts.REGULAR, 10)) < 1e-9

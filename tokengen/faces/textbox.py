@@ -7,7 +7,10 @@ only chooses the size and places the block. A word with a hyphen of its own brea
 (ReportLab's ``embeddedHyphenation=2``: the word moves to the next line and breaks there when its
 first part does not fit the rest of this one) before the word is split between letters. A paragraph
 of Chinese, Japanese or Korean text gets its line breaks from :mod:`tokengen.geometry.linebreak`
-(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
+(UAX #14) first, since ReportLab breaks only at spaces and hyphens. Words are kerned as the
+font says (ReportLab's ``shaping``: HarfBuzz with the features of
+:func:`tokengen.sources.fonts.kern_paragraphs`), and the kerned widths break, fit and place alike;
+a paragraph holding a soft hyphen is left unkerned (:func:`_kernable`). Text comes in as markup (:mod:`tokengen.sources.markup`) or already parsed.
 
 Lengths are in pt. A box is ``box_w`` × ``box_h``; :func:`draw` puts its lower-left corner at
 (x, y) on the canvas, y up. Every line of a box is set at one size (:attr:`Laid.size`), the
@@ -148,11 +151,12 @@ def _icon_size(size: float) -> Callable[[Icon], tuple[float, float]]:
 
 
 def _style(family: Family, size: float, leading: float, align: str, hyphenate: str, split_long: bool,
-           colour: object = None, justify_breaks: bool = False) -> ParagraphStyle:
+           colour: object = None, justify_breaks: bool = False, kern: bool = True) -> ParagraphStyle:
     extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
+    fonts.kern_paragraphs()  # shaping: each word kerned by HarfBuzz, to fit and to draw alike
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
                           alignment=ALIGNS[align], hyphenationLang=_hyphenator(hyphenate), splitLongWords=int(split_long),
-                          embeddedHyphenation=2, justifyBreaks=int(justify_breaks),
+                          embeddedHyphenation=2, justifyBreaks=int(justify_breaks), shaping=int(kern),
                           spaceBefore=0, spaceAfter=0, **extra)
 
 
@@ -204,6 +208,12 @@ def _line_widths_ok(para: Paragraph) -> bool:
         if extra < -_FUZZ and gaps <= 0:
             return False
     return True
+
+
+def _kernable(xml: str) -> bool:
+    """The paragraph (its ReportLab XML) is kerned: it holds no soft hyphen (HarfBuzz hides one as a
+    default-ignorable character, and ReportLab's shaped word then has no place left to break at)."""
+    return "\u00ad" not in xml
 
 
 #: Punctuation no line may begin with after an inline icon: closing brackets and final quotes
@@ -332,8 +342,9 @@ class _Setter:
             items = _unspaced_lines(items, self.family, size, self.box_w)
             justify_breaks = self.align == "justify"
         for _ in range(1 + sum(isinstance(i, Icon) for i in items)):
-            style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks)
             xml = mk.to_xml(items, _icon_size(size), icon_src=_src)
+            style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks,
+                           kern=_kernable(xml))
             para = Paragraph(xml, style)
             height = _wrap(para, self.box_w)
             orphan = _icon_before_punctuation(para)
@@ -474,7 +485,7 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     icons = laid.icons or tuple(() for _ in laid.xml)
     justify_breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
     for xml, used, justify in zip(laid.xml, icons, justify_breaks, strict=True):
-        style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour, justify)
+        style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour, justify, _kernable(xml))
         p = Paragraph(xml, style)
         h = _wrap(p, laid.box_w)
         with _icons_as_forms(canvas, used, forms):

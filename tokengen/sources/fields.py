@@ -36,7 +36,7 @@ from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
 from ..units import parse_length, parse_size, sleeve_card
-from . import fonts, remote
+from . import fonts, remote, scripts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .declared import declared, field_choices
@@ -501,7 +501,6 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
                files: dict[str, Path], key: str, max_code_points: int = MAX_FONT_CODE_POINTS) -> str:
     """Register the font file ``relative`` (inside the catalogue's folder) once; its ReportLab name."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     file = _inside(path, relative, fail(where, ""), allow_outside, "font")
     if file.suffix.lower() not in (".ttf", ".otf"):
@@ -518,7 +517,7 @@ def _font_file(path: Path, relative: str, where: tuple[Any, ...], fail: Callable
     registered = f"{re.sub(r'[^A-Za-z0-9-]', '', file.stem)[:40] or 'font'}-{digest}"
     try:
         if registered not in pdfmetrics.getRegisteredFontNames():
-            font = TTFont(registered, str(file))
+            font = fonts.ShapedWidthTTFont(registered, str(file))
             _own_face(font, file)
             pdfmetrics.registerFont(font)
     except Exception as exc:  # ReportLab raises TTFError for CFF outlines, bad tables, …
@@ -884,6 +883,9 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
             source = next(iter(element.fields()), None)
             raise locate(source)._replace_message(
                 f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+        script = scripts.unsupported(text)
+        if script:
+            _refuse_script(element, script, locate)
         missing = fonts.missing_glyphs(text, font)
         if missing:
             source = next(iter(element.fields()), None)  # named only when refused: not looked up per token
@@ -897,6 +899,16 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
             passed[id(element), font, text] = element
 
 
+
+
+def _refuse_script(element: Element, why: str, locate: Locate) -> None:
+    """Raise the catalogue error for a text in a script tokengen cannot set (right to left, or
+    needing shaping), at the token field it came from, else at the template's line."""
+    source = next(iter(element.fields()), None)
+    if source is None:
+        where = f" (template line {element.line})" if element.line else ""
+        raise locate(None)._replace_message(f"{why}{where}")
+    raise locate(source)._replace_message(why)
 
 
 def _check_boxed(template: Template, element: Element, text: str, source: str | None, locate: Locate) -> None:
@@ -914,6 +926,9 @@ def _check_boxed(template: Template, element: Element, text: str, source: str | 
         if in_template:
             raise CatalogueError(template.source or exc.path, exc.message, element.line, element.where) from None
         raise locate(source)._replace_message(exc.message) from None
+    script = scripts.unsupported("".join(mk.styled_text(doc).values()))
+    if script:
+        _refuse_script(element, script, locate)
     family = family_of(template, element.font)
     for style, styled in mk.styled_text(doc).items():
         font = family.font(style)

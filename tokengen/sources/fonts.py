@@ -66,7 +66,7 @@ def _load(name: str) -> None:
     if mapped > MAX_FONT_CODE_POINTS:
         raise RenderError(f"cannot load font {path}: {too_many_code_points(mapped, MAX_FONT_CODE_POINTS)}")
     try:
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+        pdfmetrics.registerFont(ShapedWidthTTFont(name, str(path)))
     except Exception as exc:  # ReportLab raises TTFError or OSError subclasses
         raise RenderError(f"cannot load font {path}: {exc}") from None
 
@@ -142,6 +142,27 @@ def cmap_code_points(data: bytes) -> int:
             mapped = sum(max(0, e - s + 1) for s, e, _ in ranges)
         most = max(most, mapped)
     return most
+
+
+class ShapedWidthTTFont(TTFont):
+    """A TrueType font whose :meth:`stringWidth` of a text ReportLab shaped (a ``ShapedStr``, as a
+    paragraph with ``shaping`` holds its kerned words) is the width it prints, kerning included.
+
+    ReportLab draws a shaped text with the shaped advances but measures it, where a paragraph line
+    places what follows a run of text (an inline image, the next run after an image), with the
+    glyphs' own widths: a picture after a kerned word would sit a kern too far right. Every other
+    text is measured as :class:`TTFont` measures it.
+    """
+
+    def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:  # noqa: N802  (ReportLab's name)
+        """Width (pt) of ``text`` at ``size`` pt: a shaped text's glyph advances as HarfBuzz set them
+        (each entry's ``x_advance`` replacing the glyph's own ``width``, in 1/1000 of the size;
+        characters added to it unshaped count their own widths)."""
+        width = super().stringWidth(text, size, encoding)
+        shaped = getattr(text, "__shapeData__", None)
+        if shaped:
+            width += sum(sd.x_advance - sd.width for sd in shaped) * size / 1000
+        return float(width)
 
 
 @dataclass(frozen=True)
@@ -300,3 +321,31 @@ def kerned_runs(text: str, font: str, size: float, char_space: float = 0.0) -> l
             start = i + 1
     runs.append((x, text[start:]))
     return runs
+
+
+@cache
+def kern_paragraphs() -> None:
+    """Make ReportLab's paragraph shaping (``ParagraphStyle(shaping=1)``, HarfBuzz through
+    uharfbuzz, ReportLab 4.1 and later) apply the same features as :func:`kerns`: kerning on,
+    ligatures and other glyph substitutions off.
+
+    ReportLab shapes each word of a paragraph with ``reportlab.pdfbase.ttfonts.shapeFragWord``,
+    whose features default to ``kern``, ``liga`` and ``dlig``; it offers no other way to choose
+    them. A ligature would print ``ﬁ`` (U+FB01) in the PDF's text, so a reader copying or searching
+    it would not find ``fi``, and a discretionary one (``dlig``: DejaVu Sans joins ``st``) is not
+    for running text. The default is replaced once per process (every shaped paragraph in it
+    kerns only); ReportLab is pinned below the next untested release, and a test checks the
+    signature this relies on.
+
+    Raises:
+        RenderError: the installed ReportLab's ``shapeFragWord`` does not take ``features``.
+    """
+    from reportlab.pdfbase import ttfonts
+
+    shape = ttfonts.shapeFragWord
+    defaults = shape.__defaults__ or ()
+    names = shape.__code__.co_varnames[1:shape.__code__.co_argcount]
+    if names[:1] != ("features",) or len(defaults) != len(names) or not isinstance(defaults[0], dict):
+        raise RenderError("this ReportLab shapes paragraphs in a way tokengen was not tested with (kerning needs "
+                          "reportlab.pdfbase.ttfonts.shapeFragWord(w, features, ...))")
+    shape.__defaults__ = (dict(_FEATURES), *defaults[1:])

@@ -24,7 +24,11 @@ def unsupported(text: str) -> str:
     text left to right without reordering, so it would print reversed"``. Right to left means
     Unicode bidirectional class R or AL (Hebrew, Arabic, Syriac, Thaana, N'Ko, …).
     """
+    if text.isascii():
+        return ""
     for ch in text:
+        if ch < "\u0590":  # Latin, Greek, Cyrillic, Armenian: left to right, unshaped
+            continue
         name = unicodedata.name(ch, "")
         script = name.split(" ")[0].title() if name else f"U+{ord(ch):04X}"
         shown = f"U+{ord(ch):04X} {name}".strip()
