@@ -113,11 +113,11 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
 
 @lru_cache(maxsize=FIT_CACHE)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
-         align: str, valign: str, fit: bool, lang: str = "") -> textbox.Laid:
+         align: str, valign: str, fit: bool, lang: str = "", small_caps: bool = False) -> textbox.Laid:
     from . import textbox
 
     return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit,
-                           hyphenate=lang or None)
+                           hyphenate=lang or None, small_caps=small_caps)
 
 
 def set_box(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> textbox.Laid:
@@ -137,7 +137,8 @@ def set_box(face_w: float, face_h: float, template: Template, element: Element, 
     largest = element.size.resolve(side)
     smallest = min(element.min_size.resolve(side), largest)
     return _fit(doc_of(template, element, values), box.w, box.h, family_of(template, element.font), largest, smallest,
-                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang)
+                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang,
+                element.smallcaps)
 
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
@@ -754,10 +755,10 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
     if element.rotate:
         face.canvas.saveState()
         figures.turn(face.canvas, figures.centre(element, face.width, face.height), element.rotate)
-        textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+        textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms, face.paint)
         face.canvas.restoreState()
         return
-    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms, face.paint)
 
 
 def icon_files(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, float]]:

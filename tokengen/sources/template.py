@@ -239,6 +239,8 @@ class Element:
         valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
         leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
+        smallcaps: a boxed text's lower-case letters are drawn as capitals at 0.7 of the size
+            (:data:`tokengen.faces.textbox.SMALL_CAPS`).
         lang: a boxed text's language, for hyphenation (a pyphen dictionary, :func:`hyphenation_lang`;
             "": the template's :attr:`Template.lang`).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
@@ -291,6 +293,7 @@ class Element:
     valign: str = "top"
     leading: float = 1.2
     markup: bool = True
+    smallcaps: bool = False
     lang: str = ""
     rotate: float = 0.0
     points: tuple[tuple[float, float], ...] = ()
@@ -1048,7 +1051,7 @@ class _Parser:
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
-                for key in ("min_size", "valign", "leading", "markup", "lang"):
+                for key in ("min_size", "valign", "leading", "markup", "lang", "smallcaps"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
                 if "justify" in _given(spec.get("align")):

@@ -1,0 +1,125 @@
+"""Richer inline text in a boxed text (issue 40): ``:icon@scale±shift:``, ``[colour=…]`` spans and
+``smallcaps: true``, built by ``tokengen build`` and read back from the PDF with pdfplumber
+(the icon's drawn size and place, the characters' fill colours and sizes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+SIZE = 10.0  # the text size (pt), fit: false so it is printed at exactly this size
+
+
+def _build(tmp_path: Path, run, text: str, extra: str = "", export: str = "") -> Path:
+    Image.new("RGB", (64, 64), (200, 0, 0)).save(tmp_path / "coin.png")
+    path = tmp_path / "cards.yaml"
+    path.write_text(f"""title: Inline
+size: 63mmx88mm
+icons: {{coin: coin.png}}
+fields: {{rules: text}}
+template:
+  - {{text: "{{rules}}", box: [0.1, 0.2, 0.8, 0.6], size: {SIZE}pt, fit: false, align: left{extra}}}
+tokens:
+  - {{id: a, rules: {text!r}}}
+""".replace("'", '"'), "utf-8")
+    out = tmp_path / "out.pdf"
+    result = run("build", str(path), "--no-cut-lines", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def _page(pdf: Path) -> tuple[list[dict], list[dict]]:
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[0]
+        ours = (SIZE, round(0.7 * SIZE, 3))  # the rules' sizes (the sheet's own labels are smaller)
+        return [c for c in page.chars if round(c["size"], 3) in ours and c["text"].strip()], list(page.images)
+
+
+@pytest.mark.parametrize(("spelling", "scale", "shift"), [
+    ("coin", 1.0, 0.0), ("coin@1.5", 1.5, 0.0), ("coin@1.5+0.1", 1.5, 0.1), ("coin@2-0.25", 2.0, -0.25)])
+def test_icon_is_drawn_at_its_scale_and_shift(tmp_path, run, spelling, scale, shift):
+    chars, images = _page(_build(tmp_path, run, f"Pay 2 :{spelling}: now"))
+    (image,) = images
+    assert image["width"] == pytest.approx(scale * SIZE, abs=0.01)
+    assert image["height"] == pytest.approx(scale * SIZE, abs=0.01)
+    (base,) = {round(c["matrix"][5], 3) for c in chars}  # the text's baseline (PDF y, up)
+    assert image["y0"] - base == pytest.approx(shift * SIZE, abs=0.01)
+
+
+def test_larger_icon_makes_room_above_its_line(tmp_path, run):
+    words = " ".join(["word"] * 12)
+    plain_chars, _ = _page(_build(tmp_path, run, f"{words} :coin: {words}"))
+    chars, (image,) = _page(_build(tmp_path, run, f"{words} :coin@2: {words}"))
+    lines = sorted({round(c["matrix"][5], 2) for c in chars}, reverse=True)
+    plain = sorted({round(c["matrix"][5], 2) for c in plain_chars}, reverse=True)
+    assert plain[0] - plain[1] == pytest.approx(1.2 * SIZE, abs=0.01)
+    (upper,) = [up for up, low in zip(lines, lines[1:]) if abs(low - image["y0"]) < 0.01]  # the line above the icon's
+    assert image["y1"] <= upper - 0.236 * SIZE + 0.01  # the icon's top clears that line's descender (DejaVu: 0.236)
+    first_top = max(c["y1"] for c in chars)
+    assert image["y1"] <= first_top + 2 * SIZE  # inside the box: the build gave no warning
+
+
+@pytest.mark.parametrize(("tag", "fill"), [("#c0392b", '"#c0392b"'), ("0,1,1,0", "[0, 1, 1, 0]"), ("0.2, 0.5, 0, 0.1", "[0.2, 0.5, 0, 0.1]")])
+def test_span_colours_its_characters_as_a_shape_of_that_colour(tmp_path, run, tag, fill):
+    """The span's characters are filled as a rect of the same colour is (one conversion for both)."""
+    out = _build(tmp_path, run, f"Deal [colour={tag}]fire[/colour] *hot* damage",
+                 f"}}\n  - {{rect: swatch, box: [0.1, 0.9, 0.1, 0.05], fill: {fill}")
+    chars, _ = _page(out)
+    with pdfplumber.open(out) as doc:
+        (swatch,) = [r for r in doc.pages[0].rects if r["width"] < 20 and r["fill"]]
+    black = chars[0]["non_stroking_color"]
+    span = [c for c in chars if c["non_stroking_color"] != black]
+    assert "".join(c["text"] for c in span) == "fire"
+    assert tuple(span[0]["non_stroking_color"]) == pytest.approx(tuple(swatch["non_stroking_color"]), abs=1e-4)
+    assert tuple(black) in ((0,), (0, 0, 0))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Deal [colour=red]fire[/colour]", "a span's colour is #rrggbb or c,m,y,k"),
+    ("Deal [colour=#ff0000]fire", "never closed by '[/colour]'"),
+    ("Deal fire[/colour]", "closes no [colour=…] span"),
+    ("Pay :coin@9:", "a scale from 0.25 to 4 times the text size, got 9"),
+])
+def test_bad_inline_markup_is_one_line_naming_the_place(tmp_path, run, text, message):
+    Image.new("RGB", (64, 64), (200, 0, 0)).save(tmp_path / "coin.png")
+    path = tmp_path / "cards.yaml"
+    path.write_text(f"""title: Inline
+size: 63mmx88mm
+icons: {{coin: coin.png}}
+fields: {{rules: text}}
+template:
+  - {{text: "{{rules}}", box: [0.1, 0.2, 0.8, 0.6], size: 10pt}}
+tokens:
+  - {{id: a, rules: "{text}"}}
+""", "utf-8")
+    result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert lines[0].startswith(f"{path.name}:8") or f"{path}:8" in lines[0] or "cards.yaml:8" in lines[0], lines[0]
+    assert message in lines[0]
+
+
+def test_smallcaps_draws_lower_case_as_smaller_capitals(tmp_path, run):
+    chars, _ = _page(_build(tmp_path, run, "Deal Fire", ", smallcaps: true"))
+    assert "".join(c["text"] for c in chars) == "DEALFIRE"
+    sizes = [round(c["size"], 3) for c in chars]
+    assert sizes == [SIZE, 0.7 * SIZE, 0.7 * SIZE, 0.7 * SIZE, SIZE, 0.7 * SIZE, 0.7 * SIZE, 0.7 * SIZE]
+
+
+def test_smallcaps_needs_a_box(tmp_path, run):
+    path = tmp_path / "cards.yaml"
+    path.write_text("""title: Inline
+size: 1in
+fields: {rules: text}
+template:
+  - {text: "{rules}", smallcaps: true}
+tokens:
+  - {id: a, rules: "x"}
+""", "utf-8")
+    result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code != 0
+    assert "cards.yaml:5" in result.stderr and "smallcaps" in result.stderr
