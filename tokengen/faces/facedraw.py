@@ -763,15 +763,19 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
 
 def icon_files(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, float]]:
     """(boxed text element, icon file, printed height pt) for each icon the boxed texts of
-    ``template`` print with these ``values`` (once per element and file, in order)."""
+    ``template`` print with these ``values`` (once per element and file, in order; the height of
+    its largest use, ``:coin@1.5:`` 1.5 × the text size)."""
     if "boxed" not in template.kinds():
         return []
     found: dict[tuple[int, str], tuple[Element, str, float]] = {}
     for index, element in enumerate(template.elements):
         if element.kind in ("text", "glyph") and element.boxed:
             laid = set_box(face_w, face_h, template, element, values)
+            scales: dict[str, float] = {}
+            for item in (i for items in doc_of(template, element, values) for i in items if isinstance(i, mk.Icon)):
+                scales[item.path] = max(scales.get(item.path, 0.0), item.scale)
             for path in (p for paragraph in laid.icons for p in paragraph):
-                found.setdefault((index, path), (element, path, laid.size))
+                found.setdefault((index, path), (element, path, laid.size * scales.get(path, 1.0)))
     return list(found.values())
 
 
