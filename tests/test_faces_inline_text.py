@@ -69,7 +69,7 @@ def test_span_colours_its_characters_as_a_shape_of_that_colour(tmp_path, run, ta
                  f"}}\n  - {{rect: swatch, box: [0.1, 0.9, 0.1, 0.05], fill: {fill}")
     chars, _ = _page(out)
     with pdfplumber.open(out) as doc:
-        (swatch,) = [r for r in doc.pages[0].rects if r["width"] < 20 and r["fill"]]
+        swatch, *_ = [r for r in doc.pages[0].rects if abs(r["width"] - 6.3 * 72 / 25.4) < 0.05 and r["fill"]]
     black = chars[0]["non_stroking_color"]
     span = [c for c in chars if c["non_stroking_color"] != black]
     assert "".join(c["text"] for c in span) == "fire"
@@ -122,4 +122,20 @@ tokens:
 """, "utf-8")
     result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
     assert result.exit_code != 0
-    assert "cards.yaml:5" in result.stderr and "smallcaps" in result.stderr
+    assert "cards.yaml:5" in result.stderr and "'smallcaps' is for a text in a box" in result.stderr
+
+
+def test_span_colour_in_a_print_shop_export_is_cmyk(tmp_path, run):
+    """The print-shop export paints a span as it paints every colour: DeviceCMYK, an RGB span converted."""
+    _build(tmp_path, run, "Deal [colour=#ff0000]Fire[/colour] and [colour=0.1,0.9,0.8,0.05]Ash[/colour] damage",
+           '}\n  - {rect: swatch, box: [0.1, 0.9, 0.1, 0.05], fill: "#ff0000"')
+    result = run("export", str(tmp_path / "cards.yaml"), "--profile", "print-shop", "-o", str(tmp_path / "shop"))
+    assert result.exit_code == 0, result.stderr
+    (pdf,) = sorted((tmp_path / "shop").glob("*.pdf"))[:1]
+    with pdfplumber.open(pdf) as doc:
+        chars = [c for c in doc.pages[0].chars if round(c["size"], 3) == SIZE]
+        swatch, *_ = [r for r in doc.pages[0].rects if abs(r["width"] - 6.3 * 72 / 25.4) < 0.05 and r["fill"]]
+    colours = {c["text"]: tuple(c["non_stroking_color"]) for c in chars}
+    assert len(colours["F"]) == 4 and colours["F"] == pytest.approx(tuple(swatch["non_stroking_color"]), abs=1e-4)
+    assert colours["A"] == pytest.approx((0.1, 0.9, 0.8, 0.05))
+    assert len(colours["D"]) == 4 and colours["D"][:3] == pytest.approx((0, 0, 0))
