@@ -139,3 +139,83 @@ def test_span_colour_in_a_print_shop_export_is_cmyk(tmp_path, run):
     assert len(colours["F"]) == 4 and colours["F"] == pytest.approx(tuple(swatch["non_stroking_color"]), abs=1e-4)
     assert colours["A"] == pytest.approx((0.1, 0.9, 0.8, 0.05))
     assert len(colours["D"]) == 4 and colours["D"][:3] == pytest.approx((0, 0, 0))
+
+
+def _streams(pdf: Path) -> bytes:
+    """Every content stream of the PDF, decoded (the page's and its forms')."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    found = []
+    for obj_id in range(1, len(reader.xref_objStm) + 400):
+        try:
+            obj = reader.get_object(obj_id)
+        except Exception:  # noqa: BLE001  # a number no object has
+            continue
+        if isinstance(obj, pypdf.generic.StreamObject):
+            try:
+                found.append(obj.get_data())
+            except Exception:  # noqa: BLE001  # an image's data
+                continue
+    return b"\n".join(found)
+
+
+def _one_line(tmp_path: Path, run, keys: str) -> Path:
+    path = tmp_path / "cards.yaml"
+    path.write_text(f"""title: Outline
+size: 1in
+fields: {{name: text}}
+template:
+  - {{rect: fill, fill: "#ffffff"}}
+  - {{text: "HEX", at: [0.5, 0.65], size: 24pt, fit: false, colour: "#ffff00"{keys}}}
+tokens:
+  - {{id: a, name: x}}
+""", "utf-8")
+    out = tmp_path / "out.pdf"
+    result = run("build", str(path), "--no-cut-lines", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def test_stroked_text_is_filled_then_outlined(tmp_path, run):
+    out = _one_line(tmp_path, run, ', stroke: "#0000ff", stroke_width: 1.5pt, dash: [2pt, 1pt]')
+    with pdfplumber.open(out) as doc:
+        chars = [c for c in doc.pages[0].chars if round(c["size"]) == 24]
+    assert "".join(c["text"] for c in chars) == "HEX"
+    assert {tuple(c["stroking_color"]) for c in chars} == {(0, 0, 1)}
+    assert {tuple(c["non_stroking_color"]) for c in chars} == {(1, 1, 0)}
+    streams = _streams(out)
+    assert b" 2 Tr" in streams or b"\n2 Tr" in streams  # text render mode 2: fill, then stroke
+    assert b"1.5 w" in streams and b"[2 1] 0 d" in streams
+
+
+def test_stroke_draws_blue_pixels_on_the_outline(tmp_path, run):
+    import pypdfium2 as pdfium
+
+    def blue(out: Path) -> int:
+        page = pdfium.PdfDocument(out)[0]
+        image = page.render(scale=4).to_pil().convert("RGB")
+        data = image.tobytes()
+        return sum(1 for i in range(0, len(data), 3) if data[i + 2] > 150 and data[i] < 100 and data[i + 1] < 100)
+
+    assert blue(_one_line(tmp_path, run, "")) == 0
+    assert blue(_one_line(tmp_path, run, ', stroke: "#0000ff", stroke_width: 1pt')) > 200
+
+
+@pytest.mark.parametrize(("keys", "message"), [
+    (', box: [0.1, 0.1, 0.8, 0.8], stroke: "#0000ff"', "'stroke' is for a one-line text"),
+    (", stroke_width: 1pt", "add stroke:"),
+])
+def test_stroke_keys_refused_where_they_cannot_draw(tmp_path, run, keys, message):
+    path = tmp_path / "cards.yaml"
+    path.write_text(f"""title: Outline
+size: 1in
+fields: {{name: text}}
+template:
+  - {{text: "HEX"{keys}}}
+tokens:
+  - {{id: a, name: x}}
+""", "utf-8")
+    result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code != 0 and "Traceback" not in result.stderr
+    assert "cards.yaml:5" in result.stderr and message in result.stderr, result.stderr

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
@@ -727,9 +727,10 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
     c = face.canvas
+    mode = _outline(face, element, values, t.size)
     if t.turn:
         figures.draw_text_turned(c, t.text, t.font, t.size, t.left(), t.baseline, (t.x, t.baseline), t.turn,
-                                 face.paint(colour), t.char_space)
+                                 face.paint(colour), t.char_space, mode)
         return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
@@ -737,13 +738,32 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
     if len(runs) > 1:  # the font kerns a pair: each run drawn where the kerned advances put it
         left = t.left()
         for dx, run in runs:
-            c.drawString(left + dx, t.baseline, run, charSpace=t.char_space)
+            c.drawString(left + dx, t.baseline, run, mode=mode, charSpace=t.char_space)
         return
     draw = c.drawString if t.align == "left" else c.drawRightString if t.align == "right" else c.drawCentredString
     if t.char_space:
-        draw(t.x, t.baseline, t.text, charSpace=t.char_space)
+        draw(t.x, t.baseline, t.text, mode=mode, charSpace=t.char_space)
     else:
-        draw(t.x, t.baseline, t.text)
+        draw(t.x, t.baseline, t.text, mode=mode)
+
+
+#: PDF text render mode for outlined text: fill, then stroke (ISO 32000-1 § 9.3.6, Table 106).
+FILL_STROKE: Literal[2] = 2
+
+
+def _outline(face: FaceCanvas, element: Element, values: dict[str, Any], size: float) -> Literal[2] | None:
+    """Set the canvas's stroke for a one-line text with a ``stroke`` (its colour, ``stroke_width``
+    or 1/20 of the printed ``size`` pt, ``dash``) and return :data:`FILL_STROKE`; None (nothing set)
+    for a text without one."""
+    colour = colour_of(element.stroke, values)
+    if colour is None:
+        return None
+    side = min(face.width, face.height)
+    c = face.canvas
+    c.setStrokeColor(face.paint(colour))
+    c.setLineWidth(element.stroke_width.resolve(side) if element.stroke_width else size / 20)
+    c.setDash([element.dash[0].resolve(side), element.dash[1].resolve(side)] if element.dash else [])
+    return FILL_STROKE
 
 
 def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any]) -> None:
