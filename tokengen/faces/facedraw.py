@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
@@ -113,11 +113,11 @@ def doc_of(template: Template, element: Element, values: dict[str, Any]) -> Doc:
 
 @lru_cache(maxsize=FIT_CACHE)
 def _fit(doc: Doc, w: float, h: float, family: Family, size: float, min_size: float, leading: float,
-         align: str, valign: str, fit: bool, lang: str = "") -> textbox.Laid:
+         align: str, valign: str, fit: bool, lang: str = "", small_caps: bool = False) -> textbox.Laid:
     from . import textbox
 
     return textbox.fit_box(doc, w, h, family, size, min_size=min_size, leading=leading, align=align, valign=valign, fit=fit,
-                           hyphenate=lang or None)
+                           hyphenate=lang or None, small_caps=small_caps)
 
 
 def set_box(face_w: float, face_h: float, template: Template, element: Element, values: dict[str, Any]) -> textbox.Laid:
@@ -137,7 +137,8 @@ def set_box(face_w: float, face_h: float, template: Template, element: Element, 
     largest = element.size.resolve(side)
     smallest = min(element.min_size.resolve(side), largest)
     return _fit(doc_of(template, element, values), box.w, box.h, family_of(template, element.font), largest, smallest,
-                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang)
+                element.leading, element.align, element.valign, bool(element.fit), element.lang or template.lang,
+                element.smallcaps)
 
 
 def _pdf_box(face: FaceCanvas, box: tuple[float, float, float, float]) -> Rect:
@@ -726,9 +727,10 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
         return
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
     c = face.canvas
+    mode = _outline(face, element, values, t.size)
     if t.turn:
         figures.draw_text_turned(c, t.text, t.font, t.size, t.left(), t.baseline, (t.x, t.baseline), t.turn,
-                                 face.paint(colour), t.char_space)
+                                 face.paint(colour), t.char_space, mode)
         return
     c.setFillColor(face.paint(colour))
     c.setFont(t.font, t.size)
@@ -736,13 +738,32 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
     if len(runs) > 1:  # the font kerns a pair: each run drawn where the kerned advances put it
         left = t.left()
         for dx, run in runs:
-            c.drawString(left + dx, t.baseline, run, charSpace=t.char_space)
+            c.drawString(left + dx, t.baseline, run, mode=mode, charSpace=t.char_space)
         return
     draw = c.drawString if t.align == "left" else c.drawRightString if t.align == "right" else c.drawCentredString
     if t.char_space:
-        draw(t.x, t.baseline, t.text, charSpace=t.char_space)
+        draw(t.x, t.baseline, t.text, mode=mode, charSpace=t.char_space)
     else:
-        draw(t.x, t.baseline, t.text)
+        draw(t.x, t.baseline, t.text, mode=mode)
+
+
+#: PDF text render mode for outlined text: fill, then stroke (ISO 32000-1 § 9.3.6, Table 106).
+FILL_STROKE: Literal[2] = 2
+
+
+def _outline(face: FaceCanvas, element: Element, values: dict[str, Any], size: float) -> Literal[2] | None:
+    """Set the canvas's stroke for a one-line text with a ``stroke`` (its colour, ``stroke_width``
+    or 1/20 of the printed ``size`` pt, ``dash``) and return :data:`FILL_STROKE`; None (nothing set)
+    for a text without one."""
+    colour = colour_of(element.stroke, values)
+    if colour is None:
+        return None
+    side = min(face.width, face.height)
+    c = face.canvas
+    c.setStrokeColor(face.paint(colour))
+    c.setLineWidth(element.stroke_width.resolve(side) if element.stroke_width else size / 20)
+    c.setDash([element.dash[0].resolve(side), element.dash[1].resolve(side)] if element.dash else [])
+    return FILL_STROKE
 
 
 def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any]) -> None:
@@ -754,23 +775,27 @@ def _boxed(face: FaceCanvas, template: Template, element: Element, values: dict[
     if element.rotate:
         face.canvas.saveState()
         figures.turn(face.canvas, figures.centre(element, face.width, face.height), element.rotate)
-        textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+        textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms, face.paint)
         face.canvas.restoreState()
         return
-    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms)
+    textbox.draw(face.canvas, laid, box.x, box.y, face.paint(colour), face.icon_forms, face.paint)
 
 
 def icon_files(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, float]]:
     """(boxed text element, icon file, printed height pt) for each icon the boxed texts of
-    ``template`` print with these ``values`` (once per element and file, in order)."""
+    ``template`` print with these ``values`` (once per element and file, in order; the height of
+    its largest use, ``:coin@1.5:`` 1.5 × the text size)."""
     if "boxed" not in template.kinds():
         return []
     found: dict[tuple[int, str], tuple[Element, str, float]] = {}
     for index, element in enumerate(template.elements):
         if element.kind in ("text", "glyph") and element.boxed:
             laid = set_box(face_w, face_h, template, element, values)
+            scales: dict[str, float] = {}
+            for item in (i for items in doc_of(template, element, values) for i in items if isinstance(i, mk.Icon)):
+                scales[item.path] = max(scales.get(item.path, 0.0), item.scale)
             for path in (p for paragraph in laid.icons for p in paragraph):
-                found.setdefault((index, path), (element, path, laid.size))
+                found.setdefault((index, path), (element, path, laid.size * scales.get(path, 1.0)))
     return list(found.values())
 
 

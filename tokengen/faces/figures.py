@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfdoc, pdfmetrics
@@ -121,13 +121,16 @@ def painted_gradient(gradient: Gradient, values: dict[str, Any], paint: Callable
 
 
 def draw_text_turned(canvas: Canvas, text: str, font: str, size: float, left: float, baseline: float, anchor: geo.Point,
-                     degrees: float, colour: Color, char_space: float = 0.0) -> None:
+                     degrees: float, colour: Color, char_space: float = 0.0, mode: Literal[0, 1, 2, 3, 4, 5, 6, 7] | None = None) -> None:
     """One line of text whose box begins at ``left`` on ``baseline`` (pt), turned ``degrees``
     clockwise about ``anchor``: a text object whose text matrix carries the turn, set again at
-    each run of :func:`tokengen.sources.fonts.kerned_runs` (the font's kerning)."""
+    each run of :func:`tokengen.sources.fonts.kerned_runs` (the font's kerning). ``mode``: a PDF
+    text render mode (2: filled and outlined in the canvas's stroke; None: filled only)."""
     a, b, c, d, e, f = geo.turn_matrix(anchor, degrees)
     t = canvas.beginText()
     t.setFont(font, size)
+    if mode is not None:
+        t.setTextRenderMode(mode)
     for n, (dx, run) in enumerate(fonts.kerned_runs(text, font, size, char_space)):  # one run unless the font kerns a pair
         x = left + dx
         t.setTextTransform(a, b, c, d, a * x + c * baseline + e, b * x + d * baseline + f)

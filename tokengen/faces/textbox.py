@@ -52,6 +52,7 @@ from reportlab.platypus import Paragraph
 
 from ..errors import RenderError
 from ..geometry import linebreak
+from ..model import Colour
 from ..sources import fonts
 from ..sources import markup as mk
 from ..sources.fonts import Family
@@ -63,6 +64,10 @@ ALIGNS: dict[str, Literal[0, 1, 2, 4]] = {"left": TA_LEFT, "centre": TA_CENTER, 
 VALIGNS = ("top", "middle", "bottom")
 #: Space between paragraphs, a fraction of the line pitch (``leading × size``).
 PARAGRAPH_GAP = 0.5
+#: The size lower-case letters are drawn at as capitals under ``smallcaps: true``, a fraction of
+#: the text size: WebKit's synthesised small caps (``smallCapsFontSizeMultiplier``, 0.7); Gecko
+#: uses 0.8, and CSS Fonts 4 (§ font-synthesis-small-caps) leaves the figure to the browser.
+SMALL_CAPS = 0.7
 #: Width (pt) a line may run past the box for floating-point noise.
 _FUZZ = 1e-6
 #: Characters never checked for glyphs: the soft hyphen prints as ``-`` only when a line breaks there.
@@ -106,6 +111,12 @@ class Laid:
     hyphenate: str = ""
     icons: tuple[tuple[str, ...], ...] = ()
     justify_breaks: tuple[bool, ...] = ()
+    #: each paragraph's (leading as a multiple of the size, room above its first line pt, room
+    #: below its last line pt), grown for icons larger than the text or shifted (:func:`_pitch`);
+    #: empty: every paragraph at ``leading`` with no extra room
+    pitches: tuple[tuple[float, float, float], ...] = ()
+    #: span colours (:class:`tokengen.sources.markup.Run` ``colour``) by the ``#rrggbb`` the XML holds
+    spans: tuple[tuple[str, Colour], ...] = ()
 
     @property
     def truncated(self) -> bool:
@@ -146,14 +157,16 @@ def _aspect(path: str) -> float:
 
 def _icon_size(size: float) -> Callable[[Icon], tuple[float, float]]:
     def measure(icon: Icon) -> tuple[float, float]:
-        return size * _aspect(icon.path), size
+        return size * icon.scale * _aspect(icon.path), size * icon.scale
     return measure
 
 
 def _style(family: Family, size: float, leading: float, align: str, hyphenate: str, split_long: bool,
-           colour: object = None, justify_breaks: bool = False, kern: bool = True) -> ParagraphStyle:
+           colour: object = None, justify_breaks: bool = False, kern: bool = True, grow: bool = False) -> ParagraphStyle:
     extra: dict[str, Any] = {"textColor": colour} if colour is not None else {}  # a ReportLab colour
     fonts.kern_paragraphs()  # shaping: each word kerned by HarfBuzz, to fit and to draw alike
+    if grow:  # a line holding a larger or shifted icon is as tall as what it holds (at least the leading)
+        extra["autoLeading"] = "max"
     return ParagraphStyle("tokengen-box", fontName=family.regular, fontSize=size, leading=size * leading,
                           alignment=ALIGNS[align], hyphenationLang=_hyphenator(hyphenate), splitLongWords=int(split_long),
                           embeddedHyphenation=2, justifyBreaks=int(justify_breaks), shaping=int(kern),
@@ -257,8 +270,8 @@ def _break_before_icon(items: tuple[mk.Item, ...], icon: int) -> tuple[mk.Item, 
             if cut < 0:
                 continue
             head, tail = item.text[:cut].rstrip(" \t"), item.text[cut + 1:]
-            before = (Run(head, item.bold, item.italic),) if head else ()
-            after = (Run(tail, item.bold, item.italic),) if tail else ()
+            before = (item.but(head),) if head else ()
+            after = (item.but(tail),) if tail else ()
             if not before and not items[:k]:
                 return None
             return (*items[:k], *before, mk.Break(), *after, *items[k + 1:])
@@ -291,16 +304,38 @@ def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, wid
         for cut in sorted(c - at for c in cuts if at <= c < at + len(item.text)):
             head = item.text[start:cut].rstrip()
             if head:
-                out.append(Run(head, item.bold, item.italic))
+                out.append(item.but(head))
             if out and not isinstance(out[-1], mk.Break):
                 out.append(mk.Break())
             start = cut
             while start < len(item.text) and item.text[start] in " \t":
                 start += 1
         if item.text[start:]:
-            out.append(Run(item.text[start:], item.bold, item.italic))
+            out.append(item.but(item.text[start:]))
         at += len(item.text)
     return tuple(out)
+
+def span_hex(colour: Colour) -> str:
+    """The ``#rrggbb`` a span's colour is written as in the XML (:func:`draw` paints the colour itself)."""
+    return "#" + "".join(f"{round(v * 255):02x}" for v in colour.to_rgb())
+
+
+def _pitch(items: tuple[mk.Item, ...], leading: float, below: float) -> tuple[float, float, float]:
+    """A paragraph's (leading, room above its first line, room below its last line), per pt of
+    size. With no icon scaled or shifted: ``leading`` and no room. Else every line of the paragraph
+    is spaced so the highest icon top (``scale + shift`` above the baseline) clears the descender of
+    the line above (the font's, ``leading - 1 + below`` below the baseline, ``below`` from
+    :func:`_overhang`) and the lowest icon bottom (``-shift``) clears the next line's top; the
+    first line gets the room its icons rise above 1 size, the last what they drop below the
+    descender."""
+    icons = [i for i in items if isinstance(i, Icon) and (i.scale != 1.0 or i.shift)]
+    if not icons:
+        return leading, 0.0, 0.0
+    descent = leading - 1.0 + below
+    rise = max(1.0, max(i.scale + i.shift for i in icons))
+    drop = max(-i.shift for i in icons)
+    return max(leading, rise + descent, 1.0 + drop), rise - 1.0, max(0.0, drop - descent)
+
 
 def _overhang(family: Family, leading: float) -> tuple[float, float]:
     """(above, below) the block's line boxes the glyphs reach, per pt of size."""
@@ -312,9 +347,11 @@ def _overhang(family: Family, leading: float) -> tuple[float, float]:
 class _Setter:
     """Sets one doc at trial sizes (one of these a :func:`fit_box` call)."""
 
-    def __init__(self, box_w: float, box_h: float, family: Family, leading: float, align: str, hyphenate: str):
+    def __init__(self, box_w: float, box_h: float, family: Family, leading: float, align: str, hyphenate: str,
+                 small_caps: bool = False):
         self.box_w, self.box_h, self.family, self.leading, self.align, self.hyphenate = box_w, box_h, family, leading, align, hyphenate
         self.above, self.below = _overhang(family, leading)
+        self.small_caps = small_caps
 
     def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool, list[bool]]:
         """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width,
@@ -341,12 +378,14 @@ class _Setter:
         if linebreak.unspaced(mk.plain(items)):
             items = _unspaced_lines(items, self.family, size, self.box_w)
             justify_breaks = self.align == "justify"
+        pitch, lift, sink = _pitch(items, self.leading, self.below)
         for _ in range(1 + sum(isinstance(i, Icon) for i in items)):
-            xml = mk.to_xml(items, _icon_size(size), icon_src=_src)
-            style = _style(self.family, size, self.leading, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks,
+            xml = mk.to_xml(items, _icon_size(size), icon_src=_src, span_colour=span_hex,
+                            small_caps=SMALL_CAPS * size if self.small_caps else None)
+            style = _style(self.family, size, pitch, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks,
                            kern=_kernable(xml))
             para = Paragraph(xml, style)
-            height = _wrap(para, self.box_w)
+            height = _wrap(para, self.box_w) + (lift + sink) * size
             orphan = _icon_before_punctuation(para)
             moved = None if orphan is None else _break_before_icon(items, orphan)
             if moved is None:
@@ -363,7 +402,7 @@ class _Setter:
 def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None = None, size: float = 10.0, *,
             min_size: float = 5.0, leading: float = 1.2, align: str = "left", valign: str = "top", fit: bool = True,
             markup: bool = True, icons: Mapping[str, str | PathLike[str]] | None = None,
-            hyphenate: str | None = None) -> Laid:
+            hyphenate: str | None = None, small_caps: bool = False) -> Laid:
     """Set ``text`` in a ``box_w`` × ``box_h`` pt box at the largest size up to ``size`` that fits.
 
     Args:
@@ -380,6 +419,7 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         icons: icon name → image path, for ``:name:`` in a str ``text``.
         hyphenate: a pyphen language (``en``, ``en_GB``) to hyphenate words at line ends, before
             the text shrinks (a size that fits with hyphens is kept).
+        small_caps: draw lower-case letters as capitals at :data:`SMALL_CAPS` of the size.
     Returns:
         The :class:`Laid` text.
     Raises:
@@ -398,7 +438,7 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
     family = family or fonts.register_family()
     doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
     require_glyphs(doc, family, "text")
-    setter = _Setter(box_w, box_h, family, leading, align, hyphenate or "")
+    setter = _Setter(box_w, box_h, family, leading, align, hyphenate or "", small_caps)
 
     chosen = size
     fits = setter.fits(doc, size)
@@ -428,7 +468,26 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
     return Laid(size=chosen, leading=leading * chosen, lines=lines, box_w=box_w, box_h=box_h, height=height if paras else 0.0,
                 valign=valign, shrunk=chosen < size, cut_words=cut_words, cut_chars=cut_chars, xml=tuple(xml),
                 align=align, family=family, hyphenate=hyphenate or "", icons=tuple(tuple(i.path for i in used) for used in in_order),
-                justify_breaks=tuple(forced))
+                justify_breaks=tuple(forced), pitches=_pitches(doc, leading, setter.below, chosen),
+                spans=_spans(doc))
+
+
+def _pitches(doc: Doc, leading: float, below: float, size: float) -> tuple[tuple[float, float, float], ...]:
+    """Each paragraph's :func:`_pitch` in pt of room (empty when no paragraph grows)."""
+    found = [_pitch(items, leading, below) for items in doc]
+    if all(lift == sink == 0 and pitch == leading for pitch, lift, sink in found):
+        return ()
+    return tuple((pitch, lift * size, sink * size) for pitch, lift, sink in found)
+
+
+def _spans(doc: Doc) -> tuple[tuple[str, Colour], ...]:
+    """(``#rrggbb`` as written, colour) of each distinct span colour, in order of first use."""
+    found: dict[Colour, str] = {}
+    for items in doc:
+        for item in items:
+            if isinstance(item, Run) and item.colour is not None:
+                found.setdefault(item.colour, span_hex(item.colour))
+    return tuple((hexed, colour) for colour, hexed in found.items())
 
 
 def _cut(setter: _Setter, doc: Doc, size: float) -> tuple[Doc, int, int]:
@@ -466,14 +525,15 @@ def _line_texts(para: Paragraph, icons: tuple[Icon, ...]) -> list[str]:
 
 
 def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
-         icon_forms: Mapping[str, str] | None = None) -> None:
+         icon_forms: Mapping[str, str] | None = None, paint: Callable[[Colour], Any] | None = None) -> None:
     """Draw ``laid`` with its box's lower-left corner at (``x``, ``y``) pt on ``canvas``, in
     ``colour`` (a ReportLab colour; default black).
 
     ``icon_forms`` maps an icon's path to a Form XObject drawing it on the unit square (already
     defined: an SVG icon's vectors, or a raster icon converted for a CMYK output); each such
     icon is drawn as that form where ReportLab's layout puts its ``<img>``. An SVG icon needs
-    one; a raster icon without one is drawn by ReportLab from its file.
+    one; a raster icon without one is drawn by ReportLab from its file. ``paint`` turns a span's
+    colour into the ReportLab colour drawn (default: its RGB, as the XML holds it).
     """
     if not laid.xml:
         return
@@ -484,13 +544,29 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     forms = dict(icon_forms or {})
     icons = laid.icons or tuple(() for _ in laid.xml)
     justify_breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
-    for xml, used, justify in zip(laid.xml, icons, justify_breaks, strict=True):
-        style = _style(family, laid.size, laid.leading / laid.size, laid.align, laid.hyphenate, True, colour, justify, _kernable(xml))
+    pitches = laid.pitches or tuple((laid.leading / laid.size, 0.0, 0.0) for _ in laid.xml)
+    spans = {hexed: paint(c) for hexed, c in laid.spans} if paint is not None else {}
+    for xml, used, justify, (pitch, lift, sink) in zip(laid.xml, icons, justify_breaks, pitches, strict=True):
+        style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, colour, justify, _kernable(xml))
         p = Paragraph(xml, style)
+        if spans:
+            _paint_spans(p, style, spans)
         h = _wrap(p, laid.box_w)
         with _icons_as_forms(canvas, used, forms):
-            p.drawOn(canvas, x, top - h)
-        top -= h + gap
+            p.drawOn(canvas, x, top - lift - h)
+        top -= h + lift + sink + gap
+
+
+def _paint_spans(para: Paragraph, style: ParagraphStyle, spans: Mapping[str, Any]) -> None:
+    """Give each fragment of ``para`` a span coloured (its colour not the style's own object) the
+    colour ``spans`` paints for its ``#rrggbb``, before the paragraph is wrapped."""
+    for frag in para.frags:
+        found = getattr(frag, "textColor", None)
+        if found is None or found is style.textColor:
+            continue
+        painted = spans.get("#" + found.hexval()[2:].lower())
+        if painted is not None:
+            frag.textColor = painted
 
 
 @contextmanager

@@ -7,6 +7,12 @@ The markup a box of face text (rules text, flavour lines) is written in:
   (``2 * 3``); a backslash before ``*``, ``:`` or ``\\`` prints that character itself.
 - ``:name:`` an inline icon, from an ``icons`` mapping name → image path. A name starts with a
   letter, then letters, digits, ``_`` or ``-`` (so ``10:30:00`` and ``Range: 3`` stay text).
+  ``:name@1.5:`` draws it 1.5 × the text size high; ``:name@1.5+0.1:`` also raises it by 0.1 × the
+  text size (``-0.1`` lowers it; ``:name@+0.1:`` shifts it at its plain size). Scales run from
+  :data:`ICON_SCALES` [0] to [1], shifts from -:data:`ICON_SHIFT` to +:data:`ICON_SHIFT`.
+- ``[colour=#c0392b]text[/colour]`` (or ``color``) prints ``text`` in that colour: ``#rrggbb``, or
+  ``c,m,y,k`` (four numbers 0..1, as a template's ``[c, m, y, k]``). Spans nest; each must be
+  closed in its paragraph. Any other ``[`` is text; ``\\[`` prints ``[`` where a tag would be read.
 - a newline is a line break; a blank line starts a new paragraph.
 - ``markup=False``: the text exactly as written (no stars, icons or backslashes read), still
   with its newlines and blank lines as breaks and paragraphs.
@@ -35,17 +41,26 @@ from functools import lru_cache
 from os import PathLike
 
 from ..errors import CatalogueError
+from ..model import Colour
 
 #: What ends a shortened text.
 ELLIPSIS = "\u2026"
 #: The styles a run can have, as the keys of a font family.
 STYLES = ("regular", "bold", "italic", "bold_italic")
 
-_ICON = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
+_ICON = re.compile(r":([A-Za-z][A-Za-z0-9_-]*)(?:@(\d+(?:\.\d+)?)?([+-]\d+(?:\.\d+)?)?)?:")
+#: The smallest and largest ``@`` scale of an inline icon (times the text size).
+ICON_SCALES = (0.25, 4.0)
+#: The largest ``+``/``-`` shift of an inline icon (times the text size).
+ICON_SHIFT = 2.0
+_SPAN = re.compile(r"\[(?:colou?r)=([^\]\n]*)\]")
+_SPAN_END = re.compile(r"\[/colou?r\]")
+_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+_CMYK = re.compile(r"\s*(\d*\.?\d+)\s*,\s*(\d*\.?\d+)\s*,\s*(\d*\.?\d+)\s*,\s*(\d*\.?\d+)\s*")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 #: A word: characters that are not white space, no-break spaces counting as part of the word.
 _WORD = re.compile(r"(?:[^\s]|[\u00a0\u2007\u202f])+")
-_ESCAPABLE = "*:\\"
+_ESCAPABLE = "*:\\["
 
 
 def escape(text: str) -> str:
@@ -66,6 +81,12 @@ class Run:
     text: str
     bold: bool = False
     italic: bool = False
+    #: the span's colour (``[colour=…]``), or None for the element's own
+    colour: Colour | None = None
+
+    def but(self, text: str) -> Run:
+        """This run with other ``text`` (same style and colour)."""
+        return Run(text, self.bold, self.italic, self.colour)
 
     @property
     def style(self) -> str:
@@ -75,10 +96,14 @@ class Run:
 
 @dataclass(frozen=True)
 class Icon:
-    """An inline icon: its markup ``name`` and the image file ``path``."""
+    """An inline icon: its markup ``name``, the image file ``path``, its height as a multiple of
+    the text size (``scale``, ``:name@1.5:``) and how far its bottom edge sits above the baseline,
+    a multiple of the text size (``shift``, ``:name@1.5+0.1:``; below it when negative)."""
 
     name: str
     path: str
+    scale: float = 1.0
+    shift: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +182,7 @@ def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | Pa
     items: list[Item] = []
     bold = italic = False
     buf: list[str] = []
+    colours: list[Colour] = []
 
     def flush() -> None:
         if not buf:
@@ -164,10 +190,11 @@ def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | Pa
         piece = "".join(buf)
         buf.clear()
         last = items[-1] if items else None
-        if isinstance(last, Run) and (last.bold, last.italic) == (bold, italic):
-            items[-1] = Run(last.text + piece, bold, italic)
+        colour = colours[-1] if colours else None
+        if isinstance(last, Run) and (last.bold, last.italic, last.colour) == (bold, italic, colour):
+            items[-1] = last.but(last.text + piece)
         else:
-            items.append(Run(piece, bold, italic))
+            items.append(Run(piece, bold, italic, colour))
 
     i, n = 0, len(chunk)
     while i < n:
@@ -200,12 +227,25 @@ def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | Pa
                 hint = _suggest(name, known) or (" (no icons are defined)" if not known else f" (icons: {', '.join(known)})")
                 raise _fail(f"unknown icon ':{name}:'{hint}; write \\: for a colon", path, line, field)
             flush()
-            items.append(Icon(name, str(icons[name])))
+            items.append(Icon(name, str(icons[name]), *_icon_scale(m, path, line, field)))
+            i = m.end()
+        elif ch == "[" and (m := _SPAN.match(chunk, i)):
+            flush()
+            colours.append(_span_colour(m, path, line, field))
+            i = m.end()
+        elif ch == "[" and (m := _SPAN_END.match(chunk, i)):
+            if not colours:
+                raise _fail(f"'{m.group(0)}' closes no [colour=…] span; write \\[ for a bracket", path, line, field)
+            flush()
+            colours.pop()
             i = m.end()
         else:
             buf.append(ch)
             i += 1
     flush()
+    if colours:
+        raise _fail(f"'[colour=…]' is never closed by '[/colour]' in the paragraph {chunk.splitlines()[0][:40]!r}",
+                    path, line, field)
     if bold or italic:
         opened = "***" if bold and italic else "**" if bold else "*"
         raise _fail(f"'{opened}' is never closed in the paragraph {chunk.splitlines()[0][:40]!r}; write \\* for a star",
@@ -215,15 +255,43 @@ def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | Pa
     return items
 
 
+def _icon_scale(m: re.Match[str], path: str | PathLike[str], line: int | None, field: str | None) -> tuple[float, float]:
+    """The (scale, shift) of an icon's ``@`` suffix (1, 0 without one)."""
+    scale = float(m.group(2)) if m.group(2) else 1.0
+    shift = float(m.group(3)) if m.group(3) else 0.0
+    if not ICON_SCALES[0] <= scale <= ICON_SCALES[1]:
+        raise _fail(f"icon '{m.group(0)}': a scale from {ICON_SCALES[0]:g} to {ICON_SCALES[1]:g} times the text size, got {scale:g}",
+                    path, line, field)
+    if abs(shift) > ICON_SHIFT:
+        raise _fail(f"icon '{m.group(0)}': a shift from -{ICON_SHIFT:g} to +{ICON_SHIFT:g} times the text size, got {shift:+g}",
+                    path, line, field)
+    return scale, shift
+
+
+def _span_colour(m: re.Match[str], path: str | PathLike[str], line: int | None, field: str | None) -> Colour:
+    """The colour a ``[colour=…]`` tag names: ``#rrggbb`` or ``c,m,y,k`` (each 0..1)."""
+    value = m.group(1).strip()
+    if _HEX.fullmatch(value):
+        return Colour.parse(value)
+    cmyk = _CMYK.fullmatch(value)
+    if cmyk and all(float(v) <= 1 for v in cmyk.groups()):
+        return Colour("cmyk", tuple(float(v) for v in cmyk.groups()))
+    raise _fail(f"'{m.group(0)}': a span's colour is #rrggbb or c,m,y,k (each 0 to 1), got {value!r}", path, line, field)
+
+
 def to_xml(items: tuple[Item, ...], icon_size: Callable[[Icon], tuple[float, float]],
-           valign: str = "baseline", icon_src: Callable[[Icon], str] | None = None) -> str:
+           valign: str = "baseline", icon_src: Callable[[Icon], str] | None = None, *,
+           span_colour: Callable[[Colour], str] | None = None, small_caps: float | None = None) -> str:
     """One paragraph as ReportLab paragraph XML.
 
     Args:
         items: a paragraph of a :data:`Doc`.
-        icon_size: an icon → its (width, height) in pt as printed.
-        valign: the ``<img>`` ``valign`` (``baseline``: the icon's bottom edge on the baseline).
+        icon_size: an icon → its (width, height) in pt as printed (its ``scale`` applied).
+        valign: the ``<img>`` ``valign`` (``baseline``: the icon's bottom edge on the baseline);
+            a shifted icon gets its shift in pt instead (``shift`` × its height / ``scale``).
         icon_src: an icon → the ``src`` written (default: its path).
+        span_colour: a span's colour → the ``<font color>`` written (None: spans not coloured).
+        small_caps: the size (pt) lower-case letters are printed at as capitals (None: as written).
     Returns:
         XML with the text escaped, ``<b>``/``<i>`` for styles, ``<br/>`` for breaks and
         ``<img src=… width=… height=… valign=…/>`` for icons.
@@ -231,19 +299,41 @@ def to_xml(items: tuple[Item, ...], icon_size: Callable[[Icon], tuple[float, flo
     out = []
     for item in items:
         if isinstance(item, Run):
-            body = escape(item.text)
+            body = escape(item.text) if small_caps is None else _small_caps(item.text, small_caps)
             if item.italic:
                 body = f"<i>{body}</i>"
             if item.bold:
                 body = f"<b>{body}</b>"
+            if item.colour is not None and span_colour is not None:
+                body = f"<font color={quoteattr(span_colour(item.colour))}>{body}</font>"
             out.append(body)
         elif isinstance(item, Icon):
             w, h = icon_size(item)
             src = item.path if icon_src is None else icon_src(item)
-            out.append(f"<img src={quoteattr(src)} width=\"{w:.4f}\" height=\"{h:.4f}\" valign={quoteattr(valign)}/>")
+            place = valign if not item.shift else f"{item.shift * h / item.scale:.4f}"
+            out.append(f"<img src={quoteattr(src)} width=\"{w:.4f}\" height=\"{h:.4f}\" valign={quoteattr(place)}/>")
         else:
             out.append("<br/>")
     return "".join(out)
+
+
+def _small_caps(text: str, size: float) -> str:
+    """``text`` as XML, each run of lower-case letters upper-cased inside ``<font size>``."""
+    return "".join(f'<font size="{size:.4f}">{escape(run.upper())}</font>' if lower else escape(run)
+                   for lower, run in _case_runs(text))
+
+
+def _case_runs(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut into (lower-case?, run) pieces: a letter is lower-case when it has an upper
+    case of its own (``str.upper`` changes it)."""
+    runs: list[tuple[bool, str]] = []
+    for ch in text:
+        lower = ch.islower() and ch.upper() != ch
+        if runs and runs[-1][0] == lower:
+            runs[-1] = (lower, runs[-1][1] + ch)
+        else:
+            runs.append((lower, ch))
+    return runs
 
 
 def _words(doc: Doc) -> list[tuple[int, int, int, int, int]]:
@@ -280,7 +370,7 @@ def truncate(doc: Doc, keep: int) -> tuple[Doc, int, int]:
     items = list(doc[p][:k])
     last = doc[p][k]
     if isinstance(last, Run):
-        items.append(Run(last.text[:end] + ELLIPSIS, last.bold, last.italic))
+        items.append(last.but(last.text[:end] + ELLIPSIS))
     else:
         items += [last, Run(ELLIPSIS)]
     return (*doc[:p], tuple(items)), len(words) - keep, cut_chars

@@ -143,6 +143,7 @@ class Size:
 #: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
          "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
+         "stroke_width": "size",
          "align": "align", "spacing": "spacing",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
          "start": "number", "end": "number", "lang": "lang"}
@@ -223,7 +224,9 @@ class Element:
         size: text: the largest font size (Size).
         font: ``regular``, ``bold`` or a catalogue font name.
         align: ``left``, ``centre`` or ``right``; a boxed text also ``justify``.
-        colour, fill, stroke, plate_colour: colours (see :data:`ColourRef`).
+        colour, fill, stroke, plate_colour: colours (see :data:`ColourRef`); a one-line text or
+            glyph with a ``stroke`` is outlined in it (PDF text render mode 2: filled, then stroked).
+        stroke_width: a one-line text's outline width (Size; None: 1/20 of the printed size).
         fit: text: shrink to fit ``width``; image: ``contain`` or ``cover``.
         spacing: extra space between characters, a fraction of the font size (glyph: -0.08), or
             a length (``Size(pt=…)``: the space at the text's full ``size``, shrunk with it).
@@ -239,6 +242,8 @@ class Element:
         valign: a boxed text's place in a taller box: ``top``, ``middle`` or ``bottom``.
         leading: a boxed text's baseline-to-baseline distance, a multiple of the size.
         markup: a boxed text's ``**``, ``*``, ``:icon:`` and ``\\`` are read (False: printed as written).
+        smallcaps: a boxed text's lower-case letters are drawn as capitals at 0.7 of the size
+            (:data:`tokengen.faces.textbox.SMALL_CAPS`).
         lang: a boxed text's language, for hyphenation (a pyphen dictionary, :func:`hyphenation_lang`;
             "": the template's :attr:`Template.lang`).
         rotate: degrees the element is turned clockwise about its centre (see the module docstring).
@@ -277,6 +282,7 @@ class Element:
     colour: ColourRef = None
     fill: FillRef = None
     stroke: ColourRef = None
+    stroke_width: Size | None = None
     fit: bool | str = True
     spacing: float | Size = 0.0
     plate: str | None = None
@@ -291,6 +297,7 @@ class Element:
     valign: str = "top"
     leading: float = 1.2
     markup: bool = True
+    smallcaps: bool = False
     lang: str = ""
     rotate: float = 0.0
     points: tuple[tuple[float, float], ...] = ()
@@ -1048,11 +1055,18 @@ class _Parser:
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
             if not args["boxed"]:
-                for key in ("min_size", "valign", "leading", "markup", "lang"):
+                for key in ("min_size", "valign", "leading", "markup", "lang", "smallcaps"):
                     if key in spec:
                         raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
                 if "justify" in _given(spec.get("align")):
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
+            else:
+                for key in ("stroke", "stroke_width", "dash"):
+                    if key in spec:
+                        raise self.fail(where + (key,), f"'{key}' is for a one-line text; a text in a box is drawn filled only")
+            for key in ("stroke_width", "dash"):
+                if key in spec and "stroke" not in spec:
+                    raise self.fail(where + (key,), f"'{key}' outlines a text in its stroke colour; add stroke: \"#rrggbb\"")
         return Element(**args, picks=tuple(picks))
 
     def path_data(self, value: str, where: tuple[Any, ...]) -> tuple[tuple[float | str, ...], ...]:
