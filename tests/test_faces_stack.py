@@ -180,9 +180,9 @@ def test_an_overfull_stack_cuts_its_last_text_with_the_cut_warning(tmp_path: Pat
     cat = load_catalogue(path)
     token = cat.tokens[0]
     cut = facedraw.cut_texts(W, H, token.template, token_values(token))
-    assert [e.where for e, _ in cut] == ["template[0].stack[0]", "template[0].stack[1]"] or \
-        [e.where for e, _ in cut] == ["template[0].stack[1]"]
-    assert all(laid.size == pytest.approx(9) for _, laid in cut)
+    assert [e.where for e, _ in cut] == ["template[0].stack[0]", "template[0].stack[1]"]  # the first cut at the box's end, the second left no room
+    assert [laid.size for _, laid in cut] == pytest.approx([9, 9])  # both at their min_size
+    assert cut[0][1].lines and not cut[1][1].lines
 
 
 @pytest.mark.parametrize(("elements", "field", "words"), [
@@ -200,6 +200,13 @@ def test_bad_stack_input_names_file_line_and_field(tmp_path: Path, elements: str
         load_catalogue(catalogue(tmp_path, elements))
     message = str(info.value)
     assert "\n" not in message and "cat.yaml:" in message and field in message and words in message
+
+
+def test_a_stacks_elements_count_under_the_design_element_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tokengen.sources.fields.MAX_DESIGN_ELEMENTS", 10)  # the stack, its 10 rects and the back's one element: 12
+    children = "".join(f'    - {{rect: r{k}, fill: "#ff0000", box: [0, 0, 1, 0.01]}}\n' for k in range(10))
+    with pytest.raises(CatalogueError, match=r"× 12 template elements"):
+        load_catalogue(catalogue(tmp_path, f"- stack:\n{children}"))
 
 
 def test_place_is_geometry_alone() -> None:
