@@ -499,9 +499,9 @@ class Template:
         return found
 
     def every(self) -> tuple[Element, ...]:
-        """Its elements with each stack's elements in the stack's place (what the checks of
-        fonts, pictures and fields go through; spacers left out)."""
-        return tuple(c for e in self.elements for c in (e.children if e.kind == "stack" else (e,)) if c.kind != "spacer")
+        """Its elements, each stack followed by its own elements (what the checks of fonts,
+        pictures, conditions and strokes go through; spacers left out)."""
+        return tuple(c for e in self.elements for c in (e, *e.children) if c.kind != "spacer")
 
     def kinds(self) -> frozenset[str]:
         """The kinds of its elements, ``"boxed"`` added when a text or glyph is boxed (worked out
