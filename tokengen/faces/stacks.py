@@ -59,12 +59,13 @@ def laid_out(face_w: float, face_h: float, template: Template, values: dict[str,
     if "stack" not in template.kinds():
         return template
     elements: list[Element] = []
+    bare = replace(template, elements=())  # what measuring reads of the template (fonts, icons, lang): a small cache key
     for element in template.elements:
         if element.kind != "stack":
             elements.append(element)
             continue
         texts = tuple(boxed_text(c, values) if c.kind in ("text", "glyph") else "" for c in element.children)
-        elements += _placed(face_w, face_h, template, element, texts)
+        elements += _placed(face_w, face_h, bare, element, texts)
     return replace(template, elements=tuple(elements))
 
 
