@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tokengen import BuildOptions, SheetSpec, build_pdf, load_catalogue
 from tokengen.errors import CatalogueError
@@ -214,3 +216,21 @@ def test_place_is_geometry_alone() -> None:
     assert boxes == [(10, 20, 100, 30), (10, 55, 100, 140), (40, 200, 40, 20)]
     over = geo.place((0, 0, 10, 50), [geo.Child(40), geo.Child(40)], gap=0)
     assert over == [(0, 0, 10, 40), (0, 40, 10, 10)]
+
+
+@given(st.lists(st.tuples(st.floats(0, 80), st.one_of(st.none(), st.floats(0, 120)), st.sampled_from([0.0, 0.0, 1.0, 2.5])),
+                max_size=12),
+       st.floats(0, 10), st.booleans(), st.sampled_from(geo.ALIGNS))
+def test_placed_boxes_stay_in_the_stack_in_order(sizes: list, gap: float, row: bool, align: str) -> None:
+    box = (5.0, 7.0, 100.0, 150.0)
+    children = [geo.Child(m, c, w) for m, c, w in sizes]
+    boxes = geo.place(box, children, gap, row, align)
+    assert len(boxes) == len(children)
+    for x, y, w, h in boxes:
+        assert box[0] - 1e-9 <= x and x + w <= box[0] + box[2] + 1e-9
+        assert box[1] - 1e-9 <= y and y + h <= box[1] + box[3] + 1e-9
+    starts = [b[0] if row else b[1] for b in boxes]
+    ends = [b[0] + b[2] if row else b[1] + b[3] for b in boxes]
+    assert all(e <= s + 1e-9 for e, s in zip(ends, starts[1:], strict=False))  # in order, never overlapping
+    if any(c.weight for c in children) and geo.need(children, gap) <= (box[2] if row else box[3]):
+        assert ends[-1] == pytest.approx(box[0] + box[2] if row else box[1] + box[3])  # spacers fill the stack to its end
