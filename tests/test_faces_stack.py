@@ -196,6 +196,8 @@ def test_an_overfull_stack_cuts_its_last_text_with_the_cut_warning(tmp_path: Pat
     ("- stack: [{text: x}]\n  align: middle\n", "template[0].align", "middle"),
     ("- stack: [{text: x, repeat: {count: 2, step: [0, 0.1]}}]\n", "template[0].stack[0].repeat.step", "step"),
     ("- stack: []\n", "template[0].stack", "fill spacers"),
+    ("- stack: [{rect: r}]\n", "template[0].stack[0]", "needs box"),
+    ("- {line: [[0, 0], [1, 1]], box: [0, 0, 1, 0.1]}\n", "template[0].box", "only in a stack"),
 ])
 def test_bad_stack_input_names_file_line_and_field(tmp_path: Path, elements: str, field: str, words: str) -> None:
     with pytest.raises(CatalogueError) as info:

@@ -162,6 +162,9 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "arc_text": {"size": Size(0.1)}, "path": {"width": Size(0.0)},
     "stack": {"direction": "column", "align": "stretch"},
 }
+#: The kinds that take ``box`` only as an element of a stack (elsewhere their points, path or
+#: ``at`` and ``r`` place them).
+_SIZED_IN_STACK = ("circle", "line", "polygon", "regular", "star", "sector", "path")
 #: The kinds a stack may hold (besides ``fill`` spacers); a frame follows the trim, text on a
 #: circle its circle, and a group or another stack is not measured (refused when parsed).
 STACKABLE = ("text", "glyph", "image", "rect", "circle", "line", "polygon", "regular", "star", "ellipse", "sector", "path")
@@ -1060,6 +1063,9 @@ class _Parser:
                 args[name] = read(value, at)
         if kind in ("line", "polygon", "regular", "star", "path"):
             args.setdefault("content", "")
+        if "box" in spec and kind in _SIZED_IN_STACK and not in_stack:
+            raise self.fail(where + ("box",), f"a {kind} takes a box only in a stack (its size there); elsewhere its "
+                            + ("points" if kind in ("line", "polygon") else "path" if kind == "path" else "at and r") + " place it")
         for key in ("box", "clip"):
             for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
                 if not (box[2] > 0 and box[3] > 0):
@@ -1134,6 +1140,8 @@ class _Parser:
                 raise self.fail(at + (kind,), f"a stack cannot hold a {kind} (it holds {', '.join(STACKABLE)} and fill spacers)")
             if "at" in child and kind in ("text", "glyph", "image", "rect", "ellipse"):
                 raise self.fail(at + ("at",), "the stack places its elements: leave 'at' out (a box gives the size only)")
+            if "box" not in child and kind in ("image", "rect", "ellipse", "polygon", "path"):
+                raise self.fail(at, f"a {kind} in a stack needs box: [0, 0, w, h] (its size there)")
             repeat = child.get("repeat") or {}
             for key in ("step", "turn", "about"):
                 if key in repeat:
