@@ -169,6 +169,17 @@ def test_a_full_stack_shrinks_its_texts_together(tmp_path: Path) -> None:
     assert lowest <= foot["top"] + 0.5  # the texts end above the footer
 
 
+def test_a_text_with_fit_false_keeps_its_size_while_the_others_shrink(tmp_path: Path) -> None:
+    pdf = build(tmp_path, """\
+- stack:
+    - {text: "Alpha {body}", size: 10pt, min_size: 4pt}
+    - {text: "Omega {body}", size: 10pt, fit: false}
+  box: [0.1, 0.1, 0.8, 0.7]
+""", token=f"{{id: a, name: F, body: {LONG!r}}}")
+    got = sizes(pdf, ("Alpha", "Omega"))
+    assert got["Omega"] == pytest.approx(10, abs=0.001) and got["Alpha"] < 10
+
+
 def test_an_overfull_stack_cuts_its_last_text_with_the_cut_warning(tmp_path: Path) -> None:
     path = catalogue(tmp_path, """\
 - stack:
@@ -197,6 +208,7 @@ def test_an_overfull_stack_cuts_its_last_text_with_the_cut_warning(tmp_path: Pat
     ("- stack: [{text: x, repeat: {count: 2, step: [0, 0.1]}}]\n", "template[0].stack[0].repeat.step", "step"),
     ("- stack: []\n", "template[0].stack", "fill spacers"),
     ("- stack: [{rect: r}]\n", "template[0].stack[0]", "needs box"),
+    ("- stack: [{text: x, width: 0.5}]\n", "template[0].stack[0].width", "as wide as the stack"),
     ("- {line: [[0, 0], [1, 1]], box: [0, 0, 1, 0.1]}\n", "template[0].box", "only in a stack"),
 ])
 def test_bad_stack_input_names_file_line_and_field(tmp_path: Path, elements: str, field: str, words: str) -> None:

@@ -10,7 +10,8 @@ How long an element is along its stack:
 * a text or glyph: its natural height at the stack's width (a row: its one-line width, or its
   box's width), set at its ``size``. When the stack's texts together are longer than the box,
   all of them shrink by one common scale (each no smaller than its ``min_size``, sizes in
-  1/100 pt as :func:`tokengen.faces.textbox.fit_box` takes them); if they are still too long
+  1/100 pt as :func:`tokengen.faces.textbox.fit_box` takes them; one with ``fit: false`` keeps
+  its size); if they are still too long
   at their smallest, the last ones are cut (with ``…``, and the usual cut warning naming them).
 * an element with a ``box``: the box's height (a row: width); across, the box's other side
   (``align: stretch`` takes the whole of the stack's).
@@ -107,8 +108,9 @@ def _placed(face_w: float, face_h: float, template: Template, stack: Element, te
     for i, child in enumerate(stack.children):
         if child.kind in ("text", "glyph"):
             largest = child.size.resolve(side)
+            smallest = min(child.min_size.resolve(side), largest) if child.fit else largest  # fit: false keeps its size
             sets[i] = (mk.parse_once(texts[i], template.icons, child.markup, source, child.line, child.where),
-                       family_of(template, child.font), largest, min(child.min_size.resolve(side), largest))
+                       family_of(template, child.font), largest, smallest)
 
     def sizes(scale: float) -> dict[int, float]:
         return {i: max(math.floor(largest * scale * 100 + 1e-6) / 100, smallest) for i, (_, _, largest, smallest) in sets.items()}
@@ -120,7 +122,7 @@ def _placed(face_w: float, face_h: float, template: Template, stack: Element, te
 
     scale = 1.0
     if sets and geo.need(measured(1.0), gap) > length + 1e-6:
-        low = max(smallest / largest for _, _, largest, smallest in sets.values())
+        low = max((smallest / largest for _, _, largest, smallest in sets.values() if smallest < largest), default=1.0)
         if geo.need(measured(low), gap) <= length + 1e-6:
             high = 1.0
             for _ in range(STEPS):  # low fits, high does not

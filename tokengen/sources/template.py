@@ -1140,6 +1140,8 @@ class _Parser:
                 raise self.fail(at + (kind,), f"a stack cannot hold a {kind} (it holds {', '.join(STACKABLE)} and fill spacers)")
             if "at" in child and kind in ("text", "glyph", "image", "rect", "ellipse"):
                 raise self.fail(at + ("at",), "the stack places its elements: leave 'at' out (a box gives the size only)")
+            if "width" in child and kind in ("text", "glyph"):
+                raise self.fail(at + ("width",), "a text in a stack is as wide as the stack, or as its box: [0, 0, w, h]")
             if "box" not in child and kind in ("image", "rect", "ellipse", "polygon", "path"):
                 raise self.fail(at, f"a {kind} in a stack needs box: [0, 0, w, h] (its size there)")
             repeat = child.get("repeat") or {}
