@@ -25,6 +25,7 @@ BUILDS = {
     "dial": ["build", "dial/dial.yaml"],
     "two-layouts": ["build", "two-layouts/deck.yaml"],
     "mixed-sizes": ["build", "mixed-sizes/mixed.yaml"],
+    "spell-cards": ["build", "spell-cards/spells.yaml"],
 }
 
 #: Face pictures: the picture's path (from examples/) → the export that draws it (its first page).

@@ -231,7 +231,8 @@ def test_every_picture_marker_is_a_catalogue_block():
     text = (ROOT / "docs" / "guide" / "templates.md").read_text("utf-8")
     names = list(HOOKS.pictures(text))
     assert names == ["text", "glyph", "image", "rect", "circle", "frame", "boxed-text", "line", "polygon", "regular", "star",
-                     "ellipse", "sector", "arc-text", "rotate-gradient", "inline-text", "computed", "repeat", "refs", "path-group"]
+                     "ellipse", "sector", "arc-text", "rotate-gradient", "inline-text", "computed", "repeat", "refs", "path-group",
+                     "stack"]
     for name in names:
         assert f"](../pictures/{name}.png)" in text
 

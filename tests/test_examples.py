@@ -24,9 +24,10 @@ CASES = {
     "dial": ("dial/dial.yaml", 2, "Empire", 1),
     "two-layouts": ("two-layouts/deck.yaml", 6, "CREATURE", 4),
     "mixed-sizes": ("mixed-sizes/mixed.yaml", 26, "Infantry", 6),
+    "spell-cards": ("spell-cards/spells.yaml", 4, "Shield", 1),
 }
 #: The examples of square tokens, cut along straight lines across the sheet (no outline per token).
-SQUARE = ("poker-cards", "nato-counters", "two-layouts")
+SQUARE = ("poker-cards", "nato-counters", "two-layouts", "spell-cards")
 #: The examples of several token sizes: built by ``build``, refused by print-shop exports
 #: (tests/test_outputs_mixed_sizes.py reads their cut lines and outlines band by band).
 MIXED = ("mixed-sizes",)

@@ -29,9 +29,9 @@ def error(tmp_path: Path, element: str, key: str = "template") -> str:
 
 @pytest.mark.parametrize(("element", "message"), [
     ("{rekt: fill}", "t.yaml:5: template[0].rekt: unknown element kind; did you mean 'rect'?"),
-    ("{zzz: fill}", "t.yaml:5: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group"),
+    ("{zzz: fill}", "t.yaml:5: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, stack"),
     ("{text: a, image: b}", "t.yaml:5: template[0]: one element has one kind; this one has text and image"),
-    ("5", "t.yaml:5: template[0]: expected a mapping with one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, got 5"),
+    ("5", "t.yaml:5: template[0]: expected a mapping with one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, stack, got 5"),
     ('{text: "{name}", att: [0.5, 0.5]}', "t.yaml:5: template[0].att: unknown key for a text element; did you mean 'at'?"),
     ("{rect: fill, zoom: 2}", "t.yaml:5: template[0].zoom: unknown key for a rect element (known keys: bleed, box, dash, fill, join, radius, rect, repeat, rotate, stroke, unless, when, width)"),
     ("{text: 5}", "t.yaml:5: template[0].text: expected text, got 5"),
@@ -66,7 +66,7 @@ def test_a_back_is_checked_the_same_way(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("template", "message"), [
-    ("5", "t.yaml:3: template: expected a list of elements (text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group) or a built-in template name, got 5"),
+    ("5", "t.yaml:3: template: expected a list of elements (text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, stack) or a built-in template name, got 5"),
     ("meatshields", "t.yaml:3: template: unknown template 'meatshields'; did you mean 'meatshield'? (built in: meatshield)"),
 ])
 def test_the_template_itself(tmp_path: Path, template: str, message: str) -> None:

@@ -74,7 +74,7 @@ def test_gradient_fills_read_their_colours_and_fields(tmp_path: Path) -> None:
     ("{line: [[0, 0], [1, 1]], dash: [0.1]}",
      "t.yaml:4: template[0].dash: expected [on, off] lengths (fractions of the token or lengths with a unit), got [0.1]"),
     ("{line: [[0, 0], [1, 1]], fill: \"#000000\"}",
-     "t.yaml:4: template[0].fill: unknown key for a line element (known keys: cap, colour, dash, join, line, repeat, rotate, unless, when, width)"),
+     "t.yaml:4: template[0].fill: unknown key for a line element (known keys: box, cap, colour, dash, join, line, repeat, rotate, unless, when, width)"),
     ("{rect: r, rotate: ninety}", "t.yaml:4: template[0].rotate: expected an angle in degrees (clockwise), got 'ninety'"),
     ('{arc_text: "{name}", align: justify}', "t.yaml:4: template[0].align: text on a circle is aligned left, centre or right"),
     ('{arc_text: "{nam}"}', "t.yaml:4: template[0].arc_text: unknown field 'nam'; did you mean 'name'? (fields: name, ink, art)"),
@@ -101,11 +101,11 @@ def test_each_mistake_names_file_line_and_field(tmp_path: Path, spec: str, messa
 @pytest.mark.parametrize(("spec", "message"), [
     # an unknown kind is not blamed on a key beside it that looks like another kind ('from' ~ 'frame')
     ("{arrow: [[0, 0], [1, 1]], from: [0, 0]}",
-     "t.yaml:4: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group"),
+     "t.yaml:4: template[0]: an element needs one of text, glyph, image, rect, circle, frame, line, polygon, regular, star, ellipse, sector, arc_text, path, group, stack"),
     ("{lines: [[0, 0], [1, 1]], from: [0, 0]}", "t.yaml:4: template[0].lines: unknown element kind; did you mean 'line'?"),
     ("{fill: \"#000000\", elipse: e}", "t.yaml:4: template[0].elipse: unknown element kind; did you mean 'ellipse'?"),
     ("{line: [[0, 0], [1, 1]], from: [0, 0]}",
-     "t.yaml:4: template[0].from: unknown key for a line element (known keys: cap, colour, dash, join, line, repeat, rotate, unless, when, width)"),
+     "t.yaml:4: template[0].from: unknown key for a line element (known keys: box, cap, colour, dash, join, line, repeat, rotate, unless, when, width)"),
 ])
 def test_an_unknown_kind_is_blamed_on_the_right_key(tmp_path: Path, spec: str, message: str) -> None:
     assert error(tmp_path, spec) == message

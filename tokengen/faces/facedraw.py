@@ -36,7 +36,7 @@ from ..sources.fonts import Family
 from ..sources.markup import Doc
 from ..sources.template import Element, Gradient, Template, boxed_text, colour_of, family_of, font_name, line_text, substitute
 from ..units import counted, format_length
-from . import beneath, emblem, figures
+from . import beneath, emblem, figures, stacks
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt
 
@@ -153,6 +153,7 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
     Raises:
         RenderError: art cannot be read (see :meth:`ArtLibrary.load`).
     """
+    template = stacks.laid_out(face.width, face.height, template, values)
     side = min(face.width, face.height)
     if layout is None:
         layout = lay_out(face.width, face.height, template, values, face.area)
@@ -596,6 +597,7 @@ def printed_texts(face_w: float, face_h: float, template: Template, values: dict
     Raises:
         CatalogueError, RenderError: as :func:`set_box` raises them.
     """
+    template = stacks.laid_out(face_w, face_h, template, values)
     if layout is None or layout.area is not area:
         layout = lay_out(face_w, face_h, template, values, area)
     found = []
@@ -614,6 +616,7 @@ def unfit_texts(face_w: float, face_h: float, template: Template, values: dict[s
                 area: textfit.SafeArea) -> list[tuple[Element, SetText]]:
     """The text elements (and how they are set) that cannot be fitted inside the safe ``area``
     even at the smallest size (:data:`tokengen.geometry.textfit.MIN_SIZE`)."""
+    template = stacks.laid_out(face_w, face_h, template, values)
     return lay_out(face_w, face_h, template, values, area).unfit(template)
 
 
@@ -643,6 +646,7 @@ def lay_out(face_w: float, face_h: float, template: Template, values: dict[str, 
             area: textfit.SafeArea | None) -> FaceLayout:
     """The one-line texts of ``template`` with these ``values`` set on a ``face_w`` × ``face_h``
     pt token in the safe ``area`` (pt; see :func:`set_text`), each once."""
+    template = stacks.laid_out(face_w, face_h, template, values)
     lines: list[SetText | None] = []
     found: list[tuple[str, str]] = []
     for element in template.elements:
@@ -669,6 +673,7 @@ def unfit_message(what: str, t: SetText, area: textfit.SafeArea) -> str:
 def cut_texts(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, textbox.Laid]]:
     """The boxed text elements (and how they are set) that do not fit their box even at their
     smallest size, so their end is cut and replaced by ``…``."""
+    template = stacks.laid_out(face_w, face_h, template, values)
     if "boxed" not in template.kinds():
         return []
     found = []
@@ -785,6 +790,7 @@ def icon_files(face_w: float, face_h: float, template: Template, values: dict[st
     """(boxed text element, icon file, printed height pt) for each icon the boxed texts of
     ``template`` print with these ``values`` (once per element and file, in order; the height of
     its largest use, ``:coin@1.5:`` 1.5 × the text size)."""
+    template = stacks.laid_out(face_w, face_h, template, values)
     if "boxed" not in template.kinds():
         return []
     found: dict[tuple[int, str], tuple[Element, str, float]] = {}
@@ -828,6 +834,7 @@ def set_arc_text(face_w: float, face_h: float, template: Template, element: Elem
 def long_arcs(face_w: float, face_h: float, template: Template, values: dict[str, Any]) -> list[tuple[Element, str, figures.ArcSet]]:
     """The ``arc_text`` elements (their text, and how they are set) longer than the arc from
     their ``start`` to their ``end`` even at the smallest size (or at ``size`` with ``fit: false``)."""
+    template = stacks.laid_out(face_w, face_h, template, values)
     if "arc_text" not in template.kinds():
         return []
     found = []

@@ -27,7 +27,7 @@ from ..model import Back, Colour, Token
 from ..sources import fonts, template
 from ..sources.template import Element, Template
 from ..units import format_length, format_like
-from . import beneath, emblem, facedraw, figures
+from . import beneath, emblem, facedraw, figures, stacks
 from .art import ArtImage, ArtLibrary, fit
 from .svgart import SvgArt, is_svg
 
@@ -410,6 +410,7 @@ class SheetCanvas:
         template paints beneath it (see :func:`tokengen.faces.beneath.underlay`; a warning in
         :attr:`warnings` when that is not one colour). Returns how its one-line texts were set."""
         area = self.safe_area()
+        template = stacks.laid_out(self.size, self.height, template, values)  # its stacks placed, once for all below
         layout = facedraw.lay_out(self.size, self.height, template, values, area)  # once: checks, warnings and drawing
         for text, font in layout.texts:
             fonts.require_glyphs(text, font, what)

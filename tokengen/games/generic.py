@@ -206,7 +206,7 @@ def check_thin_strokes(catalogue: Catalogue, settings: Settings) -> list[Finding
         for kind, template in (("face", token.template), ("back", token.back.template)):
             if template is None:
                 continue
-            for element in template.elements:
+            for element in template.every():
                 if element.kind not in ("rect", "circle", "frame") or not element.width:
                     continue
                 if (element.colour if element.kind == "frame" else element.stroke) is None:

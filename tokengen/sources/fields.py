@@ -458,7 +458,14 @@ def _most_elements(face: Face) -> int:
     each repeated element counted as the most copies it may draw."""
     if isinstance(face, Pick):
         return max((_most_elements(v) for v in face.values() if isinstance(v, (Template, Pick))), default=0)
-    return sum(e.repeat.most if e.repeat is not None else 1 for e in face.elements)
+    return sum(_most_drawn(e) for e in face.elements)
+
+
+def _most_drawn(element: Element) -> int:
+    """The most elements ``element`` draws: a repeat's copies, a stack's own elements (each with
+    its copies) besides the stack."""
+    copies = element.repeat.most if element.repeat is not None else 1
+    return copies + sum(_most_drawn(c) for c in element.children)
 
 
 #: The styles of a catalogue font family (``fonts: {body: {regular: …, bold: …}}``), in the order
@@ -868,7 +875,7 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
     """Refuse text a template's font cannot draw, naming the token field it came from.
     ``passed``: (element id, font, text) → element of one-line texts that passed already (each
     distinct text of an element is checked once; the element is kept, so its id stays unique)."""
-    for element in template.elements:
+    for element in template.every():
         if element.kind not in ("text", "glyph", "arc_text"):
             continue
         if element.boxed:

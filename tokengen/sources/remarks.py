@@ -35,7 +35,7 @@ def unmatched_conditions(sides: Sequence[Face], tokens: Sequence[Token]) -> list
     Each condition is tried once per token of its template, stopping at the first that it holds
     on; the reason is worked out only for a condition that holds on none.
     """
-    conditional = [(template, element) for face in sides for template in templates_of(face) for element in template.elements
+    conditional = [(template, element) for face in sides for template in templates_of(face) for element in template.every()
                    if (element.when is not None or element.unless is not None) and template.source]
     if not conditional:
         return []

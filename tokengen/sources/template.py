@@ -23,6 +23,11 @@ A template is a list of elements, each a mapping with exactly one *kind* key:
   (:mod:`tokengen.geometry.svgpath`), filled and stroked as a polygon.
 * ``group: NAME`` with ``elements: [...]``: its elements moved so the token's centre lands on
   ``at`` and turned ``rotate`` about it (flattened when parsed: each element carries the turn).
+* ``stack: [...]`` with ``box: [x, y, w, h]``: its elements placed one below another (``direction:
+  row``: beside), each as tall (wide) as its content, ``gap`` apart, ``- fill: WEIGHT`` spacers
+  sharing the space left, ``align`` (``start``, ``centre``, ``end``, ``stretch``) across; its
+  texts grow to their natural height and shrink together only when the stack is full
+  (:mod:`tokengen.geometry.stack` places them, :mod:`tokengen.faces.stacks` measures them).
 * ``arc_text: "{name}"``: one line of text set along the circle about ``at`` of radius ``r``,
   from ``start`` (and up to ``end``) as ``align`` says, on its ``outside`` or ``inside``, read
   ``clockwise`` or ``anticlockwise``.
@@ -77,7 +82,7 @@ from .yamlsrc import Lines, dotted, read_yaml
 
 #: The element kinds, in the order they are looked for in an element mapping.
 KINDS = ("text", "glyph", "image", "rect", "circle", "frame", "line", "polygon", "regular", "star", "ellipse", "sector", "arc_text",
-         "path", "group")
+         "path", "group", "stack")
 #: The kinds drawn as filled (and stroked) figures: they take ``fill`` (a colour or a gradient), ``stroke``, ``width``.
 FIGURES = ("polygon", "regular", "star", "ellipse", "sector", "path")
 #: The kinds whose value is text with ``{field}`` places.
@@ -156,7 +161,14 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "line": {"width": Size(0.02)}, "polygon": {"width": Size(0.0)}, "regular": {"width": Size(0.0)},
     "star": {"width": Size(0.0), "inner": 0.4}, "ellipse": {"width": Size(0.0)}, "sector": {"width": Size(0.0)},
     "arc_text": {"size": Size(0.1)}, "path": {"width": Size(0.0)},
+    "stack": {"direction": "column", "align": "stretch"},
 }
+#: The kinds that take ``box`` only as an element of a stack (elsewhere their points, path or
+#: ``at`` and ``r`` place them).
+_SIZED_IN_STACK = ("circle", "line", "polygon", "regular", "star", "sector", "path")
+#: The kinds a stack may hold (besides ``fill`` spacers); a frame follows the trim, text on a
+#: circle its circle, and a group or another stack is not measured (refused when parsed).
+STACKABLE = ("text", "glyph", "image", "rect", "circle", "line", "polygon", "regular", "star", "ellipse", "sector", "path")
 
 
 #: The names a repeated element's text may read besides the fields: the copy's number (from 0),
@@ -269,6 +281,11 @@ class Element:
         orbit: turns the element is drawn through, outermost first, each (degrees, x, y): turned
             that much clockwise about (x, y), fractions of the token from its top-left (a
             ``group``'s ``rotate``, a turned repeat's copy).
+        children: stack: its elements in order (a ``fill`` spacer is kind ``spacer``).
+        gap: stack: the space between its elements (Size).
+        weight: spacer: its share of the space a stack leaves.
+        sized: an element of a stack gave a ``box``: its width and height are its size there
+            (a text's height is always its content's).
     """
 
     kind: str
@@ -316,6 +333,10 @@ class Element:
     repeat: Repeat | None = None
     commands: tuple[tuple[float | str, ...], ...] = ()
     orbit: tuple[tuple[float, float, float], ...] = ()
+    children: tuple[Element, ...] = ()
+    gap: Size = Size(0.0)
+    weight: float = 0.0
+    sized: bool = False
     line: int | None = None
     where: str = ""  # its place in the file, as a field path: template[2]
 
@@ -341,6 +362,8 @@ class Element:
         """The field names this element reads (its text places and its colour fields; unresolved:
         also its conditions' and value maps' fields and every value a map may choose)."""
         names = placeholders(self.content) if self.kind in TEXT_KINDS else []
+        for child in self.children:
+            names += child.fields()
         if self.repeat is not None:
             names = [name for name in names if name not in REPEAT_NAMES]
             names += [self.repeat.over] if self.repeat.over else []
@@ -485,6 +508,11 @@ class Template:
             object.__setattr__(self, "_fields", found)  # frozen: kept beside the fields, not one of them
         return found
 
+    def every(self) -> tuple[Element, ...]:
+        """Its elements, each stack followed by its own elements (what the checks of fonts,
+        pictures, conditions and strokes go through; spacers left out)."""
+        return tuple(c for e in self.elements for c in (e, *e.children) if c.kind != "spacer")
+
     def kinds(self) -> frozenset[str]:
         """The kinds of its elements, ``"boxed"`` added when a text or glyph is boxed (worked out
         once per template: the drawing of every face asks whether it has pictures, boxed texts,
@@ -501,7 +529,7 @@ class Template:
         :func:`resolve` beyond leaving out empty texts and pictures). Worked out once per template."""
         found: bool | None = self.__dict__.get("_plain")
         if found is None:
-            found = all(e.when is None and e.unless is None and not e.picks and e.repeat is None
+            found = all(e.kind != "stack" and e.when is None and e.unless is None and not e.picks and e.repeat is None
                         and not (isinstance(e.fill, Gradient) and any(isinstance(c, Pick) for c in e.fill.colours))
                         and not (e.kind in TEXT_KINDS and (computes(e.content) or _reads_others(e.content))) for e in self.elements)
             object.__setattr__(self, "_plain", found)  # frozen: kept beside the fields, as fields() is
@@ -1003,9 +1031,10 @@ class _Parser:
         return Pick(field, self.fields[field], tuple(choices), keys, default, has_default, dotted(where),
                     line_at(self.lines, where), str(self.path))
 
-    def element(self, spec: dict[str, Any], where: tuple[Any, ...]) -> Element:
+    def element(self, spec: dict[str, Any], where: tuple[Any, ...], in_stack: bool = False) -> Element:
         """One element that passed ``template.schema.json#/$defs/element`` (one kind key, that
-        kind's keys, values of the right form; any value may be a value map)."""
+        kind's keys, values of the right form; any value may be a value map). ``in_stack``: an
+        element of a stack, where every text is a boxed text."""
         kind = next(k for k in KINDS if k in spec)
         args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS.get(kind, {})}
         picks = []
@@ -1041,6 +1070,9 @@ class _Parser:
                 args[name] = read(value, at)
         if kind in ("line", "polygon", "regular", "star", "path"):
             args.setdefault("content", "")
+        if "box" in spec and kind in _SIZED_IN_STACK and not in_stack:
+            raise self.fail(where + ("box",), f"a {kind} takes a box only in a stack (its size there); elsewhere its "
+                            + ("points" if kind in ("line", "polygon") else "path" if kind == "path" else "at and r") + " place it")
         for key in ("box", "clip"):
             for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
                 if not (box[2] > 0 and box[3] > 0):
@@ -1050,7 +1082,7 @@ class _Parser:
         if kind == "sector" and "start" in spec and "end" in spec and spec["start"] == spec["end"]:
             raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
         if kind in ("text", "glyph"):
-            args["boxed"] = "box" in spec
+            args["boxed"] = "box" in spec or in_stack
             for box in _given(spec.get("box")):
                 if not (box[2] > 0 and box[3] > 0):
                     raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
@@ -1101,11 +1133,62 @@ class _Parser:
             out.append(moved)
         return tuple(out)
 
+    def stack(self, spec: dict[str, Any], where: tuple[Any, ...]) -> Element:
+        """A ``stack:`` that passed the schema: its own keys (``box``, ``gap``, ``direction``,
+        ``align``, ``when``, ``unless``) and its elements, each read as any element is (a text
+        is a boxed text, its box its width) or a ``fill: WEIGHT`` spacer.
+
+        Raises:
+            CatalogueError: a kind a stack cannot measure (a frame, text on a circle, a group,
+                another stack); ``at`` on an element the stack places by its box; a repeat's
+                ``step`` or ``turn`` (the stack places each copy).
+        """
+        children = []
+        for i, child in enumerate(spec["stack"]):
+            at = where + ("stack", i)
+            if set(child) == {"fill"}:
+                children.append(Element("spacer", weight=float(child["fill"]), line=self.lines.get(at), where=dotted(at)))
+                continue
+            kind = next((k for k in KINDS if k in child), "")
+            if kind not in STACKABLE:
+                raise self.fail(at + (kind,), f"a stack cannot hold a {kind} (it holds {', '.join(STACKABLE)} and fill spacers)")
+            if "at" in child and kind in ("text", "glyph", "image", "rect", "ellipse"):
+                raise self.fail(at + ("at",), "the stack places its elements: leave 'at' out (a box gives the size only)")
+            if "width" in child and kind in ("text", "glyph"):
+                raise self.fail(at + ("width",), "a text in a stack is as wide as the stack, or as its box: [0, 0, w, h]")
+            if "box" not in child and kind in ("image", "rect", "ellipse", "polygon", "path"):
+                raise self.fail(at, f"a {kind} in a stack needs box: [0, 0, w, h] (its size there)")
+            repeat = child.get("repeat") or {}
+            for key in ("step", "turn", "about"):
+                if key in repeat:
+                    raise self.fail(at + ("repeat", key), f"a stack places each copy after the last: '{key}' is not used in a stack")
+            element = self.element(child, at, in_stack=True)
+            children.append(replace(element, sized="box" in child, boxed=element.kind in ("text", "glyph")))
+        args: dict[str, Any] = {"kind": "stack", "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS["stack"],
+                                "children": tuple(children)}
+        for key in ("when", "unless"):
+            if key in spec:
+                args[key] = self.condition(spec[key], where + (key,))
+        if "box" in spec:
+            box = spec["box"]
+            if not (box[2] > 0 and box[3] > 0):
+                raise self.fail(where + ("box",), f"a box needs a width and height above 0, got {list(box)}")
+            args["box"] = tuple(float(v) for v in box)
+        if "gap" in spec:
+            args["gap"] = self.size(spec["gap"], where + ("gap",))
+        if "direction" in spec:
+            args["direction"] = spec["direction"]
+        if "align" in spec:
+            args["align"] = self.align(spec["align"], where + ("align",))
+        return Element(**args)
+
     def elements(self, spec: list[Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
         out: list[Element] = []
         for i, e in enumerate(spec):
             if isinstance(e, dict) and "group" in e:
                 out += self.group(e, where + (i,))
+            elif isinstance(e, dict) and "stack" in e:
+                out.append(self.stack(e, where + (i,)))
             else:
                 out.append(self.element(e, where + (i,)))
         return tuple(out)
@@ -1250,7 +1333,7 @@ def pictures(face: Face) -> list[Path]:
     show: absolute paths, resolved when parsed."""
     found = []
     for template in templates_of(face):
-        for element in template.elements:
+        for element in template.every():
             if element.kind != "image":
                 continue
             given = [element.content] + [v for key, pick in element.picks if key == "content" for v in pick.values()]
@@ -1263,7 +1346,7 @@ def picture_places(face: Face) -> list[tuple[Path, int | None, str]]:
     image element naming it (``(Path('/…/art/frame.png'), 7, 'template[2].image')``)."""
     found: dict[Path, tuple[int | None, str]] = {}
     for template in templates_of(face):
-        for element in template.elements:
+        for element in template.every():
             if element.kind != "image":
                 continue
             given = [element.content] + [v for key, pick in element.picks if key == "content" for v in pick.values()]
@@ -1308,9 +1391,18 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
     template = face.choose(values, fail) if isinstance(face, Pick) else face
     if template.plain and template.kinds().isdisjoint(("text", "glyph", "image")):
         return template
-    kept = []
     seen = values if others is None or ROW in values else {**values, ROW: others.row}  # what conditions see
-    for element in template.elements:
+    kept = _kept(template, template.elements, values, fail, others, seen)
+    if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
+        return template
+    return replace(template, elements=tuple(kept))
+
+
+def _kept(template: Template, elements: tuple[Element, ...], values: dict[str, Any], fail: Callable[[str | None, str], Exception],
+          others: Others | None, seen: dict[str, Any]) -> list[Element]:
+    """The plain elements :func:`resolve` keeps of ``elements`` (a stack's own, in its place)."""
+    kept: list[Element] = []
+    for element in elements:
         if element.when is not None and not element.when.holds(seen):
             continue
         if element.unless is not None and element.unless.holds(seen):
@@ -1320,6 +1412,10 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
             element = replace(element, when=None, unless=None, picks=(), **chosen)
         if isinstance(element.fill, Gradient) and element.fill.chosen(values, fail) is not element.fill:
             element = replace(element, fill=element.fill.chosen(values, fail))
+        if element.kind == "stack":
+            children = _kept(template, element.children, values, fail, others, seen)
+            if len(children) != len(element.children) or any(a is not b for a, b in zip(children, element.children, strict=True)):
+                element = replace(element, children=tuple(children))
         if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
             element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
                                                       values, fail, others))
@@ -1328,9 +1424,7 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
                 _try_computed(template, copy, values, fail)
             if not _empty(copy, values):
                 kept.append(copy)
-    if len(kept) == len(template.elements) and all(a is b for a, b in zip(kept, template.elements, strict=True)):
-        return template
-    return replace(template, elements=tuple(kept))
+    return kept
 
 
 def _shifted(element: Element, dx: float, dy: float) -> Element:
