@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from ..errors import LayoutError
 from ..limits import MAX_PAGES, MAX_TOKENS, MIN_SIZE
 from ..units import counted
-from . import foldover, imposition, shapes
+from . import foldover, handsheet, imposition, shapes
 from .imposition import Cell, Line, PageLayout, Rect, SheetSpec
 
 
@@ -51,6 +51,8 @@ def _cells(sheet: SheetSpec) -> tuple[int, Callable[[int, range], PageLayout]]:
     Raises:
         LayoutError: not one token fits (see :func:`tokengen.geometry.imposition.require_fit`).
     """
+    if sheet.hand is not None:
+        return handsheet.capacity(sheet.hand, sheet), lambda number, indices: handsheet.layout_page(number, indices, sheet)
     if shapes.shaped(sheet):
         packing = shapes.packing_for(sheet)
         return packing.per_page, lambda number, indices: shapes.layout_page(number, indices, sheet, packing)
@@ -145,7 +147,7 @@ def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False, *,
 
 def _settle(set_size: int, spec: SheetSpec, copies: int, fill: bool, fold: str | None) -> Plan:
     """:func:`plan` with the calibration strip placed already (``spec``)."""
-    choices = [spec] if fold or shapes.shaped(spec) else imposition.column_choices(spec)
+    choices = [spec] if fold or shapes.shaped(spec) or spec.hand is not None else imposition.column_choices(spec)
     per_page = capacity(choices[-1], fold)  # the widest choice
     pages = _pages_for(set_size * copies, per_page)
     if fill:
