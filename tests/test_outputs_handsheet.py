@@ -83,22 +83,20 @@ def test_a_turned_slot_holds_the_card_turned(run, tmp_path):
     result = run("build", str(CARDS), "--sheet", str(sheet), "-o", str(out))
     assert result.exit_code == 0, result.stderr
     w, h = 63 * MM, 88 * MM
+    assert "8 tokens (1 set) on 2 face pages" in result.stdout  # 4 slots: the next sheet takes the same slots
     with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
-        boxes = _boxes(page)
-        wanted = sorted([(36.0, 36.0, w, h), (288.0, 36.0, h, w), (36.0, 360.0, w, h), (288.0, 360.0, h, w)])
-        assert len(boxes) == 4
-        for got, want in zip(boxes, wanted, strict=True):
-            assert got == tuple(pytest.approx(v, abs=0.01) for v in want)
-        # the card's name runs up the page in the quarter-turned slot, upside down in the half-turned one
-        turn = {}
-        for char in page.chars:
-            slot = (char["x0"] > 250, char["top"] > 340)
-            turn.setdefault(slot, set()).add(tuple(round(v) for v in char["matrix"][:2]))
-    assert (0, 1) in turn[(True, False)]
-    assert (-1, 0) in turn[(False, True)]
-    assert (0, -1) in turn[(True, True)]
-    assert (1, 0) in turn[(False, False)]
+        for page in pdf.pages:
+            boxes = _boxes(page)
+            wanted = sorted([(36.0, 36.0, w, h), (288.0, 36.0, h, w), (36.0, 360.0, w, h), (288.0, 360.0, h, w)])
+            assert len(boxes) == 4
+            for got, want in zip(boxes, wanted, strict=True):
+                assert got == tuple(pytest.approx(v, abs=0.01) for v in want)
+            # the card's text runs up the page in the quarter-turned slot, upside down in the half-turned one
+            turn: dict[tuple[bool, bool], set] = {}
+            for char in page.chars:
+                slot = (char["x0"] > 250, char["top"] > 340)
+                turn.setdefault(slot, set()).add(tuple(round(v) for v in char["matrix"][:2]))
+            assert turn == {(False, False): {(1, 0)}, (True, False): {(0, 1)}, (False, True): {(-1, 0)}, (True, True): {(0, -1)}}
 
 
 def test_blocks_stand_the_gap_apart_and_zones_show_their_label_and_band(run, tmp_path):

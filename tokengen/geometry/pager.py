@@ -251,7 +251,7 @@ def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
     """``page`` as page ``number`` (0-based) holding the tokens from index ``start`` on, in the
     same cells: the indices of its cells and home-bleed rectangles move by the same amount."""
     shift = start - page.cells[0].index if page.cells else 0
-    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
+    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed, c.rotate) for c in page.cells)
     home = tuple((i + shift, r) for i, r in page.outer_bleed)
     return replace(page, number=number, cells=cells, outer_bleed=home)
 
@@ -456,7 +456,7 @@ def _shifted(page: PageLayout, dy: float) -> PageLayout:
     def ln(line: Line) -> Line:
         return Line(line.x0, line.y0 + dy, line.x1, line.y1 + dy)
 
-    return replace(page, cells=tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed) for c in page.cells), block=r(page.block),
+    return replace(page, cells=tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed, c.rotate) for c in page.cells), block=r(page.block),
                    cut_lines=tuple(ln(x) for x in page.cut_lines), crop_marks=tuple(ln(x) for x in page.crop_marks),
                    outer_bleed=tuple((i, r(x)) for i, x in page.outer_bleed), cut_paths=tuple(o.moved(0.0, dy) for o in page.cut_paths))
 
