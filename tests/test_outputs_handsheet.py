@@ -177,3 +177,17 @@ def test_a_bad_sheet_is_one_line_naming_file_line_and_field(run, tmp_path, text,
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize(("flag", "message"), [
+    (["--columns", "2"], "tiles.yaml: a sheet laid out by hand (sheet:) places every token in its slot: --columns cannot change it"),
+    (["--fold"], "tiles.yaml: a sheet laid out by hand (sheet:) covers the whole sheet: it cannot be combined with --fold"),
+])
+def test_what_a_hand_laid_sheet_cannot_show_is_refused_by_name(run, tmp_path, flag, message):
+    result = run("build", str(SPRUE), *flag, "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_check_names_the_sheets_own_page(run):
+    result = run("check", str(SPRUE))
+    assert "9 tokens of 65.8mm hex fit on one 210mm × 297mm page" in result.stdout

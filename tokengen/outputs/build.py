@@ -323,7 +323,8 @@ def settle_bands(catalogue: Catalogue, options: BuildOptions) -> Settled:
 
 def _check_hand(catalogue: Catalogue, options: BuildOptions, band_count: int) -> None:
     """Refuse what a hand-laid sheet (``sheet:``) cannot show as asked: fold-over sheets (the
-    slots cover the whole sheet), and tokens of several sizes (one slot, one size).
+    slots cover the whole sheet), ``--columns`` (the slots fix the columns), and tokens of
+    several sizes (one slot, one size).
 
     Raises:
         UsageError: naming the catalogue and the option or its layouts.
@@ -331,6 +332,8 @@ def _check_hand(catalogue: Catalogue, options: BuildOptions, band_count: int) ->
     where = catalogue.hand_sheet.source
     if options.fold:
         raise UsageError(f"{where}: a sheet laid out by hand (sheet:) covers the whole sheet: it cannot be combined with --fold")
+    if options.sheet.columns is not None:
+        raise UsageError(f"{where}: a sheet laid out by hand (sheet:) places every token in its slot: --columns cannot change it")
     if band_count > 1:
         raise UsageError(f"{catalogue.path}: a sheet laid out by hand (sheet:) holds tokens of one size; this catalogue's layouts declare sizes of their own")
 
