@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CatalogueError
-from ..units import format_length
+from ..units import format_length, format_like
 from .imposition import CROP_LENGTH, CROP_OFFSET, Cell, Line, PageLayout, Rect, SheetSpec
 
 #: Height (pt) of a zone's colour band, drawn above the zone's first row of groups.
@@ -149,7 +149,7 @@ def _check(hand: HandSheet, placed: list[Placed], spec: SheetSpec) -> None:
     for k, p in enumerate(placed):
         if not area.contains(p.trim.grow(spec.bleed)):
             raise _fail(hand, lines[k], f"{name}[{k}]", f"the slot at {_at(p.trim, spec)} "
-                              f"({format_length(p.trim.w)} × {format_length(p.trim.h)}{' with its bleed' if spec.bleed else ''}) "
+                              f"({format_length(p.trim.w)} × {format_like(p.trim.h, p.trim.w)}{' with its bleed' if spec.bleed else ''}) "
                               f"lies outside the printable area (a {format_length(spec.margin)} margin on a "
                               f"{format_length(spec.page[0])} × {format_length(spec.page[1])} page)")
     order = sorted(range(len(placed)), key=lambda k: placed[k].trim.x)
