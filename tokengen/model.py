@@ -260,6 +260,9 @@ class Catalogue:
     tile_overlap: float | None = 6 * 72 / 25.4
     #: ``shape: standee``: the base (pt) of each standee strip (:mod:`tokengen.outputs.standees`); None: not standees.
     standee_base: float | None = None
+    #: ``sheet:`` (or ``--sheet FILE``): the sheet laid out by hand (a
+    #: :class:`tokengen.geometry.handsheet.HandSheet`); None: the tokens are packed in a grid.
+    hand_sheet: Any = None
     #: What reading the catalogue found that the user should know, one line each without the
     #: ``tokengen: warning:`` prefix (a spreadsheet column that is not a field, left out).
     warnings: tuple[str, ...] = ()

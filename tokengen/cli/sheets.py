@@ -118,6 +118,8 @@ def build_json(result: Any) -> None:
 @click.option("--tile/--no-tile", default=True, show_default=True,
               help="A board larger than the page: print it over several pages with overlaps, marks and an assembly key (catalogue key tile:); "
                    "--no-tile refuses it.")
+@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Lay the sheets out by hand from FILE (slots by position, or groups and zones), as a catalogue's sheet: does.")
 @click.option("--punch", is_flag=True, help="Circle tokens: four centring ticks around each for a circle punch, instead of the cut circle.")
 @click.option("--keep-resolution", is_flag=True, help="Embed art at its own resolution (no resampling down to 600 DPI).")
 @click.option("--max-art-pixels", type=click.IntRange(1), default=MAX_ART_PIXELS, show_default=True,
@@ -133,7 +135,7 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
           cut_lines: bool, crop_marks: bool, fill: bool, home_bleed: float, copies: int, token_size: float | tuple[float, float] | None, scale: float | None,
           max_tokens: int, max_pages: int, backs: dict[str, Any], allow_outside_art: bool = False, fold: str | None = None,
           punch: bool = False, keep_resolution: bool = False, max_art_pixels: int = MAX_ART_PIXELS, max_svg_elements: int = MAX_SVG_ELEMENTS,
-          furniture: str = "full", tile: bool = True,
+          furniture: str = "full", tile: bool = True, sheet_file: Path | None = None,
           max_font_code_points: int = MAX_FONT_CODE_POINTS, previews: Any = None, fmt: str = "text") -> Any:
     """Build the token sheets of CATALOGUE (default token_defs.yaml; or a bundled catalogue's
     name: meatshields) as one PDF.
@@ -170,7 +172,13 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
         raise click.UsageError("--format json is for one build, not --watch")
     def load(path: Path) -> Any:
         with step(f"read {path}"):
-            return load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+            cat = load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+        if sheet_file is not None:
+            from ..sources.handsheets import load_sheet
+
+            with step(f"read {sheet_file}"):
+                cat = dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
+        return cat
 
     def options_for(cat: Any) -> BuildOptions:
         spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,

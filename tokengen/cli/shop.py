@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,8 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="tts profile: the URL the images will be uploaded to (BASE/NAME in the save); default: file:/// paths.")
 @click.option("--tts-folder", "tts_folder", default=None, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="tts profile: also copy the saved object and its thumbnail into DIR, the table's Saved Objects folder.")
+@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Lay the sheets out by hand from FILE (slots by position, or groups and zones), as a catalogue's sheet: does.")
 @click.option("--no-marks", "no_marks", is_flag=True,
               help="cut-svg, cut-dxf: leave the registration marks out of the cut files (the printed sheet keeps them).")
 @click.option("-j", "--jobs", "workers", type=click.IntRange(1, 256), default=None,
@@ -181,7 +184,8 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
                    max_pages: int = MAX_PAGES, max_pixels: int = MAX_PNG_PIXELS, max_total_pixels: int = MAX_TOTAL_PIXELS_PNG,
                    keep_resolution: bool = False, image_url: str | None = None, previews: Any = None,
                    fmt: str = "text", max_art_pixels: int = MAX_ART_PIXELS,
-                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None, no_marks: bool = False) -> list[Path]:
+                   max_font_code_points: int = MAX_FONT_CODE_POINTS, workers: int | None = None, no_marks: bool = False,
+                   sheet_file: Path | None = None) -> list[Path]:
     """One catalogue's export, its result lines, its preflight and its ``--format json`` report
     (:data:`REPORT`, and :data:`EXPORT_REPORT` for :func:`export_command` to join): the files
     written. Raises as :func:`tokengen.outputs.export.export`; CheckFailed when the preflight fails."""
@@ -196,6 +200,11 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     profile = _override_profile(profile, page, landscape, columns, copies, fill)
     with step(f"read {catalogue}"):
         cat = load_catalogue(catalogue, max_font_code_points=max_font_code_points)
+    if sheet_file is not None:
+        from ..sources.handsheets import load_sheet
+
+        with step(f"read {sheet_file}"):
+            cat = dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
     size = sizing.token_size(cat.size, token_size, None, cat.shape, base_height=cat.height)
     notes: list[str] = []
     said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each

@@ -50,6 +50,8 @@ REGISTRATION = Colour("cmyk", (1.0, 1.0, 1.0, 1.0))
 #: RIP knows them as marks, and the total-ink check counts them as no ink.
 ALL_SEPARATION = CMYKColorSep(1.0, 1.0, 1.0, 1.0, spotName="All", density=1.0)
 BLACK = Colour("rgb", (0.0, 0.0, 0.0))
+#: Largest size (pt) of a zone's label on a hand-laid counter sheet.
+ZONE_LABEL_SIZE = 10.0
 #: Die line (profile key ``cut_layer``): a spot colour's alternate (100 % magenta, how RIPs and
 #: viewers show a ``CutContour``) and its stroke, pt (the thinnest stroke preflight passes).
 DIE_ALTERNATE = (0.0, 1.0, 0.0, 0.0)
@@ -660,6 +662,11 @@ class SheetCanvas:
         x = y = 0.0
         c.addLiteral("q")
         for cell in page.cells:
+            if cell.rotate:  # turned in a hand-laid slot: the form turned about its corner, then moved onto the slot
+                c.addLiteral(f"q {_turn(cell.rotate, cell.trim.x - x, cell.trim.y - y, cell.trim.w, cell.trim.h)} cm")
+                c.doForm(forms[cell.index])
+                c.addLiteral("Q")
+                continue
             dx, dy = fp_str(cell.trim.x - x), fp_str(cell.trim.y - y)
             x, y = x + float(dx), y + float(dy)
             c.addLiteral(f"1 0 0 1 {dx} {dy} cm")
@@ -781,6 +788,32 @@ class SheetCanvas:
             c.endForm()
         c.doForm(name)
 
+    def zone_bands(self, bands: Sequence[Any]) -> None:
+        """Each zone of a hand-laid sheet (:class:`tokengen.geometry.handsheet.ZoneBand`): its
+        band filled with its colour and its label in bold, black or white (whichever reads
+        better on the band), left-aligned 3 pt in, as large as fits the band (at most
+        :data:`ZONE_LABEL_SIZE` pt). Drawn once as a page-sized form, as :meth:`fill_rects`."""
+        if not bands:
+            return
+        c = self.canvas
+        key = ("zones", tuple(bands))
+        name = self._line_forms.get(key)
+        if name is None:
+            name = self._line_forms[key] = f"zones-{len(self._line_forms)}"
+            self._page_form(name)
+            for band in bands:
+                rect = band.rect
+                c.setFillColor(self.paint(band.colour))
+                c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
+                r, g, b = band.colour.to_rgb()
+                light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
+                c.setFillColor(self.paint(Colour("rgb", (0.0, 0.0, 0.0) if light else (1.0, 1.0, 1.0))))
+                size = fonts.fit_size(band.label, self.bold, rect.w - 6, min(ZONE_LABEL_SIZE, rect.h * 0.7))
+                c.setFont(self.bold, size)
+                c.drawString(rect.x + 3, rect.y + (rect.h - size * 0.7) / 2, band.label)
+            c.endForm()
+        c.doForm(name)
+
     def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
         """The calibration strip laid out by :func:`tokengen.geometry.furniture.calibration`: a bar exactly
         1 in (72 pt = 25.4 mm) long with 1/4 in ticks above and mm ticks below, labelled 0 and
@@ -862,3 +895,10 @@ class SheetCanvas:
         p.lineTo(x + 72, y - 3.5)
         c.setLineWidth(0.25)
         c.drawPath(p, stroke=1, fill=0)
+
+
+def _turn(rotate: int, x: float, y: float, w: float, h: float) -> str:
+    """The ``cm`` operands that draw a form (origin at its lower-left corner) turned ``rotate``
+    degrees anticlockwise into the box at (x, y) of the turned size ``w`` × ``h`` pt."""
+    a, b, c, d, e, f = {90: (0, 1, -1, 0, x + w, y), 180: (-1, 0, 0, -1, x + w, y + h), 270: (0, -1, 1, 0, x, y + h)}[rotate]
+    return fp_str(a, b, c, d, e, f)

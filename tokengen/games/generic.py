@@ -57,7 +57,7 @@ def check_sizes_fit(catalogue: Catalogue, settings: Settings) -> list[Finding]:
         if len(found) > 1:
             data |= {"size": shapes.describe(spec), "tokens": [t.id for t in band.tokens]}
         out.append(Finding(INFO, "sheet", f"{counted(fit.per_page, 'token')} of {shapes.describe(spec)} {'fits' if fit.per_page == 1 else 'fit'} on one "
-                           f"{format_length(settings.page[0])} × {format_length(settings.page[1])} page{which}", data=data))
+                           f"{format_length(spec.page[0])} × {format_length(spec.page[1])} page{which}", data=data))  # a hand-laid sheet's own page
     return out
 
 

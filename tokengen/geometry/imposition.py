@@ -83,13 +83,15 @@ class Line:
 
 @dataclass(frozen=True)
 class Cell:
-    """One placed token: ``index`` into the token list; ``trim`` its trim square; ``bleed`` pt."""
+    """One placed token: ``index`` into the token list; ``trim`` its trim square; ``bleed`` pt;
+    ``rotate`` its turn in a hand-laid slot (0, 90, 180 or 270 degrees anticlockwise)."""
 
     index: int
     row: int
     col: int
     trim: Rect
     bleed: float = 0.0
+    rotate: int = 0  # degrees anticlockwise the token is turned in a hand-laid slot (trim: the turned box)
 
     @property
     def bleed_box(self) -> Rect:
@@ -143,6 +145,8 @@ class SheetSpec:
     # went: side = up the left margin beside the block (settled by tokengen.geometry.pager.plan)
     furniture: str = "foot"
     side: bool = False
+    # a sheet laid out by hand (a tokengen.geometry.handsheet.HandSheet): its slots replace the grid
+    hand: Any = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,7 @@ class PageLayout:
     calibration: Rect | None = None
     outer_bleed: tuple[tuple[int, Rect], ...] = ()
     cut_paths: tuple[Any, ...] = ()  # cut outlines of shaped tokens (tokengen.geometry.shapes.Outline)
+    zones: tuple[Any, ...] = ()  # a hand-laid sheet's zone bands (tokengen.geometry.handsheet.ZoneBand)
 
 
 def sheet_area(spec: SheetSpec, token: tuple[tuple[str, float], ...]) -> tuple[Rect, float, float]:
@@ -474,7 +479,7 @@ def mirror(page: PageLayout, flip: str = "long", offset: tuple[float, float] = (
         y0, y1 = (line.y0, line.y1) if mirror_x else (height - line.y0, height - line.y1)
         return Line(x0 + dx, y0 + dy, x1 + dx, y1 + dy)
 
-    cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed) for c in page.cells)
+    cells = tuple(Cell(c.index, c.row, c.col, move(c.trim), c.bleed, (360 - c.rotate) % 360) for c in page.cells)  # a turned face's back turns the other way
     crop = tuple(move_line(line) for line in page.crop_marks)
     home = tuple((index, move(r)) for index, r in page.outer_bleed)
     return PageLayout(page.number, page.size, cells, move(page.block), (), crop, None, home)

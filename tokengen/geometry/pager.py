@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from ..errors import LayoutError
 from ..limits import MAX_PAGES, MAX_TOKENS, MIN_SIZE
 from ..units import counted
-from . import foldover, imposition, shapes
+from . import foldover, handsheet, imposition, shapes
 from .imposition import Cell, Line, PageLayout, Rect, SheetSpec
 
 
@@ -51,6 +51,8 @@ def _cells(sheet: SheetSpec) -> tuple[int, Callable[[int, range], PageLayout]]:
     Raises:
         LayoutError: not one token fits (see :func:`tokengen.geometry.imposition.require_fit`).
     """
+    if sheet.hand is not None:
+        return handsheet.capacity(sheet.hand, sheet), lambda number, indices: handsheet.layout_page(number, indices, sheet)
     if shapes.shaped(sheet):
         packing = shapes.packing_for(sheet)
         return packing.per_page, lambda number, indices: shapes.layout_page(number, indices, sheet, packing)
@@ -145,7 +147,7 @@ def plan(set_size: int, spec: SheetSpec, copies: int = 1, fill: bool = False, *,
 
 def _settle(set_size: int, spec: SheetSpec, copies: int, fill: bool, fold: str | None) -> Plan:
     """:func:`plan` with the calibration strip placed already (``spec``)."""
-    choices = [spec] if fold or shapes.shaped(spec) else imposition.column_choices(spec)
+    choices = [spec] if fold or shapes.shaped(spec) or spec.hand is not None else imposition.column_choices(spec)
     per_page = capacity(choices[-1], fold)  # the widest choice
     pages = _pages_for(set_size * copies, per_page)
     if fill:
@@ -249,7 +251,7 @@ def renumbered(page: PageLayout, number: int, start: int) -> PageLayout:
     """``page`` as page ``number`` (0-based) holding the tokens from index ``start`` on, in the
     same cells: the indices of its cells and home-bleed rectangles move by the same amount."""
     shift = start - page.cells[0].index if page.cells else 0
-    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed) for c in page.cells)
+    cells = tuple(Cell(c.index + shift, c.row, c.col, c.trim, c.bleed, c.rotate) for c in page.cells)
     home = tuple((i + shift, r) for i, r in page.outer_bleed)
     return replace(page, number=number, cells=cells, outer_bleed=home)
 
@@ -454,7 +456,7 @@ def _shifted(page: PageLayout, dy: float) -> PageLayout:
     def ln(line: Line) -> Line:
         return Line(line.x0, line.y0 + dy, line.x1, line.y1 + dy)
 
-    return replace(page, cells=tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed) for c in page.cells), block=r(page.block),
+    return replace(page, cells=tuple(Cell(c.index, c.row, c.col, r(c.trim), c.bleed, c.rotate) for c in page.cells), block=r(page.block),
                    cut_lines=tuple(ln(x) for x in page.cut_lines), crop_marks=tuple(ln(x) for x in page.crop_marks),
                    outer_bleed=tuple((i, r(x)) for i, x in page.outer_bleed), cut_paths=tuple(o.moved(0.0, dy) for o in page.cut_paths))
 

@@ -314,7 +314,12 @@ def shaped(spec: SheetSpec) -> bool:
 
 def sheet_for(spec: SheetSpec, catalogue: Any) -> SheetSpec:
     """``spec`` with the catalogue's token height and shape, scaled with the width when the sheet
-    asks for another size than the catalogue (``--size``/``--scale`` keep the proportions)."""
+    asks for another size than the catalogue (``--size``/``--scale`` keep the proportions), and
+    the catalogue's hand-laid sheet (``sheet:``, with its own page and margin when it names them)."""
+    hand = getattr(catalogue, "hand_sheet", None)
+    if hand is not None and spec.hand is None:
+        spec = replace(spec, hand=hand, page=hand.page or spec.page, margin=spec.margin if hand.margin is None else hand.margin,
+                       calibration=False)
     if catalogue.height is None and catalogue.shape is None:
         return spec
     factor = spec.size / catalogue.size

@@ -202,6 +202,7 @@ def draw_page(drawing: Drawing, page: PageLayout) -> None:
         set_page_boxes(canvas, page.block, spec.bleed)
     apply_printer_scale(canvas, spec.page, options.printer_scale)
     sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
+    sheet.zone_bands(page.zones)
     sheet.place(drawing.placed, page)
     if options.fold:  # the backs on the other half (with the faces' home bleed, mirrored), and the dashed fold line
         backs_half = foldover.backs_of(page, options.fold)
@@ -304,6 +305,8 @@ def settle_bands(catalogue: Catalogue, options: BuildOptions) -> Settled:
     if options.rules and catalogue.fields:
         raise UsageError(f"{catalogue.path}: --rules prints the Meatshields rules sheet; this catalogue declares its own fields")
     found = bands.bands(catalogue)
+    if catalogue.hand_sheet is not None:
+        _check_hand(catalogue, options, len(found))
     specs = bands.band_specs(options.sheet, catalogue, found)  # cards, circles, hexes: height and shape
     try:
         copies, specs, pages = pager.plan_bands([b.count for b in found], specs, options.copies, options.fill, fold=options.fold)
@@ -316,6 +319,23 @@ def settle_bands(catalogue: Catalogue, options: BuildOptions) -> Settled:
     except LayoutError as exc:
         raise LayoutError(f"{catalogue.path}: {exc}") from None
     return Settled(replace(options, sheet=specs[0]), copies, pages, tuple(found), tuple(specs))
+
+
+def _check_hand(catalogue: Catalogue, options: BuildOptions, band_count: int) -> None:
+    """Refuse what a hand-laid sheet (``sheet:``) cannot show as asked: fold-over sheets (the
+    slots cover the whole sheet), ``--columns`` (the slots fix the columns), and tokens of
+    several sizes (one slot, one size).
+
+    Raises:
+        UsageError: naming the catalogue and the option or its layouts.
+    """
+    where = catalogue.hand_sheet.source
+    if options.fold:
+        raise UsageError(f"{where}: a sheet laid out by hand (sheet:) covers the whole sheet: it cannot be combined with --fold")
+    if options.sheet.columns is not None:
+        raise UsageError(f"{where}: a sheet laid out by hand (sheet:) places every token in its slot: --columns cannot change it")
+    if band_count > 1:
+        raise UsageError(f"{catalogue.path}: a sheet laid out by hand (sheet:) holds tokens of one size; this catalogue's layouts declare sizes of their own")
 
 
 def pdf_pages(catalogue: Catalogue, options: BuildOptions, pages: int) -> int:

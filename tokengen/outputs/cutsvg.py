@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LayoutError
-from ..geometry import cutpaths, pager, shapes
+from ..geometry import cutpaths, handsheet, pager, shapes
 from ..geometry.imposition import PageLayout, Rect, SheetSpec
 from ..geometry.shapes import Outline
 
@@ -70,7 +70,11 @@ def registration_box(page: tuple[float, float]) -> Rect:
 
 
 def page_outlines(page: PageLayout, spec: SheetSpec) -> list[Outline]:
-    """One cut outline per token of ``page`` (squares too), in placement order, pt."""
+    """One cut outline per token of ``page`` (squares too), in placement order, pt; a token
+    turned in a hand-laid slot has its outline turned with it."""
+    if spec.hand is not None:
+        shape = spec.shape or shapes.Shape()
+        return [shapes.outline(handsheet.turned(shape, cell.rotate), cell.trim) for cell in page.cells]
     return [shapes.outline(spec.shape, cell.trim) for cell in page.cells]
 
 

@@ -26,7 +26,9 @@ Checks (each one :class:`Check`, in this order; "warn" checks pass with ``warnin
 ``safe-area``    every visible character's box (advance × font size, see
                  :mod:`tokengen.preflight.pdfwalk`) lies at least the profile's ``safe`` inside its trim:
                  the trim of the token it sits on (see :func:`pieces`), else the page's TrimBox
-                 (the MediaBox when there is none). One problem per page and kind of trim:
+                 (the MediaBox when there is none); a hand-laid sheet's zone labels (its
+                 ``zones`` form) lie on the board's margin and are held to the sheet's edge.
+                 One problem per page and kind of trim:
                  how many characters, and the one farthest out.
 ``annotations``  printable annotations and form fields (warn: shops flatten or reject them).
 ``transparency`` soft masks, constant alpha below 1, blend modes other than Normal,
@@ -88,6 +90,10 @@ DIE_TOL = 0.1
 #: Thinnest stroke that prints reliably, pt (the usual shop minimum; 0.25 pt = 0.09 mm).
 HAIRLINE = 0.25
 #: Every check, in report order.
+#: The name tokengen gives the page-sized form of a hand-laid sheet's zone bands and labels
+#: (:meth:`tokengen.faces.render.SheetCanvas.zone_bands`): sheet furniture on the board's margin.
+ZONE_FORM = "FormXob.zones"
+
 CHECKS = ("pages", "boxes", "bleed", "trim-size", "fonts", "colour", "images", "safe-area",
           "annotations", "transparency", "pdfx", "hairlines", "ink")
 
@@ -306,9 +312,13 @@ class _Run:
         loose: list[tuple[Box, str]] = list(summary.chars)
         placed: list[tuple[Any, Any, float, float]] = []
         forms: list[Box] = []
-        for key, m, _label in summary.children:
+        board: list[tuple[Box, str]] = []  # a hand-laid sheet's zone labels, on the board's margin
+        for key, m, label in summary.children:
             walker.budget.charge_placements(1 + walker.forms[key].count)
             measure = walker.measure(key, m[:4])
+            if label.endswith(ZONE_FORM) or ZONE_FORM + "-" in label:
+                board.extend((_shift(b, m[4], m[5]), t) for b, t in measure.chars)
+                continue
             placed.append((key, measure, m[4], m[5]))
             if measure.bbox is not None:
                 forms.append(_shift(measure.bbox, m[4], m[5]))
@@ -337,7 +347,12 @@ class _Run:
                 loose.extend((_shift(b, dx, dy), t) for b, t in measure.chars)
             if len(loose) > MAX_CHARS:
                 raise PreflightError(f"more than {MAX_CHARS:,} characters on page {n} (a fixed limit)")
-        self.chars += len(summary.chars)
+        self.chars += len(summary.chars) + len(board)
+        media = boxes["media"]
+        for b, text in board:  # kept by the board around the counters: the sheet's edge is its trim
+            gap = min(b[0] - media[0], b[1] - media[1], media[2] - b[2], media[3] - b[3])
+            if gap + TOL / uu < safe:
+                self._unsafe(n, b, text, gap, "the sheet (a zone label on the board's margin)", uu)
         locate = _Locator(trims)
         for b, text in loose:
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2

@@ -40,6 +40,7 @@ from . import fonts, remote, scripts
 from . import markup as mk
 from .artpath import resolve_art, shown_path
 from .declared import declared, field_choices
+from .handsheets import hand_sheet
 from .remarks import icons_as_text, unmatched_conditions
 from .schemas import line_at, show, suggest
 from .table import DateCell, Marked, Row, Shown, hidden_rows, read_table
@@ -132,6 +133,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     tts = _tts_texts(data.get("tts", {}), fields, fail)
     tile_overlap = _tile_overlap(data, fail)
     design_safe = _safe_area(data, fail)
+    hand = hand_sheet(path, data["sheet"], lines) if "sheet" in data else None
 
     notes: list[str] = []
     sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
@@ -169,7 +171,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base, hand_sheet=hand,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
         drawn_blind=bool(data.get("drawn_blind", False)), tts=tts, inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),

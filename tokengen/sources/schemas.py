@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 #: The schemas of tokengen's YAML inputs (``data/<name>.schema.json``).
-SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields", "template", "project")
+SCHEMAS = ("catalogue", "scenario", "jobs", "profiles", "game_defaults", "catalogue-fields", "template", "project", "sheet")
 
 
 @cache
