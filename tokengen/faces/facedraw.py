@@ -466,7 +466,7 @@ class SetText:
 
     def outline(self) -> list[tuple[float, float]]:
         """The four corners (pt) of the text's box as printed: turned about its anchor."""
-        box = self._upright()
+        box = self.upright()
         pts = [(box.x, box.y), (box.x1, box.y), (box.x1, box.y1), (box.x, box.y1)]
         return [turned(p, (self.x, self.baseline), self.turn) for p in pts] if self.turn else pts
 
@@ -474,11 +474,12 @@ class SetText:
         """The text's box (pt): advance width × ascent..descent (a turned text: the upright box
         around its turned outline)."""
         if not self.turn:
-            return self._upright()
+            return self.upright()
         x, y, w, h = bounds(self.outline())
         return Rect(x, y, w, h)
 
-    def _upright(self) -> Rect:
+    def upright(self) -> Rect:
+        """The text's box (pt) before it is turned: advance width × ascent..descent at its anchor."""
         box = self._centred()
         if self.align == "left":
             return Rect(self.x, box.y, box.w, box.h)
@@ -733,6 +734,11 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
     colour = colour_of(element.colour, values) or Colour("rgb", (0.0, 0.0, 0.0))
     c = face.canvas
     mode = _outline(face, element, values, t.size)
+    if isinstance(element.fill, Gradient):
+        shaded = figures.painted_gradient(element.fill, values, face.paint)
+        if shaded is not None:
+            _shaded_text(c, t, (element.fill, shaded), mode is not None)
+            return
     if t.turn:
         figures.draw_text_turned(c, t.text, t.font, t.size, t.left(), t.baseline, (t.x, t.baseline), t.turn,
                                  face.paint(colour), t.char_space, mode)
@@ -754,6 +760,38 @@ def _text(face: FaceCanvas, template: Template, element: Element, values: dict[s
 
 #: PDF text render mode for outlined text: fill, then stroke (ISO 32000-1 § 9.3.6, Table 106).
 FILL_STROKE: Literal[2] = 2
+#: PDF text render modes: stroke only, and add to the clipping path (ISO 32000-1 § 9.3.6, Table 106).
+STROKE_ONLY: Literal[1] = 1
+CLIP: Literal[7] = 7
+
+
+def _shaded_text(c: Canvas, t: SetText, gradient: tuple[Gradient, list[Color]], outlined: bool) -> None:
+    """A one-line text ``t`` filled with a gradient (``fill: {gradient: …}``; the gradient and its
+    painted colours): its glyphs, kerned as :func:`tokengen.sources.fonts.kerned_runs` sets them,
+    made the clipping path (render mode 7), the gradient painted over the text's upright box (its
+    advance by its ascent and descent: what the gradient spans, as a rect's box), then, with a
+    ``stroke``, the glyphs outlined (mode 1) in the stroke the canvas holds. A turned text is
+    drawn upright in a frame turned about its anchor."""
+    box = t.upright()
+    modes: tuple[Literal[1, 7], ...] = (CLIP, STROKE_ONLY) if outlined else (CLIP,)
+    for mode in modes:
+        c.saveState()
+        if t.turn:
+            figures.turn(c, (t.x, t.baseline), t.turn)
+        text = c.beginText()
+        text.setFont(t.font, t.size)
+        text.setTextRenderMode(mode)
+        if t.char_space:
+            text.setCharSpace(t.char_space)
+        for dx, run in fonts.kerned_runs(t.text, t.font, t.size, t.char_space):
+            text.setTextOrigin(box.x + dx, t.baseline)
+            text.textOut(run)
+        c.drawText(text)
+        if mode == CLIP:
+            area = c.beginPath()
+            area.rect(box.x, box.y, box.w, box.h)
+            figures.shade(c, area, gradient[0], gradient[1], (box.x, box.y, box.w, box.h))
+        c.restoreState()
 
 
 def _outline(face: FaceCanvas, element: Element, values: dict[str, Any], size: float) -> Literal[2] | None:

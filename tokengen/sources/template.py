@@ -1093,9 +1093,13 @@ class _Parser:
                 if "justify" in _given(spec.get("align")):
                     raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
             else:
-                for key in ("stroke", "stroke_width", "dash"):
+                for key in ("stroke", "stroke_width", "dash", "fill"):
                     if key in spec:
-                        raise self.fail(where + (key,), f"'{key}' is for a one-line text; a text in a box is drawn filled only")
+                        raise self.fail(where + (key,), f"'{key}' is for a one-line text; a text in a box is drawn filled only, "
+                                                        "in its colour")
+            if "fill" in spec and not isinstance(spec["fill"], dict):
+                raise self.fail(where + ("fill",), "a text's fill is a gradient ({gradient: [COLOUR, ...]} or {radial: [...]}); "
+                                                   "give a plain colour as colour:")
             for key in ("stroke_width", "dash"):
                 if key in spec and "stroke" not in spec:
                     raise self.fail(where + (key,), f"'{key}' outlines a text in its stroke colour; add stroke: \"#rrggbb\"")
