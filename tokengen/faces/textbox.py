@@ -65,8 +65,8 @@ VALIGNS = ("top", "middle", "bottom")
 #: Space between paragraphs, a fraction of the line pitch (``leading × size``).
 PARAGRAPH_GAP = 0.5
 #: The size lower-case letters are drawn at as capitals under ``smallcaps: true``, a fraction of
-#: the text size: WebKit's synthesised small caps (``smallCapsFontSizeMultiplier``, 0.7); Gecko
-#: uses 0.8, and CSS Fonts 4 (§ font-synthesis-small-caps) leaves the figure to the browser.
+#: the text size: the factor WebKit and Blink synthesise small caps with
+#: (``smallCapsFontSizeMultiplier`` / ``kSmallCapsFontSizeMultiplier``, 0.7f, in their font code).
 SMALL_CAPS = 0.7
 #: Width (pt) a line may run past the box for floating-point noise.
 _FUZZ = 1e-6
