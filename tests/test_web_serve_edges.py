@@ -11,6 +11,7 @@ import socket
 import threading
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CATALOGUE, catalogue_with_art
@@ -36,9 +37,52 @@ def _get(url: str) -> bytes:
         return response.read()
 
 
+def _serving(folder: Path, tmp_path: Path) -> tuple[Any, threading.Thread, socket.socket, int]:
+    """A running server on a free port: (server, its thread, its socket, the port)."""
+    ready = threading.Event()
+    work = tmp_path / "work"
+    work.mkdir()
+    app = web.create_app(folder / "token_defs.yaml", workdir=work, watch=False, on_ready=ready.set)
+    server = web.uvicorn_server(app)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    assert ready.wait(HANG)
+    return server, thread, sock, sock.getsockname()[1]
+
+
+def _status(port: int) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG)
+    conn.request("GET", "/static/style.css")
+    code = conn.getresponse().status
+    conn.close()
+    return code
+
+
+def test_slow_clients_hold_header_slots_not_the_requests_served(folder: Path, tmp_path: Path, monkeypatch):
+    """70 clients that never finish their headers (more than the 64 requests served at once) wait
+    in header slots of their own: a whole request is served at once beside them."""
+    monkeypatch.setattr(web, "HEADER_TIMEOUT", HANG)
+    server, thread, sock, port = _serving(folder, tmp_path)
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=HANG) for _ in range(70)]
+    try:
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert _status(port) == 200
+        assert 70 > web.MAX_CONNECTIONS and 70 < web.MAX_HEADER_SLOTS
+    finally:
+        for s in slow:
+            s.close()
+        server.should_exit = True
+        thread.join(HANG)
+        sock.close()
+
+
 def test_clients_that_never_finish_their_headers_time_out(folder: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setattr(web, "HEADER_TIMEOUT", 0.5)
-    monkeypatch.setattr(web, "MAX_CONNECTIONS", 4)
+    monkeypatch.setattr(web, "MAX_HEADER_SLOTS", 4)
     ready = threading.Event()
     work = tmp_path / "work"
     work.mkdir()

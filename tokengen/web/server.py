@@ -85,8 +85,14 @@ FIELDS = ("page", "landscape", "margin", "gutter", "crop_marks", "no_cut_lines",
 HEADER_TIMEOUT = 10.0
 #: Longest wait for the next request on an idle kept-alive connection (s).
 KEEP_ALIVE = 5
-#: Connections served at once; past this a request gets 503 until one closes.
+#: Requests served at once (renders, downloads, long polls); past this a request gets 503 until
+#: one ends.
 MAX_CONNECTIONS = 64
+#: Connections still sending their request's headers at once (each for at most
+#: :data:`HEADER_TIMEOUT` s); past this a new connection gets 503 and is closed. Apart from
+#: :data:`MAX_CONNECTIONS`, so clients that send their headers slowly cannot lock out the requests
+#: that are being served or that arrive whole.
+MAX_HEADER_SLOTS = 256
 #: Hosts a request may name (plus ``localhost`` with any port).
 HOSTS = ("127.0.0.1", "localhost")
 
@@ -470,6 +476,7 @@ class Limits:
 
     def __init__(self, app: ASGIApp):
         self.app = app
+        self.serving = 0  # requests in the app now (at most MAX_CONNECTIONS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -477,7 +484,9 @@ class Limits:
             return
         headers = dict(scope["headers"])
         refusal: tuple[int, str] | None = None
-        if scope["method"] not in ("GET", "HEAD"):
+        if self.serving >= MAX_CONNECTIONS:
+            refusal = (503, f"busy: {MAX_CONNECTIONS} requests are being served; try again")
+        elif scope["method"] not in ("GET", "HEAD"):
             refusal = (405, f"{scope['method']}: only GET and HEAD are served")
         elif int(headers.get(b"content-length", b"0") or b"0") > 0 or b"transfer-encoding" in headers:
             refusal = (413, "request bodies are refused (limit: 0 bytes)")
@@ -495,7 +504,11 @@ class Limits:
         if refusal is not None:
             await PlainTextResponse(refusal[1] + "\n", status_code=refusal[0])(scope, receive, with_headers)
             return
-        await self.app(scope, receive, with_headers)
+        self.serving += 1
+        try:
+            await self.app(scope, receive, with_headers)
+        finally:
+            self.serving -= 1
 
 
 def create_app(catalogue: str | Path, *, workdir: Path | None = None, watch: bool = True,
@@ -572,18 +585,24 @@ def _protocol() -> type:
     """uvicorn's h11 protocol with a deadline for the request's headers (:data:`HEADER_TIMEOUT`).
 
     uvicorn times out only idle kept-alive connections; a client sending its headers a byte at a
-    time (or never) held its connection, and :data:`MAX_CONNECTIONS` of them locked everyone
-    else out with 503. Here the deadline starts when the connection opens (and again with the
+    time (or never) held its connection, and enough of them locked everyone else out with 503.
+    Here such connections hold header slots (at most :data:`MAX_HEADER_SLOTS`, a new connection
+    past them is answered 503), apart from the requests being served. The deadline starts when the connection opens (and again with the
     first byte of each later request) and is not moved by more bytes; once it passes with the
     headers still incomplete, the server answers 408 and closes the connection."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    waiting: set[Any] = set()  # connections of this server still sending headers (the header slots)
 
     class HeaderDeadline(H11Protocol):
         header_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's own signature
             super().connection_made(transport)
+            if len(waiting) >= MAX_HEADER_SLOTS:  # every header slot is taken: refused, the requests served go on
+                self._answer(503, f"busy: {MAX_HEADER_SLOTS} connections are sending their headers; try again\n")
+                return
             self._arm()
 
         def data_received(self, data: bytes) -> None:
@@ -600,21 +619,28 @@ def _protocol() -> type:
 
         def _arm(self) -> None:
             self._disarm()
+            waiting.add(self)
             self.header_timer = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
 
         def _disarm(self) -> None:
+            waiting.discard(self)
             if self.header_timer is not None:
                 self.header_timer.cancel()
                 self.header_timer = None
 
         def _too_slow(self) -> None:
             self.header_timer = None
+            waiting.discard(self)
             if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
                 return
+            self._answer(408, f"request headers not complete within {HEADER_TIMEOUT:g} s\n")
+
+        def _answer(self, status: int, text: str) -> None:
+            """Answer ``status`` with ``text`` (when no answer has begun) and close the connection."""
             if self.conn.our_state is h11.IDLE:
-                message = f"request headers not complete within {HEADER_TIMEOUT:g} s\n".encode()
+                message = text.encode()
                 with contextlib.suppress(h11.LocalProtocolError):
-                    self.transport.write(self.conn.send(h11.Response(status_code=408, headers=[
+                    self.transport.write(self.conn.send(h11.Response(status_code=status, headers=[
                         (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
                         (b"connection", b"close"), *SECURITY_HEADERS])))
                     self.transport.write(self.conn.send(h11.Data(data=message)))
@@ -626,14 +652,15 @@ def _protocol() -> type:
 
 def uvicorn_server(app: Starlette) -> Any:
     """The uvicorn server ``serve`` runs ``app`` (from :func:`create_app`) with: h11 with the
-    header deadline (:func:`_protocol`), at most :data:`MAX_CONNECTIONS` connections, idle
+    header deadline and at most :data:`MAX_HEADER_SLOTS` connections sending headers
+    (:func:`_protocol`), at most :data:`MAX_CONNECTIONS` requests served at once (:class:`Limits`), idle
     connections closed after :data:`KEEP_ALIVE` s, and a shutdown that first answers every long
     poll (:meth:`State.closing`) and keeps a forced stop quiet."""
     import uvicorn
 
     state: State = app.state.tokengen
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1,
-                            limit_concurrency=MAX_CONNECTIONS, h11_max_incomplete_event_size=16 * 1024, lifespan="on",
+                            h11_max_incomplete_event_size=16 * 1024, lifespan="on",
                             http=_protocol(), timeout_keep_alive=KEEP_ALIVE)
 
     class Server(uvicorn.Server):
