@@ -832,7 +832,8 @@ def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path:
     if kind == "text":  # a spreadsheet's date is its text as the sheet shows it (DateCell)
         if isinstance(value, (dict, list)):
             raise fail(f"expected text, got {show(value)}")
-        text = value if isinstance(value, str) else (str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))
+        text = value if isinstance(value, str) else getattr(value, "written", None) or (
+            str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))  # 007 in YAML prints 007
         if isinstance(value, Marked):  # a rich cell: its markup for boxed text, its plain text for one line
             text = Marked(unicodedata.normalize("NFC", value), unicodedata.normalize("NFC", value.plain))
         else:

@@ -41,6 +41,7 @@ _MAP = _YAML + "map"
 _SEQ = _YAML + "seq"
 _STR = _YAML + "str"
 _SCALAR_TAGS = {_YAML + t for t in ("str", "int", "float", "bool", "null")}
+_BOOL = _YAML + "bool"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # YAML 1.1 printable characters (tab, newline and carriage return are the only controls allowed)
 _NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -317,6 +318,8 @@ class _Builder:
             tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
             if tag not in _SCALAR_TAGS:  # implicit timestamps, '=' …: keep the text
                 tag = _STR
+            elif tag == _BOOL and event.value.lower() not in ("true", "false"):  # YAML 1.2: yes, no, on, off are text
+                tag = _STR
         elif tag not in _SCALAR_TAGS:
             raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]  # libyaml's marks (yaml._yaml.Mark) serve as well
@@ -328,7 +331,39 @@ class _Builder:
             raise self.fail(f"bad {_tag(tag)} value: {one_line(str(exc))}", line, where) from None
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
             raise self.fail(f"number too large (at most {MAX_INT_DIGITS} digits)", line, where)
+        if type(value) in (int, float) and not event.style and str(value) != event.value:  # plain 007, 1.10, 1e3
+            return (WrittenInt if isinstance(value, int) else WrittenFloat)(value, event.value)
         return value
+
+
+class WrittenInt(int):
+    """A whole number read from a plain YAML scalar written otherwise than Python prints it
+    (``007``, ``+5``, ``0x1F``), keeping ``written``: a text field prints what was written."""
+
+    written: str
+
+    def __new__(cls, value: int, written: str) -> WrittenInt:
+        number = super().__new__(cls, value)
+        number.written = written
+        return number
+
+    def __getnewargs__(self) -> tuple[int, str]:  # type: ignore[override]  # pickled and copied with its text
+        return int(self), self.written
+
+
+class WrittenFloat(float):
+    """A number read from a plain YAML scalar written otherwise than Python prints it (``1.10``,
+    ``1e3``), keeping ``written`` (see :class:`WrittenInt`)."""
+
+    written: str
+
+    def __new__(cls, value: float, written: str) -> WrittenFloat:
+        number = super().__new__(cls, value)
+        number.written = written
+        return number
+
+    def __getnewargs__(self) -> tuple[float, str]:  # type: ignore[override]  # pickled and copied with its text
+        return float(self), self.written
 
 
 def _tag(tag: str) -> str:
