@@ -143,6 +143,16 @@ def test_a_build_reads_a_csv_link_once_and_offline_its_cache(run, server: Server
     assert server.requests == ["/sheet.csv"]
 
 
+def test_a_failed_fetch_with_a_cached_copy_names_offline(run, server: Server, tmp_path: Path):
+    cat = catalogue(tmp_path, server.base + "/sheet.csv")
+    assert run("build", str(cat), "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    server.close()  # nobody answers now
+    remote.configure(reset=True)  # a new run: nothing fetched in it yet
+    result = run("build", str(cat), "-o", str(tmp_path / "b.pdf"))
+    assert result.exit_code == 2 and "cannot fetch" in result.stderr
+    assert result.stderr.endswith("; a copy fetched before is cached, and --offline reads it\n")
+
+
 def test_offline_without_a_cache_is_one_line(run, server: Server, tmp_path: Path, cache: Path):
     cat = catalogue(tmp_path, server.base + "/sheet.csv")
     result = run("build", str(cat), "-o", str(tmp_path / "a.pdf"), "--offline")
@@ -210,3 +220,11 @@ def test_an_xlsx_link_is_read_as_a_workbook(run, server: Server, tmp_path: Path,
     assert result.exit_code == 0, result.stderr
     assert {"Snow", "Owl", "2"} <= set(words(tmp_path / "a.pdf"))
     assert [p.suffix for p in cache.iterdir() if p.suffix != ".json"] == [".xlsx"]
+
+
+def test_check_offline_names_the_link_as_written(run, server: Server, tmp_path: Path):
+    cat = catalogue(tmp_path, server.base + "/sheet.csv")
+    assert run("build", str(cat), "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    result = run("check", str(cat), "--offline")
+    assert f"{server.base}/sheet.csv: warning spreadsheet" in result.stdout, result.stdout
+    assert "http:/1" not in result.stdout

@@ -50,7 +50,9 @@ def bundled_path(name: str) -> Path | None:
 
 def shown(path: str | Path) -> str:
     """``path`` as messages name it: a bundled catalogue by its name (``meatshields``), as the
-    user typed it, any other file as given. Never raises."""
+    user typed it, any other file as given (a link as it is written). Never raises."""
+    if isinstance(path, str) and "://" in path:  # a tokens: link, not a path (Path would fold its '//')
+        return path
     path = Path(path)
     return path.stem if path.suffix == ".yaml" and bundled_path(path.stem) == path else str(path)
 

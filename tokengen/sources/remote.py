@@ -124,7 +124,12 @@ def fetch_table(catalogue: Path, url: str, line: int | None, field: str) -> tupl
             raise fail(f"link {url}: --offline and no cached copy in {folder} (build once online to fetch it)")
         _FETCHED[url] = cached
         return cached, _note(url, meta)
-    data = _download(url, run, fail)
+    try:
+        data = _download(url, run, fail)
+    except CatalogueError as exc:
+        if _cached(folder, key) is not None:  # say that the last copy can still be read
+            raise fail(f"{exc.message}; a copy fetched before is cached, and --offline reads it") from None
+        raise
     suffix = ".xlsx" if data.startswith(ZIP_MAGIC) else ".csv"
     try:
         folder.mkdir(parents=True, exist_ok=True)
