@@ -264,7 +264,7 @@ def _preview_flags(watch: bool) -> list[Any]:
     ``--preview-page`` and, when ``watch``, ``--watch``."""
     options = [
         click.option("--preview", metavar="[FILE.png]", is_flag=False, flag_value="", default=None,
-                     help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page "
+                     help="Also render the PDF to PNG: FILE.png for one --preview-page, else FILE-1.png … per page (FILE-01.png … past 9 pages) "
                           "(default FILE: the PDF's name with .png)."),
         click.option("--preview-dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Preview resolution (px per in)."),
         click.option("--preview-page", type=click.IntRange(1), default=None, metavar="N", help="Preview only page N."),

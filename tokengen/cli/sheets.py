@@ -328,7 +328,7 @@ def sizes_command() -> None:
 @cli.command("preview")
 @click.argument("pdf", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE.png",
-              help="FILE.png for one --page, else FILE-1.png … per page (default: the PDF's name with .png).")
+              help="FILE.png for one --page, else FILE-1.png … per page, FILE-01.png … past 9 pages (default: the PDF's name with .png).")
 @click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, help="Resolution (px per in).")
 @click.option("--page", type=click.IntRange(1), default=None, metavar="N", help="Only page N.")
 @click.option("--max-render-mb", type=click.IntRange(16), default=RENDER_MEMORY_MB, show_default=True,
