@@ -95,8 +95,8 @@ def test_two_catalogues_share_one_table_placed_apart(tmp_path: Path, run):
 def test_several_catalogues_need_a_tts_profile(tmp_path: Path, run):
     result = run("export", str(ROOT / "token_defs.yaml"), str(EXAMPLES / "poker-cards/cards.yaml"), "--profile", "print-shop",
                  "-o", str(tmp_path / "out"))
-    assert (result.exit_code, result.stderr) == (2, "tokengen: error: export takes one catalogue with --profile print-shop; "
-                                                    "several go on one table with a tts profile only\n")
+    assert (result.exit_code, result.stderr) == (2, "tokengen: error: export takes one catalogue (or one project) with "
+                                                    "--profile print-shop; several go on one table with a tts profile only\n")
     assert not (tmp_path / "out").exists()
 
 

@@ -280,8 +280,8 @@ def element_error(tmp_path: Path, element: str) -> str:
     ("{rect: fill, fill: {by: natoin, map: {uk: '#000000'}}}",
      "cat.yaml:4: template[0].fill.by: unknown field 'natoin'; did you mean 'nation'? (fields: name, nation, step, ink, art)"),
     ("{rect: fill, fill: {by: art, map: {x: '#000000'}}}", "cat.yaml:4: template[0].fill.by: field 'art' is an image: a value map can test only whether it is given (when: art)"),
-    ("{rect: fill, when: {nation: [uk, no]}}",
-     "cat.yaml:4: template[0].when.nation[1]: YAML reads an unquoted no, off or false as false; to compare text, put it in quotes ('no')"),
+    ("{rect: fill, when: {nation: [uk, false]}}",
+     "cat.yaml:4: template[0].when.nation[1]: YAML reads an unquoted false as a boolean; to compare text, put it in quotes ('false')"),
     ("{rect: fill, fill: {by: step, map: {one: '#000000'}}}", "cat.yaml:4: template[0].fill.map.one: field 'step' is a number; 'one' is not"),
     ("{text: {by: nation, map: {uk: '{nmae}'}}}", "cat.yaml:4: template[0].text.map.uk: unknown field 'nmae'; did you mean 'name'? (fields: name, nation, step, ink, art)"),
     ("{text: A, font: {by: nation, map: {uk: blod}}}", "cat.yaml:4: template[0].font.map.uk: unknown font 'blod'; did you mean 'bold'? (fonts: regular, bold)"),
@@ -310,7 +310,7 @@ def test_every_key_of_every_element_kind_takes_a_value_map_and_every_kind_takes_
         props = branch["properties"]
         assert props["when"] == props["unless"] == {"$ref": "#/$defs/condition"}, kind
         for key, ref in props.items():
-            if key in ("when", "unless", "repeat") or kind == "group":  # a repeat, a group's place: the same on every token
+            if key in ("when", "unless", "repeat") or kind in ("group", "stack"):  # a repeat, a group's or stack's place: the same on every token
                 continue
             target = defs[ref["$ref"].rsplit("/", 1)[1]]
             first = target["anyOf"][0] if "anyOf" in target else target["then"]

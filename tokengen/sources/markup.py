@@ -122,8 +122,8 @@ def _fail(message: str, path: str | PathLike[str], line: int | None, field: str 
 
 def icon_words(text: str) -> list[str]:
     """The names of the ``:name:`` words in ``text``, in order: what a boxed text reads as icons
-    (``"Deal 2 :sword: at 10:30"`` → ``["sword"]``)."""
-    return _ICON.findall(text)
+    (``"Deal 2 :sword: at 10:30"`` → ``["sword"]``; ``":coin@1.5:"`` → ``["coin"]``)."""
+    return [match.group(1) for match in _ICON.finditer(text)]
 
 
 def _suggest(name: str, names: list[str]) -> str:

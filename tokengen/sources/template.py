@@ -990,8 +990,8 @@ class _Parser:
                 raise self.fail(where, f"field '{field}' is a number; {show(value)} is not")
             return number
         if isinstance(value, bool):
-            words = "yes, on or true" if value else "no, off or false"
-            raise self.fail(where, f"YAML reads an unquoted {words} as {str(value).lower()}; to compare text, put it in quotes ('{words.split(',')[0]}')")
+            word = str(value).lower()  # YAML 1.2: only true and false are booleans (yamlsrc)
+            raise self.fail(where, f"YAML reads an unquoted {word} as a boolean; to compare text, put it in quotes ('{word}')")
         if kind == "colour":
             if isinstance(value, str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", value.strip()):
                 return Colour.parse(value.strip())
