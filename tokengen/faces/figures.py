@@ -157,13 +157,16 @@ def set_arc(text: str, font: str, largest: float, spacing: float, centre: geo.Po
     """Set ``text`` in ``font`` along the circle of radius ``r`` pt about ``centre`` (see
     :func:`tokengen.geometry.figures.arc_text`): at ``largest`` pt, shrunk (when ``fit`` and an
     ``end`` bounds it) until it fits the arc from ``start`` to ``end``, but not below ``smallest``.
-    ``spacing`` is extra space after each character, a fraction of the size.
+    ``spacing`` is extra space after each character, a fraction of the size; each character's
+    advance is kerned as the font kerns it with the next (:func:`tokengen.sources.fonts.kerns`),
+    so a kerned pair's origins lie its kerned advance apart along the arc.
 
     Raises:
         ValueError: the baseline circle has no radius (an inside text taller than the circle).
     """
     ascent = pdfmetrics.getAscentDescent(font, 1.0)[0]
-    widths = [pdfmetrics.stringWidth(ch, font, 1.0) + spacing for ch in text]
+    kerning = fonts.kerns(text, font)  # each character's advance kerned as the font kerns it with the next (HarfBuzz)
+    widths = [pdfmetrics.stringWidth(ch, font, 1.0) + spacing + k for ch, k in zip(text, kerning, strict=True)]
 
     def room_left(size: float) -> float:
         radius = geo.arc_radius(r, ascent * size, side, clockwise)
