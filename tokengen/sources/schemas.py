@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CatalogueError
-from .yamlsrc import Lines, dotted, floats, one_line, unquoted_comment
+from .yamlsrc import Lines, dotted, floats, one_line, plain, unquoted_comment
 
 if TYPE_CHECKING:
     import jsonschema
@@ -149,7 +149,7 @@ def fast_valid(data: Any, name: str) -> bool:
     try:
         if any(value.is_integer() for _, value in floats(data)):
             return False
-        return bool(_compiled(json.dumps(schema(name))).is_valid(data))
+        return bool(_compiled(json.dumps(schema(name))).is_valid(plain(data)))  # 007 and 1.10 as the numbers they are
     except (ValueError, TypeError, OverflowError, RecursionError, ImportError):
         return False
 

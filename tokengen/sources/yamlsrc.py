@@ -386,6 +386,27 @@ def dotted(where: tuple[Any, ...]) -> str:
     return out if len(out) <= 100 else out[:97] + "..."
 
 
+def plain(data: Any) -> Any:
+    """``data`` with every :class:`WrittenInt` and :class:`WrittenFloat` as a plain int or float
+    (for libraries that take only the built-in types, such as jsonschema-rs); the same objects
+    where nothing changes.
+
+    Raises:
+        RecursionError: data nested deeper than Python's recursion limit.
+    """
+    if isinstance(data, WrittenInt):
+        return int(data)
+    if isinstance(data, WrittenFloat):
+        return float(data)
+    if isinstance(data, dict):
+        changed = {key: plain(value) for key, value in data.items()}
+        return changed if any(changed[k] is not data[k] for k in data) else data
+    if isinstance(data, list):
+        items = [plain(value) for value in data]
+        return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
+    return data
+
+
 def floats(data: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], float]]:
     """Every float in read YAML ``data`` with its path (keys and list indexes), in document order.
 
