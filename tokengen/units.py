@@ -107,19 +107,7 @@ def named_sizes() -> dict[str, NamedSize]:
     Raises:
         ValueError: the package's own file is damaged (a size that does not parse).
     """
-    from importlib.resources import files
-
-    import yaml
-
-    data = yaml.safe_load((files("tokengen") / "data" / "sizes.yaml").read_text(encoding="utf-8"))
-    found: dict[str, NamedSize] = {}
-    for name, entry in data["sizes"].items():
-        width, height = _parse_dimensions(entry["size"])
-        size = NamedSize(name, width, height if height is not None else width, tuple(entry.get("also", ())),
-                         " ".join(str(entry["source"]).split()))
-        for key in (name, *size.also):
-            found[key.lower()] = size
-    return found
+    return _size_table("sizes", "size")
 
 
 @cache
@@ -131,18 +119,24 @@ def named_sleeves() -> dict[str, NamedSize]:
     Raises:
         ValueError: the package's own file is damaged (a size that does not parse).
     """
+    return _size_table("sleeves", "card")
+
+
+def _size_table(section: str, key: str) -> dict[str, NamedSize]:
+    """One section of ``data/sizes.yaml`` (each entry's size under ``key``), by each name of each
+    entry (lower case)."""
     from importlib.resources import files
 
     import yaml
 
     data = yaml.safe_load((files("tokengen") / "data" / "sizes.yaml").read_text(encoding="utf-8"))
     found: dict[str, NamedSize] = {}
-    for name, entry in data["sleeves"].items():
-        width, height = _parse_dimensions(entry["card"])
+    for name, entry in data[section].items():
+        width, height = _parse_dimensions(entry[key])
         size = NamedSize(name, width, height if height is not None else width, tuple(entry.get("also", ())),
                          " ".join(str(entry["source"]).split()))
-        for key in (name, *size.also):
-            found[key.lower()] = size
+        for alias in (name, *size.also):
+            found[alias.lower()] = size
     return found
 
 
