@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ...io.atomic import atomic_files
@@ -22,18 +23,9 @@ from .sides import print_path, write_png
 
 def cut_svg(job: Job) -> Planned:
     """``output: cut-svg``: the sheet PDF, then one SVG of cut outlines per sheet."""
-    plan = plan_sheet(job)
-    out_stem = job.out_dir / job.stem
-    cut_files = [svg_path(out_stem, n) for n in range(1, plan.sheets + 1)]
+    from ..cutsvg import write_cut_svgs
 
-    def write() -> list[Path]:
-        from ..cutsvg import write_cut_svgs
-
-        built = build_sheet(job, plan)
-        marks = "registration" in job.profile.marks and job.cut_marks
-        return [job.pdf, *write_cut_svgs(job.catalogue, plan.spec, out_stem, marks, copies=built.sets, cut=job.profile.cut)]
-
-    return Planned([job.pdf, *cut_files], plan.pages, write)
+    return _with_cut_files(job, svg_path, write_cut_svgs)
 
 
 def cut_dxf(job: Job) -> Planned:
@@ -42,19 +34,26 @@ def cut_dxf(job: Job) -> Planned:
     Raises:
         UsageError: ezdxf is not installed (:func:`tokengen.outputs.cutdxf.require_ezdxf`).
     """
-    from ..cutdxf import dxf_path, require_ezdxf
+    from ..cutdxf import dxf_path, require_ezdxf, write_cut_dxfs
 
+    return _with_cut_files(job, dxf_path, write_cut_dxfs, lambda: require_ezdxf(job.profile.name))
+
+
+def _with_cut_files(job: Job, path_of: Callable[[Path, int], Path], write_cut_files: Callable[..., list[Path]],
+                    usable: Callable[[], None] = lambda: None) -> Planned:
+    """The sheet PDF, then one cut file per sheet: ``path_of(stem, n)`` names sheet n's, and
+    ``write_cut_files(catalogue, spec, stem, marks, copies=, cut=)`` writes them all (with the
+    registration marks when the profile has them and the job keeps them). ``usable()`` raises
+    when the writer cannot run here (a missing extra), once the sheets are planned."""
     plan = plan_sheet(job)
-    require_ezdxf(job.profile.name)
+    usable()
     out_stem = job.out_dir / job.stem
-    cut_files = [dxf_path(out_stem, n) for n in range(1, plan.sheets + 1)]
+    cut_files = [path_of(out_stem, n) for n in range(1, plan.sheets + 1)]
 
     def write() -> list[Path]:
-        from ..cutdxf import write_cut_dxfs
-
         built = build_sheet(job, plan)
         marks = "registration" in job.profile.marks and job.cut_marks
-        return [job.pdf, *write_cut_dxfs(job.catalogue, plan.spec, out_stem, marks, copies=built.sets, cut=job.profile.cut)]
+        return [job.pdf, *write_cut_files(job.catalogue, plan.spec, out_stem, marks, copies=built.sets, cut=job.profile.cut)]
 
     return Planned([job.pdf, *cut_files], plan.pages, write)
 
