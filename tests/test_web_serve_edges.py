@@ -83,31 +83,13 @@ def test_slow_clients_hold_header_slots_not_the_requests_served(folder: Path, tm
 def test_clients_that_never_finish_their_headers_time_out(folder: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setattr(web, "HEADER_TIMEOUT", 0.5)
     monkeypatch.setattr(web, "MAX_HEADER_SLOTS", 4)
-    ready = threading.Event()
-    work = tmp_path / "work"
-    work.mkdir()
-    app = web.create_app(folder / "token_defs.yaml", workdir=work, watch=False, on_ready=ready.set)
-    server = web.uvicorn_server(app)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    assert ready.wait(HANG)
+    server, thread, sock, port = _serving(folder, tmp_path)
     slow = [socket.create_connection(("127.0.0.1", port), timeout=HANG) for _ in range(4)]
     try:
         for s in slow:  # the request line and one header, never the blank line that ends them
             s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 
-        def status() -> int:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG)
-            conn.request("GET", "/static/style.css")
-            code = conn.getresponse().status
-            conn.close()
-            return code
-
-        assert status() == 503  # every slot is held
+        assert _status(port) == 503  # every slot is held
         for s in slow:  # each is answered and closed once its deadline passes (recv waits for it)
             answer = b""
             while chunk := s.recv(4096):
@@ -115,7 +97,7 @@ def test_clients_that_never_finish_their_headers_time_out(folder: Path, tmp_path
             head, _, body = answer.partition(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 408 ")
             assert body == b"request headers not complete within 0.5 s\n"
-        assert status() == 200  # the slots are free again
+        assert _status(port) == 200  # the slots are free again
     finally:
         for s in slow:
             s.close()
