@@ -10,7 +10,7 @@ printable strokes.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -693,11 +693,7 @@ class SheetCanvas:
             c.drawPath(p, stroke=1, fill=0)
             c.restoreState()
             return
-        key = (tuple(lines), stroke, colour)
-        name = self._line_forms.get(key)
-        if name is None:
-            name = self._line_forms[key] = f"lines-{len(self._line_forms)}"
-            self._page_form(name)
+        def draw() -> None:
             c.setLineWidth(stroke)
             c.setStrokeColor(self.paint(colour))
             p = c.beginPath()
@@ -705,6 +701,19 @@ class SheetCanvas:
                 p.moveTo(line.x0, line.y0)
                 p.lineTo(line.x1, line.y1)
             c.drawPath(p, stroke=1, fill=0)
+
+        self._page_form_once(self._line_forms, (tuple(lines), stroke, colour), "lines", draw)
+
+    def _page_form_once(self, forms: dict[tuple, str], key: tuple, prefix: str, draw: Callable[[], None]) -> None:
+        """Place the page-sized form ``forms[key]`` on this page, drawing it first (named
+        ``<prefix>-<n>``, its content by ``draw()``) when no page drew it before: sheet furniture
+        drawn once and placed on every page that has the same."""
+        c = self.canvas
+        name = forms.get(key)
+        if name is None:
+            name = forms[key] = f"{prefix}-{len(forms)}"
+            self._page_form(name)
+            draw()
             c.endForm()
         c.doForm(name)
 
@@ -777,16 +786,13 @@ class SheetCanvas:
         if not rects:
             return
         c = self.canvas
-        key = ("fill", tuple(rects))
-        name = self._line_forms.get(key)
-        if name is None:
-            name = self._line_forms[key] = f"fill-{len(self._line_forms)}"
-            self._page_form(name)
+
+        def draw() -> None:
             for rect, colour in rects:
                 c.setFillColor(self.paint(colour))
                 c.rect(rect.x, rect.y, rect.w, rect.h, stroke=0, fill=1)
-            c.endForm()
-        c.doForm(name)
+
+        self._page_form_once(self._line_forms, ("fill", tuple(rects)), "fill", draw)
 
     def zone_bands(self, bands: Sequence[Any]) -> None:
         """Each zone of a hand-laid sheet (:class:`tokengen.geometry.handsheet.ZoneBand`): its
@@ -796,11 +802,8 @@ class SheetCanvas:
         if not bands:
             return
         c = self.canvas
-        key = ("zones", tuple(bands))
-        name = self._line_forms.get(key)
-        if name is None:
-            name = self._line_forms[key] = f"zones-{len(self._line_forms)}"
-            self._page_form(name)
+
+        def draw() -> None:
             for band in bands:
                 rect = band.rect
                 c.setFillColor(self.paint(band.colour))
@@ -811,8 +814,8 @@ class SheetCanvas:
                 size = fonts.fit_size(band.label, self.bold, rect.w - 6, min(ZONE_LABEL_SIZE, rect.h * 0.7))
                 c.setFont(self.bold, size)
                 c.drawString(rect.x + 3, rect.y + (rect.h - size * 0.7) / 2, band.label)
-            c.endForm()
-        c.doForm(name)
+
+        self._page_form_once(self._line_forms, ("zones", tuple(bands)), "zones", draw)
 
     def calibration(self, strip: Rect, captions: Sequence[str]) -> furniture.Furniture:
         """The calibration strip laid out by :func:`tokengen.geometry.furniture.calibration`: a bar exactly
@@ -827,13 +830,9 @@ class SheetCanvas:
         c = self.canvas
         plan = furniture.calibration(furniture.upright(strip), captions, self.measure)
         side = furniture.turned(strip)  # up the left margin: laid out lengthwise, drawn a quarter turn round
-        key = ("calibration", strip)
-        name = self._rulers.get(key)
-        if name is None:
+        def draw() -> None:
             # BBox = the whole page, content in page coordinates, placed without a transform: a
             # form as large as the page is sheet furniture, not a token (see preflight.pieces)
-            name = self._rulers[key] = f"calibration-{len(self._rulers)}"
-            self._page_form(name)
             if side:
                 c.saveState()
                 c.translate(strip.x1, strip.y)
@@ -844,8 +843,8 @@ class SheetCanvas:
                 self._text(text)
             if side:
                 c.restoreState()
-            c.endForm()
-        c.doForm(name)
+
+        self._page_form_once(self._rulers, ("calibration", strip), "calibration", draw)
         if plan.caption:
             if side:
                 c.saveState()
