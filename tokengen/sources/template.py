@@ -147,7 +147,7 @@ class Size:
 #: which keys each kind takes and what their values are) has passed it: key → :class:`_Parser`
 #: method. A key not named here is taken as the schema gave it (a flag, a word, a number).
 _READ = {"at": "point", "box": "point", "clip": "point", "width": "size", "size": "size", "radius": "size", "inset": "size",
-         "r": "size", "colour": "colour", "fill": "colour", "stroke": "colour", "plate_colour": "colour", "font": "font",
+         "r": "size", "colour": "colour", "fill": "fill", "stroke": "colour", "plate_colour": "colour", "font": "font",
          "stroke_width": "size",
          "align": "align", "spacing": "spacing",
          "min_size": "size", "leading": "number", "rotate": "number", "dash": "dash", "inner": "number",
@@ -1034,76 +1034,128 @@ class _Parser:
     def element(self, spec: dict[str, Any], where: tuple[Any, ...], in_stack: bool = False) -> Element:
         """One element that passed ``template.schema.json#/$defs/element`` (one kind key, that
         kind's keys, values of the right form; any value may be a value map). ``in_stack``: an
-        element of a stack, where every text is a boxed text."""
+        element of a stack, where every text is a boxed text.
+
+        Raises:
+            CatalogueError: a value the schema cannot judge (a field, font or file it names), or a
+                rule across keys (:meth:`_check_element`).
+        """
         kind = next(k for k in KINDS if k in spec)
         args: dict[str, Any] = {"kind": kind, "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS.get(kind, {})}
+        picks = self._element_keys(spec, kind, where, args)
+        if kind in ("line", "polygon", "regular", "star", "path"):
+            args.setdefault("content", "")
+        if kind in ("text", "glyph"):
+            args["boxed"] = "box" in spec or in_stack
+        self._check_element(spec, kind, where, in_stack, args)
+        return Element(**args, picks=picks)
+
+    def _element_keys(self, spec: dict[str, Any], kind: str, where: tuple[Any, ...],
+                      args: dict[str, Any]) -> tuple[tuple[str, Pick], ...]:
+        """Each of an element's keys read into ``args`` (its :class:`Element` attributes) in the
+        order written; returns its value maps, (attribute, :class:`Pick`) each. A mapped key's
+        attribute holds the map's default, else its first value."""
         picks = []
         for key, value in spec.items():
             at = where + (key,)
             if key in ("when", "unless"):
                 args[key] = self.condition(value, at)
-                continue
-            read: Callable[[Any, tuple[Any, ...]], Any]
-            name = key
-            if key == kind and kind in ("line", "polygon"):
-                read, name = _points, "points"
-            elif key == kind and kind in ("regular", "star"):
-                read, name = _count, "sides"
-            elif key == kind == "path":
-                read, name = self.path_data, "commands"
-            elif key == kind:
-                read, name = partial(self.content, kind, extra=REPEAT_NAMES if "repeat" in spec else ()), "content"
             elif key == "repeat":
                 args["repeat"] = self.repeat(value, at)
-                continue
-            elif key == "fill":
-                read = self.fill
-            elif key in _READ:
-                read = getattr(self, _READ[key])
-            else:
-                read = _as_given
-            if isinstance(value, dict) and "by" in value and "map" in value:  # a value map (a gradient has neither key)
+            elif isinstance(value, dict) and "by" in value and "map" in value:  # a value map (a gradient has neither key)
+                read, name = self._reader(spec, kind, key)
                 pick = self.pick(value, at, read)
                 picks.append((name, pick))
                 args[name] = pick.default if pick.has_default else pick.choices[0][1]
             else:
+                read, name = self._reader(spec, kind, key)
                 args[name] = read(value, at)
-        if kind in ("line", "polygon", "regular", "star", "path"):
-            args.setdefault("content", "")
+        return tuple(picks)
+
+    def _reader(self, spec: dict[str, Any], kind: str, key: str) -> tuple[Callable[[Any, tuple[Any, ...]], Any], str]:
+        """How an element's key is read and the :class:`Element` attribute it sets: the kind's
+        own key by :meth:`_kind_reader`, another by the method :data:`_READ` names (else as the
+        schema passed it)."""
+        if key == kind:
+            return self._kind_reader(spec, kind)
+        return (getattr(self, _READ[key]) if key in _READ else _as_given), key
+
+    def _kind_reader(self, spec: dict[str, Any], kind: str) -> tuple[Callable[[Any, tuple[Any, ...]], Any], str]:
+        """How the kind's own key (``text: …``, ``line: …``) is read and the attribute it sets: a
+        line's or polygon's corners, a regular polygon's or star's count, a path's outline, else
+        the element's text (a repeated one's may read ``{i}``, ``{n}``, ``{item}``)."""
+        if kind in ("line", "polygon"):
+            return _points, "points"
+        if kind in ("regular", "star"):
+            return _count, "sides"
+        if kind == "path":
+            return self.path_data, "commands"
+        return partial(self.content, kind, extra=REPEAT_NAMES if "repeat" in spec else ()), "content"
+
+    def _positive_box(self, box: list[float], where: tuple[Any, ...], what: str = "a box") -> None:
+        """Refuse a box ``[x, y, w, h]`` whose width or height is not above 0."""
+        if not (box[2] > 0 and box[3] > 0):
+            raise self.fail(where, f"{what} needs a width and height above 0, got {list(box)}")
+
+    def _check_element(self, spec: dict[str, Any], kind: str, where: tuple[Any, ...], in_stack: bool,
+                       args: dict[str, Any]) -> None:
+        """The rules across an element's keys: a figure takes a box only in a stack; a box or clip
+        above 0; then its kind's own rules (:data:`_KIND_RULES`).
+
+        Raises:
+            CatalogueError: the first rule broken, at the key that breaks it.
+        """
         if "box" in spec and kind in _SIZED_IN_STACK and not in_stack:
             raise self.fail(where + ("box",), f"a {kind} takes a box only in a stack (its size there); elsewhere its "
                             + ("points" if kind in ("line", "polygon") else "path" if kind == "path" else "at and r") + " place it")
-        for key in ("box", "clip"):
-            for box in _given(spec.get(key)) if kind not in ("text", "glyph") else ():
-                if not (box[2] > 0 and box[3] > 0):
-                    raise self.fail(where + (key,), f"a box needs a width and height above 0, got {list(box)}")
-        if kind == "arc_text" and args.get("align") == "justify":
+        for key in ("box", "clip") if kind not in ("text", "glyph") else ():
+            for box in _given(spec.get(key)):
+                self._positive_box(box, where + (key,))
+        rule = _KIND_RULES.get(kind)
+        if rule is not None:
+            rule(self, spec, where, args)
+
+    def _check_arc_text(self, spec: dict[str, Any], where: tuple[Any, ...], args: dict[str, Any]) -> None:
+        """Text on a circle: aligned left, centre or right (not justified)."""
+        if args.get("align") == "justify":
             raise self.fail(where + ("align",), "text on a circle is aligned left, centre or right")
-        if kind == "sector" and "start" in spec and "end" in spec and spec["start"] == spec["end"]:
+
+    def _check_sector(self, spec: dict[str, Any], where: tuple[Any, ...], args: dict[str, Any]) -> None:
+        """A sector: its ``start`` and ``end`` differ (a whole circle leaves ``end`` out)."""
+        if "start" in spec and "end" in spec and spec["start"] == spec["end"]:
             raise self.fail(where + ("end",), f"a sector from {spec['start']} to {spec['end']} degrees is empty; for a whole circle leave end out")
-        if kind in ("text", "glyph"):
-            args["boxed"] = "box" in spec or in_stack
-            for box in _given(spec.get("box")):
-                if not (box[2] > 0 and box[3] > 0):
-                    raise self.fail(where + ("box",), f"a text's box needs a width and height above 0, got {list(box)}")
-            if not args["boxed"]:
-                for key in ("min_size", "valign", "leading", "markup", "lang", "smallcaps"):
-                    if key in spec:
-                        raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
-                if "justify" in _given(spec.get("align")):
-                    raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
-            else:
-                for key in ("stroke", "stroke_width", "dash", "fill"):
-                    if key in spec:
-                        raise self.fail(where + (key,), f"'{key}' is for a one-line text; a text in a box is drawn filled only, "
-                                                        "in its colour")
-            if "fill" in spec and not isinstance(spec["fill"], dict):
-                raise self.fail(where + ("fill",), "a text's fill is a gradient ({gradient: [COLOUR, ...]} or {radial: [...]}); "
-                                                   "give a plain colour as colour:")
-            for key in ("stroke_width", "dash"):
-                if key in spec and "stroke" not in spec:
-                    raise self.fail(where + (key,), f"'{key}' outlines a text in its stroke colour; add stroke: \"#rrggbb\"")
-        return Element(**args, picks=tuple(picks))
+
+    def _check_text(self, spec: dict[str, Any], where: tuple[Any, ...], args: dict[str, Any]) -> None:
+        """A text or glyph: its box above 0, then the keys of a text in a box
+        (:meth:`_check_boxed_text`) or of a one-line text (:meth:`_check_one_line_text`)."""
+        for box in _given(spec.get("box")):
+            self._positive_box(box, where + ("box",), "a text's box")
+        if args["boxed"]:
+            self._check_boxed_text(spec, where)
+        else:
+            self._check_one_line_text(spec, where)
+
+    def _check_boxed_text(self, spec: dict[str, Any], where: tuple[Any, ...]) -> None:
+        """A text in a box is drawn filled only, in its colour: no stroke, outline, dash or fill."""
+        for key in ("stroke", "stroke_width", "dash", "fill"):
+            if key in spec:
+                raise self.fail(where + (key,), f"'{key}' is for a one-line text; a text in a box is drawn filled only, "
+                                                "in its colour")
+
+    def _check_one_line_text(self, spec: dict[str, Any], where: tuple[Any, ...]) -> None:
+        """A one-line text: none of a boxed text's keys, not justified, a fill only as a gradient,
+        and an outline's width or dash only with its ``stroke``."""
+        for key in ("min_size", "valign", "leading", "markup", "lang", "smallcaps"):
+            if key in spec:
+                raise self.fail(where + (key,), f"'{key}' is for a text in a box; add box: [x, y, w, h]")
+        if "justify" in _given(spec.get("align")):
+            raise self.fail(where + ("align",), "'justify' is for a text in a box; add box: [x, y, w, h] or use left, centre or right")
+        if "fill" in spec and not isinstance(spec["fill"], dict):
+            raise self.fail(where + ("fill",), "a text's fill is a gradient ({gradient: [COLOUR, ...]} or {radial: [...]}); "
+                                               "give a plain colour as colour:")
+        for key in ("stroke_width", "dash"):
+            if key in spec and "stroke" not in spec:
+                raise self.fail(where + (key,), f"'{key}' outlines a text in its stroke colour; add stroke: \"#rrggbb\"")
 
     def path_data(self, value: str, where: tuple[Any, ...]) -> tuple[tuple[float | str, ...], ...]:
         """``path:`` SVG path data in fractions of the token (:func:`tokengen.geometry.svgpath.parse_path`)."""
@@ -1143,48 +1195,50 @@ class _Parser:
         is a boxed text, its box its width) or a ``fill: WEIGHT`` spacer.
 
         Raises:
-            CatalogueError: a kind a stack cannot measure (a frame, text on a circle, a group,
-                another stack); ``at`` on an element the stack places by its box; a repeat's
-                ``step`` or ``turn`` (the stack places each copy).
+            CatalogueError: a child the stack cannot place (:meth:`_check_stack_child`); a box
+                not above 0.
         """
-        children = []
-        for i, child in enumerate(spec["stack"]):
-            at = where + ("stack", i)
-            if set(child) == {"fill"}:
-                children.append(Element("spacer", weight=float(child["fill"]), line=self.lines.get(at), where=dotted(at)))
-                continue
-            kind = next((k for k in KINDS if k in child), "")
-            if kind not in STACKABLE:
-                raise self.fail(at + (kind,), f"a stack cannot hold a {kind} (it holds {', '.join(STACKABLE)} and fill spacers)")
-            if "at" in child and kind in ("text", "glyph", "image", "rect", "ellipse"):
-                raise self.fail(at + ("at",), "the stack places its elements: leave 'at' out (a box gives the size only)")
-            if "width" in child and kind in ("text", "glyph"):
-                raise self.fail(at + ("width",), "a text in a stack is as wide as the stack, or as its box: [0, 0, w, h]")
-            if "box" not in child and kind in ("image", "rect", "ellipse", "polygon", "path"):
-                raise self.fail(at, f"a {kind} in a stack needs box: [0, 0, w, h] (its size there)")
-            repeat = child.get("repeat") or {}
-            for key in ("step", "turn", "about"):
-                if key in repeat:
-                    raise self.fail(at + ("repeat", key), f"a stack places each copy after the last: '{key}' is not used in a stack")
-            element = self.element(child, at, in_stack=True)
-            children.append(replace(element, sized="box" in child, boxed=element.kind in ("text", "glyph")))
+        children = tuple(self._stack_child(child, where + ("stack", i)) for i, child in enumerate(spec["stack"]))
         args: dict[str, Any] = {"kind": "stack", "line": self.lines.get(where), "where": dotted(where), **_DEFAULTS["stack"],
-                                "children": tuple(children)}
-        for key in ("when", "unless"):
+                                "children": children}
+        readers: dict[str, Callable[[Any, tuple[Any, ...]], Any]] = {
+            "when": self.condition, "unless": self.condition, "box": self._stack_box, "gap": self.size,
+            "direction": _as_given, "align": self.align}
+        for key, read in readers.items():
             if key in spec:
-                args[key] = self.condition(spec[key], where + (key,))
-        if "box" in spec:
-            box = spec["box"]
-            if not (box[2] > 0 and box[3] > 0):
-                raise self.fail(where + ("box",), f"a box needs a width and height above 0, got {list(box)}")
-            args["box"] = tuple(float(v) for v in box)
-        if "gap" in spec:
-            args["gap"] = self.size(spec["gap"], where + ("gap",))
-        if "direction" in spec:
-            args["direction"] = spec["direction"]
-        if "align" in spec:
-            args["align"] = self.align(spec["align"], where + ("align",))
+                args[key] = read(spec[key], where + (key,))
         return Element(**args)
+
+    def _stack_box(self, value: list[float], where: tuple[Any, ...]) -> tuple[float, ...]:
+        """A stack's ``box: [x, y, w, h]``, its width and height above 0."""
+        self._positive_box(value, where)
+        return tuple(float(v) for v in value)
+
+    def _stack_child(self, child: dict[str, Any], where: tuple[Any, ...]) -> Element:
+        """One element of a stack: a ``fill: WEIGHT`` spacer, or an element read as any is,
+        ``sized`` if it gave a box (a text or glyph there is always boxed)."""
+        if set(child) == {"fill"}:
+            return Element("spacer", weight=float(child["fill"]), line=self.lines.get(where), where=dotted(where))
+        self._check_stack_child(child, next((k for k in KINDS if k in child), ""), where)
+        element = self.element(child, where, in_stack=True)
+        return replace(element, sized="box" in child, boxed=element.kind in ("text", "glyph"))
+
+    def _check_stack_child(self, child: dict[str, Any], kind: str, where: tuple[Any, ...]) -> None:
+        """What a stack refuses of an element: a kind it cannot measure (a frame, text on a
+        circle, a group, another stack); ``at`` on one it places by its box; a text's ``width``;
+        a figure without its box; a repeat's ``step``, ``turn`` or ``about`` (it places each copy)."""
+        if kind not in STACKABLE:
+            raise self.fail(where + (kind,), f"a stack cannot hold a {kind} (it holds {', '.join(STACKABLE)} and fill spacers)")
+        if "at" in child and kind in ("text", "glyph", "image", "rect", "ellipse"):
+            raise self.fail(where + ("at",), "the stack places its elements: leave 'at' out (a box gives the size only)")
+        if "width" in child and kind in ("text", "glyph"):
+            raise self.fail(where + ("width",), "a text in a stack is as wide as the stack, or as its box: [0, 0, w, h]")
+        if "box" not in child and kind in ("image", "rect", "ellipse", "polygon", "path"):
+            raise self.fail(where, f"a {kind} in a stack needs box: [0, 0, w, h] (its size there)")
+        repeat = child.get("repeat") or {}
+        for key in ("step", "turn", "about"):
+            if key in repeat:
+                raise self.fail(where + ("repeat", key), f"a stack places each copy after the last: '{key}' is not used in a stack")
 
     def elements(self, spec: list[Any], where: tuple[Any, ...]) -> tuple[Element, ...]:
         out: list[Element] = []
@@ -1200,6 +1254,12 @@ class _Parser:
     def template(self, spec: list[Any], where: tuple[Any, ...], name: str = "") -> Template:
         source = "" if name else str(self.path)
         return Template(self.elements(spec, where), name, source=source)
+
+
+#: The rules across an element's keys that belong to its kind (:meth:`_Parser._check_element`).
+_KIND_RULES: dict[str, Callable[[_Parser, dict[str, Any], tuple[Any, ...], dict[str, Any]], None]] = {
+    "arc_text": _Parser._check_arc_text, "sector": _Parser._check_sector,
+    "text": _Parser._check_text, "glyph": _Parser._check_text}
 
 
 def parse_layouts(path: Path, spec: dict[str, Any], lines: Lines, fields: dict[str, str],
