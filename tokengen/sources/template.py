@@ -367,19 +367,30 @@ class Element:
         if self.repeat is not None:
             names = [name for name in names if name not in REPEAT_NAMES]
             names += [self.repeat.over] if self.repeat.over else []
-        fills: list[Any] = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
-        for pick in [c for c in fills if isinstance(c, Pick)]:
-            fills += [pick.by, *pick.values()]
-        names += [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
+        names += self._colour_fields()
         for condition in (self.when, self.unless):
             names += [clause.field for clause in condition.clauses] if condition else []
         for key, pick in self.picks:
-            names.append(pick.by)
-            for value in pick.values():
-                if key == "content" and self.kind in TEXT_KINDS:
-                    names += placeholders(value)
-                elif key in _COLOUR_KEYS and isinstance(value, str):
-                    names.append(value)
+            names += self._pick_fields(key, pick)
+        return names
+
+    def _colour_fields(self) -> list[str]:
+        """The colour fields this element's colours name (a gradient's too, and what its value
+        maps read and may choose)."""
+        fills: list[Any] = list(self.fill.colours) if isinstance(self.fill, Gradient) else [self.fill]
+        for pick in [c for c in fills if isinstance(c, Pick)]:
+            fills += [pick.by, *pick.values()]
+        return [c for c in (self.colour, *fills, self.stroke, self.plate_colour) if isinstance(c, str)]
+
+    def _pick_fields(self, key: str, pick: Pick) -> list[str]:
+        """The fields a value map for ``key`` reads: the one it is chosen by, and those its
+        values name (a text's places, a colour field)."""
+        names = [pick.by]
+        for value in pick.values():
+            if key == "content" and self.kind in TEXT_KINDS:
+                names += placeholders(value)
+            elif key in _COLOUR_KEYS and isinstance(value, str):
+                names.append(value)
         return names
 
 
@@ -558,28 +569,38 @@ def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
         if ch in "{}" and text[at + 1:at + 2] == ch:
             literal.append(ch)
             at += 2
-            continue
-        if ch == "}":
+        elif ch == "}":
             raise ValueError("single '}' in the text; write '}}' to print a brace")
-        if ch != "{":
+        elif ch != "{":
             literal.append(ch)
             at += 1
-            continue
-        close, quote = at + 1, ""
-        while close < end and (quote or text[close] != "}"):
-            if quote and text[close] == quote:
-                quote = ""
-            elif not quote and text[close] in "\"'":
-                quote = text[close]
-            close += 1
-        if close >= end:
-            raise ValueError("single '{' in the text; write '{{' to print a brace")
-        out.append(("".join(literal), text[at + 1:close]))
-        literal = []
-        at = close + 1
+        else:
+            close = _place_end(text, at + 1)
+            out.append(("".join(literal), text[at + 1:close]))
+            literal = []
+            at = close + 1
     if literal or not out:
         out.append(("".join(literal), None))
     return tuple(out)
+
+
+def _place_end(text: str, start: int) -> int:
+    """Where the place that begins at ``start`` (just after its ``{``) ends: the index of its
+    closing ``}``, passing over any inside quotes (``"…"`` or ``'…'``).
+
+    Raises:
+        ValueError: no closing brace.
+    """
+    close, quote = start, ""
+    while close < len(text) and (quote or text[close] != "}"):
+        if quote and text[close] == quote:
+            quote = ""
+        elif not quote and text[close] in "\"'":
+            quote = text[close]
+        close += 1
+    if close >= len(text):
+        raise ValueError("single '{' in the text; write '{{' to print a brace")
+    return close
 
 
 #: A place naming another token's value: ``ref:ID.field`` (by its id) or ``row:N.field`` (the Nth token, from 1).
@@ -877,27 +898,42 @@ class _Parser:
         return (on, off)
 
     def fill(self, value: Any, where: tuple[Any, ...]) -> FillRef:
-        """A colour, or a gradient ``{gradient: [...], angle: DEG}`` / ``{radial: [...]}``."""
+        """A colour, or a gradient ``{gradient: [...], angle: DEG}`` / ``{radial: [...]}``.
+
+        Raises:
+            CatalogueError: both kinds or neither; a key of the other kind; stops that are not one
+                increasing fraction per colour; a colour :meth:`colour` refuses.
+        """
         if not isinstance(value, dict):
             return self.colour(value, where)
-        kinds = [k for k in ("gradient", "radial") if k in value]
-        if len(kinds) != 1:
-            raise self.fail(where, "a gradient fill has either gradient: [COLOUR, …] (linear) or radial: [COLOUR, …]"
-                            + (", not both" if kinds else ""))
-        kind = kinds[0]
-        if kind == "radial" and "angle" in value:
-            raise self.fail(where + ("angle",), "'angle' is for a linear gradient; a radial one runs from the centre out")
+        kind = self._gradient_kind(value, where)
         colours = tuple(self.pick(c, where + (kind, i), self.colour) if isinstance(c, dict) else self.colour(c, where + (kind, i))
                         for i, c in enumerate(value[kind]))
-        stops = tuple(float(v) for v in value.get("stops", ()))
-        if stops and (len(stops) != len(colours) or any(b < a for a, b in zip(stops, stops[1:], strict=False))):
-            raise self.fail(where + ("stops",), f"stops must be {len(colours)} increasing fractions, one for each colour, got {list(value['stops'])}")
+        stops = self._gradient_stops(value, len(colours), where)
         if kind == "gradient" and ("centre" in value or "radius" in value):
             key = "centre" if "centre" in value else "radius"
             raise self.fail(where + (key,), f"'{key}' is for a radial gradient; a linear one runs along its angle")
         centre = tuple(float(v) for v in value.get("centre", (0.5, 0.5)))
         return Gradient("linear" if kind == "gradient" else "radial", colours, float(value.get("angle", 180.0)), stops,
                         (centre[0], centre[1]), float(value.get("radius", 0.5)))
+
+    def _gradient_stops(self, value: dict[str, Any], count: int, where: tuple[Any, ...]) -> tuple[float, ...]:
+        """A gradient's ``stops``: none, or one increasing fraction for each of its ``count`` colours."""
+        stops = tuple(float(v) for v in value.get("stops", ()))
+        if stops and (len(stops) != count or any(b < a for a, b in zip(stops, stops[1:], strict=False))):
+            raise self.fail(where + ("stops",), f"stops must be {count} increasing fractions, one for each colour, got {list(value['stops'])}")
+        return stops
+
+    def _gradient_kind(self, value: dict[str, Any], where: tuple[Any, ...]) -> str:
+        """Which gradient a fill map gives, ``gradient`` (linear) or ``radial``: exactly one, and
+        a radial one without an ``angle``."""
+        kinds = [k for k in ("gradient", "radial") if k in value]
+        if len(kinds) != 1:
+            raise self.fail(where, "a gradient fill has either gradient: [COLOUR, …] (linear) or radial: [COLOUR, …]"
+                            + (", not both" if kinds else ""))
+        if kinds[0] == "radial" and "angle" in value:
+            raise self.fail(where + ("angle",), "'angle' is for a linear gradient; a radial one runs from the centre out")
+        return kinds[0]
 
     def align(self, value: str, where: tuple[Any, ...]) -> str:
         return "centre" if value == "center" else value
@@ -914,7 +950,7 @@ class _Parser:
         if isinstance(over, str):
             name = over[1:-1]
             if name not in self.fields:
-                raise self.fail(where + ("over",), f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
+                raise self.fail(where + ("over",), f"unknown field '{name}'{suggest(name, list(self.fields))}{self._fields_listed()}")
             if self.fields[name] not in ("number", "integer", "text"):
                 raise self.fail(where + ("over",), f"field '{name}' is {self.fields[name]}; a repeat goes over a number (that many copies) or a text (one per comma-separated part)")
             return Repeat(over=name, step=(step[0], step[1]), turn=turn, about=(about[0], about[1]))
@@ -923,41 +959,65 @@ class _Parser:
 
     def content(self, kind: str, content: str, where: tuple[Any, ...], extra: tuple[str, ...] = ()) -> str:
         """The text of a text, glyph or image element, its ``{field}`` places declared (an
-        image's of type image; a literal picture resolved inside the catalogue's folder)."""
+        image's of type image; a literal picture resolved inside the catalogue's folder).
+
+        Raises:
+            CatalogueError: an unpaired brace; a place the template cannot read
+                (:meth:`_check_refs`, :meth:`_check_place_names`); a picture not found.
+        """
         if kind not in TEXT_KINDS:
             return content
         try:
             names = placeholders(content)
         except ValueError as exc:
             raise self.fail(where, str(exc)) from None
-        computed = [place for _, place in _pieces(content) if place is not None and is_computed(place)]
-        if kind == "image" and computed:
-            raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
-        for _, place in _pieces(content):
-            if place is not None and is_ref(place):
-                m = REF.fullmatch(place)
-                field = (m.group(3) or m.group(6)) if m else ""
-                if field not in self.fields:
-                    raise self.fail(where, f"{{{place}}}: unknown field '{field}'{suggest(field, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'})")
-                if self.fields[field] in ("image", "colour") or kind == "image":
-                    raise self.fail(where, f"{{{place}}}: a reference names another token's text or number for a text")
+        computed = self._computed_places(kind, content, where)
+        self._check_refs(kind, content, where)
         for name in names:
-            if name in extra or (name == ROW and ROW not in self.fields):
-                continue
-            if name not in self.fields:
-                parts = name.split("-")
-                hint = (f" (to subtract, put spaces around '-': {{{' - '.join(parts)}}})"
-                        if len(parts) > 1 and all(p in self.fields for p in parts) else "")
-                raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))} (fields: {', '.join(self.fields) or 'none declared'}){hint}")
-            if kind == "image" and self.fields[name] != "image":
-                raise self.fail(where, f"field '{name}' is {self.fields[name]}, not image")
-            if self.fields[name] in ("image", "colour") and any(name in placeholders("{" + c + "}") for c in computed):
-                raise self.fail(where, f"field '{name}' is {self.fields[name]}; a computed value reads text and number fields")
+            if not (name in extra or (name == ROW and ROW not in self.fields)):
+                self._check_place_name(kind, name, computed, where)
         if kind == "image" and not names and content:
             from .artpath import resolve_art
 
             return str(resolve_art(self.path, content, False, self.fail(where, "")))
         return content if kind == "image" else unicodedata.normalize("NFC", content)
+
+    def _computed_places(self, kind: str, content: str, where: tuple[Any, ...]) -> list[str]:
+        """The computed places (``{cost + 1}``) of a text; a picture's name has none."""
+        computed = [place for _, place in _pieces(content) if place is not None and is_computed(place)]
+        if kind == "image" and computed:
+            raise self.fail(where, f"{{{computed[0]}}}: a picture is named by a field, {{field}}; computed values are for text")
+        return computed
+
+    def _fields_listed(self) -> str:
+        """The declared fields for a message: `` (fields: a, b)``."""
+        return f" (fields: {', '.join(self.fields) or 'none declared'})"
+
+    def _check_refs(self, kind: str, content: str, where: tuple[Any, ...]) -> None:
+        """Each ``{ref:ID.field}`` / ``{row:N.field}`` place names a declared text or number field,
+        in a text (a picture is named by the token's own field)."""
+        for _, place in _pieces(content):
+            if place is None or not is_ref(place):
+                continue
+            m = REF.fullmatch(place)
+            field = (m.group(3) or m.group(6)) if m else ""
+            if field not in self.fields:
+                raise self.fail(where, f"{{{place}}}: unknown field '{field}'{suggest(field, list(self.fields))}{self._fields_listed()}")
+            if self.fields[field] in ("image", "colour") or kind == "image":
+                raise self.fail(where, f"{{{place}}}: a reference names another token's text or number for a text")
+
+    def _check_place_name(self, kind: str, name: str, computed: list[str], where: tuple[Any, ...]) -> None:
+        """A field a text's place reads is declared (a hint when ``a-b`` meant a subtraction), is
+        an image field in a picture's name, and is a text or number field in a computed value."""
+        if name not in self.fields:
+            parts = name.split("-")
+            hint = (f" (to subtract, put spaces around '-': {{{' - '.join(parts)}}})"
+                    if len(parts) > 1 and all(p in self.fields for p in parts) else "")
+            raise self.fail(where, f"unknown field '{name}'{suggest(name, list(self.fields))}{self._fields_listed()}{hint}")
+        if kind == "image" and self.fields[name] != "image":
+            raise self.fail(where, f"field '{name}' is {self.fields[name]}, not image")
+        if self.fields[name] in ("image", "colour") and any(name in placeholders("{" + c + "}") for c in computed):
+            raise self.fail(where, f"field '{name}' is {self.fields[name]}; a computed value reads text and number fields")
 
     def field_of(self, name: Any, where: tuple[Any, ...], what: str) -> str:
         """The declared field ``name`` a condition or value map reads (``what``: for messages).
@@ -966,8 +1026,7 @@ class _Parser:
             CatalogueError: no such field (with a did-you-mean), or an image field.
         """
         if name not in self.fields:
-            raise self.fail(where, f"unknown field {show(name)}{suggest(str(name), list(self.fields))} "
-                                   f"(fields: {', '.join(self.fields) or 'none declared'})")
+            raise self.fail(where, f"unknown field {show(name)}{suggest(str(name), list(self.fields))}{self._fields_listed()}")
         if self.fields[name] == "image":
             raise self.fail(where, f"field '{name}' is an image: {what} can test only whether it is given (when: {name})")
         return str(name)
@@ -1000,24 +1059,33 @@ class _Parser:
 
     def condition(self, spec: str | dict[Any, Any], where: tuple[Any, ...]) -> Condition:
         """A ``when:`` or ``unless:``: a field name (the field is given), or {FIELD: VALUE} /
-        {FIELD: [VALUES]} (equal to one of them; true or false: given or not), every key holding."""
-        clauses = []
-        for name, wanted in ({spec: True} if isinstance(spec, str) else spec).items():
-            at = where if isinstance(spec, str) else where + (name,)
-            if name == ROW and ROW not in self.fields:  # the token's number in the catalogue, from 1
-                listed = wanted if isinstance(wanted, list) else [wanted]
-                if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in listed):
-                    raise self.fail(at, f"row takes token numbers from 1 (the first token), got {show(wanted)}")
-                clauses.append(Clause(ROW, "integer", tuple(float(v) for v in listed)))
-                continue
-            if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
-                clauses.append(Clause(str(name), self.fields[name], None, wanted))
-                continue
-            field = self.field_of(name, at, "a condition")
-            listed = wanted if isinstance(wanted, list) else [wanted]
-            keys = tuple(self.key(v, field, at + ((i,) if isinstance(wanted, list) else ())) for i, v in enumerate(listed))
-            clauses.append(Clause(field, self.fields[field], keys))
-        return Condition(tuple(clauses))
+        {FIELD: [VALUES]} (equal to one of them; true or false: given or not), every key holding.
+
+        Raises:
+            CatalogueError: an unknown field or a value it cannot hold (:meth:`_clause`).
+        """
+        if isinstance(spec, str):
+            return Condition((self._clause(spec, True, where),))
+        return Condition(tuple(self._clause(name, wanted, where + (name,)) for name, wanted in spec.items()))
+
+    def _clause(self, name: Any, wanted: Any, where: tuple[Any, ...]) -> Clause:
+        """One key of a condition: the token's ``row`` number (when no field is so named), a field
+        given or not (true, false), or a field equal to one of the values listed."""
+        if name == ROW and ROW not in self.fields:  # the token's number in the catalogue, from 1
+            return self._row_clause(wanted, where)
+        if isinstance(wanted, bool) and name in self.fields:  # FIELD, {FIELD: true}, {FIELD: false}: given or not
+            return Clause(str(name), self.fields[name], None, wanted)
+        field = self.field_of(name, where, "a condition")
+        listed = wanted if isinstance(wanted, list) else [wanted]
+        keys = tuple(self.key(v, field, where + ((i,) if isinstance(wanted, list) else ())) for i, v in enumerate(listed))
+        return Clause(field, self.fields[field], keys)
+
+    def _row_clause(self, wanted: Any, where: tuple[Any, ...]) -> Clause:
+        """``row: N`` or ``row: [N, …]``: the token's number in the catalogue, from 1."""
+        listed = wanted if isinstance(wanted, list) else [wanted]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in listed):
+            raise self.fail(where, f"row takes token numbers from 1 (the first token), got {show(wanted)}")
+        return Clause(ROW, "integer", tuple(float(v) for v in listed))
 
     def pick(self, spec: dict[str, Any], where: tuple[Any, ...], read: Callable[[Any, tuple[Any, ...]], Any]) -> Pick:
         """A value map ``{by: FIELD, map: {VALUE: X}, default: X}``, each X read by ``read``."""
@@ -1464,31 +1532,57 @@ def resolve(face: Face, values: dict[str, Any], fail: Callable[[str | None, str]
 
 def _kept(template: Template, elements: tuple[Element, ...], values: dict[str, Any], fail: Callable[[str | None, str], Exception],
           others: Others | None, seen: dict[str, Any]) -> list[Element]:
-    """The plain elements :func:`resolve` keeps of ``elements`` (a stack's own, in its place)."""
+    """The plain elements :func:`resolve` keeps of ``elements`` (a stack's own, in its place):
+    those shown (:func:`_shown`), settled (:func:`_settled`), each copy that shows something."""
     kept: list[Element] = []
     for element in elements:
-        if element.when is not None and not element.when.holds(seen):
-            continue
-        if element.unless is not None and element.unless.holds(seen):
-            continue
-        if element.picks or element.when is not None or element.unless is not None:
-            chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
-            element = replace(element, when=None, unless=None, picks=(), **chosen)
-        if isinstance(element.fill, Gradient) and element.fill.chosen(values, fail) is not element.fill:
-            element = replace(element, fill=element.fill.chosen(values, fail))
-        if element.kind == "stack":
-            children = _kept(template, element.children, values, fail, others, seen)
-            if len(children) != len(element.children) or any(a is not b for a, b in zip(children, element.children, strict=True)):
-                element = replace(element, children=tuple(children))
-        if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
-            element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
-                                                      values, fail, others))
-        for copy in copies(template, element, values, fail) if element.repeat is not None else (element,):
-            if copy.kind in TEXT_KINDS and computes(copy.content):
-                _try_computed(template, copy, values, fail)
-            if not _empty(copy, values):
-                kept.append(copy)
+        if _shown(element, seen):
+            kept += _drawn(template, _settled(template, element, values, fail, others, seen), values, fail)
     return kept
+
+
+def _shown(element: Element, seen: dict[str, Any]) -> bool:
+    """Whether ``element``'s ``when`` holds and its ``unless`` does not for the values ``seen``."""
+    return (element.when is None or element.when.holds(seen)) and (element.unless is None or not element.unless.holds(seen))
+
+
+def _settled(template: Template, element: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception],
+             others: Others | None, seen: dict[str, Any]) -> Element:
+    """``element`` for one token: its conditions dropped, its value maps and gradient chosen, a
+    stack's elements kept as :func:`_kept` keeps them, its references to other tokens worked out
+    (``element`` itself when nothing changes)."""
+    if element.picks or element.when is not None or element.unless is not None:
+        chosen = {key: pick.choose(values, fail) for key, pick in element.picks}
+        element = replace(element, when=None, unless=None, picks=(), **chosen)
+    if isinstance(element.fill, Gradient) and element.fill.chosen(values, fail) is not element.fill:
+        element = replace(element, fill=element.fill.chosen(values, fail))
+    if element.kind == "stack":
+        element = _kept_stack(template, element, values, fail, others, seen)
+    if element.kind in TEXT_KINDS and others is not None and _reads_others(element.content):
+        element = replace(element, content=_bound(template, element, element.content, {} if ROW in values else {ROW: others.row},
+                                                  values, fail, others))
+    return element
+
+
+def _kept_stack(template: Template, stack: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception],
+                others: Others | None, seen: dict[str, Any]) -> Element:
+    """A stack with the elements :func:`_kept` keeps of its own (``stack`` itself when it keeps all as they are)."""
+    children = _kept(template, stack.children, values, fail, others, seen)
+    if len(children) != len(stack.children) or any(a is not b for a, b in zip(children, stack.children, strict=True)):
+        return replace(stack, children=tuple(children))
+    return stack
+
+
+def _drawn(template: Template, element: Element, values: dict[str, Any], fail: Callable[[str | None, str], Exception]) -> list[Element]:
+    """The copies of a settled ``element`` (itself, unless it repeats) that show something, each
+    one's computed places tried first (:func:`_try_computed`)."""
+    out = []
+    for copy in copies(template, element, values, fail) if element.repeat is not None else (element,):
+        if copy.kind in TEXT_KINDS and computes(copy.content):
+            _try_computed(template, copy, values, fail)
+        if not _empty(copy, values):
+            out.append(copy)
+    return out
 
 
 def _shifted(element: Element, dx: float, dy: float) -> Element:
