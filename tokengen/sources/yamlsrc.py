@@ -66,6 +66,24 @@ def read_yaml(path: str | Path, schemas: tuple[str, ...] = ()) -> tuple[Any, Lin
             ``schemas`` allow (``has more than 500 entries``, at its key's line).
     """
     path = Path(path)
+    text = _text_of(path, _read_bytes(path))
+    loader = _Loader(text)
+    try:
+        return _Builder(path, loader, lengths.root(*schemas) if schemas else None).document()
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(path, text, exc) from None
+    except yaml.YAMLError as exc:
+        raise CatalogueError(path, f"YAML error: {one_line(str(exc))}") from None
+    finally:
+        loader.dispose()
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The first :data:`MAX_BYTES` + 1 bytes of the regular file at ``path``.
+
+    Raises:
+        CatalogueError: not a regular file (a FIFO, pipe, device or folder), missing or unreadable.
+    """
     refused = guard.not_regular(path)  # a FIFO, pipe or device: refused by type, never opened
     if refused:
         raise CatalogueError(path, refused)
@@ -76,22 +94,35 @@ def read_yaml(path: str | Path, schemas: tuple[str, ...] = ()) -> tuple[Any, Lin
             if not stat.S_ISREG(st.st_mode):  # replaced between the check and the open
                 raise CatalogueError(path, f"is {guard.kind(st.st_mode)}, not a regular file")
             guard.note_input(path, st)
-            raw = handle.read(MAX_BYTES + 1)
+            return handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise CatalogueError(path, "file not found") from None
     except IsADirectoryError:
         raise CatalogueError(path, "is a folder, not a file") from None
     except OSError as exc:
         raise CatalogueError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+#: The openings of files that are plainly not YAML, and what each is.
+_NOT_YAML = ((b"%PDF-", "a PDF"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"PK\x03\x04", "a zip archive"))
+
+
+def _text_of(path: Path, raw: bytes) -> str:
+    """``raw`` as text: at most :data:`MAX_BYTES`, not a PDF, picture or zip, UTF-8 (a byte
+    order mark dropped), with no character YAML does not allow.
+
+    Raises:
+        CatalogueError: the first of those that fails, with its line where it has one.
+    """
     if len(raw) > MAX_BYTES:
         raise CatalogueError(path, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    for magic, kind in ((b"%PDF-", "a PDF"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"PK\x03\x04", "a zip archive")):
+    for magic, kind in _NOT_YAML:
         if raw.startswith(magic):
             raise CatalogueError(path, f"this is {kind}, not a YAML file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line: int | None = raw[: exc.start].count(b"\n") + 1
+        line = raw[: exc.start].count(b"\n") + 1
         raise CatalogueError(path, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", line=line) from None
     bad = _NOT_PRINTABLE.search(text)
     if bad:
@@ -99,30 +130,36 @@ def read_yaml(path: str | Path, schemas: tuple[str, ...] = ()) -> tuple[Any, Lin
         if bad.group() == "\x00":
             raise CatalogueError(path, "not a text file (contains NUL bytes)", line=line)
         raise CatalogueError(path, f"control character U+{ord(bad.group()):04X} is not allowed in YAML", line=line)
-    loader = _Loader(text)
-    try:
-        return _Builder(path, loader, lengths.root(*schemas) if schemas else None).document()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        if "nesting depth" in str(exc.problem):  # libyaml's own limit (PyYAML >= 6.0.2): the same message as ours
-            raise CatalogueError(path, f"lists and mappings nested more than {MAX_DEPTH} deep", line=line) from None
-        problem = exc.problem or exc.context or "YAML syntax error"
-        lines = text.split("\n")
-        if line is not None and line <= len(lines) and "\t" in lines[line - 1][: (mark.column + 1 if mark else None)]:
-            problem += " (a tab: YAML is indented with spaces only)"
-        context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
-        if exc.context and context is not None and context != line:
-            problem += f" ({exc.context} started at line {context})"
-        swallowed = flow_comment(text, line)
-        if swallowed is not None:  # a colour in a flow mapping, {fill: #fbf6ea}: the comment ate the rest of the line
-            at, key, value = swallowed
-            raise CatalogueError(path, f"YAML syntax error: {unquoted_comment(key, value)}", line=at) from None
-        raise CatalogueError(path, f"YAML syntax error: {one_line(problem)}", line=line) from None
-    except yaml.YAMLError as exc:
-        raise CatalogueError(path, f"YAML error: {one_line(str(exc))}") from None
-    finally:
-        loader.dispose()
+    return text
+
+
+def _syntax_error(path: Path, text: str, exc: yaml.MarkedYAMLError) -> CatalogueError:
+    """The one-line error for the parser's ``exc`` on ``text``, at its line: libyaml's nesting
+    limit in our words; a comment that swallowed a value (:func:`flow_comment`) explained;
+    else the parser's problem, with hints (:func:`_problem`)."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    if "nesting depth" in str(exc.problem):  # libyaml's own limit (PyYAML >= 6.0.2): the same message as ours
+        return CatalogueError(path, f"lists and mappings nested more than {MAX_DEPTH} deep", line=line)
+    swallowed = flow_comment(text, line)
+    if swallowed is not None:  # a colour in a flow mapping, {fill: #fbf6ea}: the comment ate the rest of the line
+        at, key, value = swallowed
+        return CatalogueError(path, f"YAML syntax error: {unquoted_comment(key, value)}", line=at)
+    return CatalogueError(path, f"YAML syntax error: {one_line(_problem(text, exc, line))}", line=line)
+
+
+def _problem(text: str, exc: yaml.MarkedYAMLError, line: int | None) -> str:
+    """The parser's problem, with a hint when its line is indented with a tab and with where the
+    collection it was reading began (when that is another line)."""
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "YAML syntax error"
+    lines = text.split("\n")
+    if line is not None and line <= len(lines) and "\t" in lines[line - 1][: (mark.column + 1 if mark else None)]:
+        problem += " (a tab: YAML is indented with spaces only)"
+    context = exc.context_mark.line + 1 if exc.context_mark and exc.problem else None
+    if exc.context and context is not None and context != line:
+        problem += f" ({exc.context} started at line {context})"
+    return problem
 
 
 def unquoted_comment(key: str | None, value: str) -> str:
@@ -149,29 +186,55 @@ def flow_comment(text: str, before: int | None) -> tuple[int, str | None, str] |
     for number, line in enumerate(text.split("\n"), 1):
         if before is not None and number > before:
             return None
-        quote = None
-        i = 0
-        while i < len(line):
-            ch = line[i]
-            if quote:
-                if ch == "\\" and quote == '"':
-                    i += 1  # an escaped character
-                elif ch == quote:
-                    quote = None
-            elif ch in "'\"" and (i == 0 or line[i - 1] in " \t{[,:"):
-                quote = ch
-            elif ch in "{[" and line[:i].rstrip()[-1:] in _FLOW_OPENS_AFTER:
-                depth += 1
-            elif ch in "}]" and depth:
-                depth -= 1
-            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-                value = re.match(r"#[^\s,}\]]*", line[i:])
-                swallowed = value.group() if value else "#"
-                if depth and (line[:i].rstrip().endswith(":") or re.fullmatch(r"#[0-9A-Fa-f]{3,8}", swallowed)):
-                    key = re.search(r"([\w.-]+)\s*:\s*$", line[:i])
-                    return number, key.group(1) if key else None, swallowed
-                break  # a comment: the rest of the line
-            i += 1
+        depth, found = _scan_line(line, depth)
+        if found is not None:
+            return number, found[0], found[1]
+    return None
+
+
+def _scan_line(line: str, depth: int) -> tuple[int, tuple[str | None, str] | None]:
+    """One line of :func:`flow_comment`'s scan, begun ``depth`` flow collections deep: the depth
+    at its end, and (key or None, value) of a comment on it that swallowed a value, else None."""
+    quote: str | None = None
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            i, quote = _in_quote(line, i, quote)
+        elif ch in "'\"" and _after(line, i, " \t{[,:"):
+            quote = ch
+        elif ch in "{[" and line[:i].rstrip()[-1:] in _FLOW_OPENS_AFTER:
+            depth += 1
+        elif ch in "}]" and depth:
+            depth -= 1
+        elif ch == "#" and _after(line, i, " \t"):
+            return depth, _swallowed(line, i, depth)  # a comment: the rest of the line
+        i += 1
+    return depth, None
+
+
+def _after(line: str, i: int, chars: str) -> bool:
+    """Whether ``line[i]`` begins the line or follows one of ``chars``."""
+    return i == 0 or line[i - 1] in chars
+
+
+def _in_quote(line: str, i: int, quote: str) -> tuple[int, str | None]:
+    """The scan inside a quoted value at ``line[i]``: (the index of the character read, the
+    quote still open or None); a double-quoted value's backslash passes over the next character."""
+    if line[i] == "\\" and quote == '"':
+        return i + 1, quote  # an escaped character
+    return i, None if line[i] == quote else quote
+
+
+def _swallowed(line: str, i: int, depth: int) -> tuple[str | None, str] | None:
+    """For a comment at ``line[i]``, ``depth`` flow collections deep: (the key whose value it
+    is or None, the value it swallowed) if it stands where a value is (after a colon) or reads
+    as a colour; else None (a comment that swallowed nothing)."""
+    value = re.match(r"#[^\s,}\]]*", line[i:])
+    swallowed = value.group() if value else "#"
+    if depth and (line[:i].rstrip().endswith(":") or re.fullmatch(r"#[0-9A-Fa-f]{3,8}", swallowed)):
+        key = re.search(r"([\w.-]+)\s*:\s*$", line[:i])
+        return key.group(1) if key else None, swallowed
     return None
 
 
@@ -241,28 +304,41 @@ class _Builder:
         if top is not None and isinstance(top.value, dict) and top.key is None and not isinstance(event, yaml.MappingEndEvent):
             self.key(event, top, line)
             return None
-        if top is not None and top.limit is not None and isinstance(top.value, list) and len(top.value) >= top.limit \
-                and not isinstance(event, yaml.SequenceEndEvent):
-            raise self.long(top)
         if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            frame = self.stack.pop()
-            if frame.anchor is not None:
-                self.anchors[frame.anchor] = (frame.value, self.count - frame.start)
-            return self.attach(frame.value)
+            return self.close()
+        if top is not None and top.limit is not None and isinstance(top.value, list) and len(top.value) >= top.limit:
+            raise self.long(top)
         where = self.where()
         self.lines.setdefault(where, line)
         if isinstance(event, yaml.AliasEvent):
-            if event.anchor not in self.anchors:
-                raise self.fail(f"alias *{one_line(str(event.anchor))} has no complete anchor before it (recursive or undefined)", line, where)
-            value, size = self.anchors[event.anchor]
-            self.spend(size, line)
-            return self.attach(value)
+            return self.alias(event, where, line)
         self.spend(1, line)
         if isinstance(event, yaml.ScalarEvent):
             value = self.scalar(event, where, line)
             if event.anchor is not None:
                 self.anchors[event.anchor] = (value, 1)
             return self.attach(value)
+        self.open(event, top, where, line)
+        return None
+
+    def close(self) -> tuple[Any] | None:
+        """End the list or mapping on top: its anchor (if any) now names it, and it is attached."""
+        frame = self.stack.pop()
+        if frame.anchor is not None:
+            self.anchors[frame.anchor] = (frame.value, self.count - frame.start)
+        return self.attach(frame.value)
+
+    def alias(self, event: Any, where: tuple[Any, ...], line: int) -> tuple[Any] | None:
+        """An alias: its anchor's value attached again, each value it holds counted again."""
+        if event.anchor not in self.anchors:
+            raise self.fail(f"alias *{one_line(str(event.anchor))} has no complete anchor before it (recursive or undefined)", line, where)
+        value, size = self.anchors[event.anchor]
+        self.spend(size, line)
+        return self.attach(value)
+
+    def open(self, event: Any, top: _Frame | None, where: tuple[Any, ...], line: int) -> None:
+        """Begin a list or mapping at ``where`` (plain YAML only, at most :data:`MAX_DEPTH` deep),
+        placed where the schemas say (:func:`tokengen.sources.lengths.child`)."""
         kind, empty = (_MAP, dict) if isinstance(event, yaml.MappingStartEvent) else (_SEQ, list)
         if event.tag not in (None, "!", kind):
             raise self.fail(f"unsupported YAML tag {_tag(event.tag)} (only plain YAML is read)", line, where)
@@ -274,7 +350,6 @@ class _Builder:
             kind = "object" if isinstance(top.value, dict) else "array"
             shape = lengths.child(top.shape, kind, top.key if kind == "object" else None)
         self.stack.append(_Frame(empty(), where, event.anchor, self.count, line, shape))
-        return None
 
     def long(self, frame: _Frame) -> CatalogueError:
         """The refusal of ``frame``, a list or mapping with more entries than its schema allows."""
@@ -313,15 +388,14 @@ class _Builder:
             raise self.fail(f"more than {MAX_NODES} values (each use of an alias counts all it repeats)", line)
 
     def scalar(self, event: yaml.ScalarEvent, where: tuple[Any, ...], line: int) -> Any:
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-            if tag not in _SCALAR_TAGS:  # implicit timestamps, '=' …: keep the text
-                tag = _STR
-            elif tag == _BOOL and event.value.lower() not in ("true", "false"):  # YAML 1.2: yes, no, on, off are text
-                tag = _STR
-        elif tag not in _SCALAR_TAGS:
-            raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
+        """A scalar's value, as its tag (:meth:`scalar_tag`) says; a plain number keeps how it was
+        written (:class:`WrittenInt`, :class:`WrittenFloat`).
+
+        Raises:
+            CatalogueError: an unsupported tag, a bad value, a whole number over
+                :data:`MAX_INT_DIGITS` digits.
+        """
+        tag = self.scalar_tag(event, where, line)
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]  # libyaml's marks (yaml._yaml.Mark) serve as well
         if tag == _YAML + "int" and len(event.value) > MAX_INT_DIGITS:  # before int(): no 4,300-digit conversion
             raise self.fail(f"whole number too long ({len(event.value)} characters; at most {MAX_INT_DIGITS} digits)", line, where)
@@ -334,6 +408,21 @@ class _Builder:
         if type(value) in (int, float) and not event.style and str(value) != event.value:  # plain 007, 1.10, 1e3
             return (WrittenInt if isinstance(value, int) else WrittenFloat)(value, event.value)
         return value
+
+    def scalar_tag(self, event: yaml.ScalarEvent, where: tuple[Any, ...], line: int) -> str:
+        """A scalar's tag: the one written (a plain YAML one only), else the one the loader
+        resolves, as text unless it is a string, number, boolean or null (YAML 1.2: only true
+        and false are booleans)."""
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag not in _SCALAR_TAGS:  # implicit timestamps, '=' …: keep the text
+                tag = _STR
+            elif tag == _BOOL and event.value.lower() not in ("true", "false"):  # YAML 1.2: yes, no, on, off are text
+                tag = _STR
+        elif tag not in _SCALAR_TAGS:
+            raise self.fail(f"unsupported YAML tag {_tag(tag)} (only plain YAML is read)", line, where)
+        return str(tag)
 
 
 class WrittenInt(int):
