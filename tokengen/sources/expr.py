@@ -363,48 +363,95 @@ _NEEDS_ARG = ("pad", "min", "max", "default")
 
 def evaluate(node: Node, values: dict[str, Any]) -> Any:
     """``node`` worked out with the field ``values`` (name → text, number, bool or None): a
-    number, text or bool.
+    number, text or bool, by the step :data:`_STEPS` names for its operator (else a binary
+    operator's, :func:`_binary`).
 
     Raises:
         ExprError: a field not in ``values``, numbers expected and text given, division by zero,
             a result past the limits of the module docstring.
     """
-    op, args = node.op, node.args
-    if op in ("num", "text", "bool"):
-        return node.value
-    if op == "field":
-        if node.value not in values:
-            raise ExprError(f"unknown field '{node.value}'")
-        value = values[node.value]
-        return value if isinstance(value, (str, int, float, bool)) or value is None else _as_text(value)
-    if op == "if":
-        test, body, other = args
-        return evaluate(body, values) if truthy(evaluate(test, values)) else evaluate(other, values)
-    if op == "or":
-        left = evaluate(args[0], values)
-        return left if truthy(left) else evaluate(args[1], values)
-    if op == "and":
-        left = evaluate(args[0], values)
-        return evaluate(args[1], values) if truthy(left) else left
-    if op == "not":
-        return not truthy(evaluate(args[0], values))
-    if op == "compare":
-        items = [evaluate(a, values) for a in args]
-        return all(_compare(o, items[k], items[k + 1]) for k, o in enumerate(node.value))
-    if op == "neg":
-        return _checked(-_number(evaluate(args[0], values), "'-'"))
-    if op == "pos":
-        return _number(evaluate(args[0], values), "'+'")
-    if op == "filter":
-        return _checked(FILTERS[node.value](*(evaluate(a, values) for a in args)))
-    a, b = evaluate(args[0], values), evaluate(args[1], values)
-    if op == "+":
+    return _STEPS.get(node.op, _binary)(node, values)
+
+
+def _literal(node: Node, values: dict[str, Any]) -> Any:
+    """A number, text or true/false as written."""
+    return node.value
+
+
+def _field(node: Node, values: dict[str, Any]) -> Any:
+    """A field's value (a value of another type as printed)."""
+    if node.value not in values:
+        raise ExprError(f"unknown field '{node.value}'")
+    value = values[node.value]
+    return value if isinstance(value, (str, int, float, bool)) or value is None else _as_text(value)
+
+
+def _if(node: Node, values: dict[str, Any]) -> Any:
+    """``A if TEST else B``: only the branch chosen is worked out."""
+    test, body, other = node.args
+    return evaluate(body, values) if truthy(evaluate(test, values)) else evaluate(other, values)
+
+
+def _or(node: Node, values: dict[str, Any]) -> Any:
+    """``A or B``: A if it holds, else B (as Python)."""
+    left = evaluate(node.args[0], values)
+    return left if truthy(left) else evaluate(node.args[1], values)
+
+
+def _and(node: Node, values: dict[str, Any]) -> Any:
+    """``A and B``: B if A holds, else A (as Python)."""
+    left = evaluate(node.args[0], values)
+    return evaluate(node.args[1], values) if truthy(left) else left
+
+
+def _not(node: Node, values: dict[str, Any]) -> bool:
+    """``not A``."""
+    return not truthy(evaluate(node.args[0], values))
+
+
+def _comparison(node: Node, values: dict[str, Any]) -> bool:
+    """``A < B <= C``: every link holds (chained as in Python, each side worked out once)."""
+    items = [evaluate(a, values) for a in node.args]
+    return all(_compare(o, items[k], items[k + 1]) for k, o in enumerate(node.value))
+
+
+def _negative(node: Node, values: dict[str, Any]) -> Any:
+    """``-A``, A a number."""
+    return _checked(-_number(evaluate(node.args[0], values), "'-'"))
+
+
+def _positive(node: Node, values: dict[str, Any]) -> Any:
+    """``+A``, A a number."""
+    return _number(evaluate(node.args[0], values), "'+'")
+
+
+def _filtered(node: Node, values: dict[str, Any]) -> Any:
+    """``A|filter`` or ``A|filter:X`` (:data:`FILTERS`)."""
+    return _checked(FILTERS[node.value](*(evaluate(a, values) for a in node.args)))
+
+
+def _subtract(a: Any, b: Any) -> Any:
+    """``a - b``, both numbers."""
+    return _number(a, "'-'") - _number(b, "'-'")
+
+
+def _binary(node: Node, values: dict[str, Any]) -> Any:
+    """``A + B``, ``A - B``, ``A * B``, and the divisions (``/``, ``//``, ``%``; :func:`_divide`),
+    both sides worked out first."""
+    a, b = evaluate(node.args[0], values), evaluate(node.args[1], values)
+    if node.op == "+":
         return _checked(_add(a, b))
-    if op == "-":
-        return _checked(_number(a, "'-'") - _number(b, "'-'"))
-    if op == "*":
+    if node.op == "-":
+        return _checked(_subtract(a, b))
+    if node.op == "*":
         return _checked(_times(a, b))
-    return _checked(_divide(op, a, b))
+    return _checked(_divide(node.op, a, b))
+
+
+#: How each kind of node is worked out (:func:`evaluate`); any other is a binary operator.
+_STEPS: dict[str, Callable[[Node, dict[str, Any]], Any]] = {
+    "num": _literal, "text": _literal, "bool": _literal, "field": _field, "if": _if, "or": _or, "and": _and,
+    "not": _not, "compare": _comparison, "neg": _negative, "pos": _positive, "filter": _filtered}
 
 
 def as_text(value: Any) -> str:
