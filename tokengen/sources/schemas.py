@@ -315,19 +315,38 @@ def _a_branch(path: Path, error: jsonschema.ValidationError, lines: Lines) -> Ca
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator not in ("oneOf", "anyOf") or not error.context or "#rrggbb" in str(schema.get("description", "")):
         return None
-    branches: dict[Any, list[jsonschema.ValidationError]] = {}
-    for sub in error.context:
-        branches.setdefault(sub.schema_path[0], []).append(sub)
-    fitting = [subs for subs in branches.values() if not any(s.validator == "type" and not s.relative_path for s in subs)]
+    branches = _by_branch(error.context)
+    fitting = [subs for subs in branches.values() if not any(_wrong_type(s) for s in subs)]
     if fitting:
-        first = min(fitting[0], key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
-        return explain(path, first, lines)
+        return explain(path, _first_problem(fitting[0]), lines)
     if schema.get("x-message"):
         return None
-    where = tuple(error.absolute_path)
-    kinds = [s.validator_value for subs in branches.values() for s in subs if s.validator == "type" and not s.relative_path]
-    return CatalogueError(path, f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}",
-                          line=line_at(lines, where), field=dotted(where) or None)
+    kinds = [s.validator_value for subs in branches.values() for s in subs if _wrong_type(s)]
+    return _error_at(path, lines, tuple(error.absolute_path),
+                     f"expected {' or '.join(dict.fromkeys(_kind(k) for k in kinds))}, got {show(error.instance)}")
+
+
+def _by_branch(errors: list[jsonschema.ValidationError]) -> dict[Any, list[jsonschema.ValidationError]]:
+    """A ``oneOf``'s or ``anyOf``'s ``errors`` grouped by the branch (its index) they are in."""
+    branches: dict[Any, list[jsonschema.ValidationError]] = {}
+    for sub in errors:
+        branches.setdefault(sub.schema_path[0], []).append(sub)
+    return branches
+
+
+def _wrong_type(error: jsonschema.ValidationError) -> bool:
+    """Whether a branch's ``error`` is that the value itself is not of the branch's type."""
+    return error.validator == "type" and not error.relative_path
+
+
+def _first_problem(errors: list[jsonschema.ValidationError]) -> jsonschema.ValidationError:
+    """The one of a branch's ``errors`` to explain: an unknown key first, else the shallowest."""
+    return min(errors, key=lambda s: (s.validator != "additionalProperties", len(s.relative_path)))
+
+
+def _error_at(path: Path, lines: Lines, where: tuple[Any, ...], message: str) -> CatalogueError:
+    """``message`` about the value at ``where`` in the file ``path``: its line, its field path."""
+    return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
 
 
 #: The errors explained at another place than the failing value's own words, in order.
@@ -390,28 +409,32 @@ def _explain_kind(path: Path, error: jsonschema.ValidationError, lines: Lines) -
     schema = error.schema if isinstance(error.schema, dict) else {}
     noun = schema["x-kind"]
     kinds = [branch["required"][0] for branch in schema["oneOf"]]
-
-    def at(place: tuple[Any, ...], message: str) -> CatalogueError:
-        return CatalogueError(path, message, line=line_at(lines, place), field=dotted(place) or None)
-
     if not isinstance(error.instance, dict):
-        return at(where, f"expected a mapping with one of {', '.join(kinds)}, got {show(error.instance)}")
+        return _error_at(path, lines, where, f"expected a mapping with one of {', '.join(kinds)}, got {show(error.instance)}")
     present = [k for k in kinds if k in error.instance]
     if len(present) > 1:
-        return at(where, f"one {noun} has one kind; this one has {' and '.join(present)}")
+        return _error_at(path, lines, where, f"one {noun} has one kind; this one has {' and '.join(present)}")
     if not present:
-        # the kind is the first key no kind takes (``{arrow: …, from: …}`` is an unknown kind
-        # 'arrow', not a misspelt 'frame'); a key some kind takes is never blamed
-        taken = {key for branch in schema["oneOf"] for key in branch.get("properties", {})}
-        near = next((k for k in error.instance if k not in taken), None)
-        if near is not None and suggest(str(near), kinds):
-            return at(where + (near,), f"unknown {noun} kind{suggest(str(near), kinds)}")
-        return at(where, f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun} needs one of {', '.join(kinds)}")
+        return _kind_missing(path, error, error.instance, lines, noun, kinds)
     branch = kinds.index(present[0])
     inside = [sub for sub in error.context or () if sub.schema_path and sub.schema_path[0] == branch]
     if not inside:  # cannot happen for a failed oneOf whose other branches all lack their key
-        return at(where, one_line(error.message, 160))
-    return explain(path, min(inside, key=lambda s: (s.validator != "additionalProperties", len(s.relative_path))), lines)
+        return _error_at(path, lines, where, one_line(error.message, 160))
+    return explain(path, _first_problem(inside), lines)
+
+
+def _kind_missing(path: Path, error: jsonschema.ValidationError, instance: dict[Any, Any], lines: Lines, noun: str,
+                  kinds: list[str]) -> CatalogueError:
+    """A mapping that holds no kind's key: an unknown kind (with a did-you-mean) at the first
+    key no kind takes (``{arrow: …, from: …}`` is an unknown kind 'arrow', not a misspelt
+    'frame'; a key some kind takes is never blamed), else that it needs one."""
+    where = tuple(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    taken = {key for branch in schema["oneOf"] for key in branch.get("properties", {})}
+    near = next((k for k in instance if k not in taken), None)
+    if near is not None and suggest(str(near), kinds):
+        return _error_at(path, lines, where + (near,), f"unknown {noun} kind{suggest(str(near), kinds)}")
+    return _error_at(path, lines, where, f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun} needs one of {', '.join(kinds)}")
 
 
 def _comment_value(path: Path, line: int | None) -> str | None:
