@@ -174,29 +174,34 @@ def load_profiles(user_file: str | Path | None = None) -> dict[str, Profile]:
     files = [builtin_path()] + ([Path(user_file)] if user_file is not None else [])
     for path in files:
         data, lines = read_yaml(path, ("profiles",))
-        schemas.check(path, data, lines, "profiles")  # shapes and strict types (data/profiles.schema.json)
-        if not isinstance(data, dict):
-            raise CatalogueError(path, "the top level must be a mapping of profile names to profiles", line=1)
+        # shapes, strict types and known keys (data/profiles.schema.json): a mapping of profiles,
+        # each a mapping of KEYS
+        schemas.check(path, data, lines, "profiles")
         for name, spec in data.items():
-            if not isinstance(spec, dict):
-                raise CatalogueError(path, "a profile must be a mapping of keys (bleed, dpi, ...)", line=lines.get((name,)), field=name)
-            for key in spec:
-                if key not in KEYS:
-                    hint = suggest(key, KEYS) or f" (known keys: {', '.join(KEYS)})"
-                    raise CatalogueError(path, f"unknown key{hint}", line=lines.get((name, key)), field=dotted((name, key)))
-            base: dict[str, Any] = dict(raw.get(name, {}))
-            if "extends" in spec:
-                parent = spec["extends"]
-                if parent not in raw:
-                    hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
-                    raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
-                base = dict(raw[parent])
-            own = {k: v for k, v in spec.items() if k != "extends"}
-            if isinstance(own.get("icc"), str) and own["icc"]:  # relative to the file that names it, also when extended
-                own["icc"] = str((path.parent / own["icc"]).resolve())
-            raw[name] = {**base, **own}
+            raw[name] = _extended(name, spec, raw, path, lines)
             origin[name] = (path, lines)
     return {name: _profile(name, spec, *origin[name]) for name, spec in raw.items()}
+
+
+def _extended(name: str, spec: dict[str, Any], raw: dict[str, dict[str, Any]], path: Path, lines: Lines) -> dict[str, Any]:
+    """Profile ``name``'s keys as ``spec`` (from ``path``) gives them over those it extends (a
+    profile read before, in ``raw``) or, without ``extends``, over an earlier profile of that
+    name; an ICC profile's file resolved beside the file that names it.
+
+    Raises:
+        CatalogueError: ``extends`` names no profile read before.
+    """
+    base: dict[str, Any] = dict(raw.get(name, {}))
+    if "extends" in spec:
+        parent = spec["extends"]
+        if parent not in raw:
+            hint = suggest(str(parent), list(raw)) or f" (known: {', '.join(raw)})"
+            raise CatalogueError(path, f"extends unknown profile '{parent}'{hint}", line=lines.get((name, "extends")), field=dotted((name, "extends")))
+        base = dict(raw[parent])
+    own = {k: v for k, v in spec.items() if k != "extends"}
+    if isinstance(own.get("icc"), str) and own["icc"]:  # relative to the file that names it, also when extended
+        own["icc"] = str((path.parent / own["icc"]).resolve())
+    return {**base, **own}
 
 
 def get_profile(name: str, user_file: str | Path | None = None) -> Profile:
@@ -257,44 +262,76 @@ def _profile(name: str, spec: dict[str, Any], path: Path, lines: Lines) -> Profi
 def _check_keys(values: dict[str, Any], colour_model: str, path: Path, fail: Callable[[str, str], CatalogueError]
                 ) -> tuple[Path | None, tuple[float, float] | None]:
     """The rules of a profile that join keys or go past its schema (the ``order`` of both sides,
-    the ICC profile's file, a canvas or die line only where the output has one, a die line's
-    name, Tabletop Simulator's RGB, PDF/X-1a's needs), checked in this order; returns the ICC
-    profile's resolved path (None: the bundled one) and the product trim (w, h) pt or None.
+    the ICC profile's file, the trim, then :data:`_RULES`: a canvas or die line only where the
+    output has one, a die line's name, Tabletop Simulator's RGB, PDF/X-1a's needs), checked in
+    this order; returns the ICC profile's resolved path (None: the bundled one) and the product
+    trim (w, h) pt or None.
 
     Raises:
         CatalogueError: the first rule broken, at the key it names.
     """
-    output = values["output"]
     if sorted(values["order"]) != sorted(SIDES):
         raise fail("order", f"expected back and face once each, got {list(values['order'])}")
-    icc = None
-    if values["icc"] is not None:
-        icc = (path.parent / values["icc"]).resolve()
-        try:
-            output_profile(icc)
-        except RenderError as exc:
-            raise fail("icc", str(exc)) from None
+    icc = _icc(values, path, fail)
     trim = _trim(values["trim"], lambda m: fail("trim", m))
-    if values["canvas_px"] is not None and output not in ("single-pages", "png"):
-        raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {output}")
-    cut_layer = values["cut_layer"]
-    if cut_layer is not None:
-        if not CUT_LAYER_NAME.fullmatch(cut_layer):
-            raise fail("cut_layer", f"expected a separation name such as CutContour (a letter, then letters, digits, '.', '_' "
-                                    f"or '-', at most 64), got {cut_layer!r}")
-        if cut_layer == "All":
-            raise fail("cut_layer", "All is the registration separation (every plate): name the die line CutContour or another name")
-        if output not in SHEET_OUTPUTS:
-            raise fail("cut_layer", f"a die line needs a sheet output (sheets, cut-svg, cut-dxf, cricut), not {output}")
-    if output == "tts" and colour_model != "rgb":  # TTS: "CMYK color mode will not work" (its knowledge base)
-        raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
-    pdfx = values["pdfx"]
-    if pdfx != "none" and (colour_model != "cmyk" or not values["boxes"] or output in ("png", "tts")):
-        raise fail("pdfx", f"{pdfx} (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
-    if pdfx != "none" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3/1.4 embed ICC v2 (v4 came with PDF 1.5)
+    for rule in _RULES:
+        rule(values, colour_model, fail)
+    if values["pdfx"] != "none" and icc is not None and icc_version(icc) >= 4:  # PDF 1.3/1.4 embed ICC v2 (v4 came with PDF 1.5)
+        pdfx = values["pdfx"]
         edition = "PDF/X-1a:2001, PDF 1.3" if pdfx == "x1a" else "PDF/X-1a:2003, PDF 1.4"
         raise fail("icc", f"{icc}: an ICC v{icc_version(icc):g} profile; pdfx: {pdfx} ({edition}) needs an ICC v2 profile")
     return icc, trim
+
+
+def _icc(values: dict[str, Any], path: Path, fail: Callable[[str, str], CatalogueError]) -> Path | None:
+    """The ICC profile's file, resolved beside ``path`` and read as an output profile (None: the bundled one)."""
+    if values["icc"] is None:
+        return None
+    icc = (path.parent / values["icc"]).resolve()
+    try:
+        output_profile(icc)
+    except RenderError as exc:
+        raise fail("icc", str(exc)) from None
+    return icc
+
+
+def _canvas_rule(values: dict[str, Any], colour_model: str, fail: Callable[[str, str], CatalogueError]) -> None:
+    """A canvas in pixels only for an output of images or single pages."""
+    if values["canvas_px"] is not None and values["output"] not in ("single-pages", "png"):
+        raise fail("canvas_px", f"a canvas in pixels needs output: single-pages or png, not {values['output']}")
+
+
+def _cut_layer_rule(values: dict[str, Any], colour_model: str, fail: Callable[[str, str], CatalogueError]) -> None:
+    """A die line's separation: a name as :data:`CUT_LAYER_NAME` says, not All, on a sheet output."""
+    cut_layer = values["cut_layer"]
+    if cut_layer is None:
+        return
+    if not CUT_LAYER_NAME.fullmatch(cut_layer):
+        raise fail("cut_layer", f"expected a separation name such as CutContour (a letter, then letters, digits, '.', '_' "
+                                f"or '-', at most 64), got {cut_layer!r}")
+    if cut_layer == "All":
+        raise fail("cut_layer", "All is the registration separation (every plate): name the die line CutContour or another name")
+    if values["output"] not in SHEET_OUTPUTS:
+        raise fail("cut_layer", f"a die line needs a sheet output (sheets, cut-svg, cut-dxf, cricut), not {values['output']}")
+
+
+def _tts_rule(values: dict[str, Any], colour_model: str, fail: Callable[[str, str], CatalogueError]) -> None:
+    """Tabletop Simulator's images are RGB: "CMYK color mode will not work" (its knowledge base)."""
+    if values["output"] == "tts" and colour_model != "rgb":
+        raise fail("colour", "Tabletop Simulator images (output: tts) are RGB: use colour: rgb")
+
+
+def _pdfx_rule(values: dict[str, Any], colour_model: str, fail: Callable[[str, str], CatalogueError]) -> None:
+    """PDF/X-1a needs CMYK, the page boxes and a PDF output."""
+    pdfx = values["pdfx"]
+    if pdfx != "none" and (colour_model != "cmyk" or not values["boxes"] or values["output"] in ("png", "tts")):
+        raise fail("pdfx", f"{pdfx} (PDF/X-1a) needs colour: cmyk, boxes: true and a PDF output (sheets or single-pages)")
+
+
+#: A profile's rules across its keys after the ICC profile and trim are read, in the order checked (:func:`_check_keys`).
+_RULES: tuple[Callable[[dict[str, Any], str, Callable[[str, str], CatalogueError]], None], ...] = (
+    _canvas_rule, _cut_layer_rule, _tts_rule, _pdfx_rule)
+
 
 def _trim(value: Any, fail: Any) -> tuple[float, float] | None:
     """A profile's ``trim``: None, one length (a square) or [width, height] → (w, h) pt, each > 0
