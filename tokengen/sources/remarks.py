@@ -40,20 +40,30 @@ def unmatched_conditions(sides: Sequence[Face], tokens: Sequence[Token]) -> list
     if not conditional:
         return []
     rows = [{ROW: n + 1, **dict(t.values)} for n, t in enumerate(tokens)]  # a condition on row: the token's number
-    users: dict[int, list[dict[str, Any]]] = {}  # id(template) → the values of the tokens drawn with it
-    for face in sides:
-        for values in rows:
-            template = face.choose(values, _never) if isinstance(face, Pick) else face
-            users.setdefault(id(template), []).append(values)
+    users = _users(sides, rows)
     elements: dict[int, tuple[Template, Element, list[dict[str, Any]]]] = {}  # an element shared by layouts: once
     for template, element in conditional:
         held = elements.setdefault(id(element), (template, element, []))[2]
         held += users.get(id(template), [])
+    return [remark for template, element, held in elements.values() for remark in _unmatched(template, element, held)]
+
+
+def _users(sides: Sequence[Face], rows: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """id(template) → the values (``rows``) of the tokens drawn with it, on each of the ``sides``."""
+    users: dict[int, list[dict[str, Any]]] = {}
+    for face in sides:
+        for values in rows:
+            template = face.choose(values, _never) if isinstance(face, Pick) else face
+            users.setdefault(id(template), []).append(values)
+    return users
+
+
+def _unmatched(template: Template, element: Element, held: list[dict[str, Any]]) -> list[Remark]:
+    """A remark for ``element``'s ``when`` and for its ``unless`` if it holds on none of the
+    tokens' values ``held`` (none when no token is drawn with it)."""
     found = []
-    for template, element, held in elements.values():
-        for key, condition in (("when", element.when), ("unless", element.unless)):
-            if condition is None or not held or any(condition.holds(values) for values in held):
-                continue
+    for key, condition in (("when", element.when), ("unless", element.unless)):
+        if condition is not None and held and not any(condition.holds(values) for values in held):
             found.append(Remark("unmatched-condition", f"matches no token ({_why(condition, held)})",
                                 template.source, element.line, f"{element.where}.{key}"))
     return found
@@ -118,23 +128,39 @@ def icons_as_text(tokens: Sequence[Token], icons: Collection[str]) -> list[Remar
     seen: set[int] = set()  # templates reading no field, looked at once
     for token in tokens:
         values = dict(token.values)
-        for template in (token.template, token.back.template):
-            if template is None or id(template) in seen:
-                continue
-            if not template.fields():
-                seen.add(id(template))
+        for template in _looked_at(token, seen):
             for element in template.elements:
                 key = (template.source, element.line, element.where)
-                if element.kind not in ("text", "glyph") or element.boxed or key in found:
-                    continue
-                text = line_text(element, values)
-                name = next((n for n in markup.icon_words(text) if n in icons), None) if ":" in text else None
-                if name is None:
-                    continue
-                word = f":{name}:"
-                source = "" if word in element.content else next(
-                    (f" (token {token.id}'s {f})" for f in placeholders(element.content) if word in format_value(values.get(f))), "")
-                found[key] = Remark("icon-as-text", f"'{word}'{source} prints as written: a one-line text draws no icons; "
-                                    "give it box: [x, y, w, h] to draw the icon in a boxed text",
-                                    template.source or template.name, element.line, f"{element.where}.{element.kind}")
+                if element.kind in ("text", "glyph") and not element.boxed and key not in found:
+                    remark = _icon_remark(template, element, token, values, icons)
+                    if remark is not None:
+                        found[key] = remark
     return sorted(found.values(), key=lambda r: (r.file, r.line or 0))  # in the file's order, not the tokens'
+
+
+def _looked_at(token: Token, seen: set[int]) -> list[Template]:
+    """The templates of ``token``'s face and back to look at: each not in ``seen`` (by id), which
+    then gets those that read no field (they look the same on every token)."""
+    out = []
+    for template in (token.template, token.back.template):
+        if template is None or id(template) in seen:
+            continue
+        if not template.fields():
+            seen.add(id(template))
+        out.append(template)
+    return out
+
+
+def _icon_remark(template: Template, element: Element, token: Token, values: dict[str, Any], icons: Collection[str]) -> Remark | None:
+    """The remark for a one-line ``element`` whose text on ``token`` holds one of ``icons``
+    (naming the token and field when a field's value brought it), else None."""
+    text = line_text(element, values)
+    name = next((n for n in markup.icon_words(text) if n in icons), None) if ":" in text else None
+    if name is None:
+        return None
+    word = f":{name}:"
+    source = "" if word in element.content else next(
+        (f" (token {token.id}'s {f})" for f in placeholders(element.content) if word in format_value(values.get(f))), "")
+    return Remark("icon-as-text", f"'{word}'{source} prints as written: a one-line text draws no icons; "
+                  "give it box: [x, y, w, h] to draw the icon in a boxed text",
+                  template.source or template.name, element.line, f"{element.where}.{element.kind}")
