@@ -46,28 +46,7 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
         ValueError: with a short reason (unknown unit, negative, not a number). Callers wrap it
             in a :class:`~tokengen.errors.CatalogueError` or ``UsageError`` naming the field.
     """
-    if isinstance(text, bool):
-        raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
-    if isinstance(text, str) and len(text) > MAX_TEXT:  # every pattern below then runs on a short string
-        raise ValueError(f"expected a length such as 1in or 25mm, got {len(text)} characters (at most {MAX_TEXT})")
-    if isinstance(text, (int, float)):
-        if text == 0:
-            value = 0.0
-        else:
-            raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
-    elif re.fullmatch(r"\s*[+-]?(?:0+\.?0*|\.0+)\s*", str(text)):
-        value = 0.0
-    else:
-        match = _LENGTH.match(str(text))
-        if not match and re.fullmatch(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*", str(text)):
-            raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
-        if not match:
-            raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
-        number, unit = match.groups()
-        factor = UNITS.get(unit.lower())
-        if factor is None:
-            raise ValueError(f"unknown unit {unit!r} in {text!r} (use in, mm, cm or pt)")
-        value = float(number) * factor
+    value = _length_value(text)
     if not math.isfinite(value):
         raise ValueError(f"length is too large: {str(text)[:40]!r}")
     if value < 0:
@@ -75,6 +54,44 @@ def parse_length(text: str | int | float, *, allow_zero: bool = True) -> float:
     if not allow_zero and value == 0:
         raise ValueError(f"length must be greater than zero: {text!r}")
     return value
+
+
+def _length_value(text: str | int | float) -> float:
+    """The number of pt ``text`` gives, before its range is checked: a bare zero (a number, or
+    text such as ``-0.0``), else a number and a unit (:func:`_with_unit`).
+
+    Raises:
+        ValueError: a boolean, text over :data:`MAX_TEXT` characters, a bare number other than 0.
+    """
+    if isinstance(text, bool):
+        raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
+    if isinstance(text, str) and len(text) > MAX_TEXT:  # every pattern below then runs on a short string
+        raise ValueError(f"expected a length such as 1in or 25mm, got {len(text)} characters (at most {MAX_TEXT})")
+    if isinstance(text, (int, float)):
+        if text == 0:
+            return 0.0
+        raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
+    if re.fullmatch(r"\s*[+-]?(?:0+\.?0*|\.0+)\s*", str(text)):
+        return 0.0
+    return _with_unit(text)
+
+
+def _with_unit(text: str | int | float) -> float:
+    """A number with a unit of :data:`UNITS` (``3mm``) in pt.
+
+    Raises:
+        ValueError: a number without a unit, an unknown unit, not a length at all.
+    """
+    match = _LENGTH.match(str(text))
+    if not match and re.fullmatch(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*", str(text)):
+        raise ValueError(f"a length needs a unit (in, mm, cm, pt): {text!r}")
+    if not match:
+        raise ValueError(f"expected a length such as 1in or 25mm, got {text!r}")
+    number, unit = match.groups()
+    factor = UNITS.get(unit.lower())
+    if factor is None:
+        raise ValueError(f"unknown unit {unit!r} in {text!r} (use in, mm, cm or pt)")
+    return float(number) * factor
 
 
 #: ``WIDTHxHEIGHT`` as users of other tools type it: ``63mmx88mm``, ``63x88mm`` (the unit on the

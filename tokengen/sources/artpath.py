@@ -94,15 +94,22 @@ def _case_path(base: Path, art: str, limit: int = 10_000) -> str:
     here = base
     found: list[str] = []
     for part in parts:
-        try:
-            names = [entry.name for entry in itertools.islice(os.scandir(here), limit)]
-        except OSError:
+        name = _named_but_for_case(here, part, limit)
+        if name is None:
             return ""
-        same = [n for n in names if n == part] or sorted(n for n in names if n.lower() == part.lower())
-        if not same:
-            return ""
-        here, found = here / same[0], found + [same[0]]
+        here, found = here / name, found + [name]
     return f"; did you mean '{one_line('/'.join(found))}'?" if here.is_file() and found != list(parts) else ""
+
+
+def _named_but_for_case(folder: Path, part: str, limit: int) -> str | None:
+    """The entry of ``folder`` named ``part``, else the first (sorted) named so but for letter
+    case, among its first ``limit`` entries; None when there is none or the folder cannot be read."""
+    try:
+        names = [entry.name for entry in itertools.islice(os.scandir(folder), limit)]
+    except OSError:
+        return None
+    same = [n for n in names if n == part] or sorted(n for n in names if n.lower() == part.lower())
+    return same[0] if same else None
 
 
 def _case_hint(target: Path, limit: int = 10_000) -> str:

@@ -84,29 +84,36 @@ def child(shape: Shape, kind: str, key: str | None) -> Shape:
         return None
     found: list[tuple[int, str]] = []
     for n, name in _fitting(shape, kind):
-        node = _NODES[n]
-        words = ("properties", "patternProperties", "additionalProperties") if kind == "object" else ("prefixItems", "items")
-        if "type" not in node and not any(word in node for word in words):
-            continue  # rules beside a sibling's (exclusiveMinimum in an allOf): nothing about entries
-        if kind == "object":
-            subs: list[Any] = []
-            if key in node.get("properties", {}):
-                subs.append(node["properties"][key])
-            subs += [v for p, v in node.get("patternProperties", {}).items() if key is not None and re.search(p, key)]
-            if not subs:
-                extra = node.get("additionalProperties", True)
-                if extra is False:
-                    continue  # refused by the schema after reading
-                subs.append(extra)
-        else:
-            subs = [*node.get("prefixItems", []), node.get("items", True)]
-        for sub in subs:
-            if not isinstance(sub, dict):
-                if sub is True:
-                    return None
-                continue
-            found.append((id(sub), name))
+        for sub in _entry_schemas(_NODES[n], kind, key):
+            if sub is True:
+                return None  # any value: nothing about its entries
+            if isinstance(sub, dict):
+                found.append((id(sub), name))
     return _expand(tuple(found))
+
+
+#: The keywords of a schema node that say something about a mapping's or a list's entries.
+_ENTRY_WORDS = {"object": ("properties", "patternProperties", "additionalProperties"), "array": ("prefixItems", "items")}
+
+
+def _entry_schemas(node: dict[str, Any], kind: str, key: str | None) -> list[Any]:
+    """The subschemas (or True/False) ``node`` gives the entry ``key`` of a ``kind`` value: a
+    list's ``prefixItems`` and ``items``; a mapping's property and matching pattern properties,
+    else its ``additionalProperties`` (none when that is false: the schema refuses the key after
+    reading). Empty for a node with no type and no entry keyword (rules beside a sibling's,
+    such as an ``exclusiveMinimum`` in an ``allOf``)."""
+    if "type" not in node and not any(word in node for word in _ENTRY_WORDS.get(kind, _ENTRY_WORDS["array"])):
+        return []
+    if kind != "object":
+        return [*node.get("prefixItems", []), node.get("items", True)]
+    subs: list[Any] = []
+    if key in node.get("properties", {}):
+        subs.append(node["properties"][key])
+    subs += [v for p, v in node.get("patternProperties", {}).items() if key is not None and re.search(p, key)]
+    if subs:
+        return subs
+    extra = node.get("additionalProperties", True)
+    return [] if extra is False else [extra]
 
 
 def _expand(shape: tuple[tuple[int, str], ...]) -> Shape:
