@@ -32,6 +32,7 @@ from typing import Any, NoReturn
 
 from ..errors import CatalogueError
 from ..geometry.bands import Trim
+from ..geometry.handsheet import HandSheet
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
@@ -127,7 +128,7 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     for name, trim in _layout_trims(data, fail).items():  # a layout's own size and shape: a band of its own
         layouts[name] = replace(layouts[name], trim=None if trim == own else trim)
     sides = _sides(path, data, lines, fields, tuple(font_map), layouts, dress)
-    settings = _settings(path, data, lines, fields, fail)
+    tts, tile_overlap, design_safe, hand = _settings(path, data, lines, fields, fail)
     notes: list[str] = []
     sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
     rows, decimal_comma = _rows(path, data, lines, fields, fail, allow_outside_art, sources, notes)
@@ -144,11 +145,11 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     sources += list(dict.fromkeys(pictures(sides[0]) + pictures(sides[1])))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
-        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), standee_base=standee_base,
+        subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base, hand_sheet=hand,
         fields=tuple(fields.items()), height=height, shape=shape, module=data.get("game", "generic"),
-        drawn_blind=bool(data.get("drawn_blind", False)), inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
+        drawn_blind=bool(data.get("drawn_blind", False)), tts=tts, inputs=tuple(sources), warnings=(*notes, *map(str, remarks)), remarks=tuple(remarks),
         art_places=tuple((picture, *place) for picture, place in places.items()),
-        declared=declared(data, lines), choices=choices, **settings,
+        declared=declared(data, lines), choices=choices,
     )
 
 
@@ -168,15 +169,17 @@ def _sides(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str
 
 
 def _settings(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str],
-              fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> dict[str, Any]:
-    """The catalogue's settings beside its tokens, as :class:`Catalogue` keywords: ``tts`` texts,
-    a board's ``tile_overlap`` (pt), the design ``safe_area`` (pt) and the ``hand_sheet``.
+              fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[tuple[tuple[str, str], ...], float | None, float | None, HandSheet | None]:
+    """The catalogue's settings beside its tokens: (``tts`` texts, a board's tile overlap in pt
+    or None, the design safe area in pt or None, the hand sheet or None).
 
     Raises:
         CatalogueError: a bad TTS text, overlap, safe area or sheet, at its key (in that order).
     """
-    return {"tts": _tts_texts(data.get("tts", {}), fields, fail), "tile_overlap": _tile_overlap(data, fail),
-            "safe_area": _safe_area(data, fail), "hand_sheet": hand_sheet(path, data["sheet"], lines) if "sheet" in data else None}
+    tts = _tts_texts(data.get("tts", {}), fields, fail)
+    tile_overlap = _tile_overlap(data, fail)
+    design_safe = _safe_area(data, fail)
+    return tts, tile_overlap, design_safe, hand_sheet(path, data["sheet"], lines) if "sheet" in data else None
 
 
 #: Reads one token's row (raw values, where its keys are, its index) as (values, id, copies).
