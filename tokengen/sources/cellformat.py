@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
@@ -40,8 +42,7 @@ def format_date(value: datetime.datetime | datetime.date | datetime.time | datet
     module's docstring), or asks for a date part of a time-only value."""
     section = _first_section(fmt)
     tokens = [(m.lastgroup, m.group(m.lastgroup) if m.lastgroup else m.group(0)) for m in _TOKEN.finditer(section)]
-    named = any(kind == "ampm" or (kind == "code" and len(text) >= 3 and text[0].lower() in "md") for kind, text in tokens)
-    if named and not all(_english(lcid) for lcid in _LOCALE.findall(section)):
+    if not _english_names(tokens, section):
         return None  # month or day names, or AM/PM, in another language than English
     places = max((len(text) - 1 for kind, text in tokens if kind == "fraction"), default=0)
     total = _seconds(value)
@@ -50,46 +51,106 @@ def format_date(value: datetime.datetime | datetime.date | datetime.time | datet
     scale = 10 ** places
     ticks = round(total * scale)  # the value in units of the finest shown fraction of a second
     whole, part = divmod(ticks, scale)
-    moment: datetime.datetime | None = None
-    if not isinstance(value, (datetime.time, datetime.timedelta)):
-        base = value if isinstance(value, datetime.datetime) else datetime.datetime.combine(value, datetime.time())
-        moment = datetime.datetime.combine(base.date(), datetime.time()) + datetime.timedelta(seconds=whole)
-        clock = whole - (moment.date() - base.date()).days * 86_400
-    else:
-        clock = whole
+    moment, clock = _moment(value, whole)
     twelve = any(kind == "ampm" for kind, _ in tokens)
     codes = [i for i, (kind, _) in enumerate(tokens) if kind in ("code", "elapsed")]
+    shown = _Shown(tokens, codes, moment, clock, whole, part, places, twelve)
     out: list[str] = []
     for i, (kind, text) in enumerate(tokens):
-        if kind in ("quoted", "escaped"):
-            out.append(text)
-        elif kind == "currency":
-            out.append(text)
-        elif kind == "tag":
-            if text.lower() not in _COLOURS and not re.fullmatch(r"(?i)color\d{1,2}", text):
-                return None
-        elif kind is None:  # _x (a space as wide as x) or *x (fill): what a cell shows is a space, or nothing
-            out.append(" " if text.startswith("_") else "")
-        elif kind == "other":
-            if text not in _BARE:
-                return None
-            out.append(text)
-        elif kind == "fraction":
-            out.append("." + str(part).zfill(places)[: len(text) - 1])
-        elif kind == "ampm":
-            pm = (clock // 3600) % 24 >= 12
-            out.append(("PM" if pm else "AM") if len(text) == 5 else ("P" if pm else "A"))
-            if text.islower():
-                out[-1] = out[-1].lower()
-        elif kind == "elapsed":
-            unit = {"h": 3600, "m": 60, "s": 1}[text[0].lower()]
-            out.append(str(whole // unit).zfill(len(text)))
-        else:
-            shown = _code(text.lower(), i, tokens, codes, moment, clock, twelve)
-            if shown is None:
-                return None
-            out.append(shown)
+        written = _WRITERS[kind](text, i, shown)
+        if written is None:
+            return None
+        out.append(written)
     return "".join(out)
+
+
+def _english_names(tokens: list[tuple[str | None, str]], section: str) -> bool:
+    """Whether a section's month and day names and AM/PM (if it shows any) are English: every
+    locale tag it holds names an English locale (:func:`_english`)."""
+    named = any(kind == "ampm" or (kind == "code" and len(text) >= 3 and text[0].lower() in "md") for kind, text in tokens)
+    return not named or all(_english(lcid) for lcid in _LOCALE.findall(section))
+
+
+def _moment(value: datetime.datetime | datetime.date | datetime.time | datetime.timedelta,
+            whole: int) -> tuple[datetime.datetime | None, int]:
+    """(the date and time shown, None for a time or duration; the seconds shown of its day, or
+    of the duration), from ``whole``, the value's seconds rounded as the format shows them (a
+    rounding up to midnight moves the date on)."""
+    if isinstance(value, (datetime.time, datetime.timedelta)):
+        return None, whole
+    base = value if isinstance(value, datetime.datetime) else datetime.datetime.combine(value, datetime.time())
+    moment = datetime.datetime.combine(base.date(), datetime.time()) + datetime.timedelta(seconds=whole)
+    return moment, whole - (moment.date() - base.date()).days * 86_400
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the codes of a format show: the ``tokens`` (kind, text) and the indexes of the date
+    and time ``codes`` among them, the ``moment`` (None for a time or duration), the seconds of
+    its day ``clock``, the ``whole`` seconds of a duration, the fraction of a second ``part``
+    in ``places`` digits, and whether an AM/PM makes the hours ``twelve``."""
+
+    tokens: list[tuple[str | None, str]]
+    codes: list[int]
+    moment: datetime.datetime | None
+    clock: int
+    whole: int
+    part: int
+    places: int
+    twelve: bool
+
+
+def _literal(text: str, i: int, shown: _Shown) -> str:
+    """Quoted or escaped text, or a currency's symbol: as written."""
+    return text
+
+
+def _tag(text: str, i: int, shown: _Shown) -> str | None:
+    """A colour tag (``[Red]``, ``[Color10]``) shows nothing; any other tag is not shown (None)."""
+    if text.lower() not in _COLOURS and not re.fullmatch(r"(?i)color\d{1,2}", text):
+        return None
+    return ""
+
+
+def _spacing(text: str, i: int, shown: _Shown) -> str:
+    """``_x`` (a space as wide as x) or ``*x`` (fill): what a cell shows is a space, or nothing."""
+    return " " if text.startswith("_") else ""
+
+
+def _other(text: str, i: int, shown: _Shown) -> str | None:
+    """A character outside the codes: a separator Excel takes bare, else not shown (None)."""
+    return text if text in _BARE else None
+
+
+def _fraction(text: str, i: int, shown: _Shown) -> str:
+    """``.0`` to ``.000``: the fraction of a second to as many digits."""
+    return "." + str(shown.part).zfill(shown.places)[: len(text) - 1]
+
+
+def _ampm(text: str, i: int, shown: _Shown) -> str:
+    """``AM/PM`` or ``A/P``, in the case written."""
+    pm = (shown.clock // 3600) % 24 >= 12
+    written = ("PM" if pm else "AM") if len(text) == 5 else ("P" if pm else "A")
+    return written.lower() if text.islower() else written
+
+
+def _elapsed(text: str, i: int, shown: _Shown) -> str:
+    """``[h]``, ``[m]``, ``[s]``: the hours, minutes or seconds elapsed in all."""
+    unit = {"h": 3600, "m": 60, "s": 1}[text[0].lower()]
+    return str(shown.whole // unit).zfill(len(text))
+
+
+def _date_or_time(text: str, i: int, shown: _Shown) -> str | None:
+    """A date or time code (``yyyy``, ``mmm``, ``hh``, ``ss``; :func:`_code`)."""
+    return _code(text.lower(), i, shown.tokens, shown.codes, shown.moment, shown.clock, shown.twelve)
+
+
+#: Each kind of token of :data:`_TOKEN` (None: a space or fill) → its text as shown, or None
+#: when the format cannot be shown as the sheet does.
+_WRITERS: dict[str | None, Callable[[str, int, _Shown], str | None]] = {
+    "quoted": _literal, "escaped": _literal, "currency": _literal, "tag": _tag, None: _spacing, "other": _other,
+    "fraction": _fraction, "ampm": _ampm, "elapsed": _elapsed, "code": _date_or_time,
+}
 
 
 def _english(lcid: str) -> bool:
@@ -133,6 +194,16 @@ def _code(code: str, i: int, tokens: list[tuple[str | None, str]], codes: list[i
     letter = code[0]
     if letter == "m" and len(code) <= 2 and _minutes(i, tokens, codes):
         letter = "n"
+    if letter in ("h", "n", "s"):
+        return _time_code(letter, code, clock, twelve)
+    if moment is None:
+        return None
+    return _date_code(letter, code, moment)
+
+
+def _time_code(letter: str, code: str, clock: int, twelve: bool) -> str:
+    """An hour (``h``, on a twelve-hour clock when ``twelve``), minute (``n``: an ``m`` read as
+    minutes) or second (``s``) code's text, from the seconds ``clock`` of the day."""
     if letter == "h":
         hour = (clock // 3600) % 24
         if twelve:
@@ -140,10 +211,12 @@ def _code(code: str, i: int, tokens: list[tuple[str | None, str]], codes: list[i
         return str(hour).zfill(min(len(code), 2))
     if letter == "n":
         return str(clock // 60 % 60).zfill(len(code))
-    if letter == "s":
-        return str(clock % 60).zfill(min(len(code), 2))
-    if moment is None:
-        return None
+    return str(clock % 60).zfill(min(len(code), 2))
+
+
+def _date_code(letter: str, code: str, moment: datetime.datetime) -> str:
+    """A year (``yy``, ``yyyy``, ``e``), month (``m`` to ``mmmmm``) or day (``d`` to ``dddd``)
+    code's text."""
     if letter == "y" or letter == "e":
         return str(moment.year) if len(code) > 2 or letter == "e" else f"{moment.year % 100:02d}"
     if letter == "m":

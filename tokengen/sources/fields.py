@@ -28,10 +28,11 @@ from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import CatalogueError
 from ..geometry.bands import Trim
+from ..geometry.handsheet import HandSheet
 from ..geometry.shapes import KINDS, ORIENTATIONS, Shape, hex_box
 from ..limits import MAX_DESIGN_ELEMENTS, MAX_FONT_CODE_POINTS, MIN_SIZE
 from ..model import Back, Catalogue, Colour, Draws, FaceStyle, Game, Token
@@ -126,49 +127,22 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
     own = Trim(width, height, shape)
     for name, trim in _layout_trims(data, fail).items():  # a layout's own size and shape: a band of its own
         layouts[name] = replace(layouts[name], trim=None if trim == own else trim)
-    face = dressed(parse_template(path, data["template"], lines, ("template",), fields, tuple(font_map), layouts), *dress)
-    back_face: Face = PLAIN_BACK
-    if "back" in data:
-        back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, tuple(font_map), layouts), *dress)
-    tts = _tts_texts(data.get("tts", {}), fields, fail)
-    tile_overlap = _tile_overlap(data, fail)
-    design_safe = _safe_area(data, fail)
-    hand = hand_sheet(path, data["sheet"], lines) if "sheet" in data else None
-
+    sides = _sides(path, data, lines, fields, tuple(font_map), layouts, dress)
+    tts, tile_overlap, design_safe, hand = _settings(path, data, lines, fields, fail)
     notes: list[str] = []
     sources = [Path(p) for p in font_files.values()] + [Path(p) for p in icons.values()]
     rows, decimal_comma = _rows(path, data, lines, fields, fail, allow_outside_art, sources, notes)
-    _check_design_elements(rows, face, back_face, fail)
-    tokens: list[Token] = []
-    first: dict[str, str] = {}
-    places: dict[Path, tuple[str, int | None, str | None]] = {}  # where each picture is first named
-    checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
-    passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    _check_design_elements(rows, *sides, fail)
+
+    def read(raw: dict[str, Any], locate: Locate, n: int) -> tuple[dict[str, Any], str, int]:
+        return _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
+
     choices = field_choices(data["fields"])
-    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
-    if references(face) or references(back_face):
-        ahead = [_token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
-                 for n, (raw, locate, _, _) in enumerate(rows)]
-    by_id, in_order = _read_ahead(ahead)
-    for n, (raw, locate, line, origin) in enumerate(rows):
-        if ahead is not None:
-            values, token_id, copies = ahead[n]
-        else:
-            values, token_id, copies = _token_values(raw, locate, fields, defaults, path, allow_outside_art, n, decimal_comma, optional)
-        _check_choices(values, choices, locate)
-        for name, value in values.items():
-            if isinstance(value, Path) and value not in places:
-                at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
-                places[value] = (at.path, at.line, at.field)
-        if token_id in first:
-            raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
-        first[token_id] = origin
-        others = Others(n + 1, by_id, in_order)
-        tokens.append(_token((face, back_face), values, (token_id, copies, line), locate, others, own, checked, passed))
-    _template_places(path, lines, (face, back_face), icons, places)
-    remarks = unmatched_conditions((face, back_face), tokens) + icons_as_text(tokens, icons)
+    tokens, places = _tokens(rows, sides, read, choices, own, fail)
+    _template_places(path, lines, sides, icons, places)
+    remarks = unmatched_conditions(sides, tokens) + icons_as_text(tokens, icons)
     shared = tokens[0].back if all(t.back == tokens[0].back for t in tokens) else None
-    sources += list(dict.fromkeys(pictures(face) + pictures(back_face)))  # literal pictures (resolved when parsed)
+    sources += list(dict.fromkeys(pictures(sides[0]) + pictures(sides[1])))  # literal pictures (resolved when parsed)
     return Catalogue(
         path=path, title=data["title"], game=NO_GAME, tokens=tuple(tokens), size=width,
         subtitle=data.get("subtitle", ""), author=data.get("author", ""), back=shared, columns=data.get("columns"), safe_area=design_safe, tile_overlap=tile_overlap, standee_base=standee_base, hand_sheet=hand,
@@ -177,6 +151,81 @@ def build_fields_catalogue(path: Path, data: dict[str, Any], lines: Lines, allow
         art_places=tuple((picture, *place) for picture, place in places.items()),
         declared=declared(data, lines), choices=choices,
     )
+
+
+def _sides(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str], font_names: tuple[str, ...],
+           layouts: dict[str, Any], dress: tuple[Any, ...]) -> tuple[Face, Face]:
+    """The face (``template:``) and back (``back:``, else :data:`PLAIN_BACK`) parsed and dressed
+    with the catalogue's fonts, icons and languages (:func:`dressed`).
+
+    Raises:
+        CatalogueError: a template problem, at its line and key.
+    """
+    face = dressed(parse_template(path, data["template"], lines, ("template",), fields, font_names, layouts), *dress)
+    back_face: Face = PLAIN_BACK
+    if "back" in data:
+        back_face = dressed(parse_template(path, data["back"], lines, ("back",), fields, font_names, layouts), *dress)
+    return face, back_face
+
+
+def _settings(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str],
+              fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[tuple[tuple[str, str], ...], float | None, float | None, HandSheet | None]:
+    """The catalogue's settings beside its tokens: (``tts`` texts, a board's tile overlap in pt
+    or None, the design safe area in pt or None, the hand sheet or None).
+
+    Raises:
+        CatalogueError: a bad TTS text, overlap, safe area or sheet, at its key (in that order).
+    """
+    tts = _tts_texts(data.get("tts", {}), fields, fail)
+    tile_overlap = _tile_overlap(data, fail)
+    design_safe = _safe_area(data, fail)
+    return tts, tile_overlap, design_safe, hand_sheet(path, data["sheet"], lines) if "sheet" in data else None
+
+
+#: Reads one token's row (raw values, where its keys are, its index) as (values, id, copies).
+ReadToken = Callable[[dict[str, Any], Locate, int], tuple[dict[str, Any], str, int]]
+#: Picture file → (file, line, field) where it is first named.
+Places = dict[Path, tuple[str, int | None, str | None]]
+
+
+def _tokens(rows: list[TokenRow], sides: tuple[Face, Face], read: ReadToken, choices: tuple[tuple[str, tuple[Any, ...]], ...],
+            own: Trim, fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> tuple[list[Token], Places]:
+    """Every row as a :class:`Token` (values read by ``read``, all before the first token when a
+    template names other tokens' values), and where each picture a token names is first named.
+
+    Raises:
+        CatalogueError: a bad value, a value not among its field's choices, a duplicate id, a
+            text a font cannot draw, at the token's field.
+    """
+    places: Places = {}
+    first: dict[str, str] = {}
+    checked: dict[int, Template] = {}  # id → a template reading no field whose text was checked (kept: ids stay unique)
+    passed: dict[tuple[int, str, str], Element] = {}  # (element id, font, one-line text) → the element: it passed its checks
+    ahead: list[tuple[dict[str, Any], str, int]] | None = None  # every token read first: a template names other tokens' values
+    if references(sides[0]) or references(sides[1]):
+        ahead = [read(raw, locate, n) for n, (raw, locate, _, _) in enumerate(rows)]
+    by_id, in_order = _read_ahead(ahead)
+    tokens: list[Token] = []
+    for n, (raw, locate, line, origin) in enumerate(rows):
+        values, token_id, copies = ahead[n] if ahead is not None else read(raw, locate, n)
+        _check_choices(values, choices, locate)
+        _token_places(values, raw, locate, fail, places)
+        if token_id in first:
+            raise locate("id")._replace_message(f"duplicate id {show(token_id)} (first at {first[token_id]})")
+        first[token_id] = origin
+        others = Others(n + 1, by_id, in_order)
+        tokens.append(_token(sides, values, (token_id, copies, line), locate, others, own, checked, passed))
+    return tokens, places
+
+
+def _token_places(values: dict[str, Any], raw: dict[str, Any], locate: Locate,
+                  fail: Callable[[tuple[Any, ...], str], CatalogueError], places: Places) -> None:
+    """Add to ``places`` each picture of a token's ``values`` not named before: at the token's
+    field, or at the field's declaration when the picture is its default."""
+    for name, value in values.items():
+        if isinstance(value, Path) and value not in places:
+            at = locate(name) if name in raw else fail(("fields", name), "")  # else the field's default
+            places[value] = (at.path, at.line, at.field)
 
 
 def _read_ahead(ahead: list[tuple[dict[str, Any], str, int]] | None) -> tuple[dict[str, dict[str, Any]] | None, list[dict[str, Any]] | None]:
@@ -270,54 +319,110 @@ def _rows(path: Path, data: dict[str, Any], lines: Lines, fields: dict[str, str]
     Raises:
         CatalogueError: an empty list, a row that is not a mapping, a spreadsheet problem.
     """
-    rows: list[TokenRow]
     spec = data["tokens"]
-    decimal_comma = False
     if isinstance(spec, str):
-        if remote.is_link(spec):  # fetched (or read from the cache), then read as a local table
-            at = fail(("tokens",), "")
-            table_path, fetched = remote.fetch_table(path, spec, at.line, at.field or "tokens")
-            if fetched:  # offline: say which copy was read
-                notes.append(fetched)
-            shown = spec
-        else:
-            table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
-            sources.append(table_path)
-            shown = shown_path(table_path, path.parent / spec)
-        known = list(TOKEN_KEYS) + list(fields)
-        hidden: list[int] = []
-        try:
-            table = read_table(table_path, known, hidden)
-        except CatalogueError as exc:  # the spreadsheet named as the user knows it, not as resolved
-            raise CatalogueError(shown if exc.path == str(table_path) else exc.path, exc.message, exc.line, exc.field) from None
-        decimal_comma = table[0].decimal_comma
-        if hidden:
-            notes.append(f"{shown}: {hidden_rows(hidden)}")
-        left_out = _undeclared(table[0], known, data.get("ignore", []), shown)
-        if left_out:
-            names = ", ".join(left_out)
-            notes.append(f"{shown}: column{'s' if len(left_out) > 1 else ''} {names} {'are not fields' if len(left_out) > 1 else 'is not a field'} "
-                         f"of the catalogue; {'they are' if len(left_out) > 1 else 'it is'} not printed (list {'them' if len(left_out) > 1 else 'it'} under ignore: to say so)")
-        dropped = [(line, key, cell) for line in table for key, cell in line.values.items() if isinstance(cell, Marked) and cell.dropped]
-        if dropped:
-            first_row, column, marked = dropped[0]
-            more = f" (and in {len(dropped) - 1:,} more cell{'s' if len(dropped) > 2 else ''})" if len(dropped) > 1 else ""
-            notes.append(f"{shown}: {first_row.columns.get(column, '')}{first_row.line}: the {', '.join(marked.dropped)} of part of the text is "
-                         f"not printed, only its bold and italic{more}")
-        link = remote.is_link(spec)
-        shown_table: str | Path = shown if link else Path(shown)  # a link keeps its '//'
-        table_name, wanted = (shown if link else table_path.name), set(known)  # once, not per row
-        rows = [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
-                for r in table]
-    else:
-        if not spec:
-            raise fail(("tokens",), "must not be empty")
-        rows = []
-        for i, t in enumerate(spec):
-            if not isinstance(t, dict):
-                raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
-            rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
-    return rows, decimal_comma
+        return _table_rows(path, data, fields, fail, allow_outside_art, sources, notes)
+    return _yaml_rows(path, spec, lines, fail), False
+
+
+def _yaml_rows(path: Path, spec: list[Any], lines: Lines, fail: Callable[[tuple[Any, ...], str], CatalogueError]) -> list[TokenRow]:
+    """The token rows of a ``tokens:`` list in the catalogue itself.
+
+    Raises:
+        CatalogueError: an empty list, or a token that is not a mapping.
+    """
+    if not spec:
+        raise fail(("tokens",), "must not be empty")
+    rows: list[TokenRow] = []
+    for i, t in enumerate(spec):
+        if not isinstance(t, dict):
+            raise fail(("tokens", i), f"expected a mapping of id, copies and fields, got {show(t)}")
+        rows.append((t, _yaml_locator(path, lines, i), line_at(lines, ("tokens", i)), f"line {line_at(lines, ('tokens', i))}"))
+    return rows
+
+
+def _table_rows(path: Path, data: dict[str, Any], fields: dict[str, str], fail: Callable[[tuple[Any, ...], str], CatalogueError],
+                allow_outside_art: bool, sources: list[Path], notes: list[str]) -> tuple[list[TokenRow], bool]:
+    """The token rows of the spreadsheet ``tokens:`` names (a file inside the catalogue's folder,
+    added to ``sources``, or a link), each keeping only the declared columns, and whether the
+    sheet writes decimals with a comma; what is not printed (hidden rows, columns that are not
+    fields, cell styling) is said in ``notes``.
+
+    Raises:
+        CatalogueError: a spreadsheet problem, named at the spreadsheet as the catalogue names it.
+    """
+    spec = data["tokens"]
+    table_path, shown = _table_file(path, spec, fail, allow_outside_art, sources, notes)
+    known = list(TOKEN_KEYS) + list(fields)
+    hidden: list[int] = []
+    try:
+        table = read_table(table_path, known, hidden)
+    except CatalogueError as exc:  # the spreadsheet named as the user knows it, not as resolved
+        raise CatalogueError(shown if exc.path == str(table_path) else exc.path, exc.message, exc.line, exc.field) from None
+    left_out = _undeclared(table[0], known, data.get("ignore", []), shown)
+    notes.extend(_table_notes(table, hidden, left_out, shown))
+    return _kept_rows(table, known, spec, shown, table_path), table[0].decimal_comma
+
+
+def _table_notes(table: list[Row], hidden: list[int], left_out: list[str], shown: str) -> list[str]:
+    """What a spreadsheet holds that is not printed, one note each: its hidden rows, its
+    columns that are not fields (``left_out``), styling of rich cells beyond bold and italic."""
+    notes: list[str] = []
+    if hidden:
+        notes.append(f"{shown}: {hidden_rows(hidden)}")
+    if left_out:
+        notes.append(_left_out_note(left_out, shown))
+    dropped = [(line, key, cell) for line in table for key, cell in line.values.items() if isinstance(cell, Marked) and cell.dropped]
+    if dropped:
+        notes.append(_dropped_note(dropped, shown))
+    return notes
+
+
+def _kept_rows(table: list[Row], known: list[str], spec: str, shown: str, table_path: Path) -> list[TokenRow]:
+    """The spreadsheet's rows as token rows, each keeping only the ``known`` columns and located
+    at the spreadsheet as the catalogue names it (``shown``; a link keeps its ``//``)."""
+    link = remote.is_link(spec)
+    shown_table: str | Path = shown if link else Path(shown)  # a link keeps its '//'
+    table_name, wanted = (shown if link else table_path.name), set(known)  # once, not per row
+    return [({k: v for k, v in r.values.items() if k in wanted}, _row_locator(shown_table, r), r.line, f"{table_name} row {r.line}")
+            for r in table]
+
+
+def _table_file(path: Path, spec: str, fail: Callable[[tuple[Any, ...], str], CatalogueError], allow_outside_art: bool,
+                sources: list[Path], notes: list[str]) -> tuple[Path, str]:
+    """(the file to read, the spreadsheet as messages name it) for ``tokens: <spec>``: a link is
+    fetched (or read from the cache; when offline, ``notes`` says which copy was read), a local
+    file must lie inside the catalogue's folder and is added to ``sources``.
+
+    Raises:
+        CatalogueError: a file outside the folder or missing, a link that cannot be fetched.
+    """
+    if remote.is_link(spec):  # fetched (or read from the cache), then read as a local table
+        at = fail(("tokens",), "")
+        table_path, fetched = remote.fetch_table(path, spec, at.line, at.field or "tokens")
+        if fetched:  # offline: say which copy was read
+            notes.append(fetched)
+        return table_path, spec
+    table_path = _inside(path, spec, fail(("tokens",), ""), allow_outside_art, "spreadsheet")
+    sources.append(table_path)
+    return table_path, shown_path(table_path, path.parent / spec)
+
+
+def _left_out_note(left_out: list[str], shown: str) -> str:
+    """The note naming a spreadsheet's columns that are not fields, and so not printed."""
+    names = ", ".join(left_out)
+    many = len(left_out) > 1
+    return (f"{shown}: column{'s' if many else ''} {names} {'are not fields' if many else 'is not a field'} "
+            f"of the catalogue; {'they are' if many else 'it is'} not printed (list {'them' if many else 'it'} under ignore: to say so)")
+
+
+def _dropped_note(dropped: list[tuple[Row, str, Marked]], shown: str) -> str:
+    """The note for rich cells whose styling beyond bold and italic is not printed, naming the
+    first such cell and counting the rest."""
+    first_row, column, marked = dropped[0]
+    more = f" (and in {len(dropped) - 1:,} more cell{'s' if len(dropped) > 2 else ''})" if len(dropped) > 1 else ""
+    return (f"{shown}: {first_row.columns.get(column, '')}{first_row.line}: the {', '.join(marked.dropped)} of part of the text is "
+            f"not printed, only its bold and italic{more}")
 
 
 def _check_design_elements(rows: list[TokenRow], face: Face, back_face: Face,
@@ -598,6 +703,32 @@ def _tile_overlap(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> 
 
 
 def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None, Shape | None]:
+    """The token's (width, height or None for a square, circle or hex box measured on its width,
+    shape or None) from ``sleeve:``, ``size:`` (1 in when neither) and ``shape:``, in pt; a hex's
+    box is its width across the flats turned into its bounding box.
+
+    Raises:
+        CatalogueError: a bad size, sleeve or shape, or a shape the size does not fit, at its key.
+    """
+    width, height = _card_size(data, fail)
+    if "shape" not in data:
+        return width, height, None
+    shape = _shape(data["shape"], fail)
+    _check_shape_fits(shape, width, height, fail)
+    if shape.kind == "hex":
+        width, height = hex_box(width, shape.orientation)
+    elif shape.kind == "circle":
+        height = None
+    return width, height, shape
+
+
+def _card_size(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[float, float | None]:
+    """(width, height or None), pt: the card a ``sleeve:`` holds (data/sizes.yaml), or ``size:``,
+    or 1 in.
+
+    Raises:
+        CatalogueError: both keys, an unknown sleeve, a bad size or one under :data:`MIN_SIZE`.
+    """
     width, height = 72.0, None
     if "sleeve" in data:  # the card the sleeve holds (data/sizes.yaml)
         if "size" in data:
@@ -614,40 +745,59 @@ def _geometry(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> tupl
         for side in (width, height or width):
             if side < MIN_SIZE:
                 raise fail(("size",), f"{show(data['size'])} is smaller than the smallest token size, 0.125in (3.2mm)")
-    shape = None
-    if "shape" in data:
-        spec = data["shape"]
-        kind, radius, orientation = spec, 0.0, "pointy"
-        if isinstance(spec, dict):
-            for key in spec:
-                if key not in ("kind", "radius", "orientation"):
-                    raise fail(("shape", key), f"unknown key{suggest(str(key), ['kind', 'radius', 'orientation'])} (known keys: kind, radius, orientation)")
-            if "kind" not in spec:
-                raise fail(("shape",), "missing required key 'kind'")
-            kind = spec["kind"]
-            if "radius" in spec:
-                try:
-                    radius = parse_length(spec["radius"])
-                except ValueError as exc:
-                    raise fail(("shape", "radius"), one_line(str(exc))) from None
-            orientation = spec.get("orientation", "pointy")
-            if orientation not in ORIENTATIONS:
-                raise fail(("shape", "orientation"), f"unknown orientation {show(orientation)}{suggest(str(orientation), ORIENTATIONS)} (flat or pointy)")
-        at = ("shape", "kind") if isinstance(spec, dict) else ("shape",)
-        if kind not in KINDS:
-            raise fail(at, f"unknown shape {show(kind)}{suggest(str(kind), KINDS)} (shapes: {', '.join(KINDS)})")
-        if kind == "rounded" and not (isinstance(spec, dict) and "radius" in spec):
-            radius = DEFAULT_RADIUS
-        if kind in ("circle", "hex") and height is not None and abs(height - width) > 1e-6:
-            raise fail(("size",), f"a {kind} token has one size ({'its diameter' if kind == 'circle' else 'across its flats'}), not WIDTHxHEIGHT")
-        shape = Shape(kind, radius, orientation)
-        if kind == "rounded" and radius > min(width, height or width) / 2:
-            raise fail(("shape", "radius"), "the corner radius is more than half the token")
-        if kind == "hex":
-            width, height = hex_box(width, orientation)
-        elif kind == "circle":
-            height = None
-    return width, height, shape
+    return width, height
+
+
+def _shape(spec: Any, fail: Callable[..., CatalogueError]) -> Shape:
+    """The ``shape:`` key, a name (``rounded``) or a mapping (``{kind: hex, orientation: flat}``),
+    as a :class:`Shape`; a ``rounded`` shape that gives no radius has :data:`DEFAULT_RADIUS`.
+
+    Raises:
+        CatalogueError: an unknown key, kind or orientation, a missing kind, a bad radius.
+    """
+    kind, radius, orientation = _shape_keys(spec, fail) if isinstance(spec, dict) else (spec, 0.0, "pointy")
+    at = ("shape", "kind") if isinstance(spec, dict) else ("shape",)
+    if kind not in KINDS:
+        raise fail(at, f"unknown shape {show(kind)}{suggest(str(kind), KINDS)} (shapes: {', '.join(KINDS)})")
+    if kind == "rounded" and not (isinstance(spec, dict) and "radius" in spec):
+        radius = DEFAULT_RADIUS
+    return Shape(kind, radius, orientation)
+
+
+def _shape_keys(spec: dict[str, Any], fail: Callable[..., CatalogueError]) -> tuple[Any, float, str]:
+    """A shape mapping's (kind as given, radius in pt or 0, orientation).
+
+    Raises:
+        CatalogueError: an unknown key or orientation, a missing kind, a bad radius, at its key.
+    """
+    for key in spec:
+        if key not in ("kind", "radius", "orientation"):
+            raise fail(("shape", key), f"unknown key{suggest(str(key), ['kind', 'radius', 'orientation'])} (known keys: kind, radius, orientation)")
+    if "kind" not in spec:
+        raise fail(("shape",), "missing required key 'kind'")
+    radius = 0.0
+    if "radius" in spec:
+        try:
+            radius = parse_length(spec["radius"])
+        except ValueError as exc:
+            raise fail(("shape", "radius"), one_line(str(exc))) from None
+    orientation = spec.get("orientation", "pointy")
+    if orientation not in ORIENTATIONS:
+        raise fail(("shape", "orientation"), f"unknown orientation {show(orientation)}{suggest(str(orientation), ORIENTATIONS)} (flat or pointy)")
+    return spec["kind"], radius, orientation
+
+
+def _check_shape_fits(shape: Shape, width: float, height: float | None, fail: Callable[..., CatalogueError]) -> None:
+    """Refuse a circle or hex given as WIDTHxHEIGHT, and a corner radius over half the token.
+
+    Raises:
+        CatalogueError: at ``size`` or ``shape.radius``.
+    """
+    kind = shape.kind
+    if kind in ("circle", "hex") and height is not None and abs(height - width) > 1e-6:
+        raise fail(("size",), f"a {kind} token has one size ({'its diameter' if kind == 'circle' else 'across its flats'}), not WIDTHxHEIGHT")
+    if kind == "rounded" and shape.radius > min(width, height or width) / 2:
+        raise fail(("shape", "radius"), "the corner radius is more than half the token")
 
 
 def _layout_trims(data: dict[str, Any], fail: Callable[..., CatalogueError]) -> dict[str, Trim]:
@@ -717,14 +867,48 @@ class _Error(CatalogueError):
 def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], defaults: dict[str, Any],
                   path: Path, allow_outside_art: bool, n: int, decimal_comma: bool = False,
                   optional: set[str] | frozenset[str] = frozenset()) -> tuple[dict[str, Any], str, int]:
+    """One token's row (``raw``: key → cell or YAML value, the ``n``-th row) read as
+    (field → value of its declared type, id, copies): an empty id is the row's number, no
+    copies is one, an empty field takes its default (an ``optional`` one: "" or None).
+
+    Raises:
+        CatalogueError: an unknown key, a bad id or copies, a missing or empty field, a value of
+            the wrong type, at the token's field.
+    """
     def fail(key: str | None, message: str) -> CatalogueError:
         return locate(key)._replace_message(message)
 
+    _check_token_keys(raw, fields, fail)
+    token_id = _token_id(raw.get("id"), n, fail)
+    copies = _token_copies(raw.get("copies"), fail, decimal_comma)
+
+    def convert(name: str, kind: str, value: Any) -> Any:
+        return _convert(value, kind, partial(fail, name), path, allow_outside_art, partial(locate, name), decimal_comma)
+
+    values: dict[str, Any] = {}
+    for name, kind in fields.items():
+        value = raw.get(name)
+        quick = _quick_value(value, kind)
+        values[name] = quick if quick is not None else _field_value(name, kind, raw, defaults, optional, fail, convert)
+    return values, token_id, copies
+
+
+def _check_token_keys(raw: dict[str, Any], fields: dict[str, str], fail: Callable[[str | None, str], CatalogueError]) -> None:
+    """Refuse a token key that is neither a declared field nor ``id``/``copies``, with a did-you-mean."""
     for key in raw:
         if key not in fields and key not in TOKEN_KEYS:
             known = list(TOKEN_KEYS) + list(fields)
             raise fail(str(key), f"unknown field{suggest(str(key), known)} (fields: {', '.join(known)})")
-    token_id = _blank(raw.get("id"))
+
+
+def _token_id(given: Any, n: int, fail: Callable[[str | None, str], CatalogueError]) -> str:
+    """A token's id as written (a date cell's ISO form, a rich cell's plain text, a whole float
+    without its point), or the row's number ``n + 1`` when empty.
+
+    Raises:
+        CatalogueError: an id that is not lowercase letters, digits, '-' or '_', at ``id``.
+    """
+    token_id = _blank(given)
     if isinstance(token_id, DateCell):  # an id is a key, not printed text: the date in ISO form
         token_id = token_id.iso
     elif isinstance(token_id, Marked):
@@ -734,50 +918,89 @@ def _token_values(raw: dict[str, Any], locate: Locate, fields: dict[str, str], d
     token_id = str(token_id).strip() if not isinstance(token_id, float) else str(int(token_id)) if token_id.is_integer() else str(token_id)
     if not _ID.match(token_id):
         raise fail("id", f"id {show(token_id)} must be lowercase letters, digits, '-' or '_'")
-    copies = _blank(raw.get("copies"))
+    return token_id
+
+
+def _token_copies(given: Any, fail: Callable[[str | None, str], CatalogueError], decimal_comma: bool) -> int:
+    """A token's ``copies``: 1 when empty, else a whole number 1 to 10000.
+
+    Raises:
+        CatalogueError: not a whole number, or out of range, at ``copies``.
+    """
+    copies = _blank(given)
     if isinstance(copies, Marked):
         copies = copies.plain
     if isinstance(copies, Shown):  # a formatted .xlsx number: the number itself
         copies = copies.value
     if copies is None:
-        copies = 1
-    else:
-        copies = _number(copies, "integer", lambda m: fail("copies", m), decimal_comma)
-        if not 1 <= copies <= 10_000:
-            raise fail("copies", f"must be 1 to 10000, got {copies}")
-    values: dict[str, Any] = {}
-    for name, kind in fields.items():
-        value = raw.get(name)
-        if type(value) is str and value.isascii() and 0 < len(value) <= 400 and not value.isspace():
-            if kind == "text":  # as _convert reads it: ASCII is NFC already
-                values[name] = value
-                continue
-            if kind == "colour":
-                rgb = _rgb(value)
-                if rgb is not None:
-                    values[name] = rgb
-                    continue
-        value = _blank(value)
-        if isinstance(value, Marked) and kind != "text":  # bold or italic runs style text only
-            value = value.plain
-        if isinstance(value, (Shown, DateCell)) and value.text is None and kind not in ("number", "integer"):
-            raise fail(name, f"the cell's number format {show(value.fmt)} is not one tokengen can show as the sheet "
-                             "does: give the column a format such as General, 0.00 or d-mmm-yyyy, or type the value as text")
-        if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
-            value = value.value if kind in ("number", "integer") else value.text
-        if value is None:
-            if name in defaults:
-                value = defaults[name]
-            elif name in optional:  # may be empty: empty text, or no value
-                values[name] = "" if kind == "text" else None
-                continue
-            elif kind == "image" and name in raw:
-                values[name] = None  # an empty cell: no picture
-                continue
-            else:
-                raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
-        values[name] = _convert(value, kind, partial(fail, name), path, allow_outside_art, partial(locate, name), decimal_comma)
-    return values, token_id, int(copies)
+        return 1
+    copies = _number(copies, "integer", lambda m: fail("copies", m), decimal_comma)
+    if not 1 <= copies <= 10_000:
+        raise fail("copies", f"must be 1 to 10000, got {copies}")
+    return int(copies)
+
+
+def _quick_value(value: Any, kind: str) -> Any:
+    """The common case read without the full conversion: a short, plain ASCII text for a text
+    field (NFC already, as :func:`_convert` would give it) or a ``#rrggbb`` colour; None for
+    any other value (then :func:`_field_value` reads it)."""
+    if type(value) is not str or not value.isascii() or not 0 < len(value) <= 400 or value.isspace():
+        return None
+    if kind == "text":
+        return value
+    return _rgb(value) if kind == "colour" else None
+
+
+def _field_value(name: str, kind: str, raw: dict[str, Any], defaults: dict[str, Any], optional: set[str] | frozenset[str],
+                 fail: Callable[[str | None, str], CatalogueError], convert: Callable[[str, str, Any], Any]) -> Any:
+    """The token's field ``name`` (of type ``kind``) from its cell or YAML value, its default
+    when empty; ``convert(name, kind, value)`` reads it as the type.
+
+    Raises:
+        CatalogueError: a missing or empty field with no default, a cell format tokengen cannot
+            show, a value of the wrong type, at the field.
+    """
+    value = _cell_value(raw.get(name), kind, partial(fail, name))
+    if value is None and name not in defaults:
+        return _no_value(name, kind, raw, optional, fail)
+    if value is None:
+        value = defaults[name]
+    return convert(name, kind, value)
+
+
+def _cell_value(value: Any, kind: str, fail: Callable[[str], CatalogueError]) -> Any:
+    """A value as a field of type ``kind`` reads it before conversion: None when blank, a rich
+    cell's plain text unless the field is text, a formatted .xlsx number as its number for a
+    number field, else as the text the sheet shows.
+
+    Raises:
+        CatalogueError: a formatted cell tokengen cannot show as the sheet does, for a field
+            that is not a number.
+    """
+    value = _blank(value)
+    if isinstance(value, Marked) and kind != "text":  # bold or italic runs style text only
+        value = value.plain
+    if isinstance(value, (Shown, DateCell)) and value.text is None and kind not in ("number", "integer"):
+        raise fail(f"the cell's number format {show(value.fmt)} is not one tokengen can show as the sheet "
+                   "does: give the column a format such as General, 0.00 or d-mmm-yyyy, or type the value as text")
+    if isinstance(value, Shown):  # a formatted .xlsx number: the number for a number field, else the text as shown
+        value = value.value if kind in ("number", "integer") else value.text
+    return value
+
+
+def _no_value(name: str, kind: str, raw: dict[str, Any], optional: set[str] | frozenset[str],
+              fail: Callable[[str | None, str], CatalogueError]) -> Any:
+    """The value of a field left empty that has no default: "" for an optional text, None for
+    another optional field or an empty picture cell.
+
+    Raises:
+        CatalogueError: the field is missing (at the token) or empty (at the field).
+    """
+    if name in optional:  # may be empty: empty text, or no value
+        return "" if kind == "text" else None
+    if kind == "image" and name in raw:
+        return None  # an empty cell: no picture
+    raise fail(None if name not in raw else name, f"missing field '{name}'" if name not in raw else f"field '{name}' is empty")
 
 
 def _blank(value: Any) -> Any:
@@ -797,23 +1020,7 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
     if isinstance(value, (bool, DateCell)):
         raise fail(f"expected {wanted}, got {_got(value)}")
     if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        percent = text.endswith("%")  # 25 % or 25%: 0.25, the number an .xlsx percentage cell holds
-        text = text[:-1].rstrip(" \u00a0\u202f") if percent else text
-        if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
-            text = text.replace(",", ".")
-        elif decimal_comma and _POINT_GROUPED.fullmatch(text):
-            plain, (whole, _, part) = text.replace(".", ""), text.partition(".")
-            decimal = f" for that, or {whole},{part} for a decimal" if text.count(".") == 1 else ""
-            raise fail(f"expected {wanted}, got {show(value)}, which a semicolon-separated sheet writes for {plain}; "
-                       f"write {plain}{decimal}")
-        try:
-            value = float(Decimal(text).scaleb(-2)) if percent else float(text)
-        except (ValueError, ArithmeticError):
-            hint = ""
-            if decimal_comma and _GROUPED.fullmatch(text):
-                hint = f" (write it without thousands separators: {re.sub(r'[^-+0-9,]', '', text)})"
-            raise fail(f"expected {wanted}, got {show(value)}{hint}") from None
+        value = _number_text(value, wanted, fail, decimal_comma)
     if not isinstance(value, (int, float)) or not math.isfinite(value):
         raise fail(f"expected a finite number, got {show(value)}")
     if abs(value) >= MAX_NUMBER:  # as YAML's whole numbers: at most 18 digits before the point
@@ -825,31 +1032,93 @@ def _number(value: Any, kind: str, fail: Callable[[str], CatalogueError], decima
     return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else value
 
 
+def _number_text(value: str, wanted: str, fail: Callable[[str], CatalogueError], decimal_comma: bool) -> float:
+    """A number written as text (``-2.5``, ``25 %`` for 0.25, a minus sign U+2212; ``2,5`` when
+    ``decimal_comma``) as a float; ``wanted`` names the number in messages.
+
+    Raises:
+        CatalogueError (through ``fail``): not a number; in a semicolon-separated sheet, a number
+            with thousands separators or a point between groups of three digits.
+    """
+    text = value.strip().replace("\u2212", "-")
+    percent = text.endswith("%")  # 25 % or 25%: 0.25, the number an .xlsx percentage cell holds
+    text = text[:-1].rstrip(" \u00a0\u202f") if percent else text
+    if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
+        text = text.replace(",", ".")
+    elif decimal_comma and _POINT_GROUPED.fullmatch(text):
+        _refuse_point_grouped(value, text, wanted, fail)
+    try:
+        return float(Decimal(text).scaleb(-2)) if percent else float(text)
+    except (ValueError, ArithmeticError):
+        hint = ""
+        if decimal_comma and _GROUPED.fullmatch(text):
+            hint = f" (write it without thousands separators: {re.sub(r'[^-+0-9,]', '', text)})"
+        raise fail(f"expected {wanted}, got {show(value)}{hint}") from None
+
+
+def _refuse_point_grouped(value: str, text: str, wanted: str, fail: Callable[[str], CatalogueError]) -> NoReturn:
+    """Raise for ``1.500`` in a semicolon-separated sheet: such a sheet writes fifteen hundred so
+    (:data:`_POINT_GROUPED`); the message gives both readings."""
+    plain, (whole, _, part) = text.replace(".", ""), text.partition(".")
+    decimal = f" for that, or {whole},{part} for a decimal" if text.count(".") == 1 else ""
+    raise fail(f"expected {wanted}, got {show(value)}, which a semicolon-separated sheet writes for {plain}; "
+               f"write {plain}{decimal}")
+
+
 def _convert(value: Any, kind: str, fail: Callable[[str], CatalogueError], path: Path, allow_outside_art: bool,
              where: Callable[[], CatalogueError], decimal_comma: bool = False) -> Any:
     """``value`` as a field of type ``kind``; errors go through ``fail``, an art file's through
     ``where()`` (the located error, made only for a picture: not once per value)."""
-    if kind == "text":  # a spreadsheet's date is its text as the sheet shows it (DateCell)
-        if isinstance(value, (dict, list)):
-            raise fail(f"expected text, got {show(value)}")
-        text = value if isinstance(value, str) else getattr(value, "written", None) or (
-            str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))  # 007 in YAML prints 007
-        if isinstance(value, Marked):  # a rich cell: its markup for boxed text, its plain text for one line
-            text = Marked(unicodedata.normalize("NFC", value), unicodedata.normalize("NFC", value.plain))
-        else:
-            text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
-        if len(text) > 400:
-            raise fail(f"text is longer than 400 characters ({len(text)})")
-        return text
+    if kind == "text":
+        return _as_text(value, fail)
     if kind in ("number", "integer"):
         return _number(value, kind, fail, decimal_comma)
     if kind == "image":
-        if not isinstance(value, str):
-            raise fail(f"expected an image path, got {_got(value)}")
-        if not value.strip():  # an empty default (default: ""): no picture
-            return None
-        return resolve_art(path, value.strip(), allow_outside_art, where())
-    # colour
+        return _as_image(value, fail, path, allow_outside_art, where)
+    return _as_colour(value, fail)
+
+
+def _as_text(value: Any, fail: Callable[[str], CatalogueError]) -> str:
+    """A text field's value in NFC: a spreadsheet's date as the sheet shows it (DateCell), a
+    whole float without its point, a rich cell (:class:`Marked`) keeping its markup.
+
+    Raises:
+        CatalogueError (through ``fail``): a mapping or list, or more than 400 characters.
+    """
+    if isinstance(value, (dict, list)):
+        raise fail(f"expected text, got {show(value)}")
+    text = value if isinstance(value, str) else getattr(value, "written", None) or (
+        str(int(value)) if isinstance(value, float) and value.is_integer() else str(value))  # 007 in YAML prints 007
+    if isinstance(value, Marked):  # a rich cell: its markup for boxed text, its plain text for one line
+        text = Marked(unicodedata.normalize("NFC", value), unicodedata.normalize("NFC", value.plain))
+    else:
+        text = unicodedata.normalize("NFC", text)  # decomposed accents (macOS, Google Docs) as the font's one glyph
+    if len(text) > 400:
+        raise fail(f"text is longer than 400 characters ({len(text)})")
+    return text
+
+
+def _as_image(value: Any, fail: Callable[[str], CatalogueError], path: Path, allow_outside_art: bool,
+              where: Callable[[], CatalogueError]) -> Path | None:
+    """An image field's picture file (inside the catalogue's folder unless ``allow_outside_art``),
+    None for an empty text (``default: ""``: no picture).
+
+    Raises:
+        CatalogueError: not a path (through ``fail``); a file that is missing or outside (at ``where()``).
+    """
+    if not isinstance(value, str):
+        raise fail(f"expected an image path, got {_got(value)}")
+    if not value.strip():  # an empty default (default: ""): no picture
+        return None
+    return resolve_art(path, value.strip(), allow_outside_art, where())
+
+
+def _as_colour(value: Any, fail: Callable[[str], CatalogueError]) -> Colour:
+    """A colour field's value: ``"#rrggbb"`` or ``[c, m, y, k]`` with channels 0-1.
+
+    Raises:
+        CatalogueError (through ``fail``): any other value.
+    """
     if isinstance(value, str):
         rgb = _rgb(value)
         if rgb is not None:
@@ -883,37 +1152,45 @@ def _check_text(template: Template, values: dict[str, Any], locate: Locate,
             continue
         if element.boxed:
             _check_boxed(template, element, boxed_text(element, values), next(iter(element.fields()), None), locate)
-            continue
-        text = line_text(element, values)
-        font = font_name(template, element.font)
-        if passed is not None and passed.get((id(element), font, text)) is element:
-            continue
-        control = None if text.isprintable() else next((ch for ch in text if not printable_on_one_line(ch)), None)
-        if control is not None:
-            source = next(iter(element.fields()), None)
-            raise locate(source)._replace_message(
-                f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
-        script = scripts.unsupported(text)
-        if script:
-            _refuse_script(element, script, locate)
-        missing = fonts.missing_glyphs(text, font)
-        if missing:
-            source = next(iter(element.fields()), None)  # named only when refused: not looked up per token
-            shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
-            what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
-            if source is None:
-                where = f" (template line {element.line})" if element.line else ""
-                raise locate(None)._replace_message(f"{what} has no glyph for {shown}{where}")
-            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")
-        if passed is not None and len(passed) < _PASSED_KEPT:
-            passed[id(element), font, text] = element
+        else:
+            _check_line(template, element, values, locate, passed)
 
 
+def _check_line(template: Template, element: Element, values: dict[str, Any], locate: Locate,
+                passed: dict[tuple[int, str, str], Element] | None) -> None:
+    """Refuse a one-line text's control characters, a script tokengen cannot set and characters
+    its font cannot draw; a text that passes is kept in ``passed`` (up to :data:`_PASSED_KEPT`)."""
+    text = line_text(element, values)
+    font = font_name(template, element.font)
+    if passed is not None and passed.get((id(element), font, text)) is element:
+        return
+    control = None if text.isprintable() else next((ch for ch in text if not printable_on_one_line(ch)), None)
+    if control is not None:
+        source = next(iter(element.fields()), None)
+        raise locate(source)._replace_message(
+            f"character U+{ord(control):04X} (a line break, tab or other control) cannot be printed on one line")
+    script = scripts.unsupported(text)
+    if script:
+        _refuse_text(element, script, locate)
+    missing = fonts.missing_glyphs(text, font)
+    if missing:  # the field is named only when refused: not looked up per token
+        _refuse_text(element, _no_glyph(element, font, missing), locate)
+    if passed is not None and len(passed) < _PASSED_KEPT:
+        passed[id(element), font, text] = element
 
 
-def _refuse_script(element: Element, why: str, locate: Locate) -> None:
-    """Raise the catalogue error for a text in a script tokengen cannot set (right to left, or
-    needing shaping), at the token field it came from, else at the template's line."""
+def _no_glyph(element: Element, font: str, missing: list[str]) -> str:
+    """The message for characters (the first three of ``missing``) the element's ``font`` cannot
+    draw, naming a catalogue font as the catalogue does and a bundled one by its file's name."""
+    shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
+    what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
+    return f"{what} has no glyph for {shown}"
+
+
+def _refuse_text(element: Element, why: str, locate: Locate) -> NoReturn:
+    """Raise the catalogue error ``why`` for an element's text (a script tokengen cannot set:
+    right to left, or needing shaping; a character its font lacks) at the token field it came
+    from, else at the template's line."""
     source = next(iter(element.fields()), None)
     if source is None:
         where = f" (template line {element.line})" if element.line else ""
@@ -928,22 +1205,30 @@ def _check_boxed(template: Template, element: Element, text: str, source: str | 
     control = next((ch for ch in text if not ch.isprintable() and ch != " " and ch not in _BOXED_ONLY), None)
     if control is not None:
         raise locate(source)._replace_message(f"character U+{ord(control):04X} (a tab or other control) cannot be printed")
+    styled = mk.styled_text(_boxed_markup(template, element, text, source, locate))
+    script = scripts.unsupported("".join(styled.values()))
+    if script:
+        _refuse_text(element, script, locate)
+    family = family_of(template, element.font)
+    for style, styled_text in styled.items():
+        font = family.font(style)
+        missing = [ch for ch in fonts.missing_glyphs(styled_text, font) if ch not in _BOXED_ONLY]
+        if missing:
+            raise locate(source)._replace_message(_no_glyph(element, font, missing))
+
+
+def _boxed_markup(template: Template, element: Element, text: str, source: str | None, locate: Locate) -> mk.Doc:
+    """A boxed text's markup parsed (:func:`markup.parse_once`).
+
+    Raises:
+        CatalogueError: bad markup, at the template when the template wrote it (or names the
+            icon), else at the token's field ``source``.
+    """
     try:
-        doc = mk.parse_once(text, template.icons, element.markup, template.source, element.line, element.where)
+        return mk.parse_once(text, template.icons, element.markup, template.source, element.line, element.where)
     except CatalogueError as exc:
         icon = re.search(r"':([^']*):'", exc.message)
         in_template = source is None or (icon is not None and f":{icon.group(1)}:" in element.content)
         if in_template:
             raise CatalogueError(template.source or exc.path, exc.message, element.line, element.where) from None
         raise locate(source)._replace_message(exc.message) from None
-    script = scripts.unsupported("".join(mk.styled_text(doc).values()))
-    if script:
-        _refuse_script(element, script, locate)
-    family = family_of(template, element.font)
-    for style, styled in mk.styled_text(doc).items():
-        font = family.font(style)
-        missing = [ch for ch in fonts.missing_glyphs(styled, font) if ch not in _BOXED_ONLY]
-        if missing:
-            shown = ", ".join(f"{show(ch)} (U+{ord(ch):04X})" for ch in missing[:3])
-            what = f"the font '{element.font}'" if element.font not in ("regular", "bold") else f"the bundled font {font}"
-            raise locate(source)._replace_message(f"{what} has no glyph for {shown}")

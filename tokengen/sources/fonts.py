@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -92,56 +93,100 @@ def cmap_code_points(data: bytes) -> int:
         ValueError: a table or subtable lies outside the file, or a subtable's ranges do not fit
             in it (a short reason).
     """
-    def unpack(fmt: str, at: int) -> tuple[int, ...]:
-        if at < 0 or at + struct.calcsize(fmt) > len(data):
-            raise ValueError("damaged font: a table points past the end of the file")
-        return struct.unpack_from(fmt, data, at)
+    cmap = _cmap_table(data)
+    if cmap is None:
+        return 0
+    start, length = cmap
+    count = _unpack(data, ">HH", start)[1]
+    most = 0
+    for i in range(count):
+        offset = start + _unpack(data, ">HHL", start + 4 + 8 * i)[2]
+        fmt = _unpack(data, ">H", offset)[0]
+        counter = _SUBTABLE_COUNTS.get(fmt)
+        most = max(most, counter(data, offset, fmt, start + length) if counter is not None else 0)
+    return most
 
+
+def _unpack(data: bytes, fmt: str, at: int) -> tuple[int, ...]:
+    """``struct.unpack_from(fmt, data, at)`` that refuses to read outside ``data``.
+
+    Raises:
+        ValueError: the read would pass either end of the file.
+    """
+    if at < 0 or at + struct.calcsize(fmt) > len(data):
+        raise ValueError("damaged font: a table points past the end of the file")
+    return struct.unpack_from(fmt, data, at)
+
+
+def _cmap_table(data: bytes) -> tuple[int, int] | None:
+    """The (offset, length) in bytes of the font's ``cmap`` table, from its table directory (of a
+    collection: its first font's), or None when it has none.
+
+    Raises:
+        ValueError: a table of the directory ends past the end of the file.
+    """
     base = 0
     if data[:4] == b"ttcf":
-        base = unpack(">L", 12)[0]
-    tables = unpack(">H", base + 4)[0]
+        base = _unpack(data, ">L", 12)[0]
+    tables = _unpack(data, ">H", base + 4)[0]
     cmap = None
     for i in range(tables):
-        _, _, offset, length = unpack(">4sLLL", base + 12 + 16 * i)
+        _, _, offset, length = _unpack(data, ">4sLLL", base + 12 + 16 * i)
         tag = data[base + 12 + 16 * i:base + 16 + 16 * i]
         if offset + length > len(data):
             raise ValueError(f"damaged font: table '{tag.decode('latin-1').strip()}' ends past the end of the file "
                              f"({offset + length:,} of {len(data):,} bytes)")
         if tag == b"cmap":
             cmap = (offset, length)
-    if cmap is None:
-        return 0
-    start, length = cmap
-    end = start + length
-    count = unpack(">HH", start)[1]
-    most = 0
-    for i in range(count):
-        offset = start + unpack(">HHL", start + 4 + 8 * i)[2]
-        fmt = unpack(">H", offset)[0]
-        mapped = 0
-        if fmt == 0:
-            mapped = 256
-        elif fmt == 2:
-            keys = unpack(">256H", offset + 6)  # ReportLab reads each key as a subheader's index
-            entries = [unpack(">HH", offset + 518 + 8 * k)[1] for k in range(max(keys) + 1)]
-            mapped = 256 + sum(entries[k] for k in keys if k)
-        elif fmt == 4:
-            segments = unpack(">H", offset + 6)[0] // 2
-            ends = unpack(f">{segments}H", offset + 14)
-            starts = unpack(f">{segments}H", offset + 16 + 2 * segments)
-            mapped = sum(max(0, e - s + 1) for s, e in zip(starts, ends, strict=True))
-        elif fmt in (6, 10):
-            mapped = unpack(">H" if fmt == 6 else ">L", offset + (8 if fmt == 6 else 16))[0]
-        elif fmt in (8, 12, 13):
-            head = 8 + 8192 if fmt == 8 else 12
-            groups = unpack(">L", offset + head)[0]
-            if offset + head + 4 + 12 * groups > end:
-                raise ValueError(f"damaged font: its cmap's format {fmt} subtable claims {groups:,} ranges, more than the table holds")
-            ranges = struct.iter_unpack(">LLL", data[offset + head + 4:offset + head + 4 + 12 * groups])
-            mapped = sum(max(0, e - s + 1) for s, e, _ in ranges)
-        most = max(most, mapped)
-    return most
+    return cmap
+
+
+def _byte_map(data: bytes, offset: int, fmt: int, end: int) -> int:
+    """Format 0: 256 single bytes."""
+    return 256
+
+
+def _high_byte(data: bytes, offset: int, fmt: int, end: int) -> int:
+    """Format 2: 256 single bytes and each subheader's entries, once per key naming it (ReportLab
+    reads each key as a subheader's index)."""
+    keys = _unpack(data, ">256H", offset + 6)  # ReportLab reads each key as a subheader's index
+    entries = [_unpack(data, ">HH", offset + 518 + 8 * k)[1] for k in range(max(keys) + 1)]
+    return 256 + sum(entries[k] for k in keys if k)
+
+
+def _segments(data: bytes, offset: int, fmt: int, end: int) -> int:
+    """Format 4: the code points of its segments (start to end code)."""
+    segments = _unpack(data, ">H", offset + 6)[0] // 2
+    ends = _unpack(data, f">{segments}H", offset + 14)
+    starts = _unpack(data, f">{segments}H", offset + 16 + 2 * segments)
+    return sum(max(0, e - s + 1) for s, e in zip(starts, ends, strict=True))
+
+
+def _trimmed(data: bytes, offset: int, fmt: int, end: int) -> int:
+    """Formats 6 and 10: the entry count of their one trimmed range."""
+    return _unpack(data, ">H" if fmt == 6 else ">L", offset + (8 if fmt == 6 else 16))[0]
+
+
+def _groups(data: bytes, offset: int, fmt: int, end: int) -> int:
+    """Formats 8, 12 and 13: the code points of their groups, each (start, end, glyph); the
+    groups must lie within the ``cmap`` table (ending at ``end``) before they are read.
+
+    Raises:
+        ValueError: more groups than the table holds.
+    """
+    head = 8 + 8192 if fmt == 8 else 12
+    groups = _unpack(data, ">L", offset + head)[0]
+    if offset + head + 4 + 12 * groups > end:
+        raise ValueError(f"damaged font: its cmap's format {fmt} subtable claims {groups:,} ranges, more than the table holds")
+    ranges = struct.iter_unpack(">LLL", data[offset + head + 4:offset + head + 4 + 12 * groups])
+    return sum(max(0, e - s + 1) for s, e, _ in ranges)
+
+
+#: A ``cmap`` subtable's format → the count of code points it maps, as (file, subtable offset,
+#: format, end of the cmap table) → count; a format not listed counts none.
+_SUBTABLE_COUNTS: dict[int, Callable[[bytes, int, int, int], int]] = {
+    0: _byte_map, 2: _high_byte, 4: _segments, 6: _trimmed, 10: _trimmed, 8: _groups, 12: _groups, 13: _groups,
+}
 
 
 class ShapedWidthTTFont(TTFont):

@@ -15,7 +15,7 @@ import io
 import re
 import warnings
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -381,29 +381,46 @@ def _check_parts(path: Path) -> None:
                 raise CatalogueError(path, f"unpacks to {unpacked // (1024 * 1024)} MiB, more than {MAX_UNPACKED // (1024 * 1024)} MiB")
             left = MAX_ELEMENTS  # elements the parts other than sheets may still hold
             for info in infos:
-                name = info.filename
-                lower = name.lower()
-                if not lower.endswith((".xml", ".rels")):
+                if not info.filename.lower().endswith((".xml", ".rels")):
                     continue
                 if info.file_size > MAX_PART:
-                    raise CatalogueError(path, f"part {one_line(name)} unpacks to {info.file_size / (1024 * 1024):.1f} MiB, "
+                    raise CatalogueError(path, f"part {one_line(info.filename)} unpacks to {info.file_size / (1024 * 1024):.1f} MiB, "
                                                f"more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
-                part = one_line(name)
-                counts: list[tuple[re.Pattern[bytes], int, str]] = []
-                if "/worksheets/" not in f"/{lower}":  # a sheet is read row by row, as far as MAX_ROWS
-                    most = MAX_ELEMENTS if lower.endswith("sharedstrings.xml") else MAX_PART_ELEMENTS
-                    counts.append((_ELEMENT, min(left, most), f"part {part} has more than {most:,} XML elements (a fixed limit)"
-                                   if most <= left else f"its parts other than sheets hold more than {MAX_ELEMENTS:,} XML elements "
-                                   f"in all, counted as far as part {part} (a fixed limit)"))
-                if lower.endswith("styles.xml"):
-                    counts.append((_FONT, MAX_FONTS, f"part {part} has more than {MAX_FONTS:,} fonts (Excel's own limit; fixed)"))
+                counts = _part_counts(info.filename, left)
                 found = _scan_part(path, archive, info, counts)
                 if counts:
                     left -= found[0]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError, RuntimeError) as exc:
-        if isinstance(exc, zipfile.BadZipFile) and _csv_text(path):
-            raise CatalogueError(path, f"not an .xlsx workbook: it holds text like a CSV file; name it {path.with_suffix('.csv').name}") from None
-        raise CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})") from None
+        raise _not_a_workbook(path, exc) from None
+
+
+#: What the scan of a part counts: (pattern, most matches, the message refusing more).
+Counts = list[tuple[re.Pattern[bytes], int, str]]
+
+
+def _part_counts(name: str, left: int) -> Counts:
+    """What the scan of the part ``name`` counts: the XML elements of a part other than a sheet
+    (a sheet is read row by row, as far as :data:`MAX_ROWS`), at most :data:`MAX_PART_ELEMENTS`
+    (the shared strings: :data:`MAX_ELEMENTS`) and at most the ``left`` the parts before it
+    leave of :data:`MAX_ELEMENTS`; the fonts of the styles part."""
+    lower, part = name.lower(), one_line(name)
+    counts: Counts = []
+    if "/worksheets/" not in f"/{lower}":  # a sheet is read row by row, as far as MAX_ROWS
+        most = MAX_ELEMENTS if lower.endswith("sharedstrings.xml") else MAX_PART_ELEMENTS
+        counts.append((_ELEMENT, min(left, most), f"part {part} has more than {most:,} XML elements (a fixed limit)"
+                       if most <= left else f"its parts other than sheets hold more than {MAX_ELEMENTS:,} XML elements "
+                       f"in all, counted as far as part {part} (a fixed limit)"))
+    if lower.endswith("styles.xml"):
+        counts.append((_FONT, MAX_FONTS, f"part {part} has more than {MAX_FONTS:,} fonts (Excel's own limit; fixed)"))
+    return counts
+
+
+def _not_a_workbook(path: Path, exc: BaseException) -> CatalogueError:
+    """The error for a file the zip reader cannot open as an .xlsx: a CSV file named .xlsx is
+    named as such; else the reader's reason."""
+    if isinstance(exc, zipfile.BadZipFile) and _csv_text(path):
+        return CatalogueError(path, f"not an .xlsx workbook: it holds text like a CSV file; name it {path.with_suffix('.csv').name}")
+    return CatalogueError(path, f"not an .xlsx workbook ({one_line(str(exc)) or type(exc).__name__})")
 
 
 def _csv_text(path: Path) -> bool:
@@ -422,7 +439,7 @@ def _csv_text(path: Path) -> bool:
     return "\x00" not in line and any(sep in line for sep in ",;\t")
 
 
-def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counts: list[tuple[re.Pattern[bytes], int, str]]) -> list[int]:
+def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, counts: Counts) -> list[int]:
     """Stream one part (at most :data:`MAX_PART` bytes, whatever its directory says): refuse a
     DTD, a text or attribute value over :data:`MAX_XML_TEXT` (a run without ``<``), and more
     than ``limit`` matches of each (pattern, limit, message) of ``counts`` (refused with that
@@ -436,28 +453,39 @@ def _scan_part(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, coun
             read += len(chunk)
             if read > MAX_PART:  # a directory that understates the size
                 raise CatalogueError(path, f"part {name} unpacks to more than the {MAX_PART // (1024 * 1024)} MiB read of one part")
-            pieces = chunk.split(b"<")  # a run of bytes without '<': one text or attribute value at least
-            longest = max([run + len(pieces[0]), *(len(p) for p in pieces[1:-1])]) if len(pieces) > 1 else run + len(chunk)
-            run = len(pieces[-1]) if len(pieces) > 1 else run + len(chunk)
-            if longest > MAX_XML_TEXT:
-                raise CatalogueError(path, f"part {name} holds a text or attribute of more than {MAX_XML_TEXT // (1024 * 1024)} MiB "
-                                           "(a cell holds at most 32,767 characters; a fixed limit)")
+            run = _check_runs(path, name, chunk, run)
             data = tail + chunk
             if _DTD.search(data):
                 raise CatalogueError(path, f"part {name} has a DTD (<!DOCTYPE or <!ENTITY), which spreadsheet programs never write")
             # a tag cut between two chunks is counted in the next (the tail ends before any '<' it holds)
             cut = data.rfind(b"<", max(0, len(data) - 16))
             body, tail = (data[:cut], data[cut:]) if cut >= 0 and counts else (data, data[-16:])
-            for i, (pattern, limit, message) in enumerate(counts):
-                found[i] += len(pattern.findall(body))
-                if found[i] > limit:
-                    raise CatalogueError(path, message)
-    for i, (pattern, limit, message) in enumerate(counts):
-        if pattern.search(tail):
-            found[i] += 1
-            if found[i] > limit:
-                raise CatalogueError(path, message)
+            _add_counts(path, counts, found, body)
+    _add_counts(path, counts, found, tail, last=True)
     return found
+
+
+def _check_runs(path: Path, name: str, chunk: bytes, run: int) -> int:
+    """Refuse a run of bytes without ``<`` (a text or attribute value) longer than
+    :data:`MAX_XML_TEXT`, counting ``run``, the bytes of the run the chunks before ended with;
+    return the run this ``chunk`` ends with."""
+    pieces = chunk.split(b"<")  # a run of bytes without '<': one text or attribute value at least
+    longest = max([run + len(pieces[0]), *(len(p) for p in pieces[1:-1])]) if len(pieces) > 1 else run + len(chunk)
+    run = len(pieces[-1]) if len(pieces) > 1 else run + len(chunk)
+    if longest > MAX_XML_TEXT:
+        raise CatalogueError(path, f"part {name} holds a text or attribute of more than {MAX_XML_TEXT // (1024 * 1024)} MiB "
+                                   "(a cell holds at most 32,767 characters; a fixed limit)")
+    return run
+
+
+def _add_counts(path: Path, counts: Counts, found: list[int], data: bytes, last: bool = False) -> None:
+    """Add to ``found`` the matches in ``data`` of each pattern of ``counts``, in order (of the
+    ``last`` bytes of a part, a tag cut off: one at most), refusing the first count that passes
+    its limit with its message."""
+    for i, (pattern, limit, message) in enumerate(counts):
+        found[i] += (1 if pattern.search(data) else 0) if last else len(pattern.findall(data))
+        if found[i] > limit:
+            raise CatalogueError(path, message)
 
 
 #: Errors openpyxl (and the XML parser under it) raises for a damaged workbook.
@@ -486,6 +514,7 @@ def _xlsx_rows(path: Path, hidden: list[int]) -> list[RawRow]:
 
 
 def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
+    """The rows of the sheet the author sees (:func:`_xlsx_rows`), read with openpyxl."""
     import openpyxl
 
     # the file opened here, so it is closed however openpyxl fails (it leaves its own zip open on an
@@ -495,35 +524,55 @@ def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
         for number, cells, shown in _sheet_cells(path, sheet):
-            row: list[Any] = []
-            far = None
-            for cell in cells:
-                column = cell["column"] - 1
-                try:
-                    value = _cell(cell, sheet)
-                except _DAMAGED as exc:
-                    raise _damaged_cell(path, cell["row"], cell["column"], exc) from None
-                if value is None or (isinstance(value, str) and not value):
-                    continue
-                if column > MAX_COLUMNS:
-                    far = column if far is None else min(far, column)
-                    continue
-                row.extend([None] * (column + 1 - len(row)))
-                row[column] = value
+            row, far = _row_values(path, cells, sheet)
             if not shown:
                 if far is not None or not _blank(row):
                     hidden.append(number)
                 continue
-            wrong = next((c for c in cells if c["data_type"] == "e" and c["value"]), None)
-            if wrong is not None and wrong["column"] - 1 <= MAX_COLUMNS:
-                at = f"{column_letter(wrong['column'] - 1)}{wrong['row']}"  # in the message: `check` shows no field without a line
-                raise CatalogueError(path, f"{at}: {one_line(str(wrong['value']))[:20]} is an error value in the sheet: correct "
-                                           "the formula or the cells it reads, or clear the cell")
+            _refuse_error_value(path, cells)
             if far is not None or not _blank(row):
                 out.append((number, row, far))
                 if len(out) > MAX_ROWS + 1:
                     break
         return out
+
+
+def _row_values(path: Path, cells: list[dict[str, Any]], sheet: Any) -> tuple[list[Any], int | None]:
+    """A sheet row's values by column (None where empty, :func:`_cell` for the others) up to
+    :data:`MAX_COLUMNS` + 1, and the first column past that holding a value (else None).
+
+    Raises:
+        CatalogueError: a cell whose value or style cannot be read, at its row and column.
+    """
+    row: list[Any] = []
+    far = None
+    for cell in cells:
+        column = cell["column"] - 1
+        try:
+            value = _cell(cell, sheet)
+        except _DAMAGED as exc:
+            raise _damaged_cell(path, cell["row"], cell["column"], exc) from None
+        if value is None or (isinstance(value, str) and not value):
+            continue
+        if column > MAX_COLUMNS:
+            far = column if far is None else min(far, column)
+            continue
+        row.extend([None] * (column + 1 - len(row)))
+        row[column] = value
+    return row, far
+
+
+def _refuse_error_value(path: Path, cells: list[dict[str, Any]]) -> None:
+    """Refuse a visible row's first error value (``#DIV/0!``) within the columns read.
+
+    Raises:
+        CatalogueError: naming the cell (``C5``) in the message.
+    """
+    wrong = next((c for c in cells if c["data_type"] == "e" and c["value"]), None)
+    if wrong is not None and wrong["column"] - 1 <= MAX_COLUMNS:
+        at = f"{column_letter(wrong['column'] - 1)}{wrong['row']}"  # in the message: `check` shows no field without a line
+        raise CatalogueError(path, f"{at}: {one_line(str(wrong['value']))[:20]} is an error value in the sheet: correct "
+                                   "the formula or the cells it reads, or clear the cell")
 
 
 def _seen_sheet(path: Path, book: Any) -> Any:
@@ -559,15 +608,28 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
             its row and column; a cell reference or row number outside A1 to XFD1048576 (``ZZZZ1``,
             ``A0``), naming the row where it is one.
     """
-    from openpyxl.utils.cell import coordinate_to_tuple
-    from openpyxl.worksheet._reader import FORMULA_TAG, VALUE_TAG, WorkSheetParser
-
     # read_rich_text (rich_text=True) leaves Excel's escape of an underscore (_x005F_) that the
     # plain reader takes out: taken out here too, from the plain strings
     shared = [text.replace("x005F_", "") if isinstance(text, str) else text for text in sheet._shared_strings]
-    strings = len(shared)
+    book = sheet.parent
+    with sheet._get_source() as source:
+        parser = _parser_class()(source, shared, data_only=True, epoch=book.epoch, date_formats=book._date_formats,
+                                 timedelta_formats=book._timedelta_formats, rich_text=True)
+        parser.path, parser.strings, parser.hidden = path, len(shared), set()
+        for number, cells in parser.parse():
+            yield number, cells, number not in parser.hidden
+
+
+def _parser_class() -> Any:
+    """openpyxl's worksheet parser, made to note the rows marked hidden (in ``hidden``), to keep
+    a formula's text where the cell has no saved value, and to refuse a damaged cell by its row
+    and column (:func:`_cell_place`, :func:`_check_cell_type`) rather than fail inside openpyxl.
+    Its ``path`` and ``strings`` (the workbook's shared strings) are set on each instance."""
+    from openpyxl.worksheet._reader import FORMULA_TAG, VALUE_TAG, WorkSheetParser
 
     class Parser(WorkSheetParser):
+        path: Path
+        strings = 0
         hidden: set[int] = set()
 
         def parse_row(self, element: Any) -> tuple[int, list[dict[str, Any]]]:
@@ -577,48 +639,65 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
             return number, cells
 
         def parse_cell(self, element: Any) -> dict[str, Any]:
-            reference = element.get("r")
-            try:
-                row, column = coordinate_to_tuple(reference) if reference else (self.row_counter, self.col_counter + 1)
-            except (ValueError, TypeError, IndexError):
-                row, column = 0, 0
-            if not (1 <= row <= _LAST_ROW and 1 <= column <= _LAST_COLUMN):
-                line = self.row_counter if 1 <= self.row_counter <= _LAST_ROW else None
-                if reference:
-                    raise CatalogueError(path, f"cell reference '{one_line(reference)[:20]}' is not a cell (A1 to XFD1048576): a damaged file", line=line)
-                raise CatalogueError(path, f"row number {self.row_counter} is not a row (1 to {_LAST_ROW:,}): a damaged file", line=line)
-            if element.get("t") == "s":  # openpyxl indexes a Python list: -1 would read the last string
-                index = element.findtext(VALUE_TAG, None) or None
-                if index is not None and not (index.strip().isdigit() and int(index) < strings):
-                    raise CatalogueError(path, f"a shared-string cell refers to string {one_line(index)[:20]}, but the workbook has "
-                                               f"{strings} (numbered from 0): a damaged file",
-                                         line=row, field=f"column {column_letter(column - 1)}")
-            if element.get("t") == "b":  # openpyxl reads any number as a boolean: bool(int("2")) is True
-                flag = (element.findtext(VALUE_TAG, None) or "").strip()
-                if flag not in ("0", "1", ""):
-                    raise CatalogueError(path, f"a boolean cell holds {one_line(flag)[:20]!r}, not 0 or 1: a damaged file",
-                                         line=row, field=f"column {column_letter(column - 1)}")
+            row, column = _cell_place(self.path, element.get("r"), self.row_counter, self.col_counter)
+            _check_cell_type(self.path, element, VALUE_TAG, self.strings, row, column)
             try:
                 cell = super().parse_cell(element)
             except _DAMAGED as exc:
-                raise _damaged_cell(path, row, column, exc) from None
+                raise _damaged_cell(self.path, row, column, exc) from None
             if cell["data_type"] == "e" and element.get("t", "n") == "n":  # openpyxl's "#VALUE!" for a date it cannot read
-                raise CatalogueError(path, f"{column_letter(column - 1)}{row}: a date or time cell holds "
-                                           f"{one_line(str(element.findtext(VALUE_TAG)))[:20]}, outside the dates a "
-                                           "spreadsheet shows (1900 to 9999)")
+                raise CatalogueError(self.path, f"{column_letter(column - 1)}{row}: a date or time cell holds "
+                                                f"{one_line(str(element.findtext(VALUE_TAG)))[:20]}, outside the dates a "
+                                                "spreadsheet shows (1900 to 9999)")
             if cell["value"] is None:
                 formula = element.find(FORMULA_TAG)
                 if formula is not None:
                     cell["formula"] = "=" + (formula.text or "")
             return cell
 
-    book = sheet.parent
-    with sheet._get_source() as source:
-        parser = Parser(source, shared, data_only=True, epoch=book.epoch, date_formats=book._date_formats,
-                        timedelta_formats=book._timedelta_formats, rich_text=True)
-        parser.hidden = set()
-        for number, cells in parser.parse():
-            yield number, cells, number not in parser.hidden
+    return Parser
+
+
+def _cell_place(path: Path, reference: str | None, row_counter: int, col_counter: int) -> tuple[int, int]:
+    """A cell's (row, column), 1-based: from its reference (``C5``), else from the parser's
+    counters (a cell written without one follows the one before).
+
+    Raises:
+        CatalogueError: outside A1 to XFD1048576, naming the row where it is one.
+    """
+    from openpyxl.utils.cell import coordinate_to_tuple
+
+    try:
+        row, column = coordinate_to_tuple(reference) if reference else (row_counter, col_counter + 1)
+    except (ValueError, TypeError, IndexError):
+        row, column = 0, 0
+    if not (1 <= row <= _LAST_ROW and 1 <= column <= _LAST_COLUMN):
+        line = row_counter if 1 <= row_counter <= _LAST_ROW else None
+        if reference:
+            raise CatalogueError(path, f"cell reference '{one_line(reference)[:20]}' is not a cell (A1 to XFD1048576): a damaged file", line=line)
+        raise CatalogueError(path, f"row number {row_counter} is not a row (1 to {_LAST_ROW:,}): a damaged file", line=line)
+    return row, column
+
+
+def _check_cell_type(path: Path, element: Any, value_tag: str, strings: int, row: int, column: int) -> None:
+    """Refuse a shared-string cell whose index is not one of the workbook's ``strings`` (openpyxl
+    indexes a Python list: -1 would read the last string) and a boolean cell holding other than
+    0 or 1 (openpyxl reads any number as true).
+
+    Raises:
+        CatalogueError: a damaged file, at the cell's row and column.
+    """
+    if element.get("t") == "s":  # openpyxl indexes a Python list: -1 would read the last string
+        index = element.findtext(value_tag, None) or None
+        if index is not None and not (index.strip().isdigit() and int(index) < strings):
+            raise CatalogueError(path, f"a shared-string cell refers to string {one_line(index)[:20]}, but the workbook has "
+                                       f"{strings} (numbered from 0): a damaged file",
+                                 line=row, field=f"column {column_letter(column - 1)}")
+    if element.get("t") == "b":  # openpyxl reads any number as a boolean: bool(int("2")) is True
+        flag = (element.findtext(value_tag, None) or "").strip()
+        if flag not in ("0", "1", ""):
+            raise CatalogueError(path, f"a boolean cell holds {one_line(flag)[:20]!r}, not 0 or 1: a damaged file",
+                                 line=row, field=f"column {column_letter(column - 1)}")
 
 
 def _cell(cell: dict[str, Any], sheet: Any) -> Any:
@@ -633,22 +712,30 @@ def _cell(cell: dict[str, Any], sheet: Any) -> Any:
     if isinstance(value, bool):  # TRUE and FALSE whatever the format, as both programs show them
         return Shown("TRUE" if value else "FALSE", value)
     if isinstance(value, (int, float)):
-        fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
-        if fmt in ("General", "@", ""):
-            general = _general(value)
-            return value if general == _plain(value) else Shown(general, value, fmt)
-        shown = format_number(value, fmt)
-        if shown is None:
-            return Shown(None, value, fmt)
-        if shown != _plain(value):
-            return Shown(shown, value, fmt)
+        return _number_cell(value, _cell_format(cell, sheet))
     if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
-        fmt = _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
-        return _date_cell(value, fmt)
-    if value is not None and not isinstance(value, (int, float)):  # openpyxl's CellRichText
+        return _date_cell(value, _cell_format(cell, sheet))
+    if value is not None:  # openpyxl's CellRichText
         return Marked(_marked(value).strip(), "".join(run if isinstance(run, str) else str(run.text) for run in value).strip(),
                       _dropped(value, sheet, cell["style_id"]))
     return value
+
+
+def _cell_format(cell: dict[str, Any], sheet: Any) -> str:
+    """The number format of a cell (``General`` for a cell with no style)."""
+    return _number_format(sheet, cell["style_id"]) if cell["style_id"] else "General"
+
+
+def _number_cell(value: int | float, fmt: str) -> int | float | Shown:
+    """A number cell: the number itself when its format ``fmt`` shows it plainly, else a
+    :class:`Shown` with the text the format shows (None for a format tokengen cannot show)."""
+    if fmt in ("General", "@", ""):
+        general = _general(value)
+        return value if general == _plain(value) else Shown(general, value, fmt)
+    shown = format_number(value, fmt)
+    if shown is None:
+        return Shown(None, value, fmt)
+    return Shown(shown, value, fmt) if shown != _plain(value) else value
 
 
 def _marked(text: Any) -> str:
@@ -683,7 +770,8 @@ def _marked(text: Any) -> str:
 def _dropped(text: Any, sheet: Any, style_id: int) -> tuple[str, ...]:
     """What the runs of a rich-text cell show that a face does not print: ``superscript`` or
     ``subscript``, ``underline``, ``strike-through``, and a ``colour``, ``size`` or ``font`` other
-    than the cell's own (a run's black, or its theme's first text colour, is the cell's)."""
+    than the cell's own (a run's black, or its theme's first text colour, is the cell's); in
+    the order of :data:`_RUN_PROPERTIES`, run by run."""
     book = sheet.parent
     try:
         base = book._fonts[book._cell_styles[style_id].fontId]
@@ -694,19 +782,40 @@ def _dropped(text: Any, sheet: Any, style_id: int) -> tuple[str, ...]:
         font = None if isinstance(run, str) else run.font
         if font is None or not str(run.text).strip():
             continue
-        if font.vertAlign in ("superscript", "subscript"):
-            found[str(font.vertAlign)] = None
-        if font.u not in (None, "none"):
-            found["underline"] = None
-        if font.strike:
-            found["strike-through"] = None
-        if _colour_key(font.color) != _colour_key(getattr(base, "color", None)):
-            found["colour"] = None
-        if font.sz is not None and base is not None and base.sz is not None and float(font.sz) != float(base.sz):
-            found["size"] = None
-        if font.rFont is not None and base is not None and base.name and font.rFont != base.name:
-            found["font"] = None
+        for dropped in _RUN_PROPERTIES:
+            name = dropped(font, base)
+            if name:
+                found[name] = None
     return tuple(found)
+
+
+def _raised(font: Any, base: Any) -> str | None:
+    return str(font.vertAlign) if font.vertAlign in ("superscript", "subscript") else None
+
+
+def _underlined(font: Any, base: Any) -> str | None:
+    return "underline" if font.u not in (None, "none") else None
+
+
+def _struck(font: Any, base: Any) -> str | None:
+    return "strike-through" if font.strike else None
+
+
+def _own_colour(font: Any, base: Any) -> str | None:
+    return "colour" if _colour_key(font.color) != _colour_key(getattr(base, "color", None)) else None
+
+
+def _own_size(font: Any, base: Any) -> str | None:
+    return "size" if font.sz is not None and base is not None and base.sz is not None and float(font.sz) != float(base.sz) else None
+
+
+def _own_font(font: Any, base: Any) -> str | None:
+    return "font" if font.rFont is not None and base is not None and base.name and font.rFont != base.name else None
+
+
+#: The run properties a face does not print, each (a run's font, the cell's font or None) → its
+#: name when the run has it, else None.
+_RUN_PROPERTIES: tuple[Callable[[Any, Any], str | None], ...] = (_raised, _underlined, _struck, _own_colour, _own_size, _own_font)
 
 
 def _colour_key(colour: Any) -> str:
@@ -767,13 +876,36 @@ def format_number(value: int | float, fmt: str) -> str | None:
     text field (:class:`Shown` with no text). Rounds half away from zero, as Excel does."""
     if fmt in ("General", "@") or not fmt:
         return None
+    section, value, own_sign = _section_for(value, fmt)
+    parsed = _number_pattern(section)
+    if parsed is None:
+        return None
+    prefix, whole, decimals, exponent, suffix = parsed
+    percent = prefix.count("%") + suffix.count("%")
+    number = Decimal(repr(float(value))) if isinstance(value, float) else Decimal(value)
+    number *= Decimal(100) ** percent
+    if exponent:
+        return prefix + _scientific(number, decimals, exponent) + suffix
+    return prefix + _fixed(number, whole, decimals, own_sign) + suffix
+
+
+def _section_for(value: int | float, fmt: str) -> tuple[str, int | float, bool]:
+    """The section of ``fmt`` that shows ``value`` (positive; negative; zero), the value it
+    shows (a negative section shows the value without its sign), and whether that section
+    writes the sign itself."""
     sections = _split_sections(fmt)
-    section = sections[0]
-    negative = value < 0
-    if negative and len(sections) > 1 and sections[1]:
-        section, value = sections[1], -value
-    elif value == 0 and len(sections) > 2 and sections[2]:
-        section = sections[2]
+    if value < 0 and len(sections) > 1 and sections[1]:
+        return sections[1], -value, True
+    if value == 0 and len(sections) > 2 and sections[2]:
+        return sections[2], value, False
+    return sections[0], value, False
+
+
+def _number_pattern(section: str) -> tuple[str, str, str | None, str | None, str] | None:
+    """One format section as (literal text before, the whole-number digits ``#,##0``, the
+    decimal digits or None without a point, the exponent ``E+00`` or None, literal text after),
+    or None when tokengen cannot show it: not a plain number pattern, a fraction's ``?``, a
+    trailing comma (scaling), no digits, an exponent after more than one ``0``."""
     prefix, pattern, suffix = _parse_section(section)
     if pattern is None:
         return None
@@ -783,17 +915,27 @@ def format_number(value: int | float, fmt: str) -> str | None:
     whole, decimals, exponent = match.group("int"), match.group("dec"), match.group("exp")
     if whole.endswith(",") or (not whole and decimals is None):
         return None
-    percent = prefix.count("%") + suffix.count("%")
-    number = Decimal(repr(float(value))) if isinstance(value, float) else Decimal(value)
-    number *= Decimal(100) ** percent
+    if exponent and whole.replace(",", "") != "0":
+        return None
+    return prefix, whole, decimals, exponent, suffix
+
+
+def _scientific(number: Decimal, decimals: str | None, exponent: str) -> str:
+    """``number`` in a scientific format (``0.00E+00``): the mantissa to as many decimals as the
+    pattern has, the exponent signed and padded to the pattern's zeros."""
     places = len(decimals or "")
-    if exponent:
-        if whole.replace(",", "") != "0":
-            return None
-        text = f"{float(number):.{places}E}"
-        mantissa, power = text.split("E")
-        sign = "-" if power.startswith("-") else "+"
-        return prefix + mantissa + "E" + sign + power.lstrip("+-").zfill(len(exponent) - 2) + suffix
+    text = f"{float(number):.{places}E}"
+    mantissa, power = text.split("E")
+    sign = "-" if power.startswith("-") else "+"
+    return mantissa + "E" + sign + power.lstrip("+-").zfill(len(exponent) - 2)
+
+
+def _fixed(number: Decimal, whole: str, decimals: str | None, own_sign: bool) -> str:
+    """``number`` in a fixed-point pattern: rounded half away from zero to the decimal digits,
+    the whole part padded to its ``0`` digits and grouped by thousands when it has a comma, the
+    trailing optional ``#`` decimals dropped when zero; a minus sign unless the section writes
+    its own (``own_sign``)."""
+    places = len(decimals or "")
     rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     digits = f"{abs(rounded):f}"
     integer, _, fraction = digits.partition(".")
@@ -804,8 +946,8 @@ def format_number(value: int | float, fmt: str) -> str | None:
     keep = len(decimals or "") - len((decimals or "").rstrip("#"))  # optional digits at the end
     if keep:
         fraction = fraction[: len(fraction) - keep] + fraction[len(fraction) - keep:].rstrip("0")
-    sign = "-" if rounded < 0 and not (negative and len(sections) > 1 and sections[1]) else ""
-    return prefix + sign + integer + ("." + fraction if decimals is not None else "") + suffix
+    sign = "-" if rounded < 0 and not own_sign else ""
+    return sign + integer + ("." + fraction if decimals is not None else "")
 
 
 def _split_sections(fmt: str) -> list[str]:
@@ -832,7 +974,39 @@ def _split_sections(fmt: str) -> list[str]:
 def _parse_section(section: str) -> tuple[str, str | None, str]:
     """(literal text before, the digit pattern, literal text after) of one format section; the
     pattern is None when the section is not a plain number pattern."""
-    parts: list[tuple[bool, str]] = []  # (is literal, text)
+    prefix, pattern, suffix = "", "", ""
+    for literal, text in _section_parts(section):
+        if literal:
+            if pattern:
+                suffix += text
+            else:
+                prefix += text
+            continue
+        for ch in text:
+            # a sign is part of the pattern only in an exponent (0.0E+00); before it, literal text (+0;-0)
+            if _in_pattern(ch, pattern) and not suffix:
+                pattern += ch
+            elif ch in "%$-+/():!^&'~{}<>= " or ch.isspace():
+                if pattern:
+                    suffix += ch
+                else:
+                    prefix += ch
+            else:
+                return "", None, ""
+    return prefix, pattern, suffix
+
+
+def _in_pattern(ch: str, pattern: str) -> bool:
+    """Whether ``ch`` continues the digit ``pattern`` read so far: a digit place, a comma or
+    point, an ``E`` after digits, a sign right after that ``E``."""
+    return ch in "#0?,." or (ch == "E" and bool(pattern)) or (ch in "+-" and pattern.endswith("E"))
+
+
+def _section_parts(section: str) -> list[tuple[bool, str]]:
+    """A format section as (is literal, text) parts: quoted text (``"gp"``), an escaped
+    character (``\\-``) and a currency (``[$€-407]``) are literals; a colour in brackets
+    (``[Red]``) and the padding and fill codes (``_)``, ``*-``) are empty literals."""
+    parts: list[tuple[bool, str]] = []
     last = 0
     for match in _LITERAL.finditer(section):
         if match.start() > last:
@@ -841,25 +1015,7 @@ def _parse_section(section: str) -> tuple[str, str | None, str]:
         parts.append((True, literal))
         last = match.end()
     parts.append((False, section[last:]))
-    prefix, pattern, suffix = "", "", ""
-    for literal, text in parts:
-        if not literal:
-            for ch in text:
-                # a sign is part of the pattern only in an exponent (0.0E+00); before it, literal text (+0;-0)
-                if (ch in "#0?,." or (ch == "E" and pattern) or (ch in "+-" and pattern.endswith("E"))) and not suffix:
-                    pattern += ch
-                elif ch in "%$-+/():!^&'~{}<>= " or ch.isspace():
-                    if pattern:
-                        suffix += ch
-                    else:
-                        prefix += ch
-                else:
-                    return "", None, ""
-        elif pattern:
-            suffix += text
-        else:
-            prefix += text
-    return prefix, pattern, suffix
+    return parts
 
 
 def _date_cell(value: datetime.date | datetime.time | datetime.timedelta, fmt: str) -> DateCell:
