@@ -3,7 +3,7 @@
 DriveThruCards: page = trim + 1/8 in bleed (poker 2.75 x 3.75 in, euro 2.73 x 3.71 in), back
 first, total ink at most 240 % (a black card rendered by Ghostscript's ``tiff32nc``). The Game
 Crafter: each template's exact canvas (poker and euro poker 825 x 1125 px, chits 375/300/225 px
-square) at 300 DPI in pHYs. MakePlayingCards: 822 x 1122 px at 300 DPI.
+square, hex chits 1200 x 1050, 825 x 750 and 675 x 600 px) at 300 DPI in pHYs. MakePlayingCards: 822 x 1122 px at 300 DPI.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ tokens:
   - {id: night, name: Night}
   - {id: dusk, name: Dusk, copies: 2}
 """
+
+
+HEX = "size: 1in\nshape: {kind: hex, orientation: flat}"
 
 
 @pytest.fixture(scope="module")
@@ -166,11 +169,20 @@ def test_a_preset_trim_that_replaces_the_size_says_so_once(run, tmp_path: Path, 
     ("tgc-square", "size: 3.5in", (1125, 1125), (9.0, 9.0, 261.0, 261.0)),
     ("tgc-small-square", "size: 2.5in", (825, 825), (9.0, 9.0, 189.0, 189.0)),
     ("tgc-tarot", "size: 2.75inx4.75in", (900, 1500), (9.0, 9.0, 207.0, 351.0)),
+    # TGC's hex chits: flat-top regular hexes with their corners 1/8 in inside the canvas's sides,
+    # the rest of the canvas's height as bleed (1200 x 1050 px is 288 x 252 pt; the trim's
+    # 270 pt corners are 233.83 pt apart across the flats)
+    ("tgc-hex-chit-large", "hex", (1200, 1050), (9.0, 9.0865, 279.0, 242.9135)),
+    ("tgc-hex-chit-medium", "hex", (825, 750), (9.0, 12.0577, 189.0, 167.9423)),
+    ("tgc-hex-chit-small", "hex", (675, 600), (9.0, 9.6462, 153.0, 134.3538)),
 ])
 def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path, name: str, catalogue, px, trim_box):
     if catalogue == "square":  # the black deck as 1.5 in square tokens
         catalogue = tmp_path / "square.yaml"
         catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", "size: 1.5in"), "utf-8")
+    elif catalogue == "hex":  # the black deck as 1 in flat-top hexes
+        catalogue = tmp_path / "hex.yaml"
+        catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", HEX), "utf-8")
     elif isinstance(catalogue, str) and catalogue.startswith("size: "):  # the black deck at the product's trim
         size, catalogue = catalogue, tmp_path / "sized.yaml"
         catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", size), "utf-8")
@@ -185,6 +197,37 @@ def test_png_presets_are_the_templates_exact_canvas(tmp_path: Path, black: Path,
     b = boxes(page)
     assert b["MediaBox"] == (0, 0, round(px[0] * 0.24, 4), round(px[1] * 0.24, 4)) == b["BleedBox"]  # 72/300 pt per px
     assert b["TrimBox"] == pytest.approx(trim_box, abs=1e-3)
+
+
+def test_hex_chits_are_cut_as_hexes_on_their_canvas(tmp_path: Path):
+    """The PNG of a TGC hex chit is the flat-top hex and its bleed, not a filled rectangle: the
+    canvas's middle left edge (a corner of the hex, 1/8 in of bleed out) is the black fill; its
+    top left corner, far outside the hex, is left white."""
+    catalogue = tmp_path / "hex.yaml"
+    catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", HEX), "utf-8")
+    files = export(load_catalogue(catalogue), load_profiles()["tgc-hex-chit-large"], tmp_path / "out")
+    png = next(f for f in files if f.name.endswith("-night.png"))
+    with Image.open(png) as image:
+        assert image.getpixel((2, 525)) == (0, 0, 0)
+        assert image.getpixel((2, 2)) == (255, 255, 255)
+        assert image.getpixel((600, 2)) == (0, 0, 0)  # the top flat's bleed reaches the canvas's edge
+
+
+def test_a_pointy_hex_catalogue_is_told_to_lie_flat_for_tgc_hex_chits(run, tmp_path: Path):
+    catalogue = tmp_path / "hex.yaml"
+    catalogue.write_text(BLACK.replace("size: 2.5inx3.5in", HEX.replace("flat", "pointy")), "utf-8")
+    result = run("export", str(catalogue), "--profile", "tgc-hex-chit-small", "-o", str(tmp_path / "out"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"tokengen: error: {catalogue}: profile tgc-hex-chit-small is for flat-top hexes "
+                             "(2in x 124.71pt); set shape: {kind: hex, orientation: flat} in the catalogue\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_circle_tokens_still_need_a_square_trim(tmp_path: Path):
+    user = tmp_path / "mine.yaml"
+    user.write_text("oval:\n  extends: tgc-round-chit-large\n  trim: [1in, 1.5in]\n  canvas_px: [375, 525]\n", "utf-8")
+    with pytest.raises(LayoutError, match="circle tokens need a square trim"):
+        export(load_catalogue(STATUS), load_profiles(user)["oval"], tmp_path / "out")
 
 
 def test_canvas_too_small_for_the_trim_is_refused(tmp_path: Path):
@@ -227,9 +270,10 @@ def test_list_profiles_shows_name_product_output_source(run, tmp_path: Path, mon
 def test_export_help_lists_every_profile(run):
     text = re.sub(r"-\s+", "-", " ".join(run("export", "--help").stdout.split()))  # click wraps at hyphens
     for name in load_profiles():
-        stem = name.rsplit("-", 1)[0] if name.startswith(("tgc-square-chit-", "tgc-round-chit-")) else name
+        stem = name.rsplit("-", 1)[0] if name.startswith(("tgc-square-chit-", "tgc-round-chit-", "tgc-hex-chit-")) else name
         assert stem in text, name
     assert "tgc-square-chit-large|medium|small" in text and "tgc-round-chit-large|medium|small" in text
+    assert "tgc-hex-chit-large|medium|small" in text
 
 
 # -- crop and registration marks in the All separation -------------------------------------------

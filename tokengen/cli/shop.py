@@ -50,7 +50,7 @@ def _list_profiles(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.argument("catalogues", nargs=-1, type=CATALOGUE, metavar="[CATALOGUE]...")
 @click.option("--profile", "profile_name", required=True, metavar="NAME", shell_complete=complete_profile,
               help="home, print-shop, eu-3mm, punchboard, cut-svg, cut-dxf, cricut, tgc-chits, single-pages, dtc-poker, dtc-euro-poker, "
-                   "tgc-poker, tgc-euro-poker, tgc-mini, tgc-bridge, tgc-square, tgc-small-square, tgc-tarot, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, "
+                   "tgc-poker, tgc-euro-poker, tgc-mini, tgc-bridge, tgc-square, tgc-small-square, tgc-tarot, tgc-square-chit-large|medium|small, tgc-round-chit-large|medium|small, tgc-hex-chit-large|medium|small, "
                    "mpc-poker, tts, or one from --profiles (see --list-profiles).")
 @click.option("--list-profiles", is_flag=True, is_eager=True, expose_value=False, callback=_list_profiles,
               help="Print every profile (name, product, output, source) and exit; after --profiles FILE, its ones too.")

@@ -158,10 +158,12 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
     width, height = profile.trim
     square = abs(width - height) < 1e-6
     kind = getattr(catalogue.shape, "kind", None)
-    if not square and kind in ("circle", "hex"):
+    if not square and kind == "circle":
         raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
-                          f"{profile.product or 'cards'}; {kind} tokens need a square trim")
+                          f"{profile.product or 'cards'}; circle tokens need a square trim")
     own_width, own_height = catalogue.size, catalogue.trim_height
+    if kind == "hex":
+        _same_hex_orientation(catalogue, profile, own_width / own_height)
     if abs(width - own_width) > 0.01 or abs(height - own_height) > 0.01:
         problem = proportions_problem(width, height, own_width, own_height, asked=f"profile {profile.name}'s trim",
                                       remedy="choose a profile made for tokens of this shape (tokengen export --list-profiles), "
@@ -172,6 +174,24 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
             notes.append(f"{profile.name}: trim {format_length(width)} × {format_length(height)} replaces the catalogue's "
                          f"{format_length(own_width)} × {format_length(own_height)}")
     return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
+
+
+def _same_hex_orientation(catalogue: Catalogue, profile: Profile, proportion: float) -> None:
+    """Refuse hex tokens lying the other way from the hexes of ``profile``'s trim (a flat-top
+    product's trim is 2/√3 as wide as tall, a pointy-top one √3/2), naming the catalogue key
+    that turns them; ``proportion`` is the tokens' box width / height.
+
+    Raises:
+        LayoutError: the trim's proportions are the tokens' turned a quarter (within 1 %).
+    """
+    assert profile.trim is not None
+    width, height = profile.trim
+    if abs(width / height * proportion - 1) > 0.01 or abs(width - height) < 1e-6:
+        return
+    wanted = "flat" if width > height else "pointy"
+    raise LayoutError(f"{bundled.shown(catalogue.path)}: profile {profile.name} is for {wanted}-top hexes "
+                      f"({format_length(width)} x {format_length(height)}); set shape: {{kind: hex, orientation: {wanted}}} "
+                      "in the catalogue")
 
 
 def one_size(catalogue: Catalogue, profile: Profile) -> None:
