@@ -127,11 +127,21 @@ def test_case_only_mismatch_gets_a_did_you_mean(run, tmp_path: Path):
     assert result.stderr.endswith("style.art: art file 'Knight.PNG' not found; did you mean 'knight.png'?\n")
 
 
+def test_a_near_name_in_a_folder_is_suggested_with_its_folder(run, tmp_path: Path):
+    """A new user's `pics/c05.png` got "did you mean 'c15.png'?", which fails again when pasted in."""
+    (tmp_path / "pics").mkdir()
+    Image.new("RGB", (300, 300), "red").save(tmp_path / "pics" / "c15.png")
+    cat = with_art(tmp_path, "pics/c05.png")
+    result = run("build", str(cat), "-o", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert result.stderr.endswith("style.art: art file 'pics/c05.png' not found; did you mean 'pics/c15.png'?\n")
+
+
 @pytest.mark.parametrize("written, hint", [
     ("Art/Photo.JPG", "art/photo.jpg"),  # a folder and a file named on a Mac or Windows, which ignore case
     ("ART/photo.jpg", "art/photo.jpg"),
     ("art/Photo.JPG", "art/photo.jpg"),
-    ("art/photo.jpeg", "photo.jpg"),  # a near miss in the folder: the name that is there
+    ("art/photo.jpeg", "art/photo.jpg"),  # a near miss in the folder: the name that is there, with its folder
 ])
 def test_a_path_differing_only_in_case_gets_its_spelling(run, tmp_path: Path, written: str, hint: str):
     (tmp_path / "art").mkdir()

@@ -69,7 +69,7 @@ def resolve_art(catalogue: Path, art: str, allow_outside: bool, where: Catalogue
             except OSError as exc:
                 if exc.errno == errno.ELOOP:
                     raise
-            hint = _slash_hint(art) if "\\" in art and os.sep == "/" else (_case_path(base, expanded) or _case_hint(target))
+            hint = _slash_hint(art) if "\\" in art and os.sep == "/" else (_case_path(base, expanded) or _case_hint(target, expanded))
             raise CatalogueError(where.path, f"art file {named} not found{hint}", where.line, where.field)
         guard.note_input(target)
     except (OSError, RuntimeError, ValueError) as exc:
@@ -112,12 +112,16 @@ def _named_but_for_case(folder: Path, part: str, limit: int) -> str | None:
     return same[0] if same else None
 
 
-def _case_hint(target: Path, limit: int = 10_000) -> str:
-    """``"; did you mean 'knight.png'?"`` when ``target``'s folder holds a file whose name
-    differs from it only in case (or is close to it); looks at no more than ``limit`` names."""
+def _case_hint(target: Path, written: str, limit: int = 10_000) -> str:
+    """``"; did you mean 'art/knight.png'?"`` when ``target``'s folder holds a file whose name
+    differs from it only in case (or is close to it), named with the folders ``written`` gives
+    (the path as the catalogue writes it), so that the name can be pasted in its place; looks at
+    no more than ``limit`` names."""
     try:
         names = [entry.name for entry in itertools.islice(os.scandir(target.parent), limit)]
     except OSError:
         return ""
     same = [n for n in names if n.lower() == target.name.lower()]
-    return f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
+    hint = f"; did you mean '{same[0]}'?" if same else suggest(target.name, names)
+    folder = written.replace("\\", "/").rpartition("/")[0]
+    return hint.replace("; did you mean '", f"; did you mean '{one_line(folder)}/", 1) if hint and folder else hint
