@@ -245,9 +245,15 @@ def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Ima
             yield plan.backs[0], backs[0]
     if first is None:  # no token: the catalogue loader refuses an empty catalogue
         return
-    thumb = first.copy()
+    yield plan.thumbnail, thumbnail(first)
+
+
+def thumbnail(face: Image.Image) -> Image.Image:
+    """The saved object's thumbnail: a copy of ``face`` (the first face's image) scaled to fit
+    :data:`THUMBNAIL` px square, Lanczos, its proportions kept."""
+    thumb = face.copy()
     thumb.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
-    yield plan.thumbnail, thumb
+    return thumb
 
 
 def objects(catalogue: Catalogue, plan: Plan, urls: dict[str, str]) -> list[dict[str, Any]]:
