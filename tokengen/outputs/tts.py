@@ -137,6 +137,16 @@ def image_url(path: Path, base: str | None) -> str:
     return f"{base.rstrip('/')}/{path.name}"
 
 
+def image_urls(folder: Path, names: list[str], base: str | None) -> dict[str, str]:
+    """:func:`image_url` of each image ``names[i]`` written into ``folder``, the folder resolved
+    once for all of them (a set of 1,000 tiles asked the file system 1,000 times); an image's
+    own name is never a link, as each is written anew in place."""
+    if base is not None:
+        return {name: image_url(folder / name, base) for name in names}
+    absolute = folder.resolve()
+    return {name: (absolute / name).as_uri() for name in names}
+
+
 def check_base(base: str | None) -> None:
     """Refuse an ``--image-url`` that is empty or has no scheme (``https://…``, ``file:///…``).
 

@@ -37,7 +37,7 @@ def tabletop(job: Job) -> Planned:
     targets = [job.pdf, *(out_dir / name for name in names)]
 
     def write() -> list[Path]:
-        urls = {name: tts.image_url(out_dir / name, job.image_url) for _, name in plan.images}
+        urls = tts.image_urls(out_dir, [name for _, name in plan.images], job.image_url)
         with atomic_files(targets, inputs=catalogue.files_read()) as temps:
             temp = dict(zip(names, temps[1:], strict=True))
             try:
