@@ -186,3 +186,32 @@ def test_pool_size(total: int, workers: int | None, size: int | None):
 
     expected = size if size is not None else max(1, min(os.cpu_count() or 1, -(-total // pngs.RUN_PAGES)))
     assert pngs.pool_size(total, workers) == expected
+
+
+def test_chits_and_tts_tiles_are_encoded_from_pdfiums_bitmap_without_a_pillow_image_each(tmp_path, monkeypatch):
+    """Counted, not timed: a Pillow image per chit (and its copy out of pdfium's bitmap, and
+    another out of the image to encode it) was a fifth of the PNGs' work; the rows are read in
+    place. The TTS tiles go the same way: only the thumbnail is a Pillow image."""
+    made = {"frombuffer": 0, "tobytes": 0}
+
+    def counting(name, original):
+        def call(*args, **kwargs):
+            made[name] += 1
+            return original(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(Image, "frombuffer", counting("frombuffer", Image.frombuffer))
+    monkeypatch.setattr(Image.Image, "tobytes", counting("tobytes", Image.Image.tobytes))
+    cat = load_catalogue(CATALOGUE)
+    chits = export(cat, load_profiles()["tgc-chits"], tmp_path / "chits", workers=1)
+    tiles = export(cat, load_profiles()["tts"], tmp_path / "tts", workers=1)
+    assert len(chits) == 20 and len(tiles) == 22  # the PDF, 18 faces and the back; and the JSON and thumbnail
+    assert made == {"frombuffer": 0, "tobytes": 1}  # the thumbnail, encoded by pngwrite
+
+
+def test_png_pages_are_encode_png_of_the_rendered_page(tmp_path):
+    cat = load_catalogue(CATALOGUE)
+    pdf = export(cat, load_profiles()["tgc-chits"], tmp_path, workers=1)[0]
+    direct = list(pngs.png_pages(pdf, 150, first=3, count=2))
+    via_pillow = [pngs.encode_png(image, 150) for image in pngs.rasterise_pages(pdf, 150, 90.0, first=3, count=2)]
+    assert len(direct) == 2 and direct == via_pillow

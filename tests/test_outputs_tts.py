@@ -317,3 +317,19 @@ def test_deck_sheets_stay_within_4096_px():
     assert all(max(s.size) <= 4096 for s in sheets)
     with pytest.raises(LayoutError, match="larger than Tabletop Simulator's 4096 px"):
         deck_sheets(1, (4097, 100))
+
+
+def test_image_urls_resolve_the_folder_once_and_name_each_image_as_image_url_does(tmp_path, monkeypatch):
+    from tokengen.outputs import tts
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    names = [f"set-{n:02d}-t{n}.png" for n in range(1, 6)]
+    expected = {name: tts.image_url(tmp_path / "link" / name, None) for name in names}
+    resolved = []
+    original = Path.resolve
+    monkeypatch.setattr(Path, "resolve", lambda self, *a, **k: resolved.append(self) or original(self, *a, **k))
+    assert tts.image_urls(tmp_path / "link", names, None) == expected
+    assert resolved == [tmp_path / "link"]  # once for the folder, not once an image
+    assert expected[names[0]] == (tmp_path / "real" / names[0]).as_uri()
+    assert tts.image_urls(tmp_path, names[:1], "https://example.org/t/") == {names[0]: f"https://example.org/t/{names[0]}"}

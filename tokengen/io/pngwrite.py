@@ -1,10 +1,14 @@
-"""A small PNG writer for 8-bit RGB pixels: filter type 0 on every row, stdlib zlib.
+"""A small PNG writer for 8-bit RGB pixels: filter type 0 on every row, deflated by ISA-L.
 
 Pillow's PNG encoder tries a filter on every row and offers no way to skip it, which is most of
 its time on a rendered chit (about 2.4 ms for a 375 × 375 px chit at zlib level 0 or 1). Rows
-written unfiltered (filter type 0, "None", PNG 1.2 §6.2) and deflated by zlib at level 1 take
-about half that, and the files come out smaller on flat-coloured faces. The pixels are the same
-either way: PNG is lossless, and any decoder reads filter 0 rows.
+written unfiltered (filter type 0, "None", PNG 1.2 §6.2) and deflated at the fastest level take
+a fraction of that, and the files come out smaller on flat-coloured faces. The deflate is Intel's
+ISA-L (the ``isal`` package's ``isal_zlib``, a zlib stream as PNG's IDAT holds): on 300 rendered
+1 in chits (375 × 375 px) it takes 0.14 ms a chit at its level 1 where the standard library's
+zlib at level 1 takes 0.90 ms, for files 1 % larger (12.0 KB against 11.9 KB; measured
+2026-12-07, isal 1.9.1). The pixels are the same either way: PNG is lossless, and any decoder
+reads filter 0 rows and any zlib stream.
 
 The chunks are those tokengen's PNGs have always carried, in the order Pillow writes them:
 IHDR, sRGB (rendering intent), gAMA, pHYs (px per metre), one IDAT, IEND (PNG 1.2 §11).
@@ -15,10 +19,12 @@ from __future__ import annotations
 import struct
 import zlib
 
+from isal import isal_zlib
+
 #: The eight bytes every PNG starts with (PNG 1.2 §5.2).
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-#: zlib level of :func:`encode_rgb` (1: fastest; higher levels cost more time than they save bytes on chits).
+#: ISA-L level of :func:`encode_rgb` (0-3; 1: about as fast as 0, and 22 % smaller files on chits).
 ZLIB_LEVEL = 1
 
 #: Inches per metre, for pHYs (PNG stores pixels per metre).
@@ -65,6 +71,6 @@ def encode_rgb(pixels: bytes | bytearray | memoryview, width: int, height: int, 
         _chunk(b"sRGB", bytes([srgb_intent])),
         _chunk(b"gAMA", struct.pack(">I", gamma)),
         _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-        _chunk(b"IDAT", zlib.compress(rows, level)),
+        _chunk(b"IDAT", isal_zlib.compress(rows, level)),
         _chunk(b"IEND", b""),
     ))

@@ -1,18 +1,20 @@
 """Token pages to PNG files: pdfium's render of each page of a single-token PDF, encoded as
 8-bit sRGB PNGs, the pages shared out among worker processes.
 
-:func:`rasterise_pages` renders the pages one at a time (the chits, the tabletop images and
-the print-then-cut prints all come from it: one renderer). :func:`write_pngs` writes one PNG per
+:func:`rasterise_pages` renders the pages one at a time (the tabletop card sheets and the
+print-then-cut prints come from it) and :func:`png_pages` encodes the same renders as PNGs
+straight from pdfium's bitmap (the chits and the tabletop tiles): one renderer. :func:`write_pngs` writes one PNG per
 page of the chit PDF: with more than :data:`POOL_PAGES` pages and more than one worker, runs of
 pages go to worker processes (:func:`tokengen.io.workers.run_pool`, never ``fork``; their fork
 server imports pypdfium2 and Pillow once for all of them), each opening the written PDF itself,
 once for all its runs, and writing its PNGs to the temporary files it is handed; the PDF is drawn
 once, in this process, and never sent to a worker.
 
-:func:`encode_png` writes the PNG with :mod:`tokengen.io.pngwrite` (rows unfiltered, zlib level
-1), not Pillow, whose per-row filters cannot be turned off: on the Meatshields 375 × 375 chits
-it takes 1.5 ms a chit where Pillow at level 1 takes 2.4-2.9 ms, and the files are 9 % smaller
-(10.6 KB against 11.5 KB). The pixels are the render's exactly (PNG is lossless).
+:func:`encode_png` and :func:`png_pages` write the PNG with :mod:`tokengen.io.pngwrite` (rows
+unfiltered, deflated by ISA-L), not Pillow, whose per-row filters cannot be turned off: on the
+Meatshields 375 × 375 chits the rows deflated by the standard library's zlib took 1.5 ms a chit
+where Pillow at level 1 takes 2.4-2.9 ms, and ISA-L's deflate takes 0.14 ms where zlib's took
+0.90 ms. The pixels are the render's exactly (PNG is lossless).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ POOL_PAGES = 200
 RUN_PAGES = 50
 
 #: What a worker's job imports (about 0.1 s of CPU): the fork server imports it once for every worker.
-WORKER_IMPORTS = ("pypdfium2", "pypdfium2.raw", "PIL.Image", "tokengen.io.pngwrite")
+WORKER_IMPORTS = ("pypdfium2", "pypdfium2.raw", "tokengen.io.pngwrite")
 
 
 def rasterise_pages(pdf: bytes | Path, dpi: int, edge: float, first: int = 0, count: int | None = None) -> Iterator[Image.Image]:
@@ -72,9 +74,61 @@ def _open(pdf: bytes | Path) -> Any:
 
 def _render(document: Any, dpi: int, first: int, count: int | None) -> Iterator[Image.Image]:
     """The pages of the open ``document`` as :func:`rasterise_pages` renders them (RenderError when one cannot be)."""
+    from PIL import Image
+
+    for bitmap, px, py in _bitmaps(document, dpi, first, count):
+        if bitmap.width >= px and bitmap.height >= py:  # pdfium rounds the bitmap up: its top left px × py,
+            # copied (an RGB image cannot share the bitmap's memory), so the bitmap may close
+            image = Image.frombuffer("RGB", (px, py), bitmap.buffer, "raw", "RGB", bitmap.stride, 1)
+        else:
+            image = bitmap.to_pil().resize((px, py), Image.Resampling.LANCZOS)
+        bitmap.close()
+        yield image
+
+
+def png_pages(pdf: bytes | Path, dpi: int, first: int = 0, count: int | None = None) -> Iterator[bytes]:
+    """The pages of ``pdf`` as :func:`rasterise_pages` renders them, each as the bytes of its
+    PNG (:func:`encode_png`'s chunks): encoded straight from pdfium's bitmap, whose rows are
+    read in place (no Pillow image is made, nor a copy of the pixels), so the pixels are the
+    render's exactly, as :func:`encode_png` of :func:`rasterise_pages`'s image gives them.
+
+    Raises:
+        RenderError: pdfium cannot open or render the PDF.
+    """
+    document = _open(pdf)
+    try:
+        yield from _pngs(document, dpi, first, count)
+    finally:
+        document.close()
+
+
+def _pngs(document: Any, dpi: int, first: int, count: int | None) -> Iterator[bytes]:
+    """The pages of the open ``document`` as :func:`png_pages` gives them."""
+    from ..io.pngwrite import encode_rgb
+
+    for bitmap, px, py in _bitmaps(document, dpi, first, count):
+        try:
+            if bitmap.width >= px and bitmap.height >= py:  # the bitmap's top left px × py, read in place
+                data = encode_rgb(bitmap.buffer, px, py, dpi, stride=bitmap.stride, srgb_intent=SRGB_INTENT, gamma=SRGB_GAMMA)
+            else:  # never seen: pdfium's bitmap smaller than asked, resampled as rasterise_pages does
+                from PIL import Image
+
+                data = encode_png(bitmap.to_pil().resize((px, py), Image.Resampling.LANCZOS), dpi)
+        finally:
+            bitmap.close()
+        yield data
+
+
+def _bitmaps(document: Any, dpi: int, first: int, count: int | None) -> Iterator[tuple[Any, int, int]]:
+    """(pdfium bitmap, px, py) of each page ``first`` … of the open ``document``: the render at
+    ``dpi`` (white paper, RGB byte order) and the size the page's image is, ``round(w / 72 × dpi)``
+    × ``round(h / 72 × dpi)`` px. The caller closes each bitmap.
+
+    Raises:
+        RenderError: pdfium cannot render a page.
+    """
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
-    from PIL import Image
 
     end = len(document) if count is None else min(len(document), first + count)
     for index in range(first, end):
@@ -86,24 +140,16 @@ def _render(document: Any, dpi: int, first: int, count: int | None) -> Iterator[
             # pdfium writes RGB itself (24-bit BGR, byte order reversed): no conversion after it
             bitmap = page.render(scale=px / width, fill_color=(255, 255, 255, 255), draw_annots=False,
                                  force_bitmap_format=pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
-            try:
-                if bitmap.width >= px and bitmap.height >= py:  # pdfium rounds the bitmap up: its top left px × py,
-                    # copied (an RGB image cannot share the bitmap's memory), so the bitmap may close
-                    image = Image.frombuffer("RGB", (px, py), bitmap.buffer, "raw", "RGB", bitmap.stride, 1)
-                else:
-                    image = bitmap.to_pil().resize((px, py), Image.Resampling.LANCZOS)
-            finally:
-                bitmap.close()
         except pdfium.PdfiumError as exc:
             raise RenderError(f"pdfium cannot render the token pages: {exc}") from None
         finally:
             page.close()
-        yield image
+        yield bitmap, px, py
 
 
 def encode_png(image: Image.Image, dpi: int) -> bytes:
     """``image`` (RGB, 8 bits a channel) as PNG bytes written by :func:`tokengen.io.pngwrite.encode_rgb`
-    (every row unfiltered, zlib level 1), with sRGB (perceptual) and gAMA (1/2.2, as PNG pairs
+    (every row unfiltered, ISA-L deflate level 1), with sRGB (perceptual) and gAMA (1/2.2, as PNG pairs
     with sRGB) chunks and ``dpi`` in pHYs (px per metre, rounded: 300 DPI is 11811).
 
     Raises:
@@ -130,8 +176,8 @@ def _render_run(pdf: Path, dpi: int, edge: float, first: int, temps: Sequence[Pa
         RenderError: pdfium cannot open the PDF or render a page.
         ExportError: a PNG cannot be written.
     """
-    for temp, target, image in zip(temps, shown, _render(_kept_open(pdf), dpi, first, len(temps)), strict=True):
-        save_png(image, dpi, temp, target)
+    for temp, target, data in zip(temps, shown, _pngs(_kept_open(pdf), dpi, first, len(temps)), strict=True):
+        write_png_file(data, temp, target)
 
 
 def save_png(image: Image.Image, dpi: int, temp: Path, target: Path) -> None:
@@ -145,6 +191,15 @@ def save_png(image: Image.Image, dpi: int, temp: Path, target: Path) -> None:
     """
     data = encode_png(image, dpi)
     image.close()
+    write_png_file(data, temp, target)
+
+
+def write_png_file(data: bytes, temp: Path, target: Path) -> None:
+    """The PNG bytes ``data`` written to ``temp``, a temporary file standing for ``target``.
+
+    Raises:
+        ExportError: the file cannot be written, naming ``target``.
+    """
     try:
         _write(temp, data)
     except OSError as exc:
@@ -214,8 +269,8 @@ def start_workers(total: int, workers: int | None = None) -> None:
 
 def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: Sequence[Path], workers: int | None = None) -> None:
     """Write page ``i`` of ``pdf`` (a written single-token PDF) as the PNG ``temps[i]`` (each a
-    temporary file standing for ``shown[i]``) at ``dpi``: :func:`rasterise_pages` then
-    :func:`encode_png`. ``workers``: processes to use (None: every core); with 1, or with at most
+    temporary file standing for ``shown[i]``) at ``dpi``: :func:`png_pages`, each PNG encoded
+    from pdfium's bitmap in place. ``workers``: processes to use (None: every core); with 1, or with at most
     :data:`POOL_PAGES` pages, all in this process. Reports ``"PNGs"`` progress.
 
     Raises:
@@ -225,8 +280,8 @@ def write_pngs(pdf: Path, dpi: int, edge: float, temps: Sequence[Path], shown: S
     total = len(temps)
     workers = pool_size(total, workers)
     if workers == 1:
-        for number, (temp, target, image) in enumerate(zip(temps, shown, rasterise_pages(pdf, dpi, edge), strict=True), 1):
-            save_png(image, dpi, temp, target)
+        for number, (temp, target, data) in enumerate(zip(temps, shown, png_pages(pdf, dpi), strict=True), 1):
+            write_png_file(data, temp, target)
             progress.report("PNGs", number, total)
         return
     from ..io.workers import run_pool

@@ -137,6 +137,16 @@ def image_url(path: Path, base: str | None) -> str:
     return f"{base.rstrip('/')}/{path.name}"
 
 
+def image_urls(folder: Path, names: list[str], base: str | None) -> dict[str, str]:
+    """:func:`image_url` of each image ``names[i]`` written into ``folder``, the folder resolved
+    once for all of them (a set of 1,000 tiles asked the file system 1,000 times); an image's
+    own name is never a link, as each is written anew in place."""
+    if base is not None:
+        return {name: image_url(folder / name, base) for name in names}
+    absolute = folder.resolve()
+    return {name: (absolute / name).as_uri() for name in names}
+
+
 def check_base(base: str | None) -> None:
     """Refuse an ``--image-url`` that is empty or has no scheme (``https://…``, ``file:///…``).
 
@@ -161,22 +171,56 @@ def plan(catalogue: Catalogue, stem: str, dpi: int, faces: list[str], backs: lis
         LayoutError: an image passes TTS's :data:`MAX_IMAGE_SIDE` or a pixel limit (naming the
             image, its size and the option that raises the limit).
     """
+    cell = _cell(catalogue, dpi)
+    cards = is_deck(catalogue)
+    unique = cards and len(backs) > 1
+    sheets = deck_sheets(len(catalogue.tokens), cell) if cards else []
+    sheet_names = [f"{stem}-deck-{k}.png" for k in range(1, len(sheets) + 1)]
+    if cards:
+        faces = []
+        back_names, images = _deck_images(stem, sheets, sheet_names, unique, cell)
+    else:
+        back_names = [name for _, name in backs]
+        images = [(cell, n) for n in faces + back_names]
+    _check_pixels(catalogue, dpi, images, max_pixels, max_total_pixels)
+    back_sides = [("back", t) for t in catalogue.tokens] if unique else [("back", t) for t, _ in backs]
+    firsts = {_back(catalogue, t): name for t, name in backs}
+    return Plan(cards=cards, unique=unique, cell=cell, sides=[("face", t) for t in catalogue.tokens] + back_sides,
+                faces=faces, backs=back_names, back_of={t.id: firsts[_back(catalogue, t)] for t in catalogue.tokens},
+                sheets=sheets, sheet_names=sheet_names, json=f"{stem}.json", thumbnail=f"{stem}.png", images=images)
+
+
+def _cell(catalogue: Catalogue, dpi: int) -> tuple[int, int]:
+    """(w, h) px of one face image at ``dpi`` (the trim, no bleed).
+
+    Raises:
+        LayoutError: a side passes :data:`MAX_IMAGE_SIDE`.
+    """
     px, py = round(catalogue.size / 72 * dpi), round(catalogue.trim_height / 72 * dpi)
     if max(px, py) > MAX_IMAGE_SIDE:
         raise LayoutError(f"{catalogue.path}: each image would be {px} x {py} px at {dpi} DPI, more than Tabletop Simulator's "
                           f"{MAX_IMAGE_SIDE} px; lower --dpi")
-    cards = is_deck(catalogue)
-    unique = cards and len(backs) > 1
-    sheets = deck_sheets(len(catalogue.tokens), (px, py)) if cards else []
-    sheet_names = [f"{stem}-deck-{k}.png" for k in range(1, len(sheets) + 1)]
-    if cards:
-        faces = []
-        back_names = [f"{stem}-deck-{k}-backs.png" for k in range(1, len(sheets) + 1)] if unique else [f"{stem}-back.png"]
-        images = [(s.size, n) for s, n in zip(sheets, sheet_names, strict=True)]
-        images += [(s.size, n) for s, n in zip(sheets, back_names, strict=True)] if unique else [((px, py), back_names[0])]
-    else:
-        back_names = [name for _, name in backs]
-        images = [((px, py), n) for n in faces + back_names]
+    return px, py
+
+
+def _deck_images(stem: str, sheets: list[DeckSheet], sheet_names: list[str], unique: bool,
+                 cell: tuple[int, int]) -> tuple[list[str], list[tuple[tuple[int, int], str]]]:
+    """A deck's back image names (a back sheet per face sheet when ``unique``, else the one
+    ``<stem>-back.png``) and (size px, name) of its images: the face sheets, then the backs."""
+    images = [(s.size, n) for s, n in zip(sheets, sheet_names, strict=True)]
+    if not unique:
+        return [f"{stem}-back.png"], images + [(cell, f"{stem}-back.png")]
+    back_names = [f"{stem}-deck-{k}-backs.png" for k in range(1, len(sheets) + 1)]
+    return back_names, images + [(s.size, n) for s, n in zip(sheets, back_names, strict=True)]
+
+
+def _check_pixels(catalogue: Catalogue, dpi: int, images: list[tuple[tuple[int, int], str]], max_pixels: int,
+                  max_total_pixels: int) -> None:
+    """Refuse an image of more than ``max_pixels`` or a set of more than ``max_total_pixels``.
+
+    Raises:
+        LayoutError: naming the image (or the count), its pixels and the option that raises the limit.
+    """
     for (w, h), name in images:
         if w * h > max_pixels:
             raise LayoutError(f"{catalogue.path}: {name} would be {w} x {h} px ({w * h:,} pixels) at {dpi} DPI, more than "
@@ -185,11 +229,6 @@ def plan(catalogue: Catalogue, stem: str, dpi: int, faces: list[str], backs: lis
     if total > max_total_pixels:
         raise LayoutError(f"{catalogue.path}: {counted(len(images), 'PNG')} are {total:,} pixels, more than the limit "
                           f"of {max_total_pixels:,} per run (raise it with --max-total-pixels, or lower --dpi)")
-    back_sides = [("back", t) for t in catalogue.tokens] if unique else [("back", t) for t, _ in backs]
-    firsts = {_back(catalogue, t): name for t, name in backs}
-    return Plan(cards=cards, unique=unique, cell=(px, py), sides=[("face", t) for t in catalogue.tokens] + back_sides,
-                faces=faces, backs=back_names, back_of={t.id: firsts[_back(catalogue, t)] for t in catalogue.tokens},
-                sheets=sheets, sheet_names=sheet_names, json=f"{stem}.json", thumbnail=f"{stem}.png", images=images)
 
 
 def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Image.Image]]:
@@ -216,9 +255,15 @@ def compose(plan: Plan, pages: Iterator[Image.Image]) -> Iterator[tuple[str, Ima
             yield plan.backs[0], backs[0]
     if first is None:  # no token: the catalogue loader refuses an empty catalogue
         return
-    thumb = first.copy()
+    yield plan.thumbnail, thumbnail(first)
+
+
+def thumbnail(face: Image.Image) -> Image.Image:
+    """The saved object's thumbnail: a copy of ``face`` (the first face's image) scaled to fit
+    :data:`THUMBNAIL` px square, Lanczos, its proportions kept."""
+    thumb = face.copy()
     thumb.thumbnail((THUMBNAIL, THUMBNAIL), Image.Resampling.LANCZOS)
-    yield plan.thumbnail, thumb
+    return thumb
 
 
 def objects(catalogue: Catalogue, plan: Plan, urls: dict[str, str]) -> list[dict[str, Any]]:
