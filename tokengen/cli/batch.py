@@ -122,8 +122,7 @@ def _report(results: list[JobResult], fmt: str) -> None:
     if fmt == "json":
         built = [r for r in results if r.ok and not r.skipped]
         _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
-                                  jobs=[{"name": r.job.name, "output": str(r.job.output), "pages": r.pages, "tokens": r.tokens,
-                                         "seconds": round(r.seconds, 3), "skipped": r.skipped, "error": r.error} for r in results]))
+                                  jobs=[r.to_dict() for r in results]))
     else:
         say(summary_table(results))
     for warning in warnings:

@@ -173,6 +173,12 @@ class JobResult:
     def ok(self) -> bool:
         return self.error is None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The job's entry in ``tokengen batch --format json``: name, output, pages, tokens,
+        seconds (to the millisecond), skipped and error (None when it did not fail)."""
+        return {"name": self.job.name, "output": str(self.job.output), "pages": self.pages, "tokens": self.tokens,
+                "seconds": round(self.seconds, 3), "skipped": self.skipped, "error": self.error}
+
     @property
     def shown_size(self) -> str:
         """The size column of the summary: ``25mm``, ``63mmx88mm`` for a card, ``-`` when unknown."""
