@@ -218,3 +218,12 @@ def test_rerun_with_other_options_rebuilds(run, tmp_path: Path, catalogue_path: 
                 "--columns", "0", "-o", str(out))
     assert other.exit_code == 0 and "skipped" not in other.stdout
     assert pdf.read_bytes() != before
+
+
+def test_job_keys_have_one_reader_each() -> None:
+    """One place per rule: every key the job schema allows has exactly one converter after the
+    schema (batch's table), and no converter reads a key the schema refuses."""
+    from tokengen.outputs.batch import _JOB_FIELD
+    from tokengen.sources.schemas import schema
+
+    assert set(_JOB_FIELD) == set(schema("jobs")["$defs"]["job"]["properties"])

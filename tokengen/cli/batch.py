@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +17,9 @@ from .app import cli
 from .completion import complete_page
 from .habits import say, step, warn
 from .params import CATALOGUE, DEFAULT_CATALOGUE, FORMAT, LENGTH, SIZE, _echo_json, written_report
+
+if TYPE_CHECKING:
+    from ..outputs.batch import JobResult
 
 
 @cli.command()
@@ -58,43 +63,67 @@ def batch(source: Path, output_dir: Path, sizes: tuple[float | tuple[float, floa
     from ..outputs import batch as batching
 
     if batching.is_job_file(source):
-        ctx = click.get_current_context()
-        given = [p.opts[-1] for p in ctx.command.params
-                 if p.name not in ("source", "output_dir", "workers", "force", "fmt", "quiet", "verbose")
-                 and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE]
-        if given:
-            raise click.UsageError(f"{', '.join(given)}: a job file sets these per job")
+        _refuse_sheet_options()
         jobs = batching.load_jobs(source, output_dir)
     else:
         jobs = batching.matrix_jobs(source, output_dir, sizes=sizes, scales=scales, pages=pages or ("letter",),
                                     landscape=landscape, margin=margin, gutter=gutter, columns=columns,
                                     cut_lines=cut_lines, crop_marks=crop_marks, copies=copies, max_art_pixels=max_art_pixels)
     with no_empty_folder_left(output_dir):  # every job failed: no empty folder left behind
-        try:
-            output_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
-        done = iter(range(1, len(jobs) + 1))
-        lines = fmt == "text" and not sys.stdout.isatty()  # plain progress lines where no bar is drawn on a terminal
-
-        def finished(result: batching.JobResult) -> None:
-            number = next(done)
-            progress.report("jobs", number, len(jobs))  # the bar on stderr, on a terminal
-            if lines:
-                say(batching.progress_line(result, number, len(jobs)))
-
+        _make_folder(output_dir)
         with step(f"{len(jobs)} jobs"):
-            results = batching.run_jobs(jobs, workers=workers, force=force, on_result=finished)
-        warnings = list(dict.fromkeys(w for r in results for w in r.warnings))  # each distinct warning once
-        if fmt == "json":
-            built = [r for r in results if r.ok and not r.skipped]
-            _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
-                                      jobs=[{"name": r.job.name, "output": str(r.job.output), "pages": r.pages, "tokens": r.tokens,
-                                             "seconds": round(r.seconds, 3), "skipped": r.skipped, "error": r.error} for r in results]))
-        else:
-            say(batching.summary_table(results))
-        for warning in warnings:
-            warn(f"tokengen: warning: {warning}")
-        failed = [r for r in results if not r.ok]
-        if failed:
-            raise batching.BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
+            results = batching.run_jobs(jobs, workers=workers, force=force,
+                                        on_result=_progress(len(jobs), fmt == "text" and not sys.stdout.isatty()))
+        _report(results, fmt)
+        batching.check_results(results)
+
+
+def _refuse_sheet_options() -> None:
+    """A job file sets the sheet per job: raise UsageError naming the options given on the
+    command line beside it (those of the output, workers, --force and the report are fine)."""
+    ctx = click.get_current_context()
+    given = [p.opts[-1] for p in ctx.command.params
+             if p.name not in ("source", "output_dir", "workers", "force", "fmt", "quiet", "verbose")
+             and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: a job file sets these per job")
+
+
+def _make_folder(output_dir: Path) -> None:
+    """Create the output folder (and its parents); raise ExportError when it cannot be."""
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"{output_dir}: cannot create folder: {exc.strerror or exc}") from None
+
+
+def _progress(total: int, lines: bool) -> Callable[[JobResult], None]:
+    """What to do as each of ``total`` jobs finishes: the bar on stderr, on a terminal, and a
+    plain progress line on stdout when ``lines`` (text format where no bar is drawn)."""
+    from ..outputs.batch import progress_line
+
+    done = iter(range(1, total + 1))
+
+    def finished(result: JobResult) -> None:
+        number = next(done)
+        progress.report("jobs", number, total)
+        if lines:
+            say(progress_line(result, number, total))
+
+    return finished
+
+
+def _report(results: list[JobResult], fmt: str) -> None:
+    """The summary (a table, or the ``--format json`` report) on stdout and each distinct
+    warning once on stderr."""
+    from ..outputs.batch import summary_table
+
+    warnings = list(dict.fromkeys(w for r in results for w in r.warnings))  # each distinct warning once
+    if fmt == "json":
+        built = [r for r in results if r.ok and not r.skipped]
+        _echo_json(written_report("batch", [r.job.output for r in built], sum(r.pages for r in built), sum(r.tokens for r in built), warnings,
+                                  jobs=[r.to_dict() for r in results]))
+    else:
+        say(summary_table(results))
+    for warning in warnings:
+        warn(f"tokengen: warning: {warning}")

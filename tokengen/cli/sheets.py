@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -38,6 +39,10 @@ from .params import (
     sheet_spec,
     written_report,
 )
+
+if TYPE_CHECKING:
+    from ..model import Catalogue
+    from ..outputs.options import BuildOptions
 
 
 @click.command()
@@ -160,39 +165,19 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     """
     from ..geometry import sizing
     from ..outputs.build import build_pdf
-    from ..outputs.options import BuildOptions
-    from ..outputs.summary import SIZE_OR_SCALE
     from ..sources.bundled import default_output
-    from ..sources.catalogue import load_catalogue
     from ..sources.project import is_project
 
-    if token_size is not None and scale is not None:
-        raise click.UsageError(SIZE_OR_SCALE)
-    if fmt == "json" and click.get_current_context().params.get("watch"):
-        raise click.UsageError("--format json is for one build, not --watch")
-    def load(path: Path) -> Any:
-        with step(f"read {path}"):
-            cat = load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
-        if sheet_file is not None:
-            from ..sources.handsheets import load_sheet
-
-            with step(f"read {sheet_file}"):
-                cat = dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
-        return cat
-
-    def options_for(cat: Any) -> BuildOptions:
-        spec = sheet_spec(page, landscape, margin, gutter, columns, cut_lines, crop_marks,
-                          sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height), group=cat.columns, home_bleed=home_bleed)
-        spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
-        if punch:
-            if cat.shape is None or cat.shape.kind != "circle":
-                raise click.UsageError("--punch is for circle tokens (shape: circle)")
-            spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
-        return BuildOptions(sheet=spec, copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
-                            max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
-                            max_svg_elements=max_svg_elements, tile=tile and cat.tile_overlap is not None,
-                            overlap=cat.tile_overlap or BuildOptions.overlap)
-
+    _check_build_flags(token_size is not None, scale is not None, fmt)
+    load = functools.partial(_load, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points,
+                             sheet_file=sheet_file)
+    options_for = functools.partial(
+        _build_options, sheet=dict(page=page, landscape=landscape, margin=margin, gutter=gutter, columns=columns,
+                                   cut_lines=cut_lines, crop_marks=crop_marks, home_bleed=home_bleed),
+        token_size=token_size, scale=scale, furniture=furniture, punch=punch,
+        options=dict(copies=copies, max_tokens=max_tokens, max_pages=max_pages, fill=fill, fold=fold, **backs,
+                     max_dpi=None if keep_resolution else MAX_DPI, max_art_pixels=max_art_pixels,
+                     max_svg_elements=max_svg_elements), tile=tile)
     if is_project(catalogue):
         return _build_project(catalogue, output, load, options_for, fmt)
     cat = load(catalogue)
@@ -208,6 +193,51 @@ def build(catalogue: Path, output: str, page: str, landscape: bool, margin: floa
     if fmt == "json":
         click.get_current_context().meta[REPORT] = lambda: build_json(result)  # after the previews
     return result
+
+
+def _check_build_flags(size: bool, scale: bool, fmt: str) -> None:
+    """Raise UsageError for ``--size`` with ``--scale``, or ``--format json`` with ``--watch``."""
+    from ..outputs.summary import SIZE_OR_SCALE
+
+    if size and scale:
+        raise click.UsageError(SIZE_OR_SCALE)
+    if fmt == "json" and click.get_current_context().params.get("watch"):
+        raise click.UsageError("--format json is for one build, not --watch")
+
+
+def _load(path: Path, *, allow_outside_art: bool, max_font_code_points: int, sheet_file: Path | None) -> Catalogue:
+    """Read the catalogue at ``path`` (a project's part, or the one built), with the sheets laid
+    out by hand from ``--sheet FILE`` when given."""
+    from ..sources.catalogue import load_catalogue
+
+    with step(f"read {path}"):
+        cat = load_catalogue(path, allow_outside_art=allow_outside_art, max_font_code_points=max_font_code_points)
+    if sheet_file is not None:
+        from ..sources.handsheets import load_sheet
+
+        with step(f"read {sheet_file}"):
+            cat = dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
+    return cat
+
+
+def _build_options(cat: Catalogue, *, sheet: dict[str, Any], token_size: float | tuple[float, float] | None,
+                   scale: float | None, furniture: str, punch: bool, options: dict[str, Any], tile: bool) -> BuildOptions:
+    """The build options of ``cat`` (a project's part, or the one built): its sheet from the
+    ``sheet`` options (page, landscape, margin, gutter, columns, cut lines, crop marks, home
+    bleed; lengths in pt) at its token size, ``--furniture``, ``--punch`` (circle tokens only: raises UsageError
+    otherwise) and the catalogue's own tiling; ``options`` the rest of BuildOptions' fields."""
+    from ..geometry import sizing
+    from ..outputs.options import BuildOptions
+
+    spec = sheet_spec(**sheet, size=sizing.token_size(cat.size, token_size, scale, cat.shape, base_height=cat.height),
+                      group=cat.columns)
+    spec = dataclasses.replace(spec, furniture="full" if furniture == "none" else furniture, calibration=furniture != "none")
+    if punch:
+        if cat.shape is None or cat.shape.kind != "circle":
+            raise click.UsageError("--punch is for circle tokens (shape: circle)")
+        spec = dataclasses.replace(spec, shape=dataclasses.replace(cat.shape, punch=True))
+    return BuildOptions(sheet=spec, **options, tile=tile and cat.tile_overlap is not None,
+                        overlap=cat.tile_overlap or BuildOptions.overlap)
 
 
 def _build_project(path: Path, output: str | None, load: Any, options_for: Any, fmt: str) -> Any:

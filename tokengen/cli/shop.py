@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,6 +27,11 @@ from .params import (
     preflight_limits,
     written_report,
 )
+
+if TYPE_CHECKING:
+    from ..model import Catalogue
+    from ..preflight.checks import Check
+    from ..sources.profiles import Profile
 
 #: Key in ``click.Context.meta`` of one catalogue's export report and files, which several
 #: catalogues' export (one table) joins into one report.
@@ -109,12 +114,32 @@ def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Pat
     Exit status: 0 written and passing its preflight; 1 written but failing it (unless
     --allow-preflight-failures); 2 bad input.
     """
-    from ..errors import UsageError
     from ..sources.profiles import get_profile
 
     paths = list(catalogues) or [CATALOGUE.convert(DEFAULT_CATALOGUE, None, None)]
     output = get_profile(profile_name, options.get("profiles_file")).output
-    if len(paths) > 1 and output != "tts":
+    _check_table_options(len(paths), profile_name, output, tts_folder)
+    jobs = _parts(paths, out_dir, output == "tts")
+    text = options.get("fmt", "text") == "text"
+    written, saves, reports = _export_each(jobs, profile_name, options)
+    if len(jobs) > 1 and output == "tts":
+        table = _one_table(saves, out_dir, len(jobs), text)
+        written += table
+        saves = table[:1]
+    if tts_folder is not None:
+        written += _copy_to_tts_folder(saves[0], tts_folder, text)
+    if reports and (len(jobs) > 1 or tts_folder is not None):
+        joined = _joined_report(reports, written, several=len(jobs) > 1)
+        click.get_current_context().meta[REPORT] = lambda: _echo_json(joined)
+    return written
+
+
+def _check_table_options(count: int, profile_name: str, output: str, tts_folder: Path | None) -> None:
+    """Several catalogues and ``--tts-folder`` are for a tts profile only, and the folder must
+    exist: raise UsageError otherwise (``count`` catalogues given, ``output`` the profile's)."""
+    from ..errors import UsageError
+
+    if count > 1 and output != "tts":
         raise UsageError(f"export takes one catalogue (or one project) with --profile {profile_name}; several go on one table "
                          "with a tts profile only")
     if tts_folder is not None and output != "tts":
@@ -122,8 +147,12 @@ def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Pat
     if tts_folder is not None and not tts_folder.is_dir():
         raise UsageError(f"--tts-folder {tts_folder}: no such folder (Tabletop Simulator's Saved Objects folder, e.g. "
                          "Documents/My Games/Tabletop Simulator/Saves/Saved Objects)")
-    jobs = _parts(paths, out_dir, output == "tts")
-    paths = [path for path, _ in jobs]
+
+
+def _export_each(jobs: list[tuple[Path, Path]], profile_name: str, options: dict[str, Any]
+                 ) -> tuple[list[Path], list[Path], list[tuple[dict[str, Any], list[Path]]]]:
+    """Export each catalogue into its folder: every file written, each catalogue's
+    Tabletop Simulator save (a tts profile) and each one's ``--format json`` report with its files."""
     written: list[Path] = []
     saves: list[Path] = []
     reports: list[tuple[dict[str, Any], list[Path]]] = []
@@ -134,30 +163,40 @@ def export_command(catalogues: tuple[Path, ...], profile_name: str, out_dir: Pat
         saves += [f for f in files if f.suffix == ".json"][:1]
         if EXPORT_REPORT in ctx.meta:
             reports.append(ctx.meta.pop(EXPORT_REPORT))
-    if len(paths) > 1 and output == "tts":
-        from ..outputs import tts
+    return written, saves, reports
 
-        table = tts.write_table(saves, out_dir)
-        written += table
-        saves = table[:1]
-        if options.get("fmt", "text") == "text":
-            say(f"wrote {table[0]}: {len(paths)} catalogues on one table")
-    if tts_folder is not None:
-        from ..outputs import tts
 
-        copied = tts.copy_to_folder(saves[0], tts_folder)
-        written += copied
-        if options.get("fmt", "text") == "text":
-            say(f"copied {saves[0].name} and its thumbnail into {tts_folder}")
-    if reports and (len(paths) > 1 or tts_folder is not None):
-        each = [report for report, _ in reports]
-        joined = {**each[0], "files": [str(f) for f in written], "pages": sum(r["pages"] for r in each),
-                 "tokens": sum(r["tokens"] for r in each), "warnings": list(dict.fromkeys(w for r in each for w in r["warnings"])),
-                 "checks": [c for r in each for c in r["checks"]], "passed": all(r["passed"] for r in each)}
-        if len(paths) > 1:
-            joined["catalogues"] = [{**r, "files": [str(f) for f in files]} for r, files in reports]
-        ctx.meta[REPORT] = lambda: _echo_json(joined)
-    return written
+def _one_table(saves: list[Path], out_dir: Path, count: int, text: bool) -> list[Path]:
+    """Several catalogues' saves on one Tabletop Simulator table in ``out_dir``: the files written."""
+    from ..outputs import tts
+
+    table = tts.write_table(saves, out_dir)
+    if text:
+        say(f"wrote {table[0]}: {count} catalogues on one table")
+    return table
+
+
+def _copy_to_tts_folder(save: Path, tts_folder: Path, text: bool) -> list[Path]:
+    """``--tts-folder``: the save and its thumbnail copied into the table's Saved Objects folder."""
+    from ..outputs import tts
+
+    copied = tts.copy_to_folder(save, tts_folder)
+    if text:
+        say(f"copied {save.name} and its thumbnail into {tts_folder}")
+    return copied
+
+
+def _joined_report(reports: list[tuple[dict[str, Any], list[Path]]], written: list[Path], several: bool) -> dict[str, Any]:
+    """One ``--format json`` report of several catalogues' exports (or of one with its copy in a
+    tts folder): every file, the pages and tokens summed, each warning once, every check; with
+    ``several`` catalogues, each one's own report under ``catalogues``."""
+    each = [report for report, _ in reports]
+    joined = {**each[0], "files": [str(f) for f in written], "pages": sum(r["pages"] for r in each),
+              "tokens": sum(r["tokens"] for r in each), "warnings": list(dict.fromkeys(w for r in each for w in r["warnings"])),
+              "checks": [c for r in each for c in r["checks"]], "passed": all(r["passed"] for r in each)}
+    if several:
+        joined["catalogues"] = [{**r, "files": [str(f) for f in files]} for r, files in reports]
+    return joined
 
 
 def _parts(paths: list[Path], out_dir: Path, one_table: bool) -> list[tuple[Path, Path]]:
@@ -190,30 +229,15 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     (:data:`REPORT`, and :data:`EXPORT_REPORT` for :func:`export_command` to join): the files
     written. Raises as :func:`tokengen.outputs.export.export`; CheckFailed when the preflight fails."""
     from ..geometry import sizing
-    from ..outputs.export import export, preflight_results
-    from ..outputs.summary import export_line, preflight_failed, preflight_passed, preflight_warning, warning_line
-    from ..outputs.tiles import board_note, whole_board
-    from ..sources.catalogue import load_catalogue
+    from ..outputs.export import export
+    from ..outputs.summary import export_line, warning_line
     from ..sources.profiles import get_profile
 
-    profile = get_profile(profile_name, profiles_file)
-    profile = _override_profile(profile, page, landscape, columns, copies, fill)
-    with step(f"read {catalogue}"):
-        cat = load_catalogue(catalogue, max_font_code_points=max_font_code_points)
-    if sheet_file is not None:
-        from ..sources.handsheets import load_sheet
-
-        with step(f"read {sheet_file}"):
-            cat = dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
+    profile = _override_profile(get_profile(profile_name, profiles_file), page, landscape, columns, copies, fill)
+    cat = _read_catalogue(catalogue, sheet_file, max_font_code_points)
     size = sizing.token_size(cat.size, token_size, None, cat.shape, base_height=cat.height)
+    profile, said = _shop_profile(cat, profile, token_size)  # what the user should know (faces scaled): stdout, once each
     notes: list[str] = []
-    said: list[str] = []  # what the export did that the user should know (faces scaled): stdout, once each
-    board = whole_board(cat, profile)
-    if board is not None:  # a board on a shop's sheets: printed whole, and preflighted as such
-        said.append(board_note(cat, profile))
-        profile = board
-    note = sizing.height_note(token_size, cat.size, cat.height)  # a card's height follows --size's width
-    said += [note] if note else []
     with step(f"exported {out_dir} (profile {profile.name})"):
         written = export(cat, profile, out_dir, dpi=dpi, size=None if token_size is None else size, max_tokens=max_tokens, max_pages=max_pages,
                          max_pixels=max_pixels, max_total_pixels=max_total_pixels, keep_resolution=keep_resolution, warnings=notes,
@@ -226,31 +250,85 @@ def _export_one(catalogue: Path, profile_name: str, out_dir: Path, dpi: int | No
     warnings = list(dict.fromkeys(notes))  # the export's own, small text included, measured at the size it drew
     for warning in warnings:
         warn(warning_line(warning))
-    pdf = written[0]
+    checks = _preflight(written[0], profile, cat, size, max_pages)
+    if fmt == "json":
+        _export_report(written, cat.count, warnings, checks, profile.name)
+    _verdict(written[0], checks, profile.name, fmt, allow_preflight_failures,
+             [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())])
+    return written
+
+
+def _read_catalogue(catalogue: Path, sheet_file: Path | None, max_font_code_points: int) -> Catalogue:
+    """The catalogue, with the sheets laid out by hand from ``--sheet FILE`` when given."""
+    from ..sources.catalogue import load_catalogue
+
+    with step(f"read {catalogue}"):
+        cat = load_catalogue(catalogue, max_font_code_points=max_font_code_points)
+    if sheet_file is None:
+        return cat
+    from ..sources.handsheets import load_sheet
+
+    with step(f"read {sheet_file}"):
+        return dataclasses.replace(cat, hand_sheet=load_sheet(sheet_file))
+
+
+def _shop_profile(cat: Catalogue, profile: Profile, token_size: float | tuple[float, float] | None
+                  ) -> tuple[Profile, list[str]]:
+    """The profile the export uses and the notes to tell the user: a board on a shop's sheets
+    is printed whole (and preflighted as such); a card's height follows ``--size``'s width."""
+    from ..geometry import sizing
+    from ..outputs.tiles import board_note, whole_board
+
+    said: list[str] = []
+    board = whole_board(cat, profile)
+    if board is not None:
+        said.append(board_note(cat, profile))
+        profile = board
+    note = sizing.height_note(token_size, cat.size, cat.height)
+    return profile, said + ([note] if note else [])
+
+
+def _preflight(pdf: Path, profile: Profile, cat: Catalogue, size: float, max_pages: int) -> list[Check]:
+    """The export's own preflight of ``pdf``: its checks; each passing check with a warning
+    said on stderr (a hairline passes but a shop may not print it: never "passes every check")."""
+    from ..outputs.export import preflight_results
+    from ..outputs.summary import preflight_warning
+
     with step(f"preflight of {pdf}"):
         checks = preflight_results(pdf, profile, cat, size, max_pages=max_pages)
+    for check in checks:
+        if check.passed and check.warning:
+            warn(preflight_warning(check.name, check.message))
+    return checks
+
+
+def _export_report(written: list[Path], tokens: int, warnings: list[str], checks: list[Check], profile: str) -> None:
+    """Keep the ``--format json`` report of one catalogue's export: as :data:`REPORT` (printed
+    at the end, with any previews among its files) and :data:`EXPORT_REPORT` (for joining)."""
+    ctx = click.get_current_context()
+    report = written_report("export", written, _page_count(written[0]), tokens, warnings, [c.to_dict() for c in checks],
+                            profile=profile, passed=all(c.passed for c in checks))
+    ctx.meta[REPORT] = lambda: _echo_json({**report, "files": [str(f) for f in written]})  # previews join `written`
+    ctx.meta[EXPORT_REPORT] = (report, written)
+
+
+def _verdict(pdf: Path, checks: list[Check], profile: str, fmt: str, allow_failures: bool, again: list[str]) -> None:
+    """Say the preflight passed, or raise CheckFailed naming the failed checks (with the options
+    ``again`` to give preflight); with ``--allow-preflight-failures`` only warn."""
+    from ..outputs.summary import preflight_failed, preflight_passed
+
     failed = [c.name for c in checks if not c.passed]
-    warned = [c for c in checks if c.passed and c.warning]
-    for check in warned:  # a hairline passes but a shop may not print it: say so, never "passes every check"
-        warn(preflight_warning(check.name, check.message))
-    if fmt == "json":
-        ctx = click.get_current_context()
-        report = written_report("export", written, _page_count(pdf), cat.count, warnings,
-                                [c.to_dict() for c in checks],
-                                profile=profile.name, passed=not failed)
-        ctx.meta[REPORT] = lambda: _echo_json({**report, "files": [str(f) for f in written]})  # previews join `written`
-        ctx.meta[EXPORT_REPORT] = (report, written)
-    if failed:
-        again = [*(("--page", page) if page is not None else ()), *(("--landscape",) if landscape else ())]
-        message = preflight_failed(pdf, failed, profile.name, again)
-        if not allow_preflight_failures:
-            if fmt == "json":
-                click.get_current_context().meta.pop(REPORT)()
-            raise CheckFailed(message)
+    if not failed:
+        if fmt == "text":
+            say(preflight_passed(pdf, profile, [c.name for c in checks if c.warning]))
+        return
+    message = preflight_failed(pdf, failed, profile, again)
+    if allow_failures:
         warn(f"warning: {message}")
-    elif fmt == "text":
-        say(preflight_passed(pdf, profile.name, [c.name for c in warned]))
-    return written
+        return
+    if fmt == "json":
+        click.get_current_context().meta.pop(REPORT)()
+    raise CheckFailed(message)
 
 
 def _page_count(pdf: Path) -> int:

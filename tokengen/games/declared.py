@@ -145,6 +145,20 @@ def _total(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[
 
 def _each(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[str, Any]]:
     names = _known(catalogue, _names(rule["each"]), "each")
+    combos = _combinations(catalogue, names)
+    seen: Counter[tuple[Any, ...]] = Counter()
+    for t in catalogue.tokens:
+        seen[tuple(_value(t, n) for n in names)] += t.copies
+    missing = [c for c in combos if not seen[c]]
+    exactly = rule.get("exactly")
+    off = [c for c in combos if seen[c] and exactly is not None and seen[c] != exactly]
+    data = {"combinations": len(combos), "missing": [list(c) for c in missing], "off": [[*c, seen[c]] for c in off]}
+    return (not missing and not off), _each_words(" × ".join(names), len(combos), missing, off, seen, exactly), data
+
+
+def _combinations(catalogue: Catalogue, names: list[str]) -> list[tuple[Any, ...]]:
+    """Every combination of the declared choices of the fields ``names``, in the order declared.
+    Raises RuleError for a field without choices, or more than :data:`MAX_COMBINATIONS`."""
     declared = dict(catalogue.choices)
     bare = [n for n in names if n not in declared]
     if bare:
@@ -155,22 +169,21 @@ def _each(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[s
     combos: list[tuple[Any, ...]] = [()]
     for name in names:
         combos = [c + (choice,) for c in combos for choice in declared[name]]
-    seen: Counter[tuple[Any, ...]] = Counter()
-    for t in catalogue.tokens:
-        seen[tuple(_value(t, n) for n in names)] += t.copies
-    missing = [c for c in combos if not seen[c]]
-    exactly = rule.get("exactly")
-    off = [c for c in combos if seen[c] and exactly is not None and seen[c] != exactly]
-    data = {"combinations": len(combos), "missing": [list(c) for c in missing], "off": [[*c, seen[c]] for c in off]}
-    label = " × ".join(names)
+    return combos
+
+
+def _each_words(label: str, total: int, missing: list[tuple[Any, ...]], off: list[tuple[Any, ...]],
+                seen: Counter[tuple[Any, ...]], exactly: int | None) -> str:
+    """What an ``each`` rule measured: the first combination missing, else the first off its
+    ``exactly`` count (with how many more), else that every combination is there."""
     if missing:
         more = f" (and {counted(len(missing) - 1, 'more combination')})" if len(missing) > 1 else ""
-        return False, f"no token is {' '.join(map(str, missing[0]))}{more}; every {label} wanted", data
+        return f"no token is {' '.join(map(str, missing[0]))}{more}; every {label} wanted"
     if off:
         more = f" (and {counted(len(off) - 1, 'more combination')})" if len(off) > 1 else ""
-        return False, f"{seen[off[0]]} tokens are {' '.join(map(str, off[0]))}{more}, exactly {exactly} of each {label} wanted", data
+        return f"{seen[off[0]]} tokens are {' '.join(map(str, off[0]))}{more}, exactly {exactly} of each {label} wanted"
     each = f"{exactly} of each" if exactly is not None else "each"
-    return True, f"{each} of {len(combos)} {label} combinations", data
+    return f"{each} of {total} {label} combinations"
 
 
 def _unique(catalogue: Catalogue, rule: dict[str, Any]) -> tuple[bool, str, dict[str, Any]]:

@@ -104,7 +104,7 @@ def _remove_stale(targets: Sequence[Path]) -> list[Path]:
     removed: list[Path] = []
     by_folder: dict[Path, set[str]] = {}
     for target in targets:
-        folder = target.parent if str(target.parent) else Path(".")
+        folder = _folder(target)
         by_folder.setdefault(folder, set()).add(_stem(target, folder))
     for folder, stems in by_folder.items():
         with contextlib.suppress(OSError):
@@ -182,46 +182,65 @@ def atomic_files(targets: Sequence[Path], *, inputs: tuple[Path, ...] = ()) -> I
     """
     reals = guard.check_outputs(targets, inputs)
     for real in reals:
-        folder = real.parent if str(real.parent) else Path(".")
-        if not folder.is_dir():
-            raise ExportError(f"{real}: folder {folder} does not exist")
+        if not _folder(real).is_dir():
+            raise ExportError(f"{real}: folder {_folder(real)} does not exist")
     temps: list[Path] = []
     _remove_stale(reals)
     try:
-        for real in reals:
-            folder = real.parent if str(real.parent) else Path(".")
-            try:
-                fd, name = tempfile.mkstemp(prefix=_prefix(real.name, guard.name_max(folder)), suffix=PART, dir=folder)
-            except OSError as exc:
-                raise ExportError(f"{real}: cannot write in {folder}: {exc.strerror or exc}") from None
-            os.close(fd)
-            temps.append(Path(name))
-            _LIVE.add(temps[-1])
+        _make_temps(reals, temps)
         try:
             yield list(temps)
         except OSError as exc:
             raise ExportError(f"{reals[0] if len(reals) == 1 else reals[0].parent}: write failed: {exc.strerror or exc}") from None
-        for temp, real in zip(temps, reals, strict=True):  # every file on the disk before any is renamed
-            try:
-                _sync_file(temp)
-            except OSError as exc:
-                raise ExportError(f"{real}: write failed: {exc.strerror or exc}") from None
-        done = 0
-        for temp, real in zip(temps, reals, strict=True):
-            try:
-                os.chmod(temp, _mode(real))
-                os.replace(temp, real)
-            except OSError as exc:
-                already = f" ({done} of {len(reals)} files were already replaced)" if done else ""
-                raise ExportError(f"{real}: write failed: {exc.strerror or exc}{already}") from None
-            done += 1
-        for folder in dict.fromkeys(real.parent if str(real.parent) else Path(".") for real in reals):
+        _sync_all(temps, reals)  # every file on the disk before any is renamed
+        _replace_all(temps, reals)
+        for folder in dict.fromkeys(_folder(real) for real in reals):
             _sync_folder(folder)
     finally:
         for temp in temps:
             with contextlib.suppress(FileNotFoundError):
                 temp.unlink()
             _LIVE.discard(temp)
+
+
+def _folder(target: Path) -> Path:
+    """The folder ``target`` is written in (``.`` for a bare file name)."""
+    return target.parent if str(target.parent) else Path(".")
+
+
+def _make_temps(reals: Sequence[Path], temps: list[Path]) -> None:
+    """One empty temporary file beside each of ``reals``, appended to ``temps`` as it is made
+    (so the caller removes those made before a failure). Raises ExportError naming the target."""
+    for real in reals:
+        folder = _folder(real)
+        try:
+            fd, name = tempfile.mkstemp(prefix=_prefix(real.name, guard.name_max(folder)), suffix=PART, dir=folder)
+        except OSError as exc:
+            raise ExportError(f"{real}: cannot write in {folder}: {exc.strerror or exc}") from None
+        os.close(fd)
+        temps.append(Path(name))
+        _LIVE.add(temps[-1])
+
+
+def _sync_all(temps: Sequence[Path], reals: Sequence[Path]) -> None:
+    """Flush every temporary file to the disk; raise ExportError naming its target on failure."""
+    for temp, real in zip(temps, reals, strict=True):
+        try:
+            _sync_file(temp)
+        except OSError as exc:
+            raise ExportError(f"{real}: write failed: {exc.strerror or exc}") from None
+
+
+def _replace_all(temps: Sequence[Path], reals: Sequence[Path]) -> None:
+    """Rename each temporary file onto its target, with the target's mode. Raises ExportError
+    naming the target and, past the first, how many were already replaced."""
+    for done, (temp, real) in enumerate(zip(temps, reals, strict=True)):
+        try:
+            os.chmod(temp, _mode(real))
+            os.replace(temp, real)
+        except OSError as exc:
+            already = f" ({done} of {len(reals)} files were already replaced)" if done else ""
+            raise ExportError(f"{real}: write failed: {exc.strerror or exc}{already}") from None
 
 
 def _sync_file(path: Path) -> None:

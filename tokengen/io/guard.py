@@ -177,32 +177,45 @@ def check_output(target: str | Path, inputs: tuple[str | Path, ...] = (), *,
     ``sources``: gives :func:`_sources` of ``inputs`` (see :func:`check_outputs`).
     """
     target = Path(target)
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ExportError(f"{target}: is a symlink loop (too many levels of symbolic links)") from None
-        if exc.errno not in (errno.ENAMETOOLONG, errno.ENOTDIR):  # said below, in the caller's words
-            raise ExportError(f"{target}: cannot write: {exc.strerror or exc}") from None
-        st = None
-    except ValueError as exc:  # a NUL byte
-        raise ExportError(f"{target}: cannot be used as a file name: {exc}") from None
+    st = _stat_output(target)
     if st is not None:
         if input_of(target, inputs, sources=sources() if sources else None) is not None:
             raise ExportError(f"{target}: output would overwrite an input file")
         if not stat.S_ISREG(st.st_mode):
             raise ExportError(f"{target}: is {kind(st.st_mode)}, not a regular file; give a file name to write")
     real = Path(os.path.realpath(target)) if os.path.islink(target) else target
+    _check_name_length(target, real, exists=st is not None)
+    return real
+
+
+def _stat_output(target: Path) -> os.stat_result | None:
+    """``os.stat`` of an output, or None when there is nothing there yet (or its name or folder
+    is too long or not a folder: said by :func:`_check_name_length`, in the caller's words).
+    Raises ExportError for a symlink loop, a NUL byte or another reason it cannot be read."""
+    try:
+        return os.stat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ExportError(f"{target}: is a symlink loop (too many levels of symbolic links)") from None
+        if exc.errno not in (errno.ENAMETOOLONG, errno.ENOTDIR):  # said below, in the caller's words
+            raise ExportError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        return None
+    except ValueError as exc:  # a NUL byte
+        raise ExportError(f"{target}: cannot be used as a file name: {exc}") from None
+
+
+def _check_name_length(target: Path, real: Path, *, exists: bool) -> None:
+    """Raise ExportError when the name of ``real`` (the file ``target`` writes) is longer than its
+    file system takes, or, for a new file, its whole path longer than :data:`PATH_MAX` bytes."""
     folder = real.parent if str(real.parent) else Path(".")
     limit = name_max(folder) if folder.is_dir() else DEFAULT_NAME_MAX
     length = len(os.fsencode(real.name))
     if length > limit:
         raise ExportError(f"{target}: file name too long ({length} bytes; this file system takes at most {limit})")
-    if st is None and len(os.fsencode(os.path.abspath(real))) >= PATH_MAX:
+    if not exists and len(os.fsencode(os.path.abspath(real))) >= PATH_MAX:
         raise ExportError(f"{target}: path too long (at most {PATH_MAX - 1} bytes)")
-    return real
 
 
 

@@ -61,15 +61,12 @@ from ..io import workers as workers_module
 from ..limits import MAX_ART_PIXELS
 from ..model import Catalogue
 from ..sources import bundled, fonts, schemas
-from ..sources.catalogue import line_at, load_catalogue, suggest
+from ..sources.catalogue import line_at, load_catalogue
 from ..sources.yamlsrc import dotted, read_yaml
 from ..units import PT_PER_IN, PT_PER_MM, format_length, parse_length, parse_page, parse_size
 from .build import build_pdf
 from .options import BuildOptions
 
-#: Keys a job (or the ``defaults`` of a job file) may have.
-JOB_KEYS = ("catalogue", "size", "scale", "page", "landscape", "margin", "gutter", "columns",
-            "cut_lines", "crop_marks", "copies", "output", "fill", "max_art_pixels", "profile", "image_url")
 #: The keys of a home build that a job with a ``profile`` leaves to the profile.
 SHEET_KEYS = ("page", "landscape", "margin", "gutter", "columns", "cut_lines", "crop_marks", "copies", "fill")
 #: Keys added after job fingerprints were first written: left out of the fingerprint at their
@@ -176,6 +173,12 @@ class JobResult:
     def ok(self) -> bool:
         return self.error is None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The job's entry in ``tokengen batch --format json``: name, output, pages, tokens,
+        seconds (to the millisecond), skipped and error (None when it did not fail)."""
+        return {"name": self.job.name, "output": str(self.job.output), "pages": self.pages, "tokens": self.tokens,
+                "seconds": round(self.seconds, 3), "skipped": self.skipped, "error": self.error}
+
     @property
     def shown_size(self) -> str:
         """The size column of the summary: ``25mm``, ``63mmx88mm`` for a card, ``-`` when unknown."""
@@ -266,6 +269,9 @@ def is_job_file(path: str | Path) -> bool:
 def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     """Read a job file (see the module docstring) into jobs writing into ``out_dir``.
 
+    The file's shape, its keys and their types are checked by ``data/jobs.schema.json``; lengths,
+    pages and the rules between keys here, beside the job they belong to.
+
     Raises:
         CatalogueError: unreadable YAML, an unknown key (with a suggestion), a value of the
             wrong type or a bad length/page, a missing catalogue, two jobs writing one file; each
@@ -273,64 +279,84 @@ def load_jobs(path: str | Path, out_dir: str | Path) -> list[Job]:
     """
     path = Path(path)
     data, lines = read_yaml(path, ("jobs",))
-    schemas.check(path, data, lines, "jobs")  # shapes and strict types (data/jobs.schema.json)
+    schemas.check(path, data, lines, "jobs")  # a mapping, a non-empty jobs list, known keys, types
 
     def fail(where: tuple[Any, ...], message: str) -> CatalogueError:
         return CatalogueError(path, message, line=line_at(lines, where), field=dotted(where) or None)
 
-    if not isinstance(data, dict):
-        raise fail((), "a job file is a mapping with a 'jobs' list")
-    for key in data:
-        if key not in ("jobs", "defaults"):
-            hint = suggest(key, ["jobs", "defaults"])
-            raise fail((key,), f"unknown key{hint}" + ("" if hint else " (known keys: defaults, jobs)"))
-    if not isinstance(data.get("jobs"), list) or not data["jobs"]:
-        raise fail(("jobs",), "must be a non-empty list of jobs")
     defaults = _job_fields(data.get("defaults", {}), ("defaults",), fail)
     jobs: list[Job] = []
     seen: dict[Path, int] = {}
     for i, entry in enumerate(data["jobs"]):
-        where: tuple[Any, ...] = ("jobs", i)
-        values = {**defaults, **_job_fields(entry, where, fail)}
-        if "size" in values and "scale" in values:
-            raise fail(where, "give size or scale, not both")
-        if "catalogue" not in values:
-            raise fail(where, "missing key 'catalogue' (here or in defaults)")
-        own = entry if isinstance(entry, dict) else {}
-        if "profile" in values:
-            _check_profile_job(values, own, where, fail)
-        elif "image_url" in values:
-            raise fail(where + ("image_url",), "only for a job with profile: tts")
-        elif not values.get("output", ".pdf").endswith(".pdf"):
-            raise fail(where + ("output",), "must be a plain file name ending in .pdf")
-        catalogue = (path.parent / values.pop("catalogue")).resolve()
-        problem = None
-        asked = values.get("size")
-        if isinstance(asked, tuple):  # WIDTHxHEIGHT: the job keeps the width, its height must follow it
-            values["size"] = asked[0]
-        real = None
-        mismatch = None
-        try:
-            cat = load_catalogue(catalogue)
-            if isinstance(asked, tuple) and asked[1] is not None and asked[0] > 0 and cat.size > 0:
-                mismatch = proportions_problem(asked[0], asked[1], cat.size, cat.height, asked="")
-            real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
-        except TokengenError as exc:  # this job fails when run; the others are built
-            problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
-        if mismatch:  # the job file's mistake, not the catalogue's: the file is refused, named at the size
-            raise fail(where + ("size",), mismatch)
-        given = values.pop("output", None)
-        if given or real is None:
-            name = given or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
-        else:
-            name = (f"{slug(cat.title)}-{slug(values['profile'])}" if "profile" in values else
-                    output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False)))
-        out = Path(out_dir) / name
-        if out in seen:
-            raise fail(where, f"writes {name}, as job {seen[out] + 1} does")
-        seen[out] = i
-        jobs.append(Job(catalogue=catalogue, output=out, inputs=(path.resolve(),), problem=problem, **values))
+        job = _job(path, Path(out_dir), i, {**defaults, **_job_fields(entry, ("jobs", i), fail)}, entry, fail)
+        if job.output in seen:
+            raise fail(("jobs", i), f"writes {job.output.name}, as job {seen[job.output] + 1} does")
+        seen[job.output] = i
+        jobs.append(job)
     return jobs
+
+
+def _job(path: Path, out_dir: Path, i: int, values: dict[str, Any], own: dict[str, Any],
+         fail: Callable[..., CatalogueError]) -> Job:
+    """Job ``i`` of the job file ``path`` from its ``values`` (``defaults`` and its ``own`` keys,
+    converted): the rules between its keys checked, its catalogue read for its size and title (a
+    catalogue that cannot be used fails this job alone, when run), its output named."""
+    where: tuple[Any, ...] = ("jobs", i)
+    _check_job_keys(values, own, where, fail)
+    catalogue = (path.parent / values.pop("catalogue")).resolve()
+    asked = values.get("size")
+    if isinstance(asked, tuple):  # WIDTHxHEIGHT: the job keeps the width, its height must follow it
+        values["size"] = asked[0]
+    cat, real, problem = _job_catalogue(catalogue, asked, values, where, fail)
+    name = _job_output(values.pop("output", None), catalogue, i, cat, real, values)
+    return Job(catalogue=catalogue, output=out_dir / name, inputs=(path.resolve(),), problem=problem, **values)
+
+
+def _check_job_keys(values: dict[str, Any], own: dict[str, Any], where: tuple[Any, ...],
+                    fail: Callable[..., CatalogueError]) -> None:
+    """The rules between one job's keys: size or scale, a catalogue, a profile's keys (or, with
+    no profile, no ``image_url`` and an output ending in ``.pdf``)."""
+    if "size" in values and "scale" in values:
+        raise fail(where, "give size or scale, not both")
+    if "catalogue" not in values:
+        raise fail(where, "missing key 'catalogue' (here or in defaults)")
+    if "profile" in values:
+        _check_profile_job(values, own, where, fail)
+    elif "image_url" in values:
+        raise fail(where + ("image_url",), "only for a job with profile: tts")
+    elif not values.get("output", ".pdf").endswith(".pdf"):
+        raise fail(where + ("output",), "must be a plain file name ending in .pdf")
+
+
+def _job_catalogue(catalogue: Path, asked: Any, values: dict[str, Any], where: tuple[Any, ...],
+                   fail: Callable[..., CatalogueError]) -> tuple[Catalogue | None, float | None, str | None]:
+    """The job's catalogue, its token size (pt) and the job's problem: ``(cat, size, None)``, or
+    ``(cat or None, None, message)`` when the catalogue cannot be used (the job fails when run).
+    Raises CatalogueError, named at ``size``, when a ``WIDTHxHEIGHT`` does not follow the
+    catalogue's proportions: the job file's mistake, refused at once."""
+    cat = real = problem = mismatch = None
+    try:
+        cat = load_catalogue(catalogue)
+        if isinstance(asked, tuple) and asked[1] is not None and asked[0] > 0 and cat.size > 0:
+            mismatch = proportions_problem(asked[0], asked[1], cat.size, cat.height, asked="")
+        real = token_size(cat.size, values.get("size"), values.get("scale"), cat.shape)
+    except TokengenError as exc:  # this job fails when run; the others are built
+        problem = str(fail(where + ("catalogue",), f"cannot use catalogue: {exc}"))
+    if mismatch:  # the job file's mistake, not the catalogue's: the file is refused, named at the size
+        raise fail(where + ("size",), mismatch)
+    return cat, real, problem
+
+
+def _job_output(given: str | None, catalogue: Path, i: int, cat: Catalogue | None, real: float | None,
+                values: dict[str, Any]) -> str:
+    """The file (or, with a profile, folder) name job ``i`` writes: the one ``given``, else one
+    named after what is inside (``meatshields_25mm_a4.pdf``, ``meatshields-tts``), else, when the
+    catalogue cannot be read, after its file (``meatshields_job3.pdf``)."""
+    if given or real is None or cat is None:
+        return given or f"{slug(catalogue.stem)}_job{i + 1}.pdf"
+    if "profile" in values:
+        return f"{slug(cat.title)}-{slug(values['profile'])}"
+    return output_name(cat.title, real, values.get("page", "letter"), values.get("landscape", False))
 
 
 def _check_profile_job(values: dict[str, Any], own: dict[str, Any], where: tuple[Any, ...],
@@ -353,55 +379,67 @@ def _check_profile_job(values: dict[str, Any], own: dict[str, Any], where: tuple
         raise fail(where + ("image_url",), f"only for a tts profile, not {profile.name}")
 
 
-def _job_fields(entry: Any, where: tuple[Any, ...], fail: Callable[..., CatalogueError]) -> dict[str, Any]:
-    """Check one job mapping; return its fields converted (lengths in pt)."""
-    if not isinstance(entry, dict):
-        raise fail(where, "must be a mapping of job keys")
+def _text(key: str, value: str) -> str:
+    """A text key (catalogue, output, page, profile, image_url): at most :data:`MAX_PATH_TEXT`
+    characters on one line; an output a plain file name; a page one :func:`parse_page` knows.
+    Raises ValueError with the message."""
+    if not value.strip():
+        raise ValueError("must be text")
+    if len(value) > MAX_PATH_TEXT:
+        raise ValueError(f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
+    if any(not ch.isprintable() for ch in value):
+        raise ValueError("must not hold a line break, tab or other control character")
+    if key == "output" and Path(value).name != value:
+        raise ValueError("must be a plain file name ending in .pdf")
+    if key == "page":
+        parse_page(value)
+    return value
+
+
+def _scale(_key: str, value: float) -> float:
+    """``scale``: a finite factor above 0 (the schema checks the type and the bounds; a NaN
+    passes them). Raises ValueError."""
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError("must be a positive number such as 1.25")
+    return float(value)
+
+
+def _size(_key: str, value: str | float) -> float | tuple[float, float]:
+    """``size``: a length, or ``WIDTHxHEIGHT`` as ``--size`` takes it (pt). Raises ValueError."""
+    if not isinstance(value, str):  # a bare number: the length's message
+        return parse_length(value, allow_zero=False)
+    width, height = parse_size(value)
+    return width if height is None else (width, height)
+
+
+def _length(_key: str, value: str | float) -> float:
+    """``margin``, ``gutter``: a length (pt), 0 allowed. Raises ValueError."""
+    return parse_length(value, allow_zero=True)
+
+
+def _as_given(_key: str, value: Any) -> Any:
+    """A flag or a whole number, taken as it is (its type and least value are the schema's)."""
+    return value
+
+
+#: How each job key is read, after the schema checked its type: the key and its value in, the
+#: value converted (lengths in pt) out; ValueError with the message.
+_JOB_FIELD: dict[str, Callable[[str, Any], Any]] = {
+    **dict.fromkeys(("catalogue", "output", "page", "profile", "image_url"), _text),
+    **dict.fromkeys(("landscape", "cut_lines", "crop_marks", "fill", "columns", "copies", "max_art_pixels"), _as_given),
+    "scale": _scale, "size": _size, "margin": _length, "gutter": _length,
+}
+
+
+def _job_fields(entry: dict[str, Any], where: tuple[Any, ...], fail: Callable[..., CatalogueError]) -> dict[str, Any]:
+    """One job mapping (or ``defaults``), already checked by the schema: its fields converted
+    (lengths in pt). Raises CatalogueError named at the key."""
     out: dict[str, Any] = {}
     for key, value in entry.items():
-        at = where + (key,)
-        if key not in JOB_KEYS:
-            hint = suggest(key, JOB_KEYS)
-            raise fail(at, f"unknown key{hint}" + ("" if hint else f" (known keys: {', '.join(JOB_KEYS)})"))
-        if key in ("catalogue", "output", "page", "profile", "image_url"):
-            if not isinstance(value, str) or not value.strip():
-                raise fail(at, "must be text")
-            if len(value) > MAX_PATH_TEXT:
-                raise fail(at, f"text is longer than {MAX_PATH_TEXT} characters ({len(value)})")
-            if any(not ch.isprintable() for ch in value):
-                raise fail(at, "must not hold a line break, tab or other control character")
-            if key == "output" and Path(value).name != value:
-                raise fail(at, "must be a plain file name ending in .pdf")
-            if key == "page":
-                try:
-                    parse_page(value)
-                except ValueError as exc:
-                    raise fail(at, str(exc)) from None
-            out[key] = value
-        elif key in ("landscape", "cut_lines", "crop_marks", "fill"):
-            if not isinstance(value, bool):
-                raise fail(at, "must be true or false")
-            out[key] = value
-        elif key in ("columns", "copies", "max_art_pixels"):
-            least = 0 if key == "columns" else 1  # columns 0: as many as fit
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise fail(at, f"must be a whole number of at least {least}")
-            out[key] = value
-        elif key == "scale":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value > 0):
-                raise fail(at, "must be a positive number such as 1.25")
-            out[key] = float(value)
-        elif key == "size" and isinstance(value, str):  # a length, or WIDTHxHEIGHT as --size takes it
-            try:
-                width, height = parse_size(value)
-            except ValueError as exc:
-                raise fail(at, str(exc)) from None
-            out[key] = width if height is None else (width, height)
-        else:  # size (a bare number: the length's message), margin, gutter
-            try:
-                out[key] = parse_length(value, allow_zero=key != "size")
-            except ValueError as exc:
-                raise fail(at, str(exc)) from None
+        try:
+            out[key] = _JOB_FIELD[key](key, value)
+        except ValueError as exc:
+            raise fail(where + (key,), str(exc)) from None
     return out
 
 
@@ -500,36 +538,45 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, force: bool = F
     runnable = [job for job in jobs if job.problem is None and job.profile is None]  # an export checks its own files
     guard.check_outputs([job.output for job in runnable], tuple(p for job in runnable for p in (job.catalogue, *job.inputs)))
     results: dict[int, JobResult] = {}
+
+    def done(i: int, result: JobResult) -> None:
+        results[i] = result
+        if on_result:
+            on_result(result)
+
+    todo = _settle_known(jobs, force, done)
+    _build_all(jobs, todo, max(1, min(workers or os.cpu_count() or 1, len(todo), max_workers())), done)
+    return [results[i] for i in range(len(jobs))]
+
+
+def _settle_known(jobs: Sequence[Job], force: bool, done: Callable[[int, JobResult], None]) -> list[int]:
+    """The results known without building: a job that cannot run fails with its problem, a
+    current one (unless ``force``) is skipped; each passed to ``done``. Returns the indexes of
+    the jobs left to build."""
     todo: list[int] = []
     for i, job in enumerate(jobs):
         if job.problem is not None:
-            results[i] = JobResult(job, error=job.problem)
-            if on_result:
-                on_result(results[i])
+            done(i, JobResult(job, error=job.problem))
         elif not force and job.is_current():
-            results[i] = JobResult(job, skipped=True)
-            if on_result:
-                on_result(results[i])
+            done(i, JobResult(job, skipped=True))
         else:
             todo.append(i)
-    workers = max(1, min(workers or os.cpu_count() or 1, len(todo), max_workers()))
-    if todo:
-        fonts.register()  # once here: workers load the fonts themselves
+    return todo
+
+
+def _build_all(jobs: Sequence[Job], todo: list[int], workers: int, done: Callable[[int, JobResult], None]) -> None:
+    """Build the jobs at the indexes ``todo``, in this process when ``workers`` is 1, else in a
+    pool of that many processes (one job per worker at a time; Ctrl-C, SIGTERM and SIGHUP stop
+    the workers and clean up); each result passed to ``done`` as it comes."""
+    if not todo:
+        return
+    fonts.register()  # once here: workers load the fonts themselves
     if workers == 1:
         for i in todo:
-            results[i] = _guarded(jobs[i])
-            if on_result:
-                on_result(results[i])
-    elif todo:
-        def done(i: int, result: JobResult) -> None:
-            results[i] = result
-            if on_result:
-                on_result(result)
-
-        # one job per worker at a time; Ctrl-C/SIGTERM/SIGHUP stop the workers and clean up
-        workers_module.run_pool(_guarded, jobs, todo, workers, done,
-                                lambda i, reason: JobResult(jobs[i], error=reason))
-    return [results[i] for i in range(len(jobs))]
+            done(i, _guarded(jobs[i]))
+        return
+    workers_module.run_pool(_guarded, jobs, todo, workers, done,
+                            lambda i, reason: JobResult(jobs[i], error=reason))
 
 
 def read_keywords(path: Path) -> str:
@@ -553,6 +600,13 @@ def _guarded(job: Job) -> JobResult:
         return run_job(job)
     except Exception as exc:  # same contract as a worker crash
         return JobResult(job, error=f"{type(exc).__name__}: {exc}")
+
+
+def check_results(results: Sequence[JobResult]) -> None:
+    """Raise :class:`BatchError` naming the jobs that failed, if any did (the others were written)."""
+    failed = [r for r in results if not r.ok]
+    if failed:
+        raise BatchError(f"{len(failed)} of {len(results)} jobs failed: {', '.join(r.job.name for r in failed)}")
 
 
 def progress_line(result: JobResult, done: int, total: int) -> str:

@@ -197,41 +197,60 @@ def draw_page(drawing: Drawing, page: PageLayout) -> None:
     """
     plan, canvas, sheet, tokens = drawing.plan, drawing.canvas, drawing.sheet, drawing.tokens
     options = plan.options
-    spec = options.sheet
     if options.boxes:
-        set_page_boxes(canvas, page.block, spec.bleed)
-    apply_printer_scale(canvas, spec.page, options.printer_scale)
+        set_page_boxes(canvas, page.block, options.sheet.bleed)
+    apply_printer_scale(canvas, options.sheet.page, options.printer_scale)
     sheet.fill_rects([(r, tokens[i].style.background) for i, r in page.outer_bleed])
     sheet.zone_bands(page.zones)
     sheet.place(drawing.placed, page)
-    if options.fold:  # the backs on the other half (with the faces' home bleed, mirrored), and the dashed fold line
-        backs_half = foldover.backs_of(page, options.fold)
-        sheet.fill_rects([(r, tokens[i].back.background) for i, r in backs_half.outer_bleed])
-        sheet.place(drawing.folded, backs_half)
-        sheet.dashed(foldover.fold_line(spec.page, options.fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
+    if options.fold:
+        _draw_folded_backs(drawing, page, options.fold)
     sheet.lines(page.cut_lines, CUT_STROKE, CUT_COLOUR)
     sheet.outlines(page.cut_paths, CUT_STROKE, CUT_COLOUR)
-    if options.registration:
-        from .cutsvg import REG_STROKE, registration_marks
-
-        for mark in registration_marks(spec.page):
-            sheet.outlines([mark.outline], REG_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else BLACK, fill=mark.filled)
-    if options.die_line:
-        from .cutsvg import page_outlines
-        from .dieline import LAYER
-
-        sheet.die_line(page_outlines(page, spec), options.die_line, LAYER if options.die_layer else None)
-    sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
-    extras = draw_calibration(drawing, page) if page.calibration else []
-    edge = furniture.in_unprintable(page, extras)
-    if edge:
-        drawing.warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
-                         f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
+    _draw_marks(drawing, page)
+    _warn_unprintable(drawing, page, draw_calibration(drawing, page) if page.calibration else [])
     end_page(canvas)  # the finished page kept small until the save: memory flat in the token count
     if drawing.backs:
         drawing.backs.add(page)
     testhook.checkpoint("page")
     progress.report("pages", page.number + 1, plan.run.pages)
+
+
+def _draw_folded_backs(drawing: Drawing, page: PageLayout, fold: str) -> None:
+    """``--fold`` (``fold``: long or short): the backs on the other half of the page (with the
+    faces' home bleed, mirrored) and the dashed fold line between."""
+    spec = drawing.plan.options.sheet
+    backs_half = foldover.backs_of(page, fold)
+    drawing.sheet.fill_rects([(r, drawing.tokens[i].back.background) for i, r in backs_half.outer_bleed])
+    drawing.sheet.place(drawing.folded, backs_half)
+    drawing.sheet.dashed(foldover.fold_line(spec.page, fold), CUT_STROKE, CUT_COLOUR, foldover.FOLD_DASH)
+
+
+def _draw_marks(drawing: Drawing, page: PageLayout) -> None:
+    """The marks outside the tokens: registration marks for a cutting machine, the die line
+    (on its own layer when asked) and crop marks; in CMYK the marks print on every separation."""
+    options, sheet = drawing.plan.options, drawing.sheet
+    mark_colour = ALL_SEPARATION if options.colour_model == "cmyk" else BLACK
+    if options.registration:
+        from .cutsvg import REG_STROKE, registration_marks
+
+        for mark in registration_marks(options.sheet.page):
+            sheet.outlines([mark.outline], REG_STROKE, mark_colour, fill=mark.filled)
+    if options.die_line:
+        from .cutsvg import page_outlines
+        from .dieline import LAYER
+
+        sheet.die_line(page_outlines(page, options.sheet), options.die_line, LAYER if options.die_layer else None)
+    sheet.lines(page.crop_marks, CROP_STROKE, ALL_SEPARATION if options.colour_model == "cmyk" else CUT_COLOUR)
+
+
+def _warn_unprintable(drawing: Drawing, page: PageLayout, extras: list[Rect]) -> None:
+    """Warn (once a run) when sheet furniture or other ``extras`` lie in the strip along the page
+    edge most printers cannot print (:data:`furniture.UNPRINTABLE`)."""
+    edge = furniture.in_unprintable(page, extras)
+    if edge:
+        drawing.warnings[f"{' and '.join(edge)} {'lies' if edge == ['sheet furniture'] else 'lie'} within {format_length(furniture.UNPRINTABLE)} of the page edge, where most "
+                         f"printers cannot print (a margin of {format_length(furniture.UNPRINTABLE)} or more keeps them clear)"] = None
 
 
 def draw_calibration(drawing: Drawing, page: PageLayout) -> list[Rect]:

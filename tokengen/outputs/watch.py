@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from ..errors import CatalogueError, LayoutError, RenderError, TokengenError, UsageError
 from ..io import signals
@@ -107,8 +108,6 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
     """
     import logging
 
-    import watchfiles
-
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # its own "KeyboardInterrupt caught" notice: we say "stopped watching"
     stop = stop or threading.Event()
     ready = False
@@ -117,20 +116,7 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
         if not current.catalogue.parent.is_dir():
             raise UsageError(f"{current.catalogue}: folder {current.catalogue.parent} does not exist, nothing to watch")
         restart = False
-        watcher = watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=partial(_is_watched, current),
-                                   recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
-                                   raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True)
-        while True:
-            try:
-                batch = next(watcher)
-            except StopIteration:
-                break
-            except (OSError, RuntimeError):  # the watcher lost a folder
-                if not current.catalogue.parent.is_dir():
-                    raise _gone(current.catalogue) from None
-                raise
-            if not current.catalogue.parent.is_dir():
-                raise _gone(current.catalogue)
+        for batch in _batches(current, stop):
             if not ready:
                 ready = True
                 if on_ready:
@@ -143,6 +129,29 @@ def changes(inputs: Callable[[], Inputs], stop: threading.Event | None = None,
                 break
         if not restart:
             return
+
+
+def _batches(current: Inputs, stop: threading.Event) -> Iterator[set[tuple[Any, str]]]:
+    """The batches of ``(change, path)`` watchfiles reports in ``current``'s folders (an empty
+    one every :data:`WAKE_MS`), until ``stop`` is set or Ctrl-C. Raises UsageError once the
+    catalogue's folder is gone (:func:`_gone`)."""
+    import watchfiles
+
+    watcher = watchfiles.watch(*(f for f in current.folders if f.is_dir()), watch_filter=partial(_is_watched, current),
+                               recursive=False, yield_on_timeout=True, rust_timeout=WAKE_MS, stop_event=stop,
+                               raise_interrupt=False, debounce=400, step=50, ignore_permission_denied=True)
+    while True:
+        try:
+            batch = next(watcher)
+        except StopIteration:
+            return
+        except (OSError, RuntimeError):  # the watcher lost a folder
+            if not current.catalogue.parent.is_dir():
+                raise _gone(current.catalogue) from None
+            raise
+        if not current.catalogue.parent.is_dir():
+            raise _gone(current.catalogue)
+        yield batch
 
 
 def _gone(catalogue: Path) -> UsageError:

@@ -77,24 +77,73 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
     and variants taken from ``catalogue``; the last section states the ``interpretations`` in
     play (default: the catalogue's ``interpretations:``) with the switch for each."""
     readings = interpretations or Interpretations.chosen(catalogue.interpretations)
-    game, draws = catalogue.game, catalogue.game.draws
-    in_play = set(catalogue.variants)
-    hire, trade = costs(catalogue)
-    bonus = draws.explored_bonus
-    explored = f" (add {bonus} if it is Explored)" if bonus else ""
-    glyph = {p.code: p.glyph for p in game.priorities}
-    low, high, both = glyph.get("low", "↓"), glyph.get("high", "↑"), glyph.get("both", "↓↑")
+    sections = [_what_they_are(catalogue), _the_bag(catalogue), _hiring(catalogue), _DEPLOYMENT, _targeting(catalogue),
+                _when_attacked(catalogue, readings), _LETTING_GO]
+    flow: list[list[Flowable]] = [[Paragraph(escape(title), styles["heading"]), *(Paragraph(text, styles["body"]) for text in paragraphs)]
+                                  for title, *paragraphs in sections]
+    return [*flow, _variants_section(catalogue, styles), _readings_section(catalogue, styles, readings)]
+
+
+def _what_they_are(catalogue: Catalogue) -> tuple[str, ...]:
+    """The first section (a title, then its paragraphs, as ReportLab markup): the tokens' attributes and priorities."""
+    game = catalogue.game
     attrs = ", ".join(f"{a.code} {a.name}" for a in game.attributes)
     prios = ", ".join(f"{p.glyph} {p.name}" for p in game.priorities)
-    h, p = styles["heading"], styles["body"]
+    return ("What they are",
+            "Meatshields are hirelings on the cheap. They think they were taken on to haul packs; in fact their "
+            "job is to absorb the blows aimed at the Adventurers.",
+            f"Each token shows one Adventurer attribute ({escape(attrs)}) and one targeting priority "
+            f"({escape(prios)}).")
 
-    def section(title: str, *paragraphs: str) -> list[Flowable]:
-        return [Paragraph(escape(title), h), *(Paragraph(text, p) for text in paragraphs)]
 
+def _the_bag(catalogue: Catalogue) -> tuple[str, ...]:
+    """The section on the bag, with the catalogue's token count."""
+    return ("The bag",
+            f"All {catalogue.count} tokens go face down into a bag or cup before the game. Every token that leaves "
+            "play for whatever reason (not hired, dismissed, killed, or its employer is killed) goes straight back "
+            "into the bag.")
+
+
+def _hiring(catalogue: Catalogue) -> tuple[str, ...]:
+    """The section on hiring: the draws of a Settlement and a Town (``town-draws`` variant), the price and trading."""
+    draws = catalogue.game.draws
+    hire, trade = costs(catalogue)
+    explored = f" (add {draws.explored_bonus} if it is Explored)" if draws.explored_bonus else ""
     town = ("each Town offers as many tokens as its level "
             f"({_span(draws.town_levels)}){explored}; they replace the usual swap for Loot draws."
-            if TOWN_DRAWS in in_play else
+            if TOWN_DRAWS in catalogue.variants else
             "while Trading in a Town you may draw tokens from the bag instead of the same number of Loot cards.")
+    trade_text = (f"Passing one to another Adventurer costs {_gp(trade)}, paid by either of them."
+                  if trade else "It can be passed to another Adventurer freely, like any piece of equipment.")
+    return ("Hiring",
+            f"<b>Settlement</b>: hiring is a Rest action that works like Trading. Draw as many tokens as the Settlement's "
+            f"Danger Level ({_span(draws.settlement_danger_levels)}){explored}, then hire any of them.",
+            f"<b>Town</b>: {town}",
+            f"<b>Price</b>: {hire} gp per Meatshield. It works for the Adventurer who paid. {trade_text} "
+            "A party may employ any number. Tokens nobody hires return to the bag.")
+
+
+_DEPLOYMENT = ("Deployment",
+               "Only one Meatshield takes part in a combat at any moment. At the very start of each Combat Round, if "
+               "none is out, the party may put one forward.")
+
+
+def _targeting(catalogue: Catalogue) -> tuple[str, ...]:
+    """The section on targeting, with the catalogue's glyphs for lowest, highest and both."""
+    glyph = {p.code: p.glyph for p in catalogue.game.priorities}
+    low, high, both = glyph.get("low", "↓"), glyph.get("high", "↑"), glyph.get("both", "↓↑")
+    return ("Targeting",
+            "In the Establish Targets step, every Monster whose targeting matches the deployed token attacks the "
+            f"Meatshield instead of an Adventurer: same attribute, and {low} for lowest or {high} for highest.",
+            f"{both}: the token counts as both the lowest and the highest score in its attribute. Monsters that "
+            f"look for {low}, for {high} or for {both} in that attribute all pick it, and a {both} Monster attacks "
+            "it only once.")
+
+
+def _when_attacked(catalogue: Catalogue, readings: Interpretations) -> tuple[str, ...]:
+    """The section on attacks: the damage reading in play, the ``target-all-hits`` and
+    ``equipment-effects`` variants."""
+    in_play = set(catalogue.variants)
     target_all = ("Attacks that strike every Adventurer strike the deployed Meatshield as well. If one of them "
                   "kills it, the Monsters that had picked it wait for the next Establish Targets step before choosing again."
                   if TARGET_ALL_HITS in in_play else
@@ -104,50 +153,22 @@ def story(catalogue: Catalogue, styles: dict[str, ParagraphStyle],
                  "Effects aimed at an Adventurer's equipment leave Meatshields alone unless the table agreed otherwise before play.")
     if readings.damage == "wounds":
         damage = (f"Reading in play (damage=wounds): every hit is a wound the Meatshield keeps; the hit that brings it to "
-                  f"{game.wounds} wounds kills it.")
+                  f"{catalogue.game.wounds} wounds kills it.")
     else:
         damage = "Reading in play (damage=dies): the first hit kills a Meatshield."
-    trade_text = (f"Passing one to another Adventurer costs {_gp(trade)}, paid by either of them."
-                  if trade else "It can be passed to another Adventurer freely, like any piece of equipment.")
+    return ("When it is attacked",
+            "Deal with Meatshields after every Adventurer has had a turn. Monsters always hit them, and they never "
+            "strike back.",
+            f"{damage} A Meatshield that dies goes back into the bag.",
+            target_all,
+            "A Monster that steals gold gets nothing from a Meatshield: they carry no money.",
+            f"{equipment} Otherwise game effects, such as Monster entry effects, ignore Meatshields unless these "
+            "rules or your group say otherwise.")
 
-    flow: list[list[Flowable]] = [
-        section("What they are",
-                "Meatshields are hirelings on the cheap. They think they were taken on to haul packs; in fact their "
-                "job is to absorb the blows aimed at the Adventurers.",
-                f"Each token shows one Adventurer attribute ({escape(attrs)}) and one targeting priority "
-                f"({escape(prios)})."),
-        section("The bag",
-                f"All {catalogue.count} tokens go face down into a bag or cup before the game. Every token that leaves "
-                "play for whatever reason (not hired, dismissed, killed, or its employer is killed) goes straight back "
-                "into the bag."),
-        section("Hiring",
-                f"<b>Settlement</b>: hiring is a Rest action that works like Trading. Draw as many tokens as the Settlement's "
-                f"Danger Level ({_span(draws.settlement_danger_levels)}){explored}, then hire any of them.",
-                f"<b>Town</b>: {town}",
-                f"<b>Price</b>: {hire} gp per Meatshield. It works for the Adventurer who paid. {trade_text} "
-                "A party may employ any number. Tokens nobody hires return to the bag."),
-        section("Deployment",
-                "Only one Meatshield takes part in a combat at any moment. At the very start of each Combat Round, if "
-                "none is out, the party may put one forward."),
-        section("Targeting",
-                "In the Establish Targets step, every Monster whose targeting matches the deployed token attacks the "
-                f"Meatshield instead of an Adventurer: same attribute, and {low} for lowest or {high} for highest.",
-                f"{both}: the token counts as both the lowest and the highest score in its attribute. Monsters that "
-                f"look for {low}, for {high} or for {both} in that attribute all pick it, and a {both} Monster attacks "
-                "it only once."),
-        section("When it is attacked",
-                "Deal with Meatshields after every Adventurer has had a turn. Monsters always hit them, and they never "
-                "strike back.",
-                f"{damage} A Meatshield that dies goes back into the bag.",
-                target_all,
-                "A Monster that steals gold gets nothing from a Meatshield: they carry no money.",
-                f"{equipment} Otherwise game effects, such as Monster entry effects, ignore Meatshields unless these "
-                "rules or your group say otherwise."),
-        section("Letting them go",
-                "The party may dismiss a Meatshield whenever it likes. If its employer dies it flees at once. Either "
-                "way the token returns to the bag."),
-    ]
-    return [*flow, _variants_section(catalogue, styles), _readings_section(catalogue, styles, readings)]
+
+_LETTING_GO = ("Letting them go",
+               "The party may dismiss a Meatshield whenever it likes. If its employer dies it flees at once. Either "
+               "way the token returns to the bag.")
 
 
 def _variants_section(catalogue: Catalogue, styles: dict[str, ParagraphStyle]) -> list[Flowable]:

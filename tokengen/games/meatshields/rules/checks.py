@@ -22,7 +22,7 @@ from ....geometry.sizing import sheet_spec
 from ....model import Catalogue
 from ....sources import bundled
 from ....sources.catalogue import catalogue_from_data, line_at, suggest, validate_schema
-from ....sources.yamlsrc import dotted, read_yaml
+from ....sources.yamlsrc import Lines, dotted, read_yaml
 from ....units import counted, format_length
 from ...contract import ERROR, INFO, WARNING, Finding, finding_from_error
 from ...contract import Report as _Report
@@ -82,19 +82,45 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
     def at(where: tuple[Any, ...], code: str, message: str) -> Finding:
         return Finding(ERROR, code, message, line_at(lines, where), dotted(where))
 
-    game = data["game"]
+    findings = _duplicate_codes(data["game"], at) + _priority_meanings(data["game"], at) + _token_findings(data, lines, at)
+    if findings:
+        return None, findings
+    try:
+        return catalogue_from_data(path, data, lines), []
+    except CatalogueError as exc:
+        return None, [finding_from_error(exc, "catalogue", path)]
+
+
+#: Makes an error finding at a place in the file (a path of keys and indexes), with its code and message.
+_At = Callable[[tuple[Any, ...], str, str], Finding]
+
+
+def _duplicate_codes(game: dict[str, Any], at: _At) -> list[Finding]:
+    """``duplicate-code``: an attribute or priority code given twice in ``game`` (as read)."""
+    findings = []
     for kind in ("attributes", "priorities"):
         seen: dict[str, int] = {}
         for i, item in enumerate(game[kind]):
             if item["code"] in seen:
                 findings.append(at(("game", kind, i, "code"), "duplicate-code", f"duplicate code '{item['code']}' (also game.{kind}[{seen[item['code']]}])"))
             seen.setdefault(item["code"], i)
-    for i, p in enumerate(game["priorities"]):
-        if p["code"] not in PRIORITY_SIDES:
-            findings.append(at(("game", "priorities", i, "code"), "priority-meaning",
-                               f"the rules engine does not know priority '{p['code']}' (it knows {', '.join(PRIORITY_SIDES)})"))
+    return findings
+
+
+def _priority_meanings(game: dict[str, Any], at: _At) -> list[Finding]:
+    """``priority-meaning``: a priority code the rules engine cannot interpret."""
+    return [at(("game", "priorities", i, "code"), "priority-meaning",
+               f"the rules engine does not know priority '{p['code']}' (it knows {', '.join(PRIORITY_SIDES)})")
+            for i, p in enumerate(game["priorities"]) if p["code"] not in PRIORITY_SIDES]
+
+
+def _token_findings(data: dict[str, Any], lines: Lines, at: _At) -> list[Finding]:
+    """``duplicate-id``, ``unknown-attribute`` and ``unknown-priority`` of each token, in order."""
+    game = data["game"]
     attributes = [a["code"] for a in game["attributes"]]
     priorities = {p["code"]: p for p in game["priorities"]} | {p["glyph"]: p for p in game["priorities"]}
+    codes = [p["code"] for p in game["priorities"]]
+    findings = []
     first: dict[str, int | None] = {}
     for i, t in enumerate(data["tokens"]):
         where = ("tokens", i)
@@ -105,15 +131,9 @@ def inspect_source(path: str | Path) -> tuple[Catalogue | None, list[Finding]]:
             hint = suggest(t["attribute"], attributes) or f" (known: {', '.join(attributes)})"
             findings.append(at(where + ("attribute",), "unknown-attribute", f"attribute '{t['attribute']}' is not in game.attributes{hint}"))
         if t["priority"] not in priorities:
-            codes = [p["code"] for p in game["priorities"]]
             hint = suggest(t["priority"], codes) or f" (known: {', '.join(codes)})"
             findings.append(at(where + ("priority",), "unknown-priority", f"priority '{t['priority']}' is not in game.priorities{hint}"))
-    if findings:
-        return None, findings
-    try:
-        return catalogue_from_data(path, data, lines), []
-    except CatalogueError as exc:
-        return None, [finding_from_error(exc, "catalogue", path)]
+    return findings
 
 
 # --- stage 2: the game checks ------------------------------------------------------------------

@@ -11,7 +11,7 @@ option; :data:`INTERPRETATIONS` describes each in words (the ``check`` report pr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,32 +205,43 @@ def parse_targeting(text: str, game: Game, *, allow_all: bool = True) -> Targeti
         if allow_all:
             return Targeting(None, None)
         raise UsageError("ALL is a monster's targeting; a token needs an attribute and a priority")
-    by_code = {p.code: p for p in game.priorities}
-    priority: Priority | None = None
-    rest = raw
+    priority, rest = _priority(raw, text, game)
+    if priority is None:
+        forms = ", ".join([f"{p.glyph}X" for p in game.priorities] + [f"{p.code}:X" for p in game.priorities]
+                          + (["ALL"] if allow_all else []))
+        raise UsageError(f"cannot read targeting '{text}': use {forms}")
+    if priority.code not in PRIORITY_SIDES:
+        raise UsageError(f"priority '{priority.code}' has no meaning the rules engine knows (it knows {', '.join(PRIORITY_SIDES)})")
+    return Targeting(_attribute(rest, text, game), priority)
+
+
+def _priority(raw: str, text: str, game: Game) -> tuple[Priority | None, str]:
+    """The priority of the targeting ``raw`` (``text`` as given, for messages) and the rest of
+    it: by code before a colon (``low:STR``), else by the longest glyph it starts with (``↓↑``
+    before ``↓``); None when neither. Raises UsageError for an unknown code."""
     if ":" in raw:
+        by_code = {p.code: p for p in game.priorities}
         code, rest = (part.strip() for part in raw.split(":", 1))
         priority = by_code.get(code.lower())
         if priority is None:
             hint = suggest(code, list(by_code)) or f" (known: {', '.join(by_code)})"
             raise UsageError(f"unknown priority '{code}' in '{text}'{hint}")
-    else:
-        for p in sorted(game.priorities, key=lambda p: -len(p.glyph)):
-            if raw.startswith(p.glyph):
-                priority, rest = p, raw[len(p.glyph):].strip()
-                break
-    forms = ", ".join([f"{p.glyph}X" for p in game.priorities] + [f"{p.code}:X" for p in game.priorities]
-                      + (["ALL"] if allow_all else []))
-    if priority is None:
-        raise UsageError(f"cannot read targeting '{text}': use {forms}")
-    if priority.code not in PRIORITY_SIDES:
-        raise UsageError(f"priority '{priority.code}' has no meaning the rules engine knows (it knows {', '.join(PRIORITY_SIDES)})")
+        return priority, rest
+    for p in sorted(game.priorities, key=lambda p: -len(p.glyph)):
+        if raw.startswith(p.glyph):
+            return p, raw[len(p.glyph):].strip()
+    return None, raw
+
+
+def _attribute(rest: str, text: str, game: Game) -> str:
+    """The catalogue's code of the attribute ``rest`` names, matched without regard to case.
+    Raises UsageError with a "did you mean" for an unknown one."""
     codes = {a.code.upper(): a.code for a in game.attributes}
     attribute = codes.get(rest.upper())
     if attribute is None:
         hint = suggest(rest, list(codes.values())) or f" (known: {', '.join(codes.values())})"
         raise UsageError(f"unknown attribute '{rest}' in '{text}'{hint}")
-    return Targeting(attribute, priority)
+    return attribute
 
 
 def absorbed_sides(token: Meatshield, targeting: Targeting, interpretations: Interpretations) -> frozenset[str]:
@@ -311,64 +322,90 @@ def resolve_targets(party: tuple[Adventurer, ...] | list[Adventurer], monsters: 
     Raises:
         UsageError: a monster targets an attribute some Adventurer has no score for.
     """
-    out = []
-    for monster in monsters:
-        t = monster.targeting
-        attacks: list[Attack] = []
-        notes: list[str] = []
-        if t.targets_all:
-            attacks = [Attack((a.name,), 1, "all") for a in party]
-            if deployed is not None and TARGET_ALL_HITS in variants:
-                attacks.append(Attack((deployed.name,), 1, "all", meatshield=True))
-                notes.append("if this kills the Meatshield, the monsters it drew stay without a target until the next Establish Targets")
-        else:
-            for a in party:
-                if t.attribute not in a.scores:
-                    raise UsageError(f"Adventurer '{a.name}' has no {t.attribute} score (monster '{monster.name}' targets {t.label})")
-            taken = absorbed_sides(deployed, t, interpretations) if deployed is not None else frozenset()
-            if deployed is not None and taken:
-                attacks.append(Attack((deployed.name,), 1, "+".join(s for s in (LOWEST, HIGHEST) if s in taken), meatshield=True))
-            attacks += _adventurer_attacks(party, t, t.sides - taken, interpretations)
-        if any(a.meatshield for a in attacks):
-            notes.insert(0, "hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn")
-            if monster.steals_gold:
-                notes.append("steals nothing from the Meatshield: Meatshields carry no gold")
-        if not attacks:
-            notes.append("has no one to attack")
-        out.append(Resolution(monster, tuple(attacks), tuple(notes)))
-    return tuple(out)
+    return tuple(_resolve(monster, party, deployed, variants, interpretations) for monster in monsters)
+
+
+def _resolve(monster: Monster, party: tuple[Adventurer, ...] | list[Adventurer], deployed: Meatshield | None,
+             variants: tuple[str, ...] | frozenset[str], interpretations: Interpretations) -> Resolution:
+    """One monster's part of :func:`resolve_targets`: its attacks and the notes on them."""
+    t = monster.targeting
+    if t.targets_all:
+        attacks = [Attack((a.name,), 1, "all") for a in party]
+        notes = []
+        if deployed is not None and TARGET_ALL_HITS in variants:
+            attacks.append(Attack((deployed.name,), 1, "all", meatshield=True))
+            notes.append("if this kills the Meatshield, the monsters it drew stay without a target until the next Establish Targets")
+        return Resolution(monster, tuple(attacks), tuple(_attack_notes(monster, attacks, notes)))
+    for a in party:
+        if t.attribute not in a.scores:
+            raise UsageError(f"Adventurer '{a.name}' has no {t.attribute} score (monster '{monster.name}' targets {t.label})")
+    taken = absorbed_sides(deployed, t, interpretations) if deployed is not None else frozenset()
+    attacks = []
+    if deployed is not None and taken:
+        attacks.append(Attack((deployed.name,), 1, "+".join(s for s in (LOWEST, HIGHEST) if s in taken), meatshield=True))
+    attacks += _adventurer_attacks(party, t, t.sides - taken, interpretations)
+    return Resolution(monster, tuple(attacks), tuple(_attack_notes(monster, attacks, [])))
+
+
+def _attack_notes(monster: Monster, attacks: list[Attack], notes: list[str]) -> list[str]:
+    """``notes`` with what the players should know of ``monster``'s attacks: a Meatshield is hit
+    automatically, after every Adventurer's turn, and carries no gold; no attack at all."""
+    if any(a.meatshield for a in attacks):
+        notes.insert(0, "hits the Meatshield automatically and takes no damage back; resolve it after every Adventurer's turn")
+        if monster.steals_gold:
+            notes.append("steals nothing from the Meatshield: Meatshields carry no gold")
+    if not attacks:
+        notes.append("has no one to attack")
+    return notes
 
 
 def _adventurer_attacks(party: tuple[Adventurer, ...] | list[Adventurer], t: Targeting, sides: frozenset[str],
                         interpretations: Interpretations) -> list[Attack]:
+    """The attacks of a monster targeting ``t`` on the Adventurers for the ``sides`` the
+    deployed token left them: the lowest and highest scorers, ties and one Adventurer on both
+    sides settled by ``interpretations``."""
     if not party or not sides:
         return []
+    picks = _picks(party, t, sides)
+    if interpretations.ties == "choose":
+        settled = [(side, names) for side, names in picks if len(names) == 1]
+        chosen = _chosen([(side, names) for side, names in picks if len(names) > 1], interpretations)
+    else:
+        settled = [(side, (name,)) for side, names in picks for name in names]
+        chosen = []
+    return _merged(settled, interpretations) + chosen
+
+
+def _picks(party: tuple[Adventurer, ...] | list[Adventurer], t: Targeting, sides: frozenset[str]
+           ) -> list[tuple[str, tuple[str, ...]]]:
+    """For each side in ``sides`` (lowest first), the names of the Adventurers with that score."""
     scores = [a.scores[t.attribute] for a in party]  # type: ignore[index]  # a targeting that attacks has an attribute
     picks: list[tuple[str, tuple[str, ...]]] = []
     for side in (LOWEST, HIGHEST):
         if side in sides:
             best = min(scores) if side == LOWEST else max(scores)
             picks.append((side, tuple(a.name for a, s in zip(party, scores) if s == best)))
-    if interpretations.ties == "choose":
-        settled = [(side, names) for side, names in picks if len(names) == 1]
-        tied = [(side, names) for side, names in picks if len(names) > 1]
-        if len(tied) == 2 and tied[0][1] == tied[1][1] and interpretations.same_target == "once":
-            # every Adventurer is tied, so each is both the lowest and the highest: under
-            # same-target=once the players choose one of them, attacked once (two free choices
-            # would let them pick the same Adventurer for both sides, attacked twice)
-            chosen = [Attack(tied[0][1], 1, f"{LOWEST}+{HIGHEST}")]
-        else:
-            chosen = [Attack(names, 1, side) for side, names in tied]
-    else:
-        settled = [(side, (name,)) for side, names in picks for name in names]
-        chosen = []
-    # merge settled attacks on the same Adventurer (lowest and highest at once)
+    return picks
+
+
+def _chosen(tied: list[tuple[str, tuple[str, ...]]], interpretations: Interpretations) -> list[Attack]:
+    """The attacks whose target the players choose among ``tied`` Adventurers (``ties=choose``)."""
+    if len(tied) == 2 and tied[0][1] == tied[1][1] and interpretations.same_target == "once":
+        # every Adventurer is tied, so each is both the lowest and the highest: under
+        # same-target=once the players choose one of them, attacked once (two free choices
+        # would let them pick the same Adventurer for both sides, attacked twice)
+        return [Attack(tied[0][1], 1, f"{LOWEST}+{HIGHEST}")]
+    return [Attack(names, 1, side) for side, names in tied]
+
+
+def _merged(settled: Sequence[tuple[str, tuple[str, ...]]], interpretations: Interpretations) -> list[Attack]:
+    """The attacks on settled targets, those on one Adventurer (lowest and highest at once)
+    merged: attacked once, or once per side under ``same_target=twice``."""
     merged: dict[str, list[str]] = {}
     for side, (name,) in settled:
         merged.setdefault(name, []).append(side)
-    attacks = [Attack((name, ), len(s) if interpretations.same_target == "twice" else 1, "+".join(s))
-               for name, s in merged.items()]
-    return attacks + chosen
+    return [Attack((name, ), len(s) if interpretations.same_target == "twice" else 1, "+".join(s))
+            for name, s in merged.items()]
 
 
 def meatshield_affected(effect: str, variants: tuple[str, ...] | frozenset[str] = ()) -> bool:
