@@ -255,15 +255,31 @@ def _icon_before_punctuation(para: Paragraph) -> int | None:
     for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
         if isinstance(line, tuple):  # a paragraph of one plain run: no icons
             return None
-        first = next((f.text.lstrip() for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()), "")
-        starts_in_icon = bool(line.words) and getattr(getattr(line.words[0], "cbDefn", None), "kind", "") == "img"
-        if ends_in_icon and not starts_in_icon and first and _closes(first[0]):
+        if ends_in_icon and _starts_with_closing(line.words):
             return seen - 1
-        imgs = [f for f in line.words if getattr(getattr(f, "cbDefn", None), "kind", "") == "img"]
+        imgs = [f for f in line.words if _is_icon(f)]
         seen += len(imgs)
-        texts = [f for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()]
+        texts = [f for f in line.words if _is_text(f)]
         ends_in_icon = bool(imgs) and (not texts or line.words.index(texts[-1]) < line.words.index(imgs[-1]))
     return None
+
+
+def _is_icon(frag: Any) -> bool:
+    """The fragment of a wrapped line is an inline ``<img>``."""
+    return getattr(getattr(frag, "cbDefn", None), "kind", "") == "img"
+
+
+def _is_text(frag: Any) -> bool:
+    """The fragment of a wrapped line is text that prints something besides white space."""
+    return not hasattr(frag, "cbDefn") and bool(frag.text.strip())
+
+
+def _starts_with_closing(words: list[Any]) -> bool:
+    """A wrapped line (its fragments) begins with closing punctuation, not with an icon."""
+    if not words or _is_icon(words[0]):
+        return False
+    first = next((f.text.lstrip() for f in words if _is_text(f)), "")
+    return bool(first) and _closes(first[0])
 
 
 def _break_before_icon(items: tuple[mk.Item, ...], icon: int) -> tuple[mk.Item, ...] | None:
@@ -292,6 +308,24 @@ def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, wid
     :func:`tokengen.geometry.linebreak.fill` ends a line of ``width`` pt at ``size`` (ReportLab
     breaks only at spaces and hyphens); white space at each such break is dropped."""
     text = "".join(i.text if isinstance(i, Run) else "\ufffc" if isinstance(i, Icon) else "\n" for i in items)
+    cuts = set(linebreak.fill(text, _char_widths(items, family, size), width + _FUZZ))
+    out: list[mk.Item] = []
+    at = 0
+    for item in items:
+        if isinstance(item, Run):
+            _run_cut(out, item, sorted(c - at for c in cuts if at <= c < at + len(item.text)))
+            at += len(item.text)
+            continue
+        if at in cuts and out:
+            out.append(mk.Break())
+        out.append(item)
+        at += 1
+    return tuple(out)
+
+
+def _char_widths(items: tuple[mk.Item, ...], family: Family, size: float) -> list[float]:
+    """The width (pt) of each character of the paragraph's text at ``size``: a run's characters in
+    its style's font, an icon as one character as wide as it prints, a line break as 0."""
     widths: list[float] = []
     for item in items:
         if isinstance(item, Run):
@@ -299,30 +333,25 @@ def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, wid
             widths += [pdfmetrics.stringWidth(ch, font, size) for ch in item.text]
         else:
             widths.append(_icon_size(size)(item)[0] if isinstance(item, Icon) else 0.0)
-    cuts = set(linebreak.fill(text, widths, width + _FUZZ))
-    out: list[mk.Item] = []
-    at = 0
-    for item in items:
-        if not isinstance(item, Run):
-            if at in cuts and out:
-                out.append(mk.Break())
-            out.append(item)
-            at += 1
-            continue
-        start = 0
-        for cut in sorted(c - at for c in cuts if at <= c < at + len(item.text)):
-            head = item.text[start:cut].rstrip()
-            if head:
-                out.append(item.but(head))
-            if out and not isinstance(out[-1], mk.Break):
-                out.append(mk.Break())
-            start = cut
-            while start < len(item.text) and item.text[start] in " \t":
-                start += 1
-        if item.text[start:]:
-            out.append(item.but(item.text[start:]))
-        at += len(item.text)
-    return tuple(out)
+    return widths
+
+
+def _run_cut(out: list[mk.Item], run: Run, cuts: list[int]) -> None:
+    """Append ``run`` to ``out`` with a line break at each of ``cuts`` (character offsets into its
+    text, in order), dropping the white space at the end of a line and at the start of the next."""
+    start = 0
+    for cut in cuts:
+        head = run.text[start:cut].rstrip()
+        if head:
+            out.append(run.but(head))
+        if out and not isinstance(out[-1], mk.Break):
+            out.append(mk.Break())
+        start = cut
+        while start < len(run.text) and run.text[start] in " \t":
+            start += 1
+    if run.text[start:]:
+        out.append(run.but(run.text[start:]))
+
 
 def span_hex(colour: Colour) -> str:
     """The ``#rrggbb`` a span's colour is written as in the XML (:func:`draw` paints the colour itself)."""
@@ -608,24 +637,29 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     gap = PARAGRAPH_GAP * laid.leading
     forms = dict(icon_forms or {})
     icons = laid.icons or tuple(() for _ in laid.xml)
-    justify_breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
     pitches = laid.pitches or tuple((laid.leading / laid.size, 0.0, 0.0) for _ in laid.xml)
     spans = {hexed: paint(c) for hexed, c in laid.spans} if paint is not None else {}
-    wrapped = laid.wrapped or tuple(_rewrap(laid, family, pitch[0], xml, justify)
-                                    for xml, justify, pitch in zip(laid.xml, justify_breaks, pitches, strict=True))
-    for (p, h), used, (_, lift, sink) in zip(wrapped, icons, pitches, strict=True):
-        _paint(p, black if colour is None else colour, spans)
+    ink = black if colour is None else colour
+    for (p, h), used, (_, lift, sink) in zip(_wrapped(laid, family, pitches), icons, pitches, strict=True):
+        _paint(p, ink, spans)
         with _icons_as_forms(canvas, used, forms):
             p.drawOn(canvas, x, top - lift - h)
         top -= h + lift + sink + gap
 
 
-def _rewrap(laid: Laid, family: Family, pitch: float, xml: str, justify: bool) -> tuple[Paragraph, float]:
-    """A paragraph of ``laid`` (its ``xml``) wrapped again as :func:`fit_box` wrapped it, in
-    :data:`_INK`, with its height (pt): for a :class:`Laid` made without its paragraphs."""
-    style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, _INK, justify, _kernable(xml))
-    para = Paragraph(xml, style)
-    return para, _wrap(para, laid.box_w)
+def _wrapped(laid: Laid, family: Family, pitches: tuple[tuple[float, float, float], ...]) -> tuple[tuple[Paragraph, float], ...]:
+    """Each paragraph of ``laid`` wrapped, with its height (pt): as :func:`fit_box` kept them, or
+    (for a :class:`Laid` made without them) its XML wrapped again as :func:`fit_box` wrapped it,
+    in :data:`_INK`, at each paragraph's leading in ``pitches``."""
+    if laid.wrapped:
+        return laid.wrapped
+    found = []
+    breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
+    for xml, justify, (pitch, _, _) in zip(laid.xml, breaks, pitches, strict=True):
+        style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, _INK, justify, _kernable(xml))
+        para = Paragraph(xml, style)
+        found.append((para, _wrap(para, laid.box_w)))
+    return tuple(found)
 
 
 def _paint(para: Paragraph, colour: Any, spans: Mapping[str, Any]) -> None:
