@@ -108,3 +108,30 @@ def _colour_of(chars: list[dict], words: str) -> tuple[float, ...]:
     found = {tuple(round(v, 3) for v in c["non_stroking_color"]) for c in chars[at:at + len(words)]}
     assert len(found) == 1, found
     return found.pop()
+
+
+def test_wrapped_paragraphs_are_kept_for_the_latest_texts_only(monkeypatch: pytest.MonkeyPatch):
+    """At most :data:`textbox.KEEP_WRAPPED` texts hold their wrapped paragraphs (a memory bound
+    counted in texts); one no longer kept is wrapped again when drawn, to the same PDF bytes."""
+    import io
+
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
+    monkeypatch.setattr(textbox, "KEEP_WRAPPED", 2)
+    monkeypatch.setattr(textbox, "_kept", type(textbox._kept)())
+    texts = [f"Deal **{n}** damage to *each* unit beside it, then draw {n} cards." for n in range(5)]
+    laid = [textbox.fit_box(text, 120, 90, size=11, min_size=7, align="justify") for text in texts]
+    assert [bool(one.wrapped) for one in laid] == [False, False, False, True, True]
+
+    def drawn(one: textbox.Laid) -> bytes:
+        out = io.BytesIO()
+        canvas = Canvas(out, invariant=1, pageCompression=0)
+        textbox.draw(canvas, one, 10, 10, Color(0.2, 0.4, 0.6))
+        canvas.save()
+        return out.getvalue()
+
+    again = drawn(laid[0])  # wrapped anew from its XML, and kept
+    assert bool(laid[0].wrapped) and sum(bool(one.wrapped) for one in laid) == 2
+    assert again == drawn(textbox.fit_box(texts[0], 120, 90, size=11, min_size=7, align="justify"))
+    assert b".2 .4 .6 rg" in again

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -77,6 +78,12 @@ _UNPRINTED = {"\u00ad"}
 #: every fragment in the text's own colour by identity and gives it the colour it draws (the layout
 #: does not depend on the colour; spans keep the colours the XML gives them).
 _INK = Color(0, 0, 0)
+#: How many texts keep their wrapped paragraphs (:attr:`Laid.wrapped`, about 40 KB a rules card's
+#: text): the latest set or drawn. A face's boxed text is drawn in the same pass over the faces
+#: as it is set (its cut and small-text warnings first), so a few hundred cover a build's reuse;
+#: a text drawn after this many others is wrapped once more from its XML (:func:`_wrapped`).
+KEEP_WRAPPED = 256
+_kept: deque[list[tuple[Paragraph, float]]] = deque()
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,10 @@ class Laid:
     #: span colours (:class:`tokengen.sources.markup.Run` ``colour``) by the ``#rrggbb`` the XML holds
     spans: tuple[tuple[str, Colour], ...] = ()
     #: each paragraph as :func:`fit_box` wrapped it (in :data:`_INK`), with its height (pt): what
-    #: :func:`draw` draws, so a text is laid out once however often it is drawn; empty: draw
-    #: lays the XML out again. Not part of the value (equality, hash).
-    wrapped: tuple[tuple[Paragraph, float], ...] = field(default=(), compare=False, repr=False)
+    #: :func:`draw` draws, so a text is laid out once however often it is drawn. Kept for the
+    #: latest :data:`KEEP_WRAPPED` texts only (emptied after: draw then wraps the XML again).
+    #: Not part of the value (equality, hash).
+    wrapped: list[tuple[Paragraph, float]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def truncated(self) -> bool:
@@ -563,7 +571,17 @@ def _laid(setter: _Setter, doc: Doc, size: float, valign: str, shrunk: bool, cut
                 xml=tuple(done.xml), align=setter.align, family=setter.family, hyphenate=setter.hyphenate,
                 icons=tuple(tuple(i.path for i in used) for used in in_order), justify_breaks=tuple(done.forced),
                 pitches=_pitches(doc, setter.leading, setter.below, size), spans=_spans(doc),
-                wrapped=tuple((p, p.height) for p in done.paras))
+                wrapped=_keep([(p, p.height) for p in done.paras]))
+
+
+def _keep(wrapped: list[tuple[Paragraph, float]]) -> list[tuple[Paragraph, float]]:
+    """``wrapped`` (a :attr:`Laid.wrapped`), kept among the latest :data:`KEEP_WRAPPED`: the oldest
+    kept list is emptied to make room. (The library draws one job at a time, see
+    :data:`tokengen.web.jobs.LIBRARY_LOCK`.)"""
+    if len(_kept) >= KEEP_WRAPPED:
+        _kept.popleft().clear()
+    _kept.append(wrapped)
+    return wrapped
 
 
 def _pitches(doc: Doc, leading: float, below: float, size: float) -> tuple[tuple[float, float, float], ...]:
@@ -649,17 +667,21 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
 
 def _wrapped(laid: Laid, family: Family, pitches: tuple[tuple[float, float, float], ...]) -> tuple[tuple[Paragraph, float], ...]:
     """Each paragraph of ``laid`` wrapped, with its height (pt): as :func:`fit_box` kept them, or
-    (for a :class:`Laid` made without them) its XML wrapped again as :func:`fit_box` wrapped it,
-    in :data:`_INK`, at each paragraph's leading in ``pitches``."""
-    if laid.wrapped:
-        return laid.wrapped
-    found = []
+    (when no longer kept, or for a :class:`Laid` made without them) its XML wrapped again as
+    :func:`fit_box` wrapped it, in :data:`_INK`, at each paragraph's leading in ``pitches``, and
+    kept again."""
+    found = tuple(laid.wrapped)
+    if len(found) == len(laid.xml):
+        return found
+    found = ()
     breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
     for xml, justify, (pitch, _, _) in zip(laid.xml, breaks, pitches, strict=True):
         style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, _INK, justify, _kernable(xml))
         para = Paragraph(xml, style)
-        found.append((para, _wrap(para, laid.box_w)))
-    return tuple(found)
+        found += ((para, _wrap(para, laid.box_w)),)
+    laid.wrapped[:] = found
+    _keep(laid.wrapped)
+    return found
 
 
 def _paint(para: Paragraph, colour: Any, spans: Mapping[str, Any]) -> None:
