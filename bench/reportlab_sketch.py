@@ -14,8 +14,9 @@ ring, a glyph and two lines of text, as the 5-element template of ``workloads.co
 ``--rules CSV ICONS OUT.pdf``: one 63 × 88 mm rules card per CSV row (``id,name,kind,rules,colour``,
 the rules in tokengen's markup: ``**bold**``, ``*italic*``, ``:icon:``), one Form XObject each:
 the background, a panel, the name and kind, and the rules as one platypus ``Paragraph`` (``<b>``,
-``<i>``, ``<img>`` for the icons in ``ICONS``, justified) in a ``Frame``, shrunk by 0.5 pt steps
-from 11 pt to 7 pt until it fits the box (the template of ``examples/rules-cards``).
+``<i>``, ``<img>`` for the icons in ``ICONS``, justified, each word shaped by HarfBuzz as
+tokengen's are: ``shaping=1``) in a ``Frame``, shrunk by 0.5 pt steps from 11 pt to 7 pt until it
+fits the box (the template of ``examples/rules-cards``).
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def rules(table: str, icons: str, out: str) -> None:
             size = 11.0
             while True:  # shrink to fit, as the template's min_size asks
                 style = ParagraphStyle("rules", fontName="DejaVuSans", fontSize=size, leading=size * 1.25, alignment=TA_JUSTIFY,
-                                       textColor=Color(0.17, 0.17, 0.17))
+                                       textColor=Color(0.17, 0.17, 0.17), shaping=1)  # kerned by HarfBuzz, as tokengen's
                 para = Paragraph(_rules_markup(row["rules"], folder, size), style)
                 _, height = para.wrap(box[2], box[3])
                 if height <= box[3] or size <= 7:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -157,56 +158,59 @@ def draw_template(face: FaceCanvas, template: Template, values: dict[str, Any], 
     side = min(face.width, face.height)
     if layout is None:
         layout = lay_out(face.width, face.height, template, values, face.area)
-    shows_art = bool(images(template, values))
-    elements = template.elements
-    plates_drawn = False
-    i = 0
-    while i < len(elements):
-        element = elements[i]
-        if element.kind in ("text", "glyph"):
-            j = i
-            while j < len(elements) and elements[j].kind in ("text", "glyph"):
-                j += 1
-            c = face.canvas
-            c.saveState()
-            _shrink(face)
-            if shows_art and not plates_drawn:
-                _plates(face, template, values, side, layout)
-                plates_drawn = True
-            for k in range(i, j):
-                if elements[k].orbit:
-                    c.saveState()
-                    _orbit(face, elements[k])
-                    _text(face, template, elements[k], values, layout.lines[k])
-                    c.restoreState()
-                else:
-                    _text(face, template, elements[k], values, layout.lines[k])
-            c.restoreState()
-            i = j
+    plates = bool(images(template, values))  # drawn once, before the first run of texts
+    for is_text, group in groupby(enumerate(template.elements), key=lambda indexed: indexed[1].kind in ("text", "glyph")):
+        if is_text:
+            _text_run(face, template, values, layout, list(group), plates)
+            plates = False
             continue
-        scaled = face.content_scale < 1.0 and not _bleeds(face, element)
-        if scaled:
-            face.canvas.saveState()
-            _scale(face, face.content_scale)
+        for _, element in group:
+            _element(face, template, element, values, side)
+
+
+def _text_run(face: FaceCanvas, template: Template, values: dict[str, Any], layout: FaceLayout,
+              run: list[tuple[int, Element]], plates: bool) -> None:
+    """One run of consecutive text and glyph elements (each with its index in the template), drawn
+    under the face's text shrink as ``layout`` set them; the art's plates first when ``plates``."""
+    c = face.canvas
+    c.saveState()
+    _shrink(face)
+    if plates:
+        _plates(face, template, values, min(face.width, face.height), layout)
+    for k, element in run:
         if element.orbit:
-            face.canvas.saveState()
+            c.saveState()
             _orbit(face, element)
-        if element.kind == "arc_text":  # turned along its circle by its own angles
-            _arc_text(face, template, element, values, side)
-        else:
-            draw = _DRAW.get(element.kind, _figure)
-            if element.rotate:
-                face.canvas.saveState()
-                figures.turn(face.canvas, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
-                draw(face, element, values, side)
-                face.canvas.restoreState()
-            else:
-                draw(face, element, values, side)
+        _text(face, template, element, values, layout.lines[k])
         if element.orbit:
-            face.canvas.restoreState()
-        if scaled:
-            face.canvas.restoreState()
-        i += 1
+            c.restoreState()
+    c.restoreState()
+
+
+def _element(face: FaceCanvas, template: Template, element: Element, values: dict[str, Any], side: float) -> None:
+    """One element that is not a text or glyph: scaled with the face's content (unless it bleeds),
+    moved along its orbit, turned by its ``rotate`` (an arc text turns by its own angles)."""
+    c = face.canvas
+    scaled = face.content_scale < 1.0 and not _bleeds(face, element)
+    if scaled:
+        c.saveState()
+        _scale(face, face.content_scale)
+    if element.orbit:
+        c.saveState()
+        _orbit(face, element)
+    if element.kind == "arc_text":
+        _arc_text(face, template, element, values, side)
+    elif element.rotate:
+        c.saveState()
+        figures.turn(c, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
+        _DRAW.get(element.kind, _figure)(face, element, values, side)
+        c.restoreState()
+    else:
+        _DRAW.get(element.kind, _figure)(face, element, values, side)
+    if element.orbit:
+        c.restoreState()
+    if scaled:
+        c.restoreState()
 
 
 def _orbit(face: FaceCanvas, element: Element) -> None:

@@ -34,15 +34,17 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
 from typing import Any, Literal
 
+from reportlab.lib.colors import Color, black
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
@@ -72,6 +74,16 @@ SMALL_CAPS = 0.7
 _FUZZ = 1e-6
 #: Characters never checked for glyphs: the soft hyphen prints as ``-`` only when a line breaks there.
 _UNPRINTED = {"\u00ad"}
+#: The text colour :func:`fit_box` lays paragraphs out in: this one object, so that :func:`draw` finds
+#: every fragment in the text's own colour by identity and gives it the colour it draws (the layout
+#: does not depend on the colour; spans keep the colours the XML gives them).
+_INK = Color(0, 0, 0)
+#: How many texts keep their wrapped paragraphs (:attr:`Laid.wrapped`, about 40 KB a rules card's
+#: text): the latest set or drawn. A face's boxed text is drawn in the same pass over the faces
+#: as it is set (its cut and small-text warnings first), so a few hundred cover a build's reuse;
+#: a text drawn after this many others is wrapped once more from its XML (:func:`_wrapped`).
+KEEP_WRAPPED = 256
+_kept: deque[list[tuple[Paragraph, float]]] = deque()
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,11 @@ class Laid:
     pitches: tuple[tuple[float, float, float], ...] = ()
     #: span colours (:class:`tokengen.sources.markup.Run` ``colour``) by the ``#rrggbb`` the XML holds
     spans: tuple[tuple[str, Colour], ...] = ()
+    #: each paragraph as :func:`fit_box` wrapped it (in :data:`_INK`), with its height (pt): what
+    #: :func:`draw` draws, so a text is laid out once however often it is drawn. Kept for the
+    #: latest :data:`KEEP_WRAPPED` texts only (emptied after: draw then wraps the XML again).
+    #: Not part of the value (equality, hash).
+    wrapped: list[tuple[Paragraph, float]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def truncated(self) -> bool:
@@ -246,15 +263,31 @@ def _icon_before_punctuation(para: Paragraph) -> int | None:
     for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
         if isinstance(line, tuple):  # a paragraph of one plain run: no icons
             return None
-        first = next((f.text.lstrip() for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()), "")
-        starts_in_icon = bool(line.words) and getattr(getattr(line.words[0], "cbDefn", None), "kind", "") == "img"
-        if ends_in_icon and not starts_in_icon and first and _closes(first[0]):
+        if ends_in_icon and _starts_with_closing(line.words):
             return seen - 1
-        imgs = [f for f in line.words if getattr(getattr(f, "cbDefn", None), "kind", "") == "img"]
+        imgs = [f for f in line.words if _is_icon(f)]
         seen += len(imgs)
-        texts = [f for f in line.words if not hasattr(f, "cbDefn") and f.text.strip()]
+        texts = [f for f in line.words if _is_text(f)]
         ends_in_icon = bool(imgs) and (not texts or line.words.index(texts[-1]) < line.words.index(imgs[-1]))
     return None
+
+
+def _is_icon(frag: Any) -> bool:
+    """The fragment of a wrapped line is an inline ``<img>``."""
+    return getattr(getattr(frag, "cbDefn", None), "kind", "") == "img"
+
+
+def _is_text(frag: Any) -> bool:
+    """The fragment of a wrapped line is text that prints something besides white space."""
+    return not hasattr(frag, "cbDefn") and bool(frag.text.strip())
+
+
+def _starts_with_closing(words: list[Any]) -> bool:
+    """A wrapped line (its fragments) begins with closing punctuation, not with an icon."""
+    if not words or _is_icon(words[0]):
+        return False
+    first = next((f.text.lstrip() for f in words if _is_text(f)), "")
+    return bool(first) and _closes(first[0])
 
 
 def _break_before_icon(items: tuple[mk.Item, ...], icon: int) -> tuple[mk.Item, ...] | None:
@@ -283,6 +316,24 @@ def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, wid
     :func:`tokengen.geometry.linebreak.fill` ends a line of ``width`` pt at ``size`` (ReportLab
     breaks only at spaces and hyphens); white space at each such break is dropped."""
     text = "".join(i.text if isinstance(i, Run) else "\ufffc" if isinstance(i, Icon) else "\n" for i in items)
+    cuts = set(linebreak.fill(text, _char_widths(items, family, size), width + _FUZZ))
+    out: list[mk.Item] = []
+    at = 0
+    for item in items:
+        if isinstance(item, Run):
+            _run_cut(out, item, sorted(c - at for c in cuts if at <= c < at + len(item.text)))
+            at += len(item.text)
+            continue
+        if at in cuts and out:
+            out.append(mk.Break())
+        out.append(item)
+        at += 1
+    return tuple(out)
+
+
+def _char_widths(items: tuple[mk.Item, ...], family: Family, size: float) -> list[float]:
+    """The width (pt) of each character of the paragraph's text at ``size``: a run's characters in
+    its style's font, an icon as one character as wide as it prints, a line break as 0."""
     widths: list[float] = []
     for item in items:
         if isinstance(item, Run):
@@ -290,30 +341,25 @@ def _unspaced_lines(items: tuple[mk.Item, ...], family: Family, size: float, wid
             widths += [pdfmetrics.stringWidth(ch, font, size) for ch in item.text]
         else:
             widths.append(_icon_size(size)(item)[0] if isinstance(item, Icon) else 0.0)
-    cuts = set(linebreak.fill(text, widths, width + _FUZZ))
-    out: list[mk.Item] = []
-    at = 0
-    for item in items:
-        if not isinstance(item, Run):
-            if at in cuts and out:
-                out.append(mk.Break())
-            out.append(item)
-            at += 1
-            continue
-        start = 0
-        for cut in sorted(c - at for c in cuts if at <= c < at + len(item.text)):
-            head = item.text[start:cut].rstrip()
-            if head:
-                out.append(item.but(head))
-            if out and not isinstance(out[-1], mk.Break):
-                out.append(mk.Break())
-            start = cut
-            while start < len(item.text) and item.text[start] in " \t":
-                start += 1
-        if item.text[start:]:
-            out.append(item.but(item.text[start:]))
-        at += len(item.text)
-    return tuple(out)
+    return widths
+
+
+def _run_cut(out: list[mk.Item], run: Run, cuts: list[int]) -> None:
+    """Append ``run`` to ``out`` with a line break at each of ``cuts`` (character offsets into its
+    text, in order), dropping the white space at the end of a line and at the start of the next."""
+    start = 0
+    for cut in cuts:
+        head = run.text[start:cut].rstrip()
+        if head:
+            out.append(run.but(head))
+        if out and not isinstance(out[-1], mk.Break):
+            out.append(mk.Break())
+        start = cut
+        while start < len(run.text) and run.text[start] in " \t":
+            start += 1
+    if run.text[start:]:
+        out.append(run.but(run.text[start:]))
+
 
 def span_hex(colour: Colour) -> str:
     """The ``#rrggbb`` a span's colour is written as in the XML (:func:`draw` paints the colour itself)."""
@@ -344,6 +390,38 @@ def _overhang(family: Family, leading: float) -> tuple[float, float]:
     return max(0.0, ascent - 1.0), max(0.0, descent - (leading - 1.0))
 
 
+@dataclass(frozen=True)
+class _Set:
+    """One doc set at one size by :meth:`_Setter.set`: its paragraphs wrapped to the box width (pt),
+    their XML, each one's height and the block's (pt), whether every line prints within the width,
+    each paragraph's ``justifyBreaks`` (True where :func:`_break_before_icon` broke a justified
+    paragraph that has no line breaks of its own), and whether no line holds a word wider than the
+    width (:func:`_splits_nothing`)."""
+
+    paras: list[Paragraph]
+    xml: list[str]
+    heights: list[float]
+    height: float
+    widths_ok: bool
+    forced: list[bool]
+    splits_nothing: bool
+
+
+def _splits_nothing(para: Paragraph) -> bool:
+    """No line of the wrapped ``para`` runs past its width without a space in it. ReportLab's
+    ``splitLongWords`` acts only on a word wider than the line, and without it such a word is set
+    on a line of its own that runs past the width: so when no such line exists, wrapping again
+    with ``splitLongWords`` gives the same lines."""
+    for line in para.blPara.lines:  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
+        if isinstance(line, tuple):
+            extra, spaced = line[0], len(line[1]) > 1
+        else:  # wordCount: 1 + the spaces the line prints (_wrap)
+            extra, spaced = line.extraSpace, line.wordCount > 1
+        if extra < 0 and not spaced:
+            return False
+    return True
+
+
 class _Setter:
     """Sets one doc at trial sizes (one of these a :func:`fit_box` call)."""
 
@@ -352,24 +430,34 @@ class _Setter:
         self.box_w, self.box_h, self.family, self.leading, self.align, self.hyphenate = box_w, box_h, family, leading, align, hyphenate
         self.above, self.below = _overhang(family, leading)
         self.small_caps = small_caps
+        self._done: dict[tuple[Doc, float, bool], _Set] = {}
 
-    def set(self, doc: Doc, size: float, split_long: bool) -> tuple[list[Paragraph], list[str], float, bool, list[bool]]:
-        """(paragraphs wrapped to the box width, their XML, block height pt, every line within the width,
-        each paragraph's ``justifyBreaks``: True where :func:`_keep_icon_punctuation` broke a justified
-        paragraph that has no line breaks of its own)."""
-        paras, xml, forced = [], [], []
-        height = 0.0
-        widths_ok = True
+    def set(self, doc: Doc, size: float, split_long: bool) -> _Set:
+        """``doc`` set at ``size``, each distinct (doc, size, split_long) once: a setting without
+        split words stands for the one that may split them when it holds no word wider than a
+        line (:func:`_splits_nothing`), since ReportLab's ``splitLongWords`` then changes nothing."""
+        key = (doc, size, split_long)
+        if key in self._done:
+            return self._done[key]
+        unsplit = self._done.get((doc, size, False)) if split_long else None
+        if unsplit is not None and unsplit.splits_nothing:
+            return unsplit
+        done = self._done[key] = self._set(doc, size, split_long)
+        return done
+
+    def _set(self, doc: Doc, size: float, split_long: bool) -> _Set:
+        paras, xml, forced, heights = [], [], [], []
         for items in doc:
             p, x, h, justify_breaks = self._paragraph(items, size, split_long)
             paras.append(p)
             xml.append(x)
             forced.append(justify_breaks)
-            height += h
-            widths_ok = widths_ok and _line_widths_ok(p)
+            heights.append(h)
+        height = sum(heights)
         if paras:
             height += PARAGRAPH_GAP * self.leading * size * (len(paras) - 1) + (self.above + self.below) * size
-        return paras, xml, height, widths_ok, forced
+        return _Set(paras, xml, heights, height, all(_line_widths_ok(p) for p in paras), forced,
+                    all(_splits_nothing(p) for p in paras))
 
     def _paragraph(self, items: tuple[mk.Item, ...], size: float, split_long: bool) -> tuple[Paragraph, str, float, bool]:
         """One paragraph wrapped, re-wrapped with a line break before each icon ReportLab left at a
@@ -382,7 +470,7 @@ class _Setter:
         for _ in range(1 + sum(isinstance(i, Icon) for i in items)):
             xml = mk.to_xml(items, _icon_size(size), icon_src=_src, span_colour=span_hex,
                             small_caps=SMALL_CAPS * size if self.small_caps else None)
-            style = _style(self.family, size, pitch, self.align, self.hyphenate, split_long, justify_breaks=justify_breaks,
+            style = _style(self.family, size, pitch, self.align, self.hyphenate, split_long, _INK, justify_breaks=justify_breaks,
                            kern=_kernable(xml))
             para = Paragraph(xml, style)
             height = _wrap(para, self.box_w) + (lift + sink) * size
@@ -395,8 +483,8 @@ class _Setter:
         return para, xml, height, justify_breaks
 
     def fits(self, doc: Doc, size: float, split_long: bool = False) -> bool:
-        _, _, height, widths_ok, _ = self.set(doc, size, split_long)
-        return widths_ok and height <= self.box_h + _FUZZ
+        done = self.set(doc, size, split_long)
+        return done.widths_ok and done.height <= self.box_h + _FUZZ
 
 
 def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None = None, size: float = 10.0, *,
@@ -428,48 +516,72 @@ def fit_box(text: str | Doc, box_w: float, box_h: float, family: Family | None =
         ValueError: an unknown ``align``/``valign``, a size or box that is not positive, a
             ``hyphenate`` language pyphen has no dictionary for.
     """
+    _check_box(align, valign, size, min_size, leading, box_w, box_h)
+    _hyphenator(hyphenate or "")  # an unknown language is refused before anything is set
+    family = family or fonts.register_family()
+    doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
+    require_glyphs(doc, family, "text")
+    setter = _Setter(box_w, box_h, family, leading, align, hyphenate or "", small_caps)
+    chosen = _largest_size(setter, doc, size, min_size) if fit else size
+    fits = setter.fits(doc, chosen) or setter.fits(doc, chosen, split_long=True)  # words longer than a line split
+    cut_words = cut_chars = 0
+    if not fits:
+        doc, cut_words, cut_chars = _cut(setter, doc, chosen)
+        require_glyphs(doc, family, "text")
+    return _laid(setter, doc, chosen, valign, shrunk=chosen < size, cut=(cut_words, cut_chars))
+
+
+def _check_box(align: str, valign: str, size: float, min_size: float, leading: float, box_w: float, box_h: float) -> None:
+    """Raise ValueError for an unknown ``align`` or ``valign``, or a size, leading or box that is not positive."""
     if align not in ALIGNS:
         raise ValueError(f"unknown align {align!r} (left, centre, right, justify)")
     if valign not in VALIGNS:
         raise ValueError(f"unknown valign {valign!r} (top, middle, bottom)")
     if not (size > 0 and min_size > 0 and box_w > 0 and box_h >= 0 and leading > 0):
         raise ValueError(f"size {size}, min_size {min_size}, leading {leading} and box {box_w} x {box_h} must be positive")
-    _hyphenator(hyphenate or "")  # an unknown language is refused before anything is set
-    family = family or fonts.register_family()
-    doc = mk.parse(text, icons, markup=markup) if isinstance(text, str) else text
-    require_glyphs(doc, family, "text")
-    setter = _Setter(box_w, box_h, family, leading, align, hyphenate or "", small_caps)
 
-    chosen = size
-    fits = setter.fits(doc, size)
-    if fit and not fits and min_size < size:
-        lo, hi = math.ceil(min_size * 100 - 1e-6), math.floor(size * 100 + 1e-6)  # sizes in 1/100 pt
-        if hi > lo and setter.fits(doc, hi / 100):
-            lo = hi
-        elif setter.fits(doc, lo / 100):
-            while hi - lo > 1:  # lo fits, hi does not
-                mid = (lo + hi) // 2
-                if setter.fits(doc, mid / 100):
-                    lo = mid
-                else:
-                    hi = mid
-        chosen = lo / 100
-        fits = setter.fits(doc, chosen)
-    if not fits:  # at the smallest size (or the only one): words longer than a line may be split
-        fits = setter.fits(doc, chosen, split_long=True)
 
-    cut_words = cut_chars = 0
-    if not fits:
-        doc, cut_words, cut_chars = _cut(setter, doc, chosen)
-        require_glyphs(doc, family, "text")
-    paras, xml, height, _, forced = setter.set(doc, chosen, split_long=True)
+def _largest_size(setter: _Setter, doc: Doc, size: float, min_size: float) -> float:
+    """The largest size (pt, in steps of 1/100 pt) from ``min_size`` up to ``size`` at which ``doc``
+    fits with no word split: ``size`` when it fits there or ``min_size`` is not smaller; ``min_size``
+    (rounded up to 1/100 pt) when nothing fits; else found by bisection."""
+    if min_size >= size or setter.fits(doc, size):
+        return size
+    lo, hi = math.ceil(min_size * 100 - 1e-6), math.floor(size * 100 + 1e-6)  # sizes in 1/100 pt
+    if hi > lo and setter.fits(doc, hi / 100):
+        return hi / 100
+    if setter.fits(doc, lo / 100):
+        while hi - lo > 1:  # lo fits, hi does not
+            mid = (lo + hi) // 2
+            if setter.fits(doc, mid / 100):
+                lo = mid
+            else:
+                hi = mid
+    return lo / 100
+
+
+def _laid(setter: _Setter, doc: Doc, size: float, valign: str, shrunk: bool, cut: tuple[int, int]) -> Laid:
+    """The :class:`Laid` of ``doc`` set at ``size`` pt (words longer than a line split), with what
+    was ``cut`` (words, characters) to fit; its wrapped paragraphs kept for :func:`draw`."""
+    done = setter.set(doc, size, split_long=True)
     in_order = tuple(tuple(item for item in items if isinstance(item, Icon)) for items in doc)
-    lines = tuple(line for p, used in zip(paras, in_order, strict=True) for line in _line_texts(p, used))
-    return Laid(size=chosen, leading=leading * chosen, lines=lines, box_w=box_w, box_h=box_h, height=height if paras else 0.0,
-                valign=valign, shrunk=chosen < size, cut_words=cut_words, cut_chars=cut_chars, xml=tuple(xml),
-                align=align, family=family, hyphenate=hyphenate or "", icons=tuple(tuple(i.path for i in used) for used in in_order),
-                justify_breaks=tuple(forced), pitches=_pitches(doc, leading, setter.below, chosen),
-                spans=_spans(doc))
+    lines = tuple(line for p, used in zip(done.paras, in_order, strict=True) for line in _line_texts(p, used))
+    return Laid(size=size, leading=setter.leading * size, lines=lines, box_w=setter.box_w, box_h=setter.box_h,
+                height=done.height if done.paras else 0.0, valign=valign, shrunk=shrunk, cut_words=cut[0], cut_chars=cut[1],
+                xml=tuple(done.xml), align=setter.align, family=setter.family, hyphenate=setter.hyphenate,
+                icons=tuple(tuple(i.path for i in used) for used in in_order), justify_breaks=tuple(done.forced),
+                pitches=_pitches(doc, setter.leading, setter.below, size), spans=_spans(doc),
+                wrapped=_keep([(p, p.height) for p in done.paras]))
+
+
+def _keep(wrapped: list[tuple[Paragraph, float]]) -> list[tuple[Paragraph, float]]:
+    """``wrapped`` (a :attr:`Laid.wrapped`), kept among the latest :data:`KEEP_WRAPPED`: the oldest
+    kept list is emptied to make room. (The library draws one job at a time, see
+    :data:`tokengen.web.jobs.LIBRARY_LOCK`.)"""
+    if len(_kept) >= KEEP_WRAPPED:
+        _kept.popleft().clear()
+    _kept.append(wrapped)
+    return wrapped
 
 
 def _pitches(doc: Doc, leading: float, below: float, size: float) -> tuple[tuple[float, float, float], ...]:
@@ -543,30 +655,55 @@ def draw(canvas: Canvas, laid: Laid, x: float, y: float, colour: object = None,
     gap = PARAGRAPH_GAP * laid.leading
     forms = dict(icon_forms or {})
     icons = laid.icons or tuple(() for _ in laid.xml)
-    justify_breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
     pitches = laid.pitches or tuple((laid.leading / laid.size, 0.0, 0.0) for _ in laid.xml)
     spans = {hexed: paint(c) for hexed, c in laid.spans} if paint is not None else {}
-    for xml, used, justify, (pitch, lift, sink) in zip(laid.xml, icons, justify_breaks, pitches, strict=True):
-        style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, colour, justify, _kernable(xml))
-        p = Paragraph(xml, style)
-        if spans:
-            _paint_spans(p, style, spans)
-        h = _wrap(p, laid.box_w)
+    ink = black if colour is None else colour
+    for (p, h), used, (_, lift, sink) in zip(_wrapped(laid, family, pitches), icons, pitches, strict=True):
+        _paint(p, ink, spans)
         with _icons_as_forms(canvas, used, forms):
             p.drawOn(canvas, x, top - lift - h)
         top -= h + lift + sink + gap
 
 
-def _paint_spans(para: Paragraph, style: ParagraphStyle, spans: Mapping[str, Any]) -> None:
-    """Give each fragment of ``para`` a span coloured (its colour not the style's own object) the
-    colour ``spans`` paints for its ``#rrggbb``, before the paragraph is wrapped."""
-    for frag in para.frags:
-        found = getattr(frag, "textColor", None)
-        if found is None or found is style.textColor:
-            continue
-        painted = spans.get("#" + found.hexval()[2:].lower())
-        if painted is not None:
-            frag.textColor = painted
+def _wrapped(laid: Laid, family: Family, pitches: tuple[tuple[float, float, float], ...]) -> tuple[tuple[Paragraph, float], ...]:
+    """Each paragraph of ``laid`` wrapped, with its height (pt): as :func:`fit_box` kept them, or
+    (when no longer kept, or for a :class:`Laid` made without them) its XML wrapped again as
+    :func:`fit_box` wrapped it, in :data:`_INK`, at each paragraph's leading in ``pitches``, and
+    kept again."""
+    found = tuple(laid.wrapped)
+    if len(found) == len(laid.xml):
+        return found
+    found = ()
+    breaks = laid.justify_breaks or tuple(False for _ in laid.xml)
+    for xml, justify, (pitch, _, _) in zip(laid.xml, breaks, pitches, strict=True):
+        style = _style(family, laid.size, pitch, laid.align, laid.hyphenate, True, _INK, justify, _kernable(xml))
+        para = Paragraph(xml, style)
+        found += ((para, _wrap(para, laid.box_w)),)
+    laid.wrapped[:] = found
+    _keep(laid.wrapped)
+    return found
+
+
+def _paint(para: Paragraph, colour: Any, spans: Mapping[str, Any]) -> None:
+    """Give the wrapped ``para`` its colours before it is drawn: ``colour`` (a ReportLab colour)
+    to every fragment in the text's own colour (:data:`_INK`), and to each span the colour
+    ``spans`` paints for its ``#rrggbb`` (a span not in ``spans`` keeps the XML's colour). A
+    paragraph drawn again in other colours is painted anew from the colours the layout gave it."""
+    for frag, found in _ink_of(para):
+        painted = colour if found is _INK else spans.get("#" + found.hexval()[2:].lower(), found) if found is not None else None
+        frag.textColor = painted
+
+
+def _ink_of(para: Paragraph) -> list[tuple[Any, Any]]:
+    """(fragment, its colour as laid out) for each fragment drawing the wrapped ``para``'s text,
+    read once and kept on the paragraph (the colours are painted over by :func:`_paint`)."""
+    found: list[tuple[Any, Any]] | None = getattr(para, "_tokengen_ink", None)
+    if found is None:
+        bl = para.blPara  # type: ignore[attr-defined]  # set by wrap(); types-reportlab lacks it
+        holders = [bl] if bl.kind == 0 else [frag for line in bl.lines for frag in line.words]
+        found = [(frag, getattr(frag, "textColor", None)) for frag in holders]
+        para._tokengen_ink = found  # type: ignore[attr-defined]  # our own attribute, read above
+    return found
 
 
 @contextmanager

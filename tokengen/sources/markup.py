@@ -179,80 +179,125 @@ def _plain(chunk: str) -> list[Item]:
 
 def _marked(chunk: str, icons: Mapping[str, str | PathLike[str]], path: str | PathLike[str],
             line: int | None, field: str | None) -> list[Item]:
-    items: list[Item] = []
-    bold = italic = False
-    buf: list[str] = []
-    colours: list[Colour] = []
+    """One paragraph of markup (``chunk``) as items, read left to right by a :class:`_Reader`."""
+    reader = _Reader(chunk, icons, (path, line, field))
+    at = 0
+    while at < len(chunk):
+        at = reader.step(at)
+    return reader.finish()
 
-    def flush() -> None:
-        if not buf:
+
+#: A stretch of text holding none of the characters markup gives a meaning to.
+_PLAIN_RUN = re.compile(r"[^\\\n*:\[]+")
+
+
+class _Reader:
+    """Reads one paragraph of markup into items: the styles and colour spans open so far, the
+    items made, and the text read since the last one (merged into a run when the style changes).
+
+    Raises (from :meth:`step` and :meth:`finish`): CatalogueError naming ``where`` (path, line,
+    field) for an unknown icon, a bad icon scale or span colour, a span closed but never opened,
+    or a ``*`` run or a span never closed in the paragraph.
+    """
+
+    def __init__(self, chunk: str, icons: Mapping[str, str | PathLike[str]],
+                 where: tuple[str | PathLike[str], int | None, str | None]):
+        self.chunk, self.icons, self.where = chunk, icons, where
+        self.items: list[Item] = []
+        self.bold = self.italic = False
+        self.buf: list[str] = []
+        self.colours: list[Colour] = []
+
+    def flush(self) -> None:
+        """Put the text read so far in a run of the open style (joined to the last run if it has that style)."""
+        if not self.buf:
             return
-        piece = "".join(buf)
-        buf.clear()
-        last = items[-1] if items else None
-        colour = colours[-1] if colours else None
-        if isinstance(last, Run) and (last.bold, last.italic, last.colour) == (bold, italic, colour):
-            items[-1] = last.but(last.text + piece)
+        piece = "".join(self.buf)
+        self.buf.clear()
+        last = self.items[-1] if self.items else None
+        style = (self.bold, self.italic, self.colours[-1] if self.colours else None)
+        if isinstance(last, Run) and (last.bold, last.italic, last.colour) == style:
+            self.items[-1] = last.but(last.text + piece)
         else:
-            items.append(Run(piece, bold, italic, colour))
+            self.items.append(Run(piece, *style))
 
-    i, n = 0, len(chunk)
-    while i < n:
-        ch = chunk[i]
-        if ch == "\\" and i + 1 < n and chunk[i + 1] in _ESCAPABLE:
-            buf.append(chunk[i + 1])
-            i += 2
-        elif ch == "\n":
-            flush()
-            items.append(Break())
-            i += 1
-        elif ch == "*":
-            j = i
-            while j < n and chunk[j] == "*":
-                j += 1
-            before = chunk[i - 1] if i else " "
-            after = chunk[j] if j < n else " "
-            if (before.isspace() and after.isspace()) or j - i > 3:
-                buf.append(chunk[i:j])  # a lone star, or a row of them, is text
-            else:
-                flush()
-                count = j - i
-                bold ^= count >= 2
-                italic ^= count != 2
-            i = j
-        elif ch == ":" and (m := _ICON.match(chunk, i)):
-            name = m.group(1)
-            if name not in icons:
-                known = sorted(icons)
-                hint = _suggest(name, known) or (" (no icons are defined)" if not known else f" (icons: {', '.join(known)})")
-                raise _fail(f"unknown icon ':{name}:'{hint}; write \\: for a colon", path, line, field)
-            flush()
-            items.append(Icon(name, str(icons[name]), *_icon_scale(m, path, line, field)))
-            i = m.end()
-        elif ch == "[" and (m := _SPAN.match(chunk, i)):
-            flush()
-            colours.append(_span_colour(m, path, line, field))
-            i = m.end()
-        elif ch == "[" and (m := _SPAN_END.match(chunk, i)):
-            if not colours:
-                raise _fail(f"'{m.group(0)}' closes no [colour=…] span; write \\[ for a bracket", path, line, field)
-            flush()
-            colours.pop()
-            i = m.end()
+    def step(self, at: int) -> int:
+        """Read what starts at index ``at`` of the paragraph; return the index after it."""
+        chunk = self.chunk
+        plain = _PLAIN_RUN.match(chunk, at)
+        if plain:
+            self.buf.append(plain.group())
+            return plain.end()
+        ch = chunk[at]
+        if ch == "\\" and at + 1 < len(chunk) and chunk[at + 1] in _ESCAPABLE:
+            self.buf.append(chunk[at + 1])
+            return at + 2
+        if ch == "\n":
+            self.flush()
+            self.items.append(Break())
+            return at + 1
+        if ch == "*":
+            return self._stars(at)
+        found = _ICON.match(chunk, at) if ch == ":" else None
+        if found:
+            return self._icon(found)
+        found = (_SPAN.match(chunk, at) or _SPAN_END.match(chunk, at)) if ch == "[" else None
+        if found:
+            return self._span(found)
+        self.buf.append(ch)
+        return at + 1
+
+    def _stars(self, at: int) -> int:
+        """A row of stars from ``at``: text when lone (white space both sides) or longer than 3, else
+        it toggles bold (``**``), italic (``*``) or both (``***``)."""
+        chunk, end = self.chunk, at
+        while end < len(chunk) and chunk[end] == "*":
+            end += 1
+        before = chunk[at - 1] if at else " "
+        after = chunk[end] if end < len(chunk) else " "
+        if (before.isspace() and after.isspace()) or end - at > 3:
+            self.buf.append(chunk[at:end])  # a lone star, or a row of them, is text
         else:
-            buf.append(ch)
-            i += 1
-    flush()
-    if colours:
-        raise _fail(f"'[colour=…]' is never closed by '[/colour]' in the paragraph {chunk.splitlines()[0][:40]!r}",
-                    path, line, field)
-    if bold or italic:
-        opened = "***" if bold and italic else "**" if bold else "*"
-        raise _fail(f"'{opened}' is never closed in the paragraph {chunk.splitlines()[0][:40]!r}; write \\* for a star",
-                    path, line, field)
-    while items and isinstance(items[-1], Break):
-        items.pop()
-    return items
+            self.flush()
+            self.bold ^= end - at >= 2
+            self.italic ^= end - at != 2
+        return end
+
+    def _icon(self, m: re.Match[str]) -> int:
+        """An inline ``:name:`` icon (with its ``@`` scale and shift), which must be one of ``icons``."""
+        name = m.group(1)
+        if name not in self.icons:
+            known = sorted(self.icons)
+            hint = _suggest(name, known) or (" (no icons are defined)" if not known else f" (icons: {', '.join(known)})")
+            raise _fail(f"unknown icon ':{name}:'{hint}; write \\: for a colon", *self.where)
+        self.flush()
+        self.items.append(Icon(name, str(self.icons[name]), *_icon_scale(m, *self.where)))
+        return m.end()
+
+    def _span(self, m: re.Match[str]) -> int:
+        """A ``[colour=…]`` tag opening a span, or a ``[/colour]`` closing the last one open."""
+        if m.re is _SPAN:
+            self.flush()
+            self.colours.append(_span_colour(m, *self.where))
+            return m.end()
+        if not self.colours:
+            raise _fail(f"'{m.group(0)}' closes no [colour=…] span; write \\[ for a bracket", *self.where)
+        self.flush()
+        self.colours.pop()
+        return m.end()
+
+    def finish(self) -> list[Item]:
+        """The paragraph's items (line breaks at its end dropped), once every span and star run is closed."""
+        self.flush()
+        first = self.chunk.splitlines()[0][:40] if self.chunk else ""
+        if self.colours:
+            raise _fail(f"'[colour=…]' is never closed by '[/colour]' in the paragraph {first!r}", *self.where)
+        if self.bold or self.italic:
+            opened = "***" if self.bold and self.italic else "**" if self.bold else "*"
+            raise _fail(f"'{opened}' is never closed in the paragraph {first!r}; write \\* for a star", *self.where)
+        while self.items and isinstance(self.items[-1], Break):
+            self.items.pop()
+        return self.items
 
 
 def _icon_scale(m: re.Match[str], path: str | PathLike[str], line: int | None, field: str | None) -> tuple[float, float]:
