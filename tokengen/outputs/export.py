@@ -157,13 +157,8 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
         return catalogue
     width, height = profile.trim
     square = abs(width - height) < 1e-6
-    kind = getattr(catalogue.shape, "kind", None)
-    if not square and kind == "circle":
-        raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
-                          f"{profile.product or 'cards'}; circle tokens need a square trim")
     own_width, own_height = catalogue.size, catalogue.trim_height
-    if kind == "hex":
-        _same_hex_orientation(catalogue, profile, own_width / own_height)
+    _fits_the_shape(catalogue, profile, square, own_width / own_height)
     if abs(width - own_width) > 0.01 or abs(height - own_height) > 0.01:
         problem = proportions_problem(width, height, own_width, own_height, asked=f"profile {profile.name}'s trim",
                                       remedy="choose a profile made for tokens of this shape (tokengen export --list-profiles), "
@@ -174,6 +169,23 @@ def product_trim(catalogue: Catalogue, profile: Profile, size: float | None, not
             notes.append(f"{profile.name}: trim {format_length(width)} × {format_length(height)} replaces the catalogue's "
                          f"{format_length(own_width)} × {format_length(own_height)}")
     return replace(catalogue, size=width, height=None if square and catalogue.height is None else height)
+
+
+def _fits_the_shape(catalogue: Catalogue, profile: Profile, square: bool, proportion: float) -> None:
+    """Refuse a product trim that cannot hold the catalogue's shape: circles need a square trim,
+    hexes one lying their way (:func:`_same_hex_orientation`).
+
+    Raises:
+        LayoutError: as above.
+    """
+    assert profile.trim is not None
+    kind = getattr(catalogue.shape, "kind", None)
+    if not square and kind == "circle":
+        width, height = profile.trim
+        raise LayoutError(f"{catalogue.path}: profile {profile.name} is for {format_length(width)} x {format_length(height)} "
+                          f"{profile.product or 'cards'}; circle tokens need a square trim")
+    if kind == "hex":
+        _same_hex_orientation(catalogue, profile, proportion)
 
 
 def _same_hex_orientation(catalogue: Catalogue, profile: Profile, proportion: float) -> None:
