@@ -636,18 +636,25 @@ def _protocol() -> type:
             self._answer(408, f"request headers not complete within {HEADER_TIMEOUT:g} s\n")
 
         def _answer(self, status: int, text: str) -> None:
-            """Answer ``status`` with ``text`` (when no answer has begun) and close the connection."""
-            if self.conn.our_state is h11.IDLE:
-                message = text.encode()
-                with contextlib.suppress(h11.LocalProtocolError):
-                    self.transport.write(self.conn.send(h11.Response(status_code=status, headers=[
-                        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
-                        (b"connection", b"close"), *SECURITY_HEADERS])))
-                    self.transport.write(self.conn.send(h11.Data(data=message)))
-                    self.transport.write(self.conn.send(h11.EndOfMessage()))
-            self.transport.close()
+            _answer_and_close(self.conn, self.transport, status, text)
 
     return HeaderDeadline
+
+
+def _answer_and_close(conn: Any, transport: asyncio.Transport, status: int, text: str) -> None:
+    """Answer ``status`` with ``text`` on the h11 connection ``conn`` (when no answer has begun),
+    then close ``transport``."""
+    import h11
+
+    if conn.our_state is h11.IDLE:
+        message = text.encode()
+        with contextlib.suppress(h11.LocalProtocolError):
+            transport.write(conn.send(h11.Response(status_code=status, headers=[
+                (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
+                (b"connection", b"close"), *SECURITY_HEADERS])))
+            transport.write(conn.send(h11.Data(data=message)))
+            transport.write(conn.send(h11.EndOfMessage()))
+    transport.close()
 
 
 def uvicorn_server(app: Starlette) -> Any:
