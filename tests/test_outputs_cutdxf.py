@@ -6,6 +6,7 @@ coordinate within 0.1 pt of the SVG's (the SVG's y runs down, the DXF's up), the
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from xml.etree import ElementTree
@@ -13,6 +14,7 @@ from xml.etree import ElementTree
 import ezdxf
 import pytest
 
+from tokengen.geometry import cutpaths
 from tokengen.outputs.cutdxf import points
 from tokengen.outputs.export import export
 from tokengen.sources.catalogue import load_catalogue
@@ -115,3 +117,84 @@ def test_registration_marks_sit_on_a_layer_not_plotted_and_no_marks_leaves_them_
     assert len([e for e in doc.modelspace() if e.dxf.layer == "REGISTRATION"]) == 3
     assert [e.dxf.layer for e in bare.modelspace()] == ["CUT"] * 18
     assert (tmp_path / "a" / "meatshields-cut-dxf.pdf").read_bytes() == (tmp_path / "b" / "meatshields-cut-dxf.pdf").read_bytes()
+
+
+def _ezdxf_sheet(page, spec, ids, registration: bool, cut: str) -> str:
+    """The oracle: the sheet as one ezdxf document of every entity, built through ezdxf's own
+    calls (as tokengen wrote DXF before issue 39), saved as tokengen saves it."""
+    from tokengen.outputs import cutdxf, cutsvg
+
+    mm = cutsvg.MM_PER_PT
+    doc = ezdxf.new("R2010", setup=False)
+    doc.header["$INSUNITS"], doc.header["$MEASUREMENT"] = 4, 1
+    doc.header["$EXTMIN"], doc.header["$EXTMAX"] = (0, 0, 0), (spec.page[0] * mm, spec.page[1] * mm, 0)
+    doc.layers.add("CUT", color=1)
+    msp = doc.modelspace()
+
+    def add(outline, layer, name=None, closed=True):
+        circle = cutdxf.circle_of(outline)
+        if circle is not None:
+            entity = msp.add_circle((circle[0] * mm, circle[1] * mm), circle[2] * mm, dxfattribs={"layer": layer})
+        else:
+            entity = msp.add_lwpolyline([(x * mm, y * mm) for x, y in points(outline)], close=closed, dxfattribs={"layer": layer})
+        if name:
+            entity.set_xdata("TOKENGEN", [(1000, name)])
+
+    doc.appids.add("TOKENGEN")
+    outlines = cutsvg.page_outlines(page, spec)
+    if cut == "shared":
+        for edge in cutpaths.shared_edges(outlines):
+            (_, x0, y0), op = edge.ops
+            if op[0] == "L":
+                msp.add_line((x0 * mm, y0 * mm), (op[1] * mm, op[2] * mm), dxfattribs={"layer": "CUT"})
+            else:
+                add(edge, "CUT", closed=False)
+    else:
+        for name, outline in zip(ids, outlines, strict=True):
+            add(outline, "CUT", name)
+    if registration:
+        layer = doc.layers.add("REGISTRATION", color=7)
+        layer.dxf.plot = 0
+        for mark in cutsvg.registration_marks(spec.page):
+            add(mark.outline, "REGISTRATION", closed=mark.filled)
+    return cutdxf._text(doc)
+
+
+@pytest.mark.parametrize(("catalogue", "cut", "registration"), [
+    ("token_defs.yaml", "outlines", True), ("examples/status-tokens/status.yaml", "outlines", False),
+    ("examples/poker-cards/cards.yaml", "shared", True), ("examples/dial/dial.yaml", "shared", False),
+    ("examples/hex-counters/counters.yaml", "outlines", True)])
+def test_dxf_text_is_the_bytes_of_ezdxfs_own_document(catalogue: str, cut: str, registration: bool):
+    """Issue 39: the DXF is written from one ezdxf frame per page size with the entities formatted
+    by tokengen; every byte is the one ezdxf's document of the same entities saves (squares,
+    circles, rounded and hex outlines, shared lines and curves, the marks, a token id beyond ASCII)."""
+    from tokengen.outputs.cutdxf import dxf_page
+    from tokengen.outputs.cutsvg import cut_sheets
+
+    cat = load_catalogue(ROOT / catalogue)
+    profile = load_profiles()["cut-dxf"]
+    spec = _sheet_spec(profile, cat)
+    for page, sheet, ids in cut_sheets(cat, spec, 2, False):
+        ids = [f"{name}-é✓" for name in ids]
+        assert dxf_page(page, sheet, ids, registration, cut) == _ezdxf_sheet(page, sheet, ids, registration, cut)
+
+
+def test_an_export_makes_one_ezdxf_document_per_page_size_and_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Issue 39: every sheet made its own ezdxf document (8 for 8 sheets); now the full sheets
+    share one frame and the part-filled last sheet has its own."""
+    from tokengen.outputs import cutdxf
+
+    cutdxf._frame.cache_clear()
+    made = []
+    real = ezdxf.new
+    monkeypatch.setattr(ezdxf, "new", lambda *a, **k: made.append(1) or real(*a, **k))
+    profile = dataclasses.replace(load_profiles()["cut-dxf"], copies=20)  # 360 tokens: 7 full sheets and a last one
+    dxfs = [f for f in export(load_catalogue(ROOT / "token_defs.yaml"), profile, tmp_path) if f.suffix == ".dxf"]
+    assert (len(dxfs), len(made)) == (8, 2)
+
+
+def _sheet_spec(profile, catalogue):  # the sheet spec export builds
+    from tokengen.geometry.sizing import sheet_spec
+
+    return sheet_spec(profile.page, catalogue.size, margin=profile.margin, gutter=profile.gutter, bleed=profile.bleed,
+                      columns=profile.columns, group=catalogue.columns, furniture="full")

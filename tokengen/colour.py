@@ -207,9 +207,23 @@ class Converter:
     options: ColourOptions = field(default_factory=ColourOptions)
 
     def __post_init__(self) -> None:
-        self.profile = output_profile(self.options.icc)
+        # an RGB output reads the CMYK profile only for a CMYK colour or picture (:attr:`profile`):
+        # a plain sheet's start-up skips LittleCMS and the ICC file (issue 39)
+        self._profile = output_profile(self.options.icc) if self.model == "cmyk" else None
         self.intent = INTENTS[self.options.intent]
         self._cache: dict[tuple[Colour, bool], tuple[float, ...]] = {}
+
+    @property
+    def profile(self) -> OutputProfile:
+        """The CMYK output profile (:func:`output_profile` of ``options.icc``), read when first
+        needed by an RGB output.
+
+        Raises:
+            RenderError: the output profile cannot be used.
+        """
+        if self._profile is None:
+            self._profile = output_profile(self.options.icc)
+        return self._profile
 
     @property
     def formula(self) -> bool:

@@ -22,7 +22,7 @@ from ..io.atomic import atomic_files
 from ..limits import MAX_PAGES, MAX_TOKENS  # noqa: F401  (re-exported: tokengen.build.MAX_TOKENS)
 from ..model import Catalogue
 from ..units import counted, format_length
-from . import standees, tiles
+from . import tiles
 from .backs import BackSheets, backs_path
 from .options import BuildOptions
 from .result import BuildResult, art_library, pictures_of
@@ -68,6 +68,8 @@ def build_pdf(catalogue: Catalogue, options: BuildOptions, out: str | Path, *, a
         ExportError: an output cannot be written (nothing is left behind).
     """
     if catalogue.standee_base is not None:
+        from . import standees  # only standees need it: a plain sheet's start-up leaves it out
+
         return standees.build_standees(catalogue, options, out)
     if tiles.oversized(catalogue, options):
         return tiles.build_tiled(catalogue, options, out, also)

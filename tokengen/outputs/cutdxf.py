@@ -14,6 +14,8 @@ corner), every edge two tokens share once (:func:`tokengen.geometry.cutpaths.sha
 
 from __future__ import annotations
 
+import functools
+import io
 import math
 from pathlib import Path
 from typing import Any
@@ -99,72 +101,128 @@ def points(outline: Outline) -> list[tuple[float, float]]:
     return out
 
 
-def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool, cut: str = "outlines") -> object:
-    """The ezdxf document of one sheet's cut file (mm, y up): one entity per token, or with
-    ``cut="shared"`` one per edge (shared edges once)."""
-    ezdxf = _ezdxf()
+def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bool, cut: str = "outlines") -> str:
+    """The DXF text of one sheet's cut file (mm, y up): one entity per token, or with
+    ``cut="shared"`` one per edge (shared edges once), after the registration marks' layer when
+    ``registration``.
 
+    The sheet's frame (header, tables, objects, the marks) is ezdxf's own, from :func:`_frame`;
+    the token entities are written here as ezdxf writes them (``"%3d\\n%s\\n"`` tags, floats
+    as ``repr``, handles in upper-case hex from the frame's first free one), so the bytes are
+    those an ezdxf document of the same entities saves (tests/test_outputs_cutdxf.py holds
+    ezdxf's own document as the reference) at a fraction of the cost: ezdxf builds and writes
+    each entity through a dozen objects, and a new document per sheet.
+    """
+    outlines = page_outlines(page, spec)
+    if cut == "shared":
+        edges = cutpaths.shared_edges(outlines)
+        head, tail, first, owner = _frame(spec.page, registration, len(edges))
+        records = [_edge(format(first + k, "X"), owner, edge) for k, edge in enumerate(edges)]
+    else:
+        head, tail, first, owner = _frame(spec.page, registration, len(outlines))
+        records = [_entity(format(first + k, "X"), owner, "CUT", outline, True, name)
+                   for k, (name, outline) in enumerate(zip(ids, outlines, strict=True))]
+    return "".join([head, *records, tail])
+
+
+def _tags(*pairs: tuple[int, object]) -> str:
+    """DXF tags as ezdxf's TagWriter writes them: the code right-aligned in 3, then the value."""
+    return "".join(f"{code:3d}\n{value}\n" for code, value in pairs)
+
+
+def _entity(handle: str, owner: str, layer: str, outline: Outline, closed: bool, name: str | None) -> str:
+    """One ``CIRCLE`` (when ``outline`` is one) or ``LWPOLYLINE`` record, coordinates in mm,
+    with ``name`` as extended data of application ``TOKENGEN``."""
+    circle = circle_of(outline)
+    head = _tags((0, "CIRCLE" if circle else "LWPOLYLINE"), (5, handle), (330, owner), (100, "AcDbEntity"), (8, layer))
+    if circle is not None:
+        body = _tags((100, "AcDbCircle"), (10, repr(circle[0] * MM_PER_PT)), (20, repr(circle[1] * MM_PER_PT)), (30, "0.0"),
+                     (40, repr(circle[2] * MM_PER_PT)))
+    else:
+        pts = points(outline)
+        body = _tags((100, "AcDbPolyline"), (90, len(pts)), (70, int(closed))) + "".join(
+            f" 10\n{x * MM_PER_PT!r}\n 20\n{y * MM_PER_PT!r}\n" for x, y in pts)
+    return head + body + (_tags((1001, "TOKENGEN"), (1000, name)) if name else "")
+
+
+def _edge(handle: str, owner: str, edge: Outline) -> str:
+    """One shared edge on layer ``CUT``: a ``LINE``, or an open ``LWPOLYLINE`` for a curve."""
+    (_, x0, y0), op = edge.ops
+    if op[0] != "L":
+        return _entity(handle, owner, "CUT", edge, False, None)
+    return _tags((0, "LINE"), (5, handle), (330, owner), (100, "AcDbEntity"), (8, "CUT"), (100, "AcDbLine"),
+                 (10, repr(x0 * MM_PER_PT)), (20, repr(y0 * MM_PER_PT)), (30, "0.0"),
+                 (11, repr(op[1] * MM_PER_PT)), (21, repr(op[2] * MM_PER_PT)), (31, "0.0"))
+
+
+#: Where the token entities go in the frame's text: the start of its ENTITIES section.
+ENTITIES = "  0\nSECTION\n  2\nENTITIES\n"
+
+
+@functools.lru_cache(maxsize=8)
+def _frame(page: tuple[float, float], registration: bool, count: int) -> tuple[str, str, int, str]:
+    """The ezdxf document of a ``page`` (w, h pt) sheet with ``count`` handles kept free for the
+    token entities, as text split where they go: (text up to and with the ENTITIES section's
+    head, the rest (the marks, when ``registration``), the first free handle, the model space's
+    handle that owns them). One per page size and count: every full sheet of an export shares it."""
+    ezdxf = _ezdxf()
     doc = ezdxf.new("R2010", setup=False)
     doc.header["$INSUNITS"] = INSUNITS_MM
     doc.header["$MEASUREMENT"] = 1  # metric
-    w, h = spec.page
+    w, h = page
     doc.header["$EXTMIN"] = (0, 0, 0)
     doc.header["$EXTMAX"] = (w * MM_PER_PT, h * MM_PER_PT, 0)
     doc.layers.add("CUT", color=1)
     msp = doc.modelspace()
-
-    def add(outline: Outline, layer: str, name: str | None = None, closed: bool = True) -> None:
-        circle = circle_of(outline)
-        entity: Any
-        if circle is not None:
-            entity = msp.add_circle((circle[0] * MM_PER_PT, circle[1] * MM_PER_PT), circle[2] * MM_PER_PT, dxfattribs={"layer": layer})
-        else:
-            entity = msp.add_lwpolyline([(x * MM_PER_PT, y * MM_PER_PT) for x, y in points(outline)], close=closed,
-                                        dxfattribs={"layer": layer})
-        if name:
-            entity.set_xdata("TOKENGEN", [(1000, name)])
-
     doc.appids.add("TOKENGEN")
-    if cut == "shared":
-        for edge in cutpaths.shared_edges(page_outlines(page, spec)):
-            (_, x0, y0), op = edge.ops
-            if op[0] == "L":
-                msp.add_line((x0 * MM_PER_PT, y0 * MM_PER_PT), (op[1] * MM_PER_PT, op[2] * MM_PER_PT), dxfattribs={"layer": "CUT"})
-            else:
-                add(edge, "CUT", closed=False)
-    else:
-        for token_id, outline in zip(ids, page_outlines(page, spec), strict=True):
-            add(outline, "CUT", token_id)
+    handles = doc.entitydb.handles  # the tokens' entities take the next ``count`` handles
+    first = int(str(handles), 16)
+    for _ in range(count):
+        handles.next()
     if registration:
         marks = doc.layers.add("REGISTRATION", color=7)
         marks.dxf.plot = 0  # a layer not to plot: reference for the eye, not a path to cut (--no-marks drops it)
-        for mark in registration_marks(spec.page):
-            add(mark.outline, "REGISTRATION", closed=mark.filled)
-    return doc
+        for mark in registration_marks(page):
+            pts = [(x * MM_PER_PT, y * MM_PER_PT) for x, y in points(mark.outline)]
+            msp.add_lwpolyline(pts, close=mark.filled, dxfattribs={"layer": "REGISTRATION"})
+    head, found, tail = _text(doc).partition(ENTITIES)
+    if not found:
+        raise ExportError(f"ezdxf {ezdxf.__version__} wrote no ENTITIES section where tokengen expects one")
+    return head + found, tail, first, msp.layout_key
 
 
-def _save(doc: object, path: Path) -> None:
-    """Save ``doc`` deterministically: ezdxf's fixed dates and GUIDs instead of now and random
-    ones, so the same input gives the same bytes (as the PDFs do)."""
+def _text(doc: Any) -> str:
+    """The DXF text of ezdxf document ``doc``, deterministic: ezdxf's fixed dates and GUIDs
+    instead of now and random ones, so the same input gives the same bytes (as the PDFs do)."""
     ezdxf = _ezdxf()
 
-    doc.classes.add_required_classes(doc.dxfversion)  # type: ignore[attr-defined]  # doc is an ezdxf Drawing, typed object to keep ezdxf out of import time
-    classes = doc.classes.classes  # type: ignore[attr-defined]  # filled in set order: sort them
+    doc.classes.add_required_classes(doc.dxfversion)
+    classes = doc.classes.classes  # filled in set order: sort them
     ordered = sorted(classes.items())
     classes.clear()
     classes.update(ordered)
     from ezdxf.document import CREATED_BY_EZDXF, WRITTEN_BY_EZDXF
 
-    meta = doc.ezdxf_metadata()  # type: ignore[attr-defined]  # an ezdxf Drawing (see above)
+    meta = doc.ezdxf_metadata()
     marker = f"{ezdxf.__version__} (tokengen)"  # ezdxf's marker holds the time of day
     meta[CREATED_BY_EZDXF] = marker
-    doc._update_ezdxf_metadata = lambda: meta.__setitem__(WRITTEN_BY_EZDXF, marker)  # type: ignore[attr-defined]  # ezdxf stamps the time here on every save: fixed for byte-identical files
+    doc._update_ezdxf_metadata = lambda: meta.__setitem__(WRITTEN_BY_EZDXF, marker)  # ezdxf stamps the time here on every save: fixed for byte-identical files
     fixed = ezdxf.options.write_fixed_meta_data_for_testing
     ezdxf.options.write_fixed_meta_data_for_testing = True
+    stream = io.StringIO()
     try:
-        doc.saveas(path)  # type: ignore[attr-defined]  # an ezdxf Drawing (see above)
+        doc.write(stream)
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = fixed
+    return stream.getvalue()
+
+
+def _save(text: str, path: Path) -> None:
+    """Write DXF ``text`` as ezdxf saves an R2010 file: UTF-8, text mode, ezdxf's ``dxfreplace``
+    error handler (registered when ezdxf is imported) for what UTF-8 cannot hold."""
+    _ezdxf()
+    with open(path, "w", encoding="utf-8", errors="dxfreplace") as f:
+        f.write(text)
 
 
 def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: bool = False, copies: int = 1,
@@ -184,10 +242,10 @@ def write_cut_dxfs(catalogue, spec: SheetSpec, out_stem: Path, registration: boo
     written = []
     for page, sheet, ids in cut_sheets(catalogue, spec, copies, registration):
         target = dxf_path(out_stem, page.number + 1)
-        doc = dxf_page(page, sheet, ids, registration, cut)
+        text = dxf_page(page, sheet, ids, registration, cut)
         with atomic_path(target, inputs=catalogue.files_read()) as temp:
             try:
-                _save(doc, temp)
+                _save(text, temp)
             except OSError as exc:
                 raise ExportError(f"{target}: cannot write DXF: {exc.strerror or exc}") from None
         written.append(target)

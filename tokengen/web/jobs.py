@@ -92,24 +92,30 @@ class Built:
     lines: list[str] = field(default_factory=list)
 
 
-def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
-    """``tokengen build CATALOGUE -o OUT`` with the form's options; the PDF (and a separate
-    backs file) written to ``out``.
+@dataclass(frozen=True)
+class BuildForm:
+    """The form's build options, checked as ``tokengen build`` checks them: ``margin`` and
+    ``gutter`` in pt, ``size`` in pt or None, ``scale`` or None, ``copies``, and the
+    :class:`~tokengen.outputs.options.BuildOptions` keywords the form sets (``backs``, ``flip``,
+    ``rules``, ``back_offset``, ``printer_scale``)."""
+
+    margin: float
+    gutter: float
+    size: float | None
+    scale: float | None
+    copies: int
+    options: dict[str, Any]
+
+
+def build_form(values: dict[str, str]) -> BuildForm:
+    """The form's build options checked in the order the page passes them to the CLI (the
+    values click converts first, then what the command itself checks), so the first bad one is
+    the one the CLI names.
 
     Raises:
-        UsageError: a bad option (the CLI's message). TokengenError: the catalogue or the build
-            fails (the library's message).
+        UsageError: a bad option (the CLI's message).
     """
-    from ..faces.pagesetup import parse_offset, parse_scale
-    from ..geometry import sizing
-    from ..outputs.build import build_pdf
-    from ..outputs.options import BuildOptions
-    from ..sources.bundled import resolve
-    from ..sources.catalogue import load_unchanged
-
     command = "tokengen build"
-    path = resolve(catalogue)
-    # the values click converts, in the order the page passes them to the CLI
     margin = _length(command, "--margin", values.get("margin") or DEFAULTS["margin"])
     gutter = _length(command, "--gutter", values.get("gutter") or DEFAULTS["gutter"])
     size = _length(command, "--size", values["size"]) if values.get("size") else None
@@ -117,8 +123,21 @@ def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
     copies = _convert(command, "--copies", COPIES, values["copies"]) if values.get("copies") else 1
     backs = _convert(command, "--backs", BACKS, values["backs"], BACKS_HINT) if values.get("backs") else None
     flip = _convert(command, "--flip", FLIPS, values["flip"]) if backs and values.get("flip") else None
-    home_bleed = parse_length(DEFAULTS["home_bleed"])
-    # then what the command itself checks
+    options = _back_options(values, backs, flip)
+    if size is not None and scale is not None:
+        raise UsageError(usage_line(command, SIZE_OR_SCALE))
+    return BuildForm(margin, gutter, size, scale, copies, options)
+
+
+def _back_options(values: dict[str, str], backs: str | None, flip: str | None) -> dict[str, Any]:
+    """The backs' keywords of :class:`~tokengen.outputs.options.BuildOptions` (and the rules
+    sheet's), the back offset refused without backs as the CLI refuses it.
+
+    Raises:
+        UsageError: a back offset without backs, or a bad offset or printer scale.
+    """
+    from ..faces.pagesetup import parse_offset, parse_scale
+
     if not backs and values.get("back_offset"):
         raise UsageError(BACKS_NEEDED)
     options: dict[str, Any] = {"backs": backs, "flip": flip or "long", "rules": on(values.get("rules"))}
@@ -126,18 +145,35 @@ def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
         options["back_offset"] = parse_offset(values["back_offset"])
     if values.get("printer_scale"):
         options["printer_scale"] = parse_scale(values["printer_scale"])
-    if size is not None and scale is not None:
-        raise UsageError(usage_line(command, SIZE_OR_SCALE))
+    return options
+
+
+def build(catalogue: str, values: dict[str, str], out: Path) -> Built:
+    """``tokengen build CATALOGUE -o OUT`` with the form's options (:func:`build_form`); the PDF
+    (and a separate backs file) written to ``out``.
+
+    Raises:
+        UsageError: a bad option (the CLI's message). TokengenError: the catalogue or the build
+            fails (the library's message).
+    """
+    from ..geometry import sizing
+    from ..outputs.build import build_pdf
+    from ..outputs.options import BuildOptions
+    from ..sources.bundled import resolve
+    from ..sources.catalogue import load_unchanged
+
+    path = resolve(catalogue)
+    form = build_form(values)
     with LIBRARY_LOCK:
         cat = load_unchanged(path)  # the catalogue and its laid-out faces, kept while its files are unchanged
-        trim = sizing.token_size(cat.size, size, scale, cat.shape)
-        spec = sizing.sheet_spec(_page(command, values.get("page") or DEFAULTS["page"], on(values.get("landscape"))), trim,
-                                 margin=margin, gutter=gutter, columns=None, group=cat.columns,
+        trim = sizing.token_size(cat.size, form.size, form.scale, cat.shape)
+        page = _page("tokengen build", values.get("page") or DEFAULTS["page"], on(values.get("landscape")))
+        spec = sizing.sheet_spec(page, trim, margin=form.margin, gutter=form.gutter, columns=None, group=cat.columns,
                                  cut_lines=not on(values.get("no_cut_lines")), crop_marks=on(values.get("crop_marks")),
-                                 home_bleed=home_bleed, furniture="full")
-        result = build_pdf(cat, BuildOptions(sheet=spec, copies=copies, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES,
+                                 home_bleed=parse_length(DEFAULTS["home_bleed"]), furniture="full")
+        result = build_pdf(cat, BuildOptions(sheet=spec, copies=form.copies, max_tokens=MAX_TOKENS, max_pages=MAX_PAGES,
                                              fill=on(values.get("fill")), fold=None, max_dpi=MAX_DPI,
-                                             max_art_pixels=MAX_ART_PIXELS, **options), out)
+                                             max_art_pixels=MAX_ART_PIXELS, **form.options), out)
     return Built(result, [*build_lines(result), *(warning_line(w) for w in result.warnings)])
 
 

@@ -73,6 +73,8 @@ MAX_VALUE = 100
 PREVIEW_DPI = 100
 #: Pages shown (the first ones; the PDF to download has them all).
 MAX_SHOWN = 12
+#: The form's values :func:`tokengen.web.jobs.check` reads (``tokengen check``'s options).
+CHECKED = ("page", "margin", "size")
 #: Renders kept in memory.
 CACHE_SIZE = 8
 #: Longest wait of a long poll (s).
@@ -201,6 +203,7 @@ class State:
         self.generation = 0
         self.cache: OrderedDict[str, Rendered] = OrderedDict()
         self.downloads: OrderedDict[str, tuple[str, bytes, str]] = OrderedDict()
+        self.checks: OrderedDict[str, dict[str, Any]] = OrderedDict()  # check reports by generation and CHECKED values
         self.cache_lock = threading.Lock()
         self.stop = threading.Event()
         self.watching = threading.Event()  # set once the watcher sees every later change
@@ -278,23 +281,42 @@ class State:
                         rendered.pages = [png_bytes(image, PREVIEW_DPI) for image in render_pages(rendered.pdf, PREVIEW_DPI, limit=MAX_SHOWN)]
                 except TokengenError as exc:
                     rendered.error = str(exc)
-            try:
-                rendered.check = jobs.check(self.given, values)
-            except TokengenError as exc:
-                rendered.check = {"error": str(exc)}
+            rendered.check = self._check(generation, values)
         finally:
             shutil.rmtree(out.parent, ignore_errors=True)
         self._remember(self.cache, key, rendered)
         return rendered
 
-    def _pdf_name(self) -> str:
-        from ..outputs.export import slug
-        from ..sources.catalogue import load_catalogue
-
+    def _check(self, generation: int, values: dict[str, str]) -> dict[str, Any]:
+        """``tokengen check``'s report for ``values`` (or its error), kept per generation and
+        the values it reads (:data:`CHECKED`): an option it does not read (copies, backs,
+        gutter, marks, …) reuses the report instead of reading and checking the catalogue again."""
+        key = json.dumps([generation, [values.get(name) or "" for name in CHECKED]])
+        with self.cache_lock:
+            if key in self.checks:
+                self.checks.move_to_end(key)
+                return self.checks[key]
         try:
-            return f"{slug(load_catalogue(self.catalogue).title)}.pdf"
+            report = jobs.check(self.given, values)
+        except TokengenError as exc:
+            report = {"error": str(exc)}
+        self._remember(self.checks, key, report)
+        return report
+
+    def _pdf_name(self) -> str:
+        """The download's name: the catalogue's title as a file name (``tokens.pdf`` when it
+        cannot be read), from the catalogue kept while its files are unchanged."""
+        from ..outputs.export import slug
+        from ..sources.bundled import resolve
+        from ..sources.catalogue import load_catalogue, load_unchanged
+
+        path = resolve(self.given)  # as jobs.build reads it: the kept catalogue names its file as the user gave it
+        try:
+            with jobs.LIBRARY_LOCK:
+                cat = load_unchanged(path) if path.absolute() == self.catalogue else load_catalogue(self.catalogue)
         except TokengenError:
             return "tokens.pdf"
+        return f"{slug(cat.title)}.pdf"
 
     def shop(self, profile: str, image_url: str | None = None) -> tuple[str, bytes, str]:
         """The print-shop files of ``profile`` (a ``tts`` one with ``image_url``, the
@@ -636,18 +658,25 @@ def _protocol() -> type:
             self._answer(408, f"request headers not complete within {HEADER_TIMEOUT:g} s\n")
 
         def _answer(self, status: int, text: str) -> None:
-            """Answer ``status`` with ``text`` (when no answer has begun) and close the connection."""
-            if self.conn.our_state is h11.IDLE:
-                message = text.encode()
-                with contextlib.suppress(h11.LocalProtocolError):
-                    self.transport.write(self.conn.send(h11.Response(status_code=status, headers=[
-                        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
-                        (b"connection", b"close"), *SECURITY_HEADERS])))
-                    self.transport.write(self.conn.send(h11.Data(data=message)))
-                    self.transport.write(self.conn.send(h11.EndOfMessage()))
-            self.transport.close()
+            _answer_and_close(self.conn, self.transport, status, text)
 
     return HeaderDeadline
+
+
+def _answer_and_close(conn: Any, transport: asyncio.Transport, status: int, text: str) -> None:
+    """Answer ``status`` with ``text`` on the h11 connection ``conn`` (when no answer has begun),
+    then close ``transport``."""
+    import h11
+
+    if conn.our_state is h11.IDLE:
+        message = text.encode()
+        with contextlib.suppress(h11.LocalProtocolError):
+            transport.write(conn.send(h11.Response(status_code=status, headers=[
+                (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(message)).encode()),
+                (b"connection", b"close"), *SECURITY_HEADERS])))
+            transport.write(conn.send(h11.Data(data=message)))
+            transport.write(conn.send(h11.EndOfMessage()))
+    transport.close()
 
 
 def uvicorn_server(app: Starlette) -> Any:
