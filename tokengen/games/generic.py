@@ -270,6 +270,33 @@ def check_svg_art(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     return found
 
 
+def check_art_resolution(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``art-resolution`` for each picture a build prints below 300 DPI, and the line for
+    the pictures it resamples down: the faces (and backs) are drawn on a sheet that is never saved,
+    as ``build`` draws them at the settings' size, and the art library's lines are taken as
+    ``build`` prints them (:meth:`tokengen.faces.art.ArtLibrary.warnings`; SVG notes are
+    :func:`check_svg_art`'s). A catalogue without raster pictures is not drawn."""
+    import io
+
+    from ..faces.art import ArtLibrary
+    from ..faces.render import SheetCanvas, open_canvas
+    from ..faces.svgart import is_svg
+
+    if not any(not is_svg(path) for path in catalogue.files_read()[1:]):
+        return []
+    library = ArtLibrary("rgb")
+    for band in bands.bands(catalogue):
+        spec = _spec(catalogue, settings, band.trim)
+        canvas = open_canvas(io.BytesIO(), spec.page, title="", author="", subject="")
+        sheet = SheetCanvas(canvas, spec.size, 0.0, "rgb", art=library, page=spec.page, design=catalogue.safe_area,
+                            height=spec.height, shape=spec.shape)
+        for token in band.tokens:
+            sheet.face_form(token)
+            sheet.back_form(token.back)
+    svg_notes = ": SVG: "
+    return [Finding(WARNING, "art-resolution", line) for line in library.warnings(catalogue.path.parent) if svg_notes not in line]
+
+
 #: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks, check_sheet_notes, check_svg_art, check_rules, check_odds)
+          check_remarks, check_sheet_notes, check_svg_art, check_art_resolution, check_rules, check_odds)
