@@ -5,6 +5,7 @@ punctuation after it."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -128,6 +129,19 @@ def test_a_language_without_a_dictionary_is_refused_by_name(tmp_path: Path, run,
     assert result.exit_code != 0
     assert f"{where} no hyphenation dictionary for the language" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("top", "element", "field", "where"), [("lang: de\n", "", "text", "cards.yaml:3: lang:"),
+                                                                ("", ", lang: de", "text", "cards.yaml:5: template[0].lang:")])
+def test_a_language_without_pyphen_installed_names_the_extra(tmp_path: Path, run, monkeypatch, top: str, element: str,
+                                                              field: str, where: str):
+    """pyphen is the hyphens extra (issue 43, a light default install): a catalogue that declares a
+    language where it is missing is refused by file, line and key with the line that installs it."""
+    monkeypatch.setitem(sys.modules, "pyphen", None)  # import pyphen raises ImportError, as when not installed
+    result = run("build", str(_lang_catalogue(tmp_path, top, element, field)), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code == 2 and not (tmp_path / "out.pdf").exists()
+    assert result.stderr == (f"tokengen: error: {tmp_path / where} hyphenation by the language 'de' needs pyphen, the hyphens "
+                             "extra: pip install 'tokengen-print[hyphens]'\n")
 
 
 #: The characters of the test CJK font: ideographs and kana (a full em wide), CJK punctuation, ASCII.

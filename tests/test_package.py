@@ -163,10 +163,11 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     assert not [n for n in names if "/share/" in n or n.startswith("tests/")]
     if uv:
         _run([uv, "venv", "--quiet", "--python", sys.executable, str(env_dir)], cwd=tmp_path)
-        _offline_first([uv, "pip", "install", "--quiet", "--python", str(py), str(wheel)], cwd=tmp_path)
+        _offline_first([uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", str(py), str(wheel)], cwd=tmp_path)
     else:
         venv.create(env_dir, with_pip=True)
         _run([str(py), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path)
+    _installed_weight_is_light(env_dir)
     empty = tmp_path / "empty"
     empty.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TOKENGEN_FONT_DIR", "VIRTUAL_ENV")}
@@ -186,6 +187,21 @@ def test_wheel_installs_into_a_fresh_venv_and_works_from_an_empty_folder(tmp_pat
     version = _run([str(py), "-m", "tokengen", "--version"], cwd=empty, env=env).stdout
     assert version == "tokengen, version " + tokengen.__version__ + "\n"
     _starters_build_check_and_export(script, empty, env)
+
+
+#: The venv's own installer, which a fresh venv has before tokengen is installed into it.
+INSTALLER = ("pip", "setuptools", "pkg_resources", "_distutils_hack", "distutils-precedence.pth")
+
+
+def _installed_weight_is_light(env_dir: Path) -> None:
+    """Issue 43: the default install's packages (bytecode compiled, as pip does) take under 100 MB,
+    the venv's own pip and setuptools apart; the extras' packages are not among them."""
+    [site] = env_dir.glob("lib/python3*/site-packages") or env_dir.glob("Lib/site-packages")
+    ours = [p for p in site.iterdir() if not p.name.startswith(INSTALLER)]
+    size = sum(f.stat().st_size for p in ours for f in ([p] if p.is_file() else p.rglob("*")) if f.is_file())
+    assert size < 100 * 2**20, f"the default install takes {size / 2**20:.1f} MB"
+    names = {p.name.split("-")[0].lower() for p in ours}
+    assert not names & {"ezdxf", "numpy", "pyphen", "starlette", "uvicorn"}, sorted(names)
 
 
 #: starter → its catalogue file, its token count and the files it writes besides the catalogue

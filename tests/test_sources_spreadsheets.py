@@ -246,3 +246,39 @@ def test_check_names_the_spreadsheet_row_and_column_once(tmp_path, run):
         "line": 4, "field": "id (column A)", "data": {}, "file": str(sheet)}]
     assert run("build", str(path), "-o", str(tmp_path / "x.pdf")).stderr == (
         f"tokengen: error: {sheet}:4: id (column A): id 'Élan' must be lowercase letters, digits, '-' or '_'\n")
+
+
+# -- merged cells: read as the sheet shows them (a new user's sheet, issue 43) -------------------
+def _merged_workbook(folder: Path, rows: list[list], merges: list[str]) -> Path:
+    """A workbook as a spreadsheet program saves one with merged cells (openpyxl's normal writer),
+    and the catalogue reading it."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    for ref in merges:
+        book.active.merge_cells(ref)
+    book.save(folder / "tokens.xlsx")
+    path = folder / "cat.yaml"
+    path.write_text(textwrap.dedent(CATALOGUE.replace("{ext}", "xlsx")), "utf-8")
+    return path
+
+
+def test_a_cell_merged_down_a_column_gives_each_row_its_value(tmp_path):
+    path = _merged_workbook(tmp_path, [HEADER, ["orc", "Orc", "Infantry", 5, 1], ["gob", "Goblin", None, 3, 1],
+                                       ["elf", "Elf", "Archer", 4, 2]], ["C2:C3"])
+    assert values(path) == [("orc", "Orc", "Infantry", 5, 1, 1), ("gob", "Goblin", "Infantry", 3, 1, 1),
+                            ("elf", "Elf", "Archer", 4, 2, 1)]
+    assert pdf_words(path, tmp_path / "out.pdf").count("Infantry") == 2
+
+
+def test_a_title_merged_across_the_header_is_refused_by_its_range(tmp_path, run):
+    path = _merged_workbook(tmp_path, [["Orc army: unit list"], HEADER, ["orc", "Orc", "Infantry", 5, 1]], ["A1:E1"])
+    message = ("cells A1:E1 are merged across columns, showing 'Orc army: unit list' over several; each column is one "
+               "field (and the first row the field names): unmerge them, or delete a title row above the header")
+    result = run("build", str(path), "-o", str(tmp_path / "out.pdf"))
+    assert result.exit_code == 2 and not (tmp_path / "out.pdf").exists()
+    assert result.stderr == f"tokengen: error: {tmp_path / 'tokens.xlsx'}:1: {message}\n"
+    checked = run("check", str(path))
+    assert checked.exit_code == 1 and message in checked.stdout

@@ -4,6 +4,7 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ..errors import LayoutError
@@ -270,6 +271,47 @@ def check_svg_art(catalogue: Catalogue, settings: Settings) -> list[Finding]:
     return found
 
 
+def check_art_resolution(catalogue: Catalogue, settings: Settings) -> list[Finding]:
+    """Warning ``art-resolution`` for each picture a build prints below 300 DPI, and the line for
+    the pictures it resamples down: the faces (and backs) are drawn on a sheet that is never saved,
+    as ``build`` draws them at the settings' size, and the art library's lines are taken as
+    ``build`` prints them (:meth:`tokengen.faces.art.ArtLibrary.warnings`; SVG notes are
+    :func:`check_svg_art`'s): pictures, image fields and icons in text alike. A catalogue that
+    shows no raster picture is not drawn."""
+    import io
+
+    from ..faces.art import ArtLibrary
+    from ..faces.render import SheetCanvas, open_canvas
+
+    if not _shows_pictures(catalogue):
+        return []
+    library = ArtLibrary("rgb")
+    for band in bands.bands(catalogue):
+        spec = _spec(catalogue, settings, band.trim)
+        canvas = open_canvas(io.BytesIO(), spec.page, title="", author="", subject="")
+        sheet = SheetCanvas(canvas, spec.size, 0.0, "rgb", art=library, page=spec.page, design=catalogue.safe_area,
+                            height=spec.height, shape=spec.shape)
+        for token in band.tokens:
+            sheet.face_form(token)
+            sheet.back_form(token.back)
+    svg_notes = ": SVG: "
+    return [Finding(WARNING, "art-resolution", line) for line in library.warnings(catalogue.path.parent) if svg_notes not in line]
+
+
+def _shows_pictures(catalogue: Catalogue) -> bool:
+    """Whether a face or back of ``catalogue`` may show a raster picture: art, an image field's
+    picture, a template's literal picture or an icon in its text."""
+    from ..faces.svgart import is_svg
+    from ..sources.template import pictures, templates_of
+
+    art = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
+    art |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
+    if any(not is_svg(path) for path in art):
+        return True
+    faces = {id(token.template): token.template for token in catalogue.tokens if token.template is not None}
+    return any(pictures(face) or any(template.icons for template in templates_of(face)) for face in faces.values())
+
+
 #: The generic checks, in report order: the catalogue's own rules and odds last.
 CHECKS = (check_unique_ids, check_blind_backs, check_sizes_fit, check_text_legible, check_text_fits, check_thin_strokes,
-          check_remarks, check_sheet_notes, check_svg_art, check_rules, check_odds)
+          check_remarks, check_sheet_notes, check_svg_art, check_art_resolution, check_rules, check_odds)

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..errors import CatalogueError
 from .cellformat import format_date
+from .merges import fill_merged
 from .yamlsrc import one_line
 
 #: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 token
@@ -523,7 +524,8 @@ def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
     with path.open("rb") as file, closing(openpyxl.load_workbook(file, read_only=True, data_only=True, rich_text=True)) as book:
         sheet = _seen_sheet(path, book)
         out: list[RawRow] = []
-        for number, cells, shown in _sheet_cells(path, sheet):
+        merged: list[str] = []
+        for number, cells, shown in _sheet_cells(path, sheet, merged):
             row, far = _row_values(path, cells, sheet)
             if not shown:
                 if far is not None or not _blank(row):
@@ -534,7 +536,7 @@ def _read_xlsx(path: Path, hidden: list[int]) -> list[RawRow]:
                 out.append((number, row, far))
                 if len(out) > MAX_ROWS + 1:
                     break
-        return out
+        return fill_merged(path, out, merged)
 
 
 def _row_values(path: Path, cells: list[dict[str, Any]], sheet: Any) -> tuple[list[Any], int | None]:
@@ -595,12 +597,13 @@ def _damaged_cell(path: Path, row: int, column: int, exc: BaseException) -> Cata
                           field=f"column {column_letter(column - 1)}")
 
 
-def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, Any]], bool]]:
+def _sheet_cells(path: Path, sheet: Any, merged: list[str]) -> Iterator[tuple[int, list[dict[str, Any]], bool]]:
     """The rows of a read-only worksheet as (row number, cells, shown), each cell openpyxl's dict
     of ``row``, ``column``, ``value`` (the saved value), ``data_type`` and ``style_id``, plus
     ``formula`` (its text, ``=B2*2``) when it has a formula and no saved value; ``shown`` is false
     for a row marked hidden (``<row hidden="1">``: hidden by hand, by an autofilter or in a
-    collapsed group). One pass over the sheet's XML.
+    collapsed group). One pass over the sheet's XML; once it is read whole, the sheet's merged
+    ranges (``B2:B3``) are appended to ``merged``.
 
     Raises:
         CatalogueError: a shared-string cell whose index is not one of the workbook's shared
@@ -618,6 +621,8 @@ def _sheet_cells(path: Path, sheet: Any) -> Iterator[tuple[int, list[dict[str, A
         parser.path, parser.strings, parser.hidden = path, len(shared), set()
         for number, cells in parser.parse():
             yield number, cells, number not in parser.hidden
+        ranges = getattr(parser, "merged_cells", None)  # <mergeCells>, after the rows: read by openpyxl's parser
+        merged += [str(cell.ref) for cell in getattr(ranges, "mergeCell", None) or ()]
 
 
 def _parser_class() -> Any:

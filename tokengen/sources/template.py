@@ -1444,15 +1444,23 @@ def _field_lang(element: Element, langs: dict[str, str]) -> Element:
     return replace(element, lang=found) if found else element
 
 
+#: The install line for :func:`hyphenation_lang`'s dictionaries (docs/guide/install.md, extras).
+HYPHENS_EXTRA = "pip install 'tokengen-print[hyphens]'"
+
+
 def hyphenation_lang(code: str, where: CatalogueError) -> str:
     """The pyphen dictionary for the language ``code`` (``en`` → ``en``, ``en-gb`` → ``en_GB``).
 
     Raises:
         CatalogueError: ``where`` (file, line, key) with the message that pyphen has no
-            dictionary for ``code``.
+            dictionary for ``code``, or that pyphen (the ``hyphens`` extra,
+            :data:`HYPHENS_EXTRA`) is not installed.
     """
-    import pyphen  # only catalogues that declare a language pay for loading its list of dictionaries
-
+    try:
+        import pyphen  # only catalogues that declare a language pay for loading its list of dictionaries
+    except ImportError:
+        raise CatalogueError(where.path, f"hyphenation by the language '{code}' needs pyphen, the hyphens extra: "
+                             f"{HYPHENS_EXTRA}", where.line, where.field) from None
     found = pyphen.language_fallback(code.replace("-", "_"))
     if found is None:
         known = ", ".join(sorted(name for name in pyphen.LANGUAGES if "_" not in name))
