@@ -45,6 +45,7 @@ import pikepdf
 from ..errors import PreflightError
 from ..io import guard
 from ..limits import PREFLIGHT_LIMITS
+from . import prescan
 
 MiB = 1 << 20
 Matrix = tuple[float, float, float, float, float, float]
@@ -66,6 +67,15 @@ NEUTRAL_MIN = 13
 NEUTRAL_SPREAD = 13
 #: Pixels of one image looked at for neutrals: a larger image is sampled (nearest pixel) down to this.
 NEUTRAL_PIXELS = 1_000_000
+#: One array or dictionary in a content stream may hold at most this share of the operators
+#: limit in items, nested ones included (100,000 by default): qpdf builds it whole, at about
+#: 200 bytes an item, before the reader sees it (:mod:`tokengen.preflight.prescan`).
+ITEMS_SHARE = 10
+#: The look before parsing (:func:`~tokengen.preflight.prescan.largest_container`) takes at most
+#: this many steps per operator of the limit: a step is a string, container or run of comments,
+#: each at least one token qpdf would read, so a stream within the operator and operand limits
+#: (three tokens an operator) never reaches it; about 0.5 µs a step.
+SCAN_STEPS = 6
 #: Largest expansion ratio of a filter qpdf decodes for us (LZW: one 12-bit code → 4,096 bytes).
 WORST_RATIO = 2_800
 
@@ -146,6 +156,30 @@ class Budget:
             limit = 2 * self.limits.operators
             raise PreflightError(f"content-stream operands read in the file (each stream once): more than the limit of {limit:,} "
                                  f"(twice the operators; raise it with {FLAGS['operators']})")
+
+    def check_items(self, data: bytes, label: str) -> None:
+        """Refuse the content stream ``data`` (of ``label``: ``page`` or a form's description)
+        when one array or dictionary in it holds more than ``limits.operators`` /
+        :data:`ITEMS_SHARE` items (:func:`~tokengen.preflight.prescan.largest_container`),
+        before qpdf builds it; a stream too short to hold that many is not scanned.
+
+        Raises:
+            PreflightError: naming the limit and ``--max-operators``; also when the look takes
+                more than :data:`SCAN_STEPS` × ``limits.operators`` steps.
+        """
+        cap = max(1, self.limits.operators // ITEMS_SHARE)
+        if not prescan.worth_scanning(data, cap):
+            return
+        where = "a page's content" if label == "page" else f"{label}'s content"
+        steps = SCAN_STEPS * self.limits.operators
+        try:
+            largest = prescan.largest_container(data, cap, steps)
+        except prescan.TooManyTokens:
+            raise PreflightError(f"strings, arrays, dictionaries and comments in {where}: more than the limit of {steps:,} "
+                                 f"({SCAN_STEPS} times the operators; raise it with {FLAGS['operators']})") from None
+        if largest > cap:
+            raise PreflightError(f"items of one array or dictionary in {where}: more than the limit of {cap:,} "
+                                 f"(the operators / {ITEMS_SHARE}; raise it with {FLAGS['operators']})")
 
     def charge_chars(self, n: int) -> None:
         """Count ``n`` more characters checked (across all pages); raises PreflightError past the limit."""
@@ -694,6 +728,7 @@ class Walker:
             stream = self.pikepdf.Stream(self.pdf, b"")
             self.scratch.append((stream, self.pikepdf.Page(self.pdf.make_indirect(self.pikepdf.Dictionary(Contents=stream)))))
         stream, holder = self.scratch[level]
+        self.budget.check_items(data, label)
         stream.write(data)
         reader = _Reader(self, resources, summary, label, depth, area)
         self.reading += 1
