@@ -133,6 +133,7 @@ class Budget:
         self.operands = 0
         self.decoded = 0
         self.chars = 0
+        self.tiles = 0
 
     def refuse(self, key: str, what: str, unit: str = "") -> PreflightError:
         """The one-line refusal: ``what`` exceeds the limit (with its flag)."""
@@ -180,6 +181,15 @@ class Budget:
         if largest > cap:
             raise PreflightError(f"items of one array or dictionary in {where}: more than the limit of {cap:,} "
                                  f"(the operators / {ITEMS_SHARE}; raise it with {FLAGS['operators']})")
+
+    def charge_tiles(self, n: int) -> None:
+        """Count ``n`` more operators that painting tiling patterns runs (a cell's operators once
+        per fill with its pattern, nested patterns multiplied; each stream counted once), under
+        the operators limit; raises PreflightError past it."""
+        self.tiles += n
+        if self.tiles > self.limits.operators:
+            raise self.refuse("operators", "operators a viewer runs to paint tiling patterns (a cell's for each fill "
+                                           "with it, nested patterns multiplied):")
 
     def charge_chars(self, n: int) -> None:
         """Count ``n`` more characters checked (across all pages); raises PreflightError past the limit."""
@@ -555,6 +565,7 @@ class Summary:
     bbox: Box | None = None
     counts: dict[str, int] = field(default_factory=dict)   # complete counts for rgb, spaces, transparency, neutrals
     die: list[Box] = field(default_factory=list)           # bounds of each subpath stroked in the die line's separation
+    work: int = 0  # operators pdfium runs to paint this stream once: its own, and its pattern fills' (Walker.pattern)
 
     def note(self, kind: str, text: str) -> None:
         bucket: list[str] = getattr(self, kind)
@@ -696,9 +707,11 @@ class Walker:
             self.pages[key] = summary
         return summary
 
-    def form(self, xobject: Any, label: str, depth: int) -> tuple[Any, Summary | None]:
+    def form(self, xobject: Any, label: str, depth: int, cell: bool = False) -> tuple[Any, Summary | None]:
         """(cache key, summary) of a Form XObject (also pattern cells, glyphs, appearances); the
-        summary is None past :data:`MAX_FORM_DEPTH` or for a form that places itself."""
+        summary is None past :data:`MAX_FORM_DEPTH` or for a form that places itself. A pattern
+        ``cell``'s fills with patterns are not charged when it is read (:meth:`pattern` charges
+        them with every fill that paints the cell)."""
         key = xobject.objgen if xobject.is_indirect else id(xobject)
         if key in self.forms:
             return key, self.forms[key]
@@ -713,14 +726,15 @@ class Walker:
             if group is not None and str(group.get("/S", "")) == "/Transparency":
                 summary.note("transparency", f"transparency group in {label}")
             data = decode(xobject, self.budget, label)
-            self._read(data, xobject.get("/Resources"), summary, label, depth)
+            self._read(data, xobject.get("/Resources"), summary, label, depth, cell=cell)
             summary.count = len(summary.children) + len(summary.images) + sum(self.forms[k].count for k, _, _ in summary.children if k in self.forms)
             self.forms[key] = summary
         finally:
             self._active.discard(key)
         return key, summary
 
-    def _read(self, data: bytes, resources: Any, summary: Summary, label: str, depth: int, area: Box | None = None) -> None:
+    def _read(self, data: bytes, resources: Any, summary: Summary, label: str, depth: int, area: Box | None = None,
+              cell: bool = False) -> None:
         if not data.strip():
             return
         level = self.reading
@@ -746,19 +760,39 @@ class Walker:
             self.reading -= 1
             stream.write(b"")  # the decoded bytes are not kept past the read
         reader.charge()
+        summary.work = reader.ops + reader.tile_work
+        if not cell:  # a pattern cell's fills are charged with each fill that paints the cell
+            self.budget.charge_tiles(reader.tile_work)
         for name in _patterns(resources):
-            self._pattern(resources, name, summary, label, depth)
+            self.pattern(resources, name, summary, label, depth, used=False)
 
-    def _pattern(self, resources: Any, name: str, summary: Summary, label: str, depth: int) -> None:
+    def pattern(self, resources: Any, name: str, summary: Summary, label: str, depth: int, *, used: bool = True,
+                keep: bool = True) -> int:
+        """Read the tiling pattern ``name`` of ``resources`` (once; a form of its own, a child of
+        ``summary`` when ``keep``) and return what one fill with it costs pdfium: the operators
+        of its cell, its own pattern fills' included (:attr:`Summary.work`); 0 for a shading
+        pattern or a name that is not one.
+
+        Raises:
+            PreflightError: a pattern ``used`` to paint inside its own cell (directly or through
+                the patterns it uses): pdfium paints it without end (a 3-operator cell took more
+                than 60 s); or over a limit while reading it.
+        """
         try:
             pattern = resources["/Pattern"][name]
         except (KeyError, TypeError):
-            return
+            return 0
         if int(pattern.get("/PatternType", 0)) != 1 or not isinstance(pattern, self.pikepdf.Stream):
-            return
-        key, inner = self.form(pattern, f"pattern {name} in {label}", depth + 1)
-        if inner is not None:
+            return 0
+        key, inner = self.form(pattern, f"pattern {name} in {label}", depth + 1, cell=True)
+        if inner is None:
+            if used and key in self._active:
+                raise PreflightError(f"tiling pattern {name} in {label if label != 'page' else 'a page'} paints with itself "
+                                     "inside its own cell (a fixed refusal: a viewer paints it without end)")
+            return 0
+        if keep:
             summary.children.append((key, IDENTITY, inner.label))  # fonts/colour only: a pattern cell is not placed
+        return inner.work
 
     # -- fonts -----------------------------------------------------------------------------------
     def font(self, obj: Any, summary: Summary, where: str, depth: int, resource: str = "") -> Font:
@@ -956,6 +990,8 @@ class _Reader(pikepdf.StreamParser):
         #: Path-construction operators (m, l, c, v, y, re) with their operands, not yet run: only
         #: painting reads the path, and only with ink or in the die line's separation (see _paint).
         self.pending: list[tuple[Any, Any]] = []
+        self.tiles = 0  # the costliest tiling pattern chosen in this stream so far (Walker.pattern), per fill
+        self.tile_work = 0  # what the fills with those patterns cost pdfium in all
         self.tf: dict[str, Font | None] = {}  # Tf's font resources met so far, by name (indirect fonts, and names not found)
 
     def run(self, instructions: list[Any]) -> None:
@@ -1245,14 +1281,20 @@ class _Reader(pikepdf.StreamParser):
         self._set(True, self.fill, o, "sc")
 
     def op_scn(self, o: list[Any]) -> None:
+        self._tiling(o)
         self._set(True, self.fill, o, "scn")
+
+    def _tiling(self, o: list[Any]) -> None:
+        """Note what a fill with the pattern ``scn``/``SCN`` chose costs (:meth:`Walker.pattern`;
+        the stream's pattern resources become its children once it is read)."""
         if o and isinstance(o[-1], self.pk.Name):
-            self.w._pattern(self.res, str(o[-1]), self.s, self.label, self.depth)
+            self.tiles = max(self.tiles, self.w.pattern(self.res, str(o[-1]), self.s, self.label, self.depth, keep=False))
 
     def op_SC(self, o: list[Any]) -> None:
         self._set(False, self.stroke_space, o, "SC")
 
     def op_SCN(self, o: list[Any]) -> None:
+        self._tiling(o)
         self._set(False, self.stroke_space, o, "SCN")
 
     # m, l, c and re: _add_point written out for the common operand counts (the same boxes)
@@ -1306,6 +1348,8 @@ class _Reader(pikepdf.StreamParser):
         else:  # _record_ink keeps nothing of 0 % ink: the path's boxes are not needed
             self.pending.clear()
             boxes = []
+        if self.tiles and ((fill and self.fill[0] == "/Pattern") or (stroke and self.stroke_space[0] == "/Pattern")):
+            self.tile_work += self.tiles  # pdfium paints the pattern's cell again for each fill
         if stroke and self.stroke_space[0] == DIE_SEPARATION:
             self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
