@@ -302,40 +302,72 @@ def decode(stream: Any, budget: Budget, what: str) -> bytes:
     key = "stream_mb" if cap == limits.stream_mb * MiB else "decoded_mb"
     names, parms = _filters(stream)
     try:
-        data = stream.read_raw_bytes()
-        own = all(n in ("/FlateDecode", "/Fl", "/ASCIIHexDecode", "/AHx", "/ASCII85Decode", "/A85") for n in names) and \
-            not any(p is not None and int(p.get("/Predictor", 1)) > 1 for p, n in zip(parms, names) if n in ("/FlateDecode", "/Fl"))
-        if own:
-            for name in names:
-                if name in ("/ASCIIHexDecode", "/AHx"):
-                    text = re.sub(rb"\s", b"", data).split(b">")[0]
-                    data = binascii.unhexlify(text + b"0" * (len(text) % 2))
-                elif name in ("/ASCII85Decode", "/A85"):
-                    text = re.sub(rb"\s", b"", data)
-                    text = text[2:] if text.startswith(b"<~") else text
-                    data = base64.a85decode(text.split(b"~>")[0])
-                else:
-                    inflate = zlib.decompressobj()
-                    try:
-                        data = inflate.decompress(data, cap + 1)
-                    except zlib.error:
-                        data = _salvage(data, cap + 1)
-                if len(data) > cap:
-                    raise _too_big(budget, key, what)
+        raw = stream.read_raw_bytes()
+        if _own_filters(names, parms):
+            data = _decode_own(raw, names, cap)
         else:
-            if len(data) * WORST_RATIO > cap and any(n not in ("/DCTDecode", "/DCT", "/JPXDecode", "/CCITTFaxDecode", "/CCF",
-                                                                 "/JBIG2Decode", "/RunLengthDecode", "/RL") for n in names):
-                if len(data) > cap // 4:
-                    raise _too_big(budget, key, what)
-            data = stream.read_bytes()
-            if len(data) > cap:
-                raise _too_big(budget, key, what)
+            data = _decode_qpdf(stream, raw, names, cap, budget, key, what)
+        if len(data) > cap:
+            raise _too_big(budget, key, what)
     except PreflightError:
         raise
     except Exception as exc:  # noqa: BLE001 - damaged data raises many types
         raise PreflightError(f"cannot decode {what} ({_short(exc)})") from None
     budget.decoded += len(data)
     return data
+
+
+_OWN = frozenset(("/FlateDecode", "/Fl", "/ASCIIHexDecode", "/AHx", "/ASCII85Decode", "/A85"))
+#: Filters whose output is at most a small multiple of their input (images' codecs, run length):
+#: qpdf decodes them without the worst-case check of :func:`_decode_qpdf`.
+_BOUNDED = frozenset(("/DCTDecode", "/DCT", "/JPXDecode", "/CCITTFaxDecode", "/CCF", "/JBIG2Decode", "/RunLengthDecode", "/RL"))
+
+
+def _own_filters(names: list[str], parms: list[Any]) -> bool:
+    """True when :func:`_decode_own` decodes the chain: ASCIIHex, ASCII85, Flate without a predictor."""
+    return all(n in _OWN for n in names) and \
+        not any(p is not None and int(p.get("/Predictor", 1)) > 1 for p, n in zip(parms, names) if n in ("/FlateDecode", "/Fl"))
+
+
+def _unhex(data: bytes, cap: int) -> bytes:
+    text = re.sub(rb"\s", b"", data).split(b">")[0]
+    return binascii.unhexlify(text + b"0" * (len(text) % 2))
+
+
+def _un85(data: bytes, cap: int) -> bytes:
+    text = re.sub(rb"\s", b"", data)
+    text = text[2:] if text.startswith(b"<~") else text
+    return base64.a85decode(text.split(b"~>")[0])
+
+
+def _inflate(data: bytes, cap: int) -> bytes:
+    """At most ``cap`` + 1 inflated bytes (what inflates before damage breaks off)."""
+    try:
+        return zlib.decompressobj().decompress(data, cap + 1)
+    except zlib.error:
+        return _salvage(data, cap + 1)
+
+
+_DECODERS = {"/ASCIIHexDecode": _unhex, "/AHx": _unhex, "/ASCII85Decode": _un85, "/A85": _un85, "/FlateDecode": _inflate, "/Fl": _inflate}
+
+
+def _decode_own(data: bytes, names: list[str], cap: int) -> bytes:
+    """``data`` through the chain ``names`` (all in :data:`_DECODERS`), stopping once a step
+    gives more than ``cap`` bytes (the caller refuses it)."""
+    for name in names:
+        data = _DECODERS[name](data, cap)
+        if len(data) > cap:
+            break
+    return data
+
+
+def _decode_qpdf(stream: Any, raw: bytes, names: list[str], cap: int, budget: Budget, key: str, what: str) -> bytes:
+    """``stream`` decoded by qpdf, refused first when a filter that may expand without bound
+    (LZW…) could give more than ``cap`` bytes from ``raw``'s size (:data:`WORST_RATIO`) and
+    ``raw`` is over a quarter of ``cap``."""
+    if len(raw) * WORST_RATIO > cap and any(n not in _BOUNDED for n in names) and len(raw) > cap // 4:
+        raise _too_big(budget, key, what)
+    return bytes(stream.read_bytes())
 
 
 def _salvage(data: bytes, cap: int) -> bytes:
@@ -539,6 +571,40 @@ def _read_cmap(font: Font, data: bytes) -> None:
                     font.unicode[lo + i] = _utf16(dst)
     font.uranges.sort()
     font.ustarts = [r[0] for r in font.uranges]
+
+
+def _cid_widths(descendant: Any, font: Font) -> None:
+    """A CID font's default width (``/DW``) and its ``/W`` array: lists of widths from a first
+    CID, and ranges of one width (kept as ranges, never expanded)."""
+    font.default = _num(descendant.get("/DW", 1000))
+    w = descendant.get("/W")
+    items = list(w)[:200_000] if w is not None else []
+    i = 0
+    while i + 1 < len(items):
+        first = int(_num(items[i]))
+        if _is_array(items[i + 1]):
+            for k, width in enumerate(list(items[i + 1])[:65_536]):
+                font.widths[first + k] = _num(width)
+            i += 2
+        elif i + 2 < len(items):
+            font.ranges.append((first, int(_num(items[i + 1])), _num(items[i + 2])))
+            i += 3
+        else:
+            break
+    font.ranges.sort()
+    font.starts = [r[0] for r in font.ranges]
+
+
+def _descriptor(descriptor: Any, font: Font) -> None:
+    """Descent, ascent (descent + 1 em when missing or not above it) and, for a simple font,
+    the missing width, from the FontDescriptor (None: nothing)."""
+    if descriptor is None:
+        return
+    font.descent = _num(descriptor.get("/Descent", 0)) / 1000
+    ascent = _num(descriptor.get("/Ascent", 0)) / 1000
+    font.ascent = ascent if ascent > font.descent else font.descent + 1
+    if font.subtype != "/Type0":
+        font.default = _num(descriptor.get("/MissingWidth", 0))
 
 
 # -- summaries -----------------------------------------------------------------------------------
@@ -828,27 +894,12 @@ class Walker:
         return font
 
     def _metrics(self, obj: Any, font: Font) -> None:
+        """Widths, ascent and descent, and the ToUnicode map of the font dictionary ``obj``."""
         target = obj
         if font.subtype == "/Type0":
             font.two_byte = True
             target = obj.DescendantFonts[0]
-            font.default = _num(target.get("/DW", 1000))
-            w = target.get("/W")
-            items = list(w)[:200_000] if w is not None else []
-            i = 0
-            while i + 1 < len(items):
-                first = int(_num(items[i]))
-                if _is_array(items[i + 1]):
-                    for k, width in enumerate(list(items[i + 1])[:65_536]):
-                        font.widths[first + k] = _num(width)
-                    i += 2
-                elif i + 2 < len(items):
-                    font.ranges.append((first, int(_num(items[i + 1])), _num(items[i + 2])))
-                    i += 3
-                else:
-                    break
-            font.ranges.sort()
-            font.starts = [r[0] for r in font.ranges]
+            _cid_widths(target, font)
         elif font.subtype == "/Type3":
             fm = _matrix(obj.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0]))
             font.scale = fm[0] or 0.001
@@ -857,13 +908,7 @@ class Walker:
             widths = obj.get("/Widths")
             for k, width in enumerate(list(widths)[:65_536] if widths is not None else []):
                 font.widths[first + k] = _num(width)
-        descriptor = target.get("/FontDescriptor")
-        if descriptor is not None:
-            font.descent = _num(descriptor.get("/Descent", 0)) / 1000
-            ascent = _num(descriptor.get("/Ascent", 0)) / 1000
-            font.ascent = ascent if ascent > font.descent else font.descent + 1
-            if font.subtype != "/Type0":
-                font.default = _num(descriptor.get("/MissingWidth", 0))
+        _descriptor(target.get("/FontDescriptor"), font)
         if not font.widths and not font.ranges and not font.default:
             font.default = 500.0  # a standard font without metrics: an average advance
         tounicode = obj.get("/ToUnicode")
@@ -872,37 +917,43 @@ class Walker:
 
     # -- measuring placements ----------------------------------------------------------------------
     def measure(self, key: Any, linear: tuple[float, float, float, float], depth: int = 0) -> Measure:
-        """The subtree of form ``key`` under the linear part ``linear`` (cached)."""
+        """The subtree of form ``key`` under the linear part ``linear`` (cached).
+
+        Raises:
+            PreflightError: the subtree draws more than :data:`MAX_CHARS` characters.
+        """
         cache = (key, *linear)
         found = self.measures.get(cache)
         if found is not None:
             return found
         summary = self.forms[key]
         m: Matrix = (*linear, 0.0, 0.0)
-        dpi = image_dpis(summary.images, m)
-        stroke = thinnest(summary.strokes, m)
-        ink = [(t, w, [bounds(b, m) for b in boxes]) for (t, w), boxes in summary.ink.items()]
-        chars = [(bounds(b, m), t) for b, t in summary.chars]
-        count = len(summary.children)
+        result = Measure(bounds(summary.bbox, m) if summary.bbox else None, image_dpis(summary.images, m),
+                         thinnest(summary.strokes, m), [(t, w, [bounds(b, m) for b in boxes]) for (t, w), boxes in summary.ink.items()],
+                         [(bounds(b, m), t) for b, t in summary.chars], len(summary.children))
         for child, cm, _ in summary.children:
-            if child not in self.forms or depth > MAX_FORM_DEPTH:
-                continue
-            inner = mul(cm, m)
-            sub = self.measure(child, inner[:4], depth + 1)
-            dpi = sorted(dpi + sub.dpi)[:KEEP]
-            if sub.stroke and (stroke is None or sub.stroke[0] < stroke[0]):
-                stroke = sub.stroke
-            ink += [(t, w, [(b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]) for b in boxes])
-                    for t, w, boxes in sub.ink]
-            chars += [((b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]), t) for b, t in sub.chars]
-            if len(chars) > MAX_CHARS:
-                raise PreflightError(f"more than {MAX_CHARS:,} characters drawn by {summary.label} and the forms it places "
-                                     "(a fixed limit)")
-            count += sub.count
-        ink = sorted(ink, key=lambda e: -e[0])[:INK_ENTRIES]
-        result = Measure(bounds(summary.bbox, m) if summary.bbox else None, dpi, stroke, ink, chars, count)
+            if child in self.forms and depth <= MAX_FORM_DEPTH:
+                inner = mul(cm, m)
+                _add_measure(result, self.measure(child, inner[:4], depth + 1), inner[4], inner[5], summary.label)
+        result.ink = sorted(result.ink, key=lambda e: -e[0])[:INK_ENTRIES]
         self.measures[cache] = result
         return result
+
+
+def _add_measure(into: Measure, sub: Measure, dx: float, dy: float, label: str) -> None:
+    """Add a child's measure ``sub``, placed at (``dx``, ``dy``), to its parent's ``into``.
+
+    Raises:
+        PreflightError: more than :data:`MAX_CHARS` characters in all (``label``: the parent).
+    """
+    into.dpi = sorted(into.dpi + sub.dpi)[:KEEP]
+    if sub.stroke and (into.stroke is None or sub.stroke[0] < into.stroke[0]):
+        into.stroke = sub.stroke
+    into.ink += [(t, w, [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for b in boxes]) for t, w, boxes in sub.ink]
+    into.chars += [((b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), t) for b, t in sub.chars]
+    if len(into.chars) > MAX_CHARS:
+        raise PreflightError(f"more than {MAX_CHARS:,} characters drawn by {label} and the forms it places (a fixed limit)")
+    into.count += sub.count
 
 
 def image_dpis(images: list[tuple[int, int, Matrix, str]], m: Matrix) -> list[tuple[float, str]]:
@@ -1121,22 +1172,26 @@ class _Reader(pikepdf.StreamParser):
                 kind = str(value[0])
             except Exception:  # noqa: BLE001
                 return "/DeviceGray", 1
-            if kind == "/ICCBased":
-                n = int(_num(value[1].get("/N", 0)))
-                return "/ICCBased", n
-            if kind in ("/Indexed", "/I"):
-                base = self._space(value[1])
-                return f"/Indexed {base[0]}", 1
-            if kind == "/Separation" and str(value[1]) == "/All":  # registration: every plate, no ink
-                return ALL_SEPARATION, 1
-            if kind == "/Separation" and self.w.die is not None and str(value[1]) == self.w.die:  # the die line: a cut, no ink
-                return DIE_SEPARATION, 1
-            if kind in ("/Separation", "/DeviceN"):
-                return kind, len(value[1]) if kind == "/DeviceN" and _is_array(value[1]) else 1
-            if kind in ("/CalRGB", "/CalGray", "/Lab", "/Pattern"):
-                return kind, 3 if kind in ("/CalRGB", "/Lab") else 1
-            return kind, 1
+            return _ARRAY_SPACES.get(kind, _Reader._other_space)(self, kind, value)
         return "/DeviceGray", 1
+
+    def _icc_space(self, kind: str, value: Any) -> tuple[str, int]:
+        return "/ICCBased", int(_num(value[1].get("/N", 0)))
+
+    def _indexed_space(self, kind: str, value: Any) -> tuple[str, int]:
+        return f"/Indexed {self._space(value[1])[0]}", 1
+
+    def _separation_space(self, kind: str, value: Any) -> tuple[str, int]:
+        if str(value[1]) == "/All":  # registration: every plate, no ink
+            return ALL_SEPARATION, 1
+        if self.w.die is not None and str(value[1]) == self.w.die:  # the die line: a cut, no ink
+            return DIE_SEPARATION, 1
+        return kind, 1
+
+    def _other_space(self, kind: str, value: Any) -> tuple[str, int]:
+        if kind == "/DeviceN":
+            return kind, len(value[1]) if _is_array(value[1]) else 1
+        return kind, 3 if kind in ("/CalRGB", "/Lab") else 1
 
     def _check_space(self, space: tuple[str, int], what: str) -> None:
         kind, n = space
@@ -1342,23 +1397,21 @@ class _Reader(pikepdf.StreamParser):
                 p[0], p[1], p[2], p[3] = min(p[0], x, x1), min(p[1], y, y1), max(p[2], x, x1), max(p[3], y, y1)
 
     def _paint(self, fill: bool, stroke: bool) -> None:
-        if (stroke and self.stroke_space[0] == DIE_SEPARATION) or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
+        """Paint the current path: its ink where it has some, its stroke width, the die line's
+        paths, and the cost of a pattern fill (:attr:`tile_work`)."""
+        die = stroke and self.stroke_space[0] == DIE_SEPARATION
+        if die or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
             self._build()
             boxes = self._path_boxes()
         else:  # _record_ink keeps nothing of 0 % ink: the path's boxes are not needed
             self.pending.clear()
             boxes = []
-        if self.tiles and ((fill and self.fill[0] == "/Pattern") or (stroke and self.stroke_space[0] == "/Pattern")):
-            self.tile_work += self.tiles  # pdfium paints the pattern's cell again for each fill
-        if stroke and self.stroke_space[0] == DIE_SEPARATION:
+        if self.tiles:
+            self._pattern_paint(fill, stroke)
+        if die:
             self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
-            a, b, c, d = self.ctm[:4]
-            key = (round(self.lw, 4), round(a, 6), round(b, 6), round(c, 6), round(d, 6))
-            if key not in self.s.strokes and len(self.s.strokes) < 256:
-                self.s.strokes[key] = self.label
-            elif len(self.s.strokes) >= 256 and self.lw * scale_of(self.ctm) < min(k[0] for k in self.s.strokes):
-                self.s.strokes[key] = self.label
+            self._stroke_width()
             what = f"stroke {self.stroke_ink:.0f} %"
             for box in boxes:
                 self._record_ink(self.stroke_ink, what, box)
@@ -1367,6 +1420,22 @@ class _Reader(pikepdf.StreamParser):
             for box in boxes:
                 self._record_ink(self.fill_ink, what, box)
         self.path = []
+
+    def _pattern_paint(self, fill: bool, stroke: bool) -> None:
+        """A paint with a pattern colour costs a viewer the pattern's cell again (:attr:`tiles`)."""
+        if (fill and self.fill[0] == "/Pattern") or (stroke and self.stroke_space[0] == "/Pattern"):
+            self.tile_work += self.tiles
+
+    def _stroke_width(self) -> None:
+        """Keep the line width under the CTM's linear part (at most 256 kinds; past that, only
+        a thinner stroke than every one kept)."""
+        strokes = self.s.strokes
+        a, b, c, d = self.ctm[:4]
+        key = (round(self.lw, 4), round(a, 6), round(b, 6), round(c, 6), round(d, 6))
+        if key not in strokes and len(strokes) < 256:
+            strokes[key] = self.label
+        elif len(strokes) >= 256 and self.lw * scale_of(self.ctm) < min(k[0] for k in strokes):
+            strokes[key] = self.label
 
     def op_S(self, o: list[Any]) -> None:
         self._paint(False, True)
@@ -1415,27 +1484,35 @@ class _Reader(pikepdf.StreamParser):
                 raise self.w.budget.refuse("placements", PLACEMENTS)
 
     def _image(self, image: Any, name: str, what: str) -> None:
+        """An image placed under the CTM: its colour space, soft mask, size and ink noted."""
         width, height = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
         mask = bool(image.get("/ImageMask", False))
         if not mask:
-            space = self._space(image.get("/ColorSpace", "/DeviceGray"))
-            kind = space[0]
-            if kind in _RGB or (kind == "/ICCBased" and space[1] == 3) or kind.startswith("/Indexed /DeviceRGB") or kind.startswith("/Indexed /CalRGB"):
-                self.s.note("rgb", f"RGB {what}")
-            elif kind in _NOT_X1A or "ICCBased" in kind or "Lab" in kind:
-                self.s.note("spaces", f"{what} in colour space {kind}")
+            self._image_space(self._space(image.get("/ColorSpace", "/DeviceGray")), what)
         if "/SMask" in image:
             self.s.note("transparency", f"soft mask on {what}")
         if _num(image.get("/SMaskInData", 0)) > 0:
             self.s.note("transparency", f"alpha channel (SMaskInData) in {what}")
         self.s.images.append((width, height, self.ctm, what))
         if not mask:
-            found = self.w_image_ink(image, what)
-            if found is not None:
-                self._record_ink(found.total, f"image {name} pixel {found.total:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
-                if found.neutral is not None:
-                    c, m, y, k = (round(v * 100 / 255) for v in found.neutral)
-                    self.s.note("neutrals", f"{what} builds greys and black from C, M and Y (C{c} M{m} Y{y} K{k})")
+            self._image_pixels(image, name, what)
+
+    def _image_space(self, space: tuple[str, int], what: str) -> None:
+        kind = space[0]
+        if kind in _RGB or (kind == "/ICCBased" and space[1] == 3) or kind.startswith("/Indexed /DeviceRGB") or kind.startswith("/Indexed /CalRGB"):
+            self.s.note("rgb", f"RGB {what}")
+        elif kind in _NOT_X1A or "ICCBased" in kind or "Lab" in kind:
+            self.s.note("spaces", f"{what} in colour space {kind}")
+
+    def _image_pixels(self, image: Any, name: str, what: str) -> None:
+        """The image's highest ink (and a CMY-built grey) over the whole image's bounds."""
+        found = self.w_image_ink(image, what)
+        if found is None:
+            return
+        self._record_ink(found.total, f"image {name} pixel {found.total:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
+        if found.neutral is not None:
+            c, m, y, k = (round(v * 100 / 255) for v in found.neutral)
+            self.s.note("neutrals", f"{what} builds greys and black from C, M and Y (C{c} M{m} Y{y} K{k})")
 
     def w_image_ink(self, image: Any, what: str) -> ImageInk | None:
         key = image.objgen if image.is_indirect else id(image)
@@ -1592,6 +1669,11 @@ _OPS: dict[str, Any] = {
 }
 
 
+#: The colour-space array kinds :meth:`_Reader._space` reads apart (the rest: :meth:`_Reader._other_space`).
+_ARRAY_SPACES: dict[str, Any] = {"/ICCBased": _Reader._icc_space, "/Indexed": _Reader._indexed_space, "/I": _Reader._indexed_space,
+                                 "/Separation": _Reader._separation_space}
+
+
 class ImageInk(NamedTuple):
     """What :func:`image_ink` found in one CMYK image.
 
@@ -1616,41 +1698,59 @@ def image_ink(image: Any, budget: Budget, what: str, *, neutrals: bool = False) 
 
     The image is decoded within the budget (see :func:`decode`) and read through Pillow; its
     size must match Width × Height × 4 bytes (8 bits per component), else it is skipped.
-    """
-    import pikepdf
-    from PIL import Image, ImageMath
 
-    space = image.get("/ColorSpace")
-    if space is None or str(space) not in ("/DeviceCMYK", "/CMYK") or int(_num(image.get("/BitsPerComponent", 8))) != 8:
+    Raises:
+        PreflightError: the image decodes past a limit of the budget.
+    """
+    from PIL import ImageMath
+
+    size = _cmyk_size(image)
+    if size is None:
         return None
-    w, h = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
-    if w <= 0 or h <= 0:
-        return None
-    if w * h * 4 > budget.limits.stream_mb * MiB:
+    if size[0] * size[1] * 4 > budget.limits.stream_mb * MiB:
         raise _too_big(budget, "stream_mb", what)
-    names, _ = _filters(image)
     try:
-        if names and names[-1] in ("/DCTDecode", "/DCT"):
-            decode(image, budget, what) if len(names) > 1 else None
-            pil = pikepdf.PdfImage(image).as_pil_image()
-        else:
-            data = decode(image, budget, what)
-            if len(data) < w * h * 4:
-                return None
-            pil = Image.frombytes("CMYK", (w, h), data[: w * h * 4])
-            decode_array = image.get("/Decode")
-            if decode_array is not None and [_num(v) for v in decode_array][:2] == [1.0, 0.0]:
-                pil = Image.eval(pil, lambda v: 255 - v)
+        pil = _cmyk_image(image, budget, what, size)
     except PreflightError:
         raise
     except Exception:  # noqa: BLE001 - an image Pillow cannot read is not measured
         return None
-    if pil.mode != "CMYK":
+    if pil is None or pil.mode != "CMYK":
         return None
     c, m, y, k = (band.convert("I") for band in pil.split())
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
     high = total.getextrema()[1]
     return ImageInk(float(high) * 100 / 255, what, cmy_neutral(pil) if neutrals else None)
+
+
+def _cmyk_size(image: Any) -> tuple[int, int] | None:
+    """(width, height) of an 8-bit DeviceCMYK image with pixels, else None."""
+    space = image.get("/ColorSpace")
+    if space is None or str(space) not in ("/DeviceCMYK", "/CMYK") or int(_num(image.get("/BitsPerComponent", 8))) != 8:
+        return None
+    w, h = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
+    return (w, h) if w > 0 and h > 0 else None
+
+
+def _cmyk_image(image: Any, budget: Budget, what: str, size: tuple[int, int]) -> Any:
+    """The CMYK image as a Pillow image (a JPEG through pikepdf, raw samples with their
+    ``/Decode`` inversion), or None when it holds fewer bytes than its size needs."""
+    import pikepdf
+    from PIL import Image
+
+    names, _ = _filters(image)
+    if names and names[-1] in ("/DCTDecode", "/DCT"):
+        decode(image, budget, what) if len(names) > 1 else None
+        return pikepdf.PdfImage(image).as_pil_image()
+    w, h = size
+    data = decode(image, budget, what)
+    if len(data) < w * h * 4:
+        return None
+    pil = Image.frombytes("CMYK", (w, h), data[: w * h * 4])
+    decode_array = image.get("/Decode")
+    if decode_array is not None and [_num(v) for v in decode_array][:2] == [1.0, 0.0]:
+        pil = Image.eval(pil, lambda v: 255 - v)
+    return pil
 
 
 def cmy_neutral(im: Any) -> tuple[int, int, int, int] | None:
