@@ -261,6 +261,8 @@ class _Run:
         self.unsafe: dict[str, _Unsafe] = {}  # this page's characters too close to a trim, by trim kind
         self.die_pages = 0  # pages with a die line (profile key cut_layer)
         self.piece_cache: dict[tuple[Any, ...], tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]] = {}
+        self.locators: dict[tuple[Box, ...], _Locator] = {}  # by the page's token trims
+        self.reached: dict[tuple[Any, ...], list[Any]] = {}  # forms reached from a page, by its children's keys
         self.count = 0  # pages read (set by _checks)
         self.x_problems: list[tuple[int | None, str]] = []
 
@@ -300,7 +302,7 @@ class _Run:
         summary = walker.page(page, n, frame.area)
         walker.budget.charge_chars(len(summary.chars))  # before they are checked: a shared stream is parsed once, checked per page
         annots = self._annotations(walker, page, n)
-        self._reached_findings(n, self._reached(walker, [summary, *annots]))
+        self._reached_findings(n, self._reached_from(walker, summary, annots))
         self._page_content(n, summary, uu)
         placed, forms, board = self._placements(walker, summary)
         trims = pieces(forms, frame.trim, frame.bleed)
@@ -392,7 +394,12 @@ class _Run:
     def _loose(self, n: int, loose: list[tuple[Box, str]], trims: list[Box], frame: _Frame, uu: float) -> None:
         """Characters not checked against a token form's own trim: against the token trim their
         centre lies in, else the page's trim."""
-        locate = _Locator(trims)
+        key = tuple(trims)
+        locate = self.locators.get(key)
+        if locate is None:  # the pages of one sheet layout share it
+            locate = self.locators[key] = _Locator(trims)
+            if len(self.locators) > 64:  # pages laid out each their own way: keep few
+                self.locators.pop(next(iter(self.locators)))
         safe, trim = frame.safe, frame.trim
         for b, text in loose:
             home = locate((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
@@ -564,6 +571,21 @@ class _Run:
         if not isinstance(normal, pikepdf.Stream):
             return None
         return walker.form(normal, f"annotation {i} ({subtype}) appearance", 1)[1]
+
+    def _reached_from(self, walker: Any, summary: Any, annots: list[Any]) -> list[Any]:
+        """:meth:`_reached` from the page's ``summary`` and its annotations' appearances; for a
+        page without annotations, the forms found below its children are kept by the children's
+        keys (in order: the walk, and so the first of each finding, is the same) for the next
+        page placing the same forms."""
+        if annots:
+            return self._reached(walker, [summary, *annots])
+        key = tuple(k for k, _, _ in summary.children)
+        below = self.reached.get(key)
+        if below is None:
+            below = self.reached[key] = self._reached(walker, [summary])[1:]
+            if len(self.reached) > 64:  # a file whose pages each place other forms: keep few
+                self.reached.pop(next(iter(self.reached)))
+        return [summary, *below]
 
     @staticmethod
     def _reached(walker: Any, roots: list[Any]) -> list[Any]:
