@@ -23,6 +23,10 @@ Work is bounded by :class:`Limits`: the file size (checked before reading), page
 and image placements walked, operators read, and bytes decoded (per stream and in total, counted
 while inflating, so a decompression bomb is stopped at the limit, not read into memory). Each
 refusal is a :class:`~tokengen.errors.PreflightError` naming the limit and its ``--max-…`` flag.
+Two bounds ride on the operators limit: the items of one array or dictionary in a content stream
+(a tenth of it, counted in the bytes before qpdf builds the object: :mod:`.prescan`), and the
+operators a viewer runs to paint tiling patterns (a cell's for every fill with it, nested
+patterns multiplied: :meth:`Walker.pattern`); a pattern filling inside its own cell is refused.
 """
 
 from __future__ import annotations
@@ -97,7 +101,9 @@ class Limits:
             placed many times is read, and counted, once); their operands may number twice as
             many (a line ``0 0 m`` is one operator, two operands). The slowest kind measured,
             ``0 0 m f``, reads at about 3 µs an operator or operand: the default 1,000,000 is
-            about 6 s of work at worst. ``--max-operators``.
+            about 6 s of work at worst. It also bounds one array or dictionary's items
+            (:data:`ITEMS_SHARE`) and the tiling-pattern fills (:meth:`Budget.charge_tiles`).
+            ``--max-operators``.
         stream_mb: largest decoded size of one stream, MiB. ``--max-stream-mb``.
         decoded_mb: most bytes decoded from streams in the file, MiB. ``--max-decoded-mb``.
         chars: most characters checked in the file, on every page that shows them (pages
