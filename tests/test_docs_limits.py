@@ -122,6 +122,14 @@ def test_every_limit_of_the_limits_module_is_an_option_default_or_a_fixed_row():
     assert "a fifth" in art[0] and limits.PICTURE_SHARE == 5
 
 
+def test_the_content_stream_container_row_follows_the_operators_limit():
+    from tokengen.preflight.pdfwalk import ITEMS_SHARE
+
+    row = next(row for row in _rows() if "items of one array or dictionary in a content stream" in row[0])
+    assert row[1] == f"{limits.PREFLIGHT_LIMITS['operators'] // ITEMS_SHARE:,}" and ITEMS_SHARE == 10
+    assert row[2] == "a tenth of `--max-operators`"
+
+
 def test_every_spreadsheet_limit_has_a_row():
     for name in dir(table):
         if name.startswith("MAX_") and isinstance(getattr(table, name), int):

@@ -261,6 +261,10 @@ class _Run:
         self.unsafe: dict[str, _Unsafe] = {}  # this page's characters too close to a trim, by trim kind
         self.die_pages = 0  # pages with a die line (profile key cut_layer)
         self.piece_cache: dict[tuple[Any, ...], tuple[list[tuple[float, Box, str]], list[tuple[Box, str]]]] = {}
+        self.locators: dict[tuple[Box, ...], _Locator] = {}  # by the page's token trims
+        self.reached: dict[tuple[Any, ...], list[Any]] = {}  # forms reached from a page, by its children's keys
+        self.count = 0  # pages read (set by _checks)
+        self.x_problems: list[tuple[int | None, str]] = []
 
     def run(self) -> list[Check]:
         from .pdfwalk import Budget, Walker, open_pdf
@@ -286,33 +290,48 @@ class _Run:
 
     # -- one page ----------------------------------------------------------------------------------
     def _page(self, walker: Any, page: Any, n: int) -> None:
-        from .pdfwalk import MAX_CHARS, overlaps, page_boxes, user_unit
+        """Read page ``n`` and add its findings: its boxes, what its content reaches (fonts,
+        colour, transparency), then its images, strokes, ink and characters, placement by
+        placement (each token form measured once)."""
+        from .pdfwalk import page_boxes, user_unit
 
         uu = user_unit(page)
         boxes = page_boxes(page)
         self._geometry(n, boxes, uu)
-        trim = boxes.get("trim") or boxes["media"]
-        bleed_box = boxes.get("bleed")
-        bleed = min(trim[0] - bleed_box[0], trim[1] - bleed_box[1], bleed_box[2] - trim[2], bleed_box[3] - trim[3]) if bleed_box else 0.0
-        bleed = max(bleed, 0.0)
-        area = bleed_box or boxes.get("trim") or boxes["crop"]
-        summary = walker.page(page, n, area)
+        frame = _Frame.of(boxes, self.profile.safe / uu)
+        summary = walker.page(page, n, frame.area)
         walker.budget.charge_chars(len(summary.chars))  # before they are checked: a shared stream is parsed once, checked per page
         annots = self._annotations(walker, page, n)
-        reached = self._reached(walker, [summary, *annots])
-        self._reached_findings(n, reached)
-        safe = self.profile.safe / uu
-        # page-level content
-        from .pdfwalk import image_dpis, thinnest
+        self._reached_findings(n, self._reached_from(walker, summary, annots))
+        self._page_content(n, summary, uu)
+        placed, forms, board = self._placements(walker, summary)
+        trims = pieces(forms, frame.trim, frame.bleed)
+        self.tokens += len(trims)
+        if self.profile.cut_layer is not None:  # a page that is one piece (one token on it): its TrimBox is that token's trim
+            self._die(n, summary.die, trims or [frame.trim], uu)
+        loose = self._placed(walker, n, placed, set(trims), frame, list(summary.chars), uu)
+        self.chars += len(summary.chars) + len(board)
+        self._board(n, board, boxes["media"], frame.safe, uu)
+        self._loose(n, loose, trims, frame, uu)
+        self._report_unsafe(n, uu)
 
-        self._dpi(n, image_dpis(summary.images, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)), uu)
-        self._stroke(n, thinnest(summary.strokes, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)), uu)
+    def _page_content(self, n: int, summary: Any, uu: float) -> None:
+        """The images, strokes and ink of page ``n``'s own content (not its forms')."""
+        from .pdfwalk import IDENTITY, image_dpis, thinnest
+
+        self._dpi(n, image_dpis(summary.images, IDENTITY), uu)
+        self._stroke(n, thinnest(summary.strokes, IDENTITY), uu)
         for total, what in summary.ink:
             self._ink(n, total, what)
-        loose: list[tuple[Box, str]] = list(summary.chars)
+
+    @staticmethod
+    def _placements(walker: Any, summary: Any) -> tuple[list[tuple[Any, Any, float, float]], list[Box], list[tuple[Box, str]]]:
+        """The forms the page places, each measured (its subtree charged to the budget): (key,
+        measure, dx, dy) of each, their page-space bounding boxes, and the characters of a
+        hand-laid sheet's zone forms (on the board's margin), in page space."""
         placed: list[tuple[Any, Any, float, float]] = []
         forms: list[Box] = []
-        board: list[tuple[Box, str]] = []  # a hand-laid sheet's zone labels, on the board's margin
+        board: list[tuple[Box, str]] = []
         for key, m, label in summary.children:
             walker.budget.charge_placements(1 + walker.forms[key].count)
             measure = walker.measure(key, m[:4])
@@ -322,24 +341,30 @@ class _Run:
             placed.append((key, measure, m[4], m[5]))
             if measure.bbox is not None:
                 forms.append(_shift(measure.bbox, m[4], m[5]))
-        trims = pieces(forms, trim, bleed)
-        self.tokens += len(trims)
-        if self.profile.cut_layer is not None:  # a page that is one piece (one token on it): its TrimBox is that token's trim
-            self._die(n, summary.die, trims or [trim], uu)
-        piece_set = set(trims)
+        return placed, forms, board
+
+    def _placed(self, walker: Any, n: int, placed: list[tuple[Any, Any, float, float]], piece_set: set[Box], frame: _Frame,
+                loose: list[tuple[Box, str]], uu: float) -> list[tuple[Box, str]]:
+        """Check each placed form's images, strokes and ink; a token form's characters against
+        its own trim (once per form, :meth:`_piece`). Returns ``loose`` with the characters
+        still to be checked against the page (those of other forms, and of tokens, outside them).
+
+        Raises:
+            PreflightError: more than :data:`~tokengen.preflight.pdfwalk.MAX_CHARS` on the page.
+        """
+        from .pdfwalk import MAX_CHARS
+
+        bleed = frame.bleed
         for key, measure, dx, dy in placed:
             self._dpi(n, measure.dpi, uu)
             self._stroke(n, measure.stroke, uu)
-            box = _shift(measure.bbox, dx, dy) if measure.bbox else None
-            for total, what, places in measure.ink:  # the highest total that reaches the print area
-                if any(overlaps(_shift(b, dx, dy), area) for b in places):
-                    self._ink(n, total, what)
-                    break
+            self._form_ink(n, measure.ink, dx, dy, frame.area)
             walker.budget.charge_chars(len(measure.chars))
             self.chars += len(measure.chars)
+            box = _shift(measure.bbox, dx, dy) if measure.bbox else None
             inner = (box[0] + bleed, box[1] + bleed, box[2] - bleed, box[3] - bleed) if box else None
             if inner is not None and inner in piece_set:
-                failing, outside = self._piece(key, measure, bleed, safe)
+                failing, outside = self._piece(key, measure, bleed, frame.safe)
                 for gap, b, text in failing:
                     self._unsafe(n, _shift(b, dx, dy), text, gap, "the token's trim", uu)
                 loose.extend((_shift(b, dx, dy), t) for b, t in outside)
@@ -347,23 +372,43 @@ class _Run:
                 loose.extend((_shift(b, dx, dy), t) for b, t in measure.chars)
             if len(loose) > MAX_CHARS:
                 raise PreflightError(f"more than {MAX_CHARS:,} characters on page {n} (a fixed limit)")
-        self.chars += len(summary.chars) + len(board)
-        media = boxes["media"]
-        for b, text in board:  # kept by the board around the counters: the sheet's edge is its trim
+        return loose
+
+    def _form_ink(self, n: int, ink: list[tuple[float, str, list[Box]]], dx: float, dy: float, area: Box) -> None:
+        """The highest ink total of a form placed at (``dx``, ``dy``) that reaches ``area``."""
+        from .pdfwalk import overlaps
+
+        for total, what, places in ink:
+            if any(overlaps(_shift(b, dx, dy), area) for b in places):
+                self._ink(n, total, what)
+                break
+
+    def _board(self, n: int, board: list[tuple[Box, str]], media: Box, safe: float, uu: float) -> None:
+        """A hand-laid sheet's zone labels, kept by the board around the counters: the sheet's
+        edge (``media``) is their trim."""
+        for b, text in board:
             gap = min(b[0] - media[0], b[1] - media[1], media[2] - b[2], media[3] - b[3])
             if gap + TOL / uu < safe:
                 self._unsafe(n, b, text, gap, "the sheet (a zone label on the board's margin)", uu)
-        locate = _Locator(trims)
+
+    def _loose(self, n: int, loose: list[tuple[Box, str]], trims: list[Box], frame: _Frame, uu: float) -> None:
+        """Characters not checked against a token form's own trim: against the token trim their
+        centre lies in, else the page's trim."""
+        key = tuple(trims)
+        locate = self.locators.get(key)
+        if locate is None:  # the pages of one sheet layout share it
+            locate = self.locators[key] = _Locator(trims)
+            if len(self.locators) > 64:  # pages laid out each their own way: keep few
+                self.locators.pop(next(iter(self.locators)))
+        safe, trim = frame.safe, frame.trim
         for b, text in loose:
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            home = locate(cx, cy)
+            home = locate((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
             where = "the token's trim"
             if home is None:
                 home, where = trim, ("the trim, outside every token" if trims else "the trim")
             gap = min(b[0] - home[0], b[1] - home[1], home[2] - b[2], home[3] - b[3])
             if gap + TOL / uu < safe:
                 self._unsafe(n, b, text, gap, where, uu)
-        self._report_unsafe(n, uu)
 
     def _die(self, n: int, paths: list[Box], trims: list[Box], uu: float) -> None:
         """The die line of page ``n`` against its tokens: every path stroked in the profile's
@@ -435,36 +480,50 @@ class _Run:
         self.unsafe = {}
 
     def _geometry(self, n: int, boxes: dict[str, Box], uu: float) -> None:
+        """The boxes, bleed and trim-size findings of page ``n`` (``boxes`` from
+        :func:`~tokengen.preflight.pdfwalk.page_boxes`, scaled by ``uu``, its UserUnit)."""
         profile = self.profile
-        trim, bleed, media = boxes.get("trim"), boxes.get("bleed"), boxes["media"]
-        s = _scaled
+        trim, bleed = boxes.get("trim"), boxes.get("bleed")
         if profile.boxes and (trim is None or bleed is None):
             missing = " and no ".join(k for k, b in (("TrimBox", trim), ("BleedBox", bleed)) if b is None)
             self.found["boxes"].add(n, f"no {missing}")
         if profile.boxes or profile.bleed > 0:
-            if trim is None or bleed is None:
-                self.found["bleed"].add(n, "no bleed: TrimBox or BleedBox missing")
-            else:
-                smallest = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]) * uu
-                self.least_bleed = min(self.least_bleed, smallest)
-                if smallest + TOL < profile.bleed:
-                    self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(profile.bleed)} ({profile.bleed:.2f} pt)")
-                if bleed[0] < media[0] - TOL or bleed[1] < media[1] - TOL or bleed[2] > media[2] + TOL or bleed[3] > media[3] + TOL:
-                    self.found["bleed"].add(n, f"BleedBox {s(bleed, uu)} runs off the MediaBox {s(media, uu)}")
+            self._bleed(n, trim, bleed, boxes["media"], uu)
         if profile.output in SHEET_OUTPUTS:
-            want = sorted(profile.page)
-            got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
-            if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
-                self.found["trim-size"].add(n, f"page is {got[0]:.1f} × {got[1]:.1f} pt, the profile's sheet is {want[0]:.1f} × {want[1]:.1f} pt")
-            if trim and (trim[0] < media[0] - TOL or trim[1] < media[1] - TOL or trim[2] > media[2] + TOL or trim[3] > media[3] + TOL):
-                self.found["trim-size"].add(n, f"TrimBox {s(trim, uu)} runs off the page")
+            self._sheet_size(n, trim, boxes["media"], uu)
+        else:
+            self._single_trim(n, trim or (None if profile.boxes else boxes["media"]), uu)
+
+    def _bleed(self, n: int, trim: Box | None, bleed: Box | None, media: Box, uu: float) -> None:
+        """The bleed around the TrimBox at least the profile's, and the BleedBox on the page."""
+        if trim is None or bleed is None:
+            self.found["bleed"].add(n, "no bleed: TrimBox or BleedBox missing")
             return
-        box = trim or (None if profile.boxes else media)
-        if box is None:  # reported by the boxes check
+        smallest = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3]) * uu
+        self.least_bleed = min(self.least_bleed, smallest)
+        want = self.profile.bleed
+        if smallest + TOL < want:
+            self.found["bleed"].add(n, f"bleed {_pt(smallest)} is less than the profile's {format_length(want)} ({want:.2f} pt)")
+        if not _inside(bleed, media):
+            self.found["bleed"].add(n, f"BleedBox {_scaled(bleed, uu)} runs off the MediaBox {_scaled(media, uu)}")
+
+    def _sheet_size(self, n: int, trim: Box | None, media: Box, uu: float) -> None:
+        """A sheet profile: the page is the profile's sheet (either way round), the TrimBox on it."""
+        want = sorted(self.profile.page)
+        got = sorted(((media[2] - media[0]) * uu, (media[3] - media[1]) * uu))
+        if abs(got[0] - want[0]) > 0.5 or abs(got[1] - want[1]) > 0.5:
+            self.found["trim-size"].add(n, f"page is {got[0]:.1f} × {got[1]:.1f} pt, the profile's sheet is {want[0]:.1f} × {want[1]:.1f} pt")
+        if trim and not _inside(trim, media):
+            self.found["trim-size"].add(n, f"TrimBox {_scaled(trim, uu)} runs off the page")
+
+    def _single_trim(self, n: int, box: Box | None, uu: float) -> None:
+        """A single-pages profile: every page's trim ``box`` the product's (a preset's ``trim``),
+        else ``size``, else the first page's. None: no trim (the boxes check reports it)."""
+        if box is None:
             return
+        profile = self.profile
         dims = ((box[2] - box[0]) * uu, (box[3] - box[1]) * uu)
-        # a product preset's trim (profile key trim) is the shop's product: it wins over ``size``
-        product = profile.trim if profile.output not in SHEET_OUTPUTS else None
+        product = profile.trim  # a product preset's trim is the shop's product: it wins over ``size``
         expected = product or ((self.size, self.size) if self.size is not None else self.first_trim)
         if expected is not None and (abs(dims[0] - expected[0]) > TOL * 10 or abs(dims[1] - expected[1]) > TOL * 10):
             whose = f" (profile {profile.name}'s product trim)" if product else ""
@@ -473,8 +532,6 @@ class _Run:
 
     def _annotations(self, walker: Any, page: Any, n: int) -> list[Any]:
         """Printable annotations and widgets (warned); their normal appearances, summarised."""
-        import pikepdf
-
         out: list[Any] = []
         annots = page.obj.get("/Annots")
         if annots is None:
@@ -487,23 +544,48 @@ class _Run:
                 continue
             printable = bool(flags & 4) and not flags & 2
             if subtype == "/Widget" or printable:
-                rect = annot.get("/Rect")
-                at = f" at ({float(rect[0]):.1f}, {float(rect[1]):.1f}) pt" if rect is not None and len(rect) == 4 else ""
-                kind = "form field" if subtype == "/Widget" else "printable annotation"
-                self.annotations += 1
-                self.found["annotations"].add(n, f"{kind} {subtype}{at} (annotation {i})")
-            if not printable:
-                continue
-            ap = annot.get("/AP")
-            normal = ap.get("/N") if ap is not None else None
-            if normal is not None and not isinstance(normal, pikepdf.Stream):
-                state = annot.get("/AS")
-                normal = normal.get(str(state)) if state is not None else None
-            if isinstance(normal, pikepdf.Stream):
-                _, summary = walker.form(normal, f"annotation {i} ({subtype}) appearance", 1)
-                if summary is not None:
-                    out.append(summary)
+                self._annotation_found(n, annot, i, subtype)
+            summary = self._appearance(walker, annot, i, subtype) if printable else None
+            if summary is not None:
+                out.append(summary)
         return out
+
+    def _annotation_found(self, n: int, annot: Any, i: int, subtype: str) -> None:
+        rect = annot.get("/Rect")
+        at = f" at ({float(rect[0]):.1f}, {float(rect[1]):.1f}) pt" if rect is not None and len(rect) == 4 else ""
+        kind = "form field" if subtype == "/Widget" else "printable annotation"
+        self.annotations += 1
+        self.found["annotations"].add(n, f"{kind} {subtype}{at} (annotation {i})")
+
+    @staticmethod
+    def _appearance(walker: Any, annot: Any, i: int, subtype: str) -> Any:
+        """The summary of a printable annotation's normal appearance (its ``/AS`` state's when
+        it has several), or None."""
+        import pikepdf
+
+        ap = annot.get("/AP")
+        normal = ap.get("/N") if ap is not None else None
+        if normal is not None and not isinstance(normal, pikepdf.Stream):
+            state = annot.get("/AS")
+            normal = normal.get(str(state)) if state is not None else None
+        if not isinstance(normal, pikepdf.Stream):
+            return None
+        return walker.form(normal, f"annotation {i} ({subtype}) appearance", 1)[1]
+
+    def _reached_from(self, walker: Any, summary: Any, annots: list[Any]) -> list[Any]:
+        """:meth:`_reached` from the page's ``summary`` and its annotations' appearances; for a
+        page without annotations, the forms found below its children are kept by the children's
+        keys (in order: the walk, and so the first of each finding, is the same) for the next
+        page placing the same forms."""
+        if annots:
+            return self._reached(walker, [summary, *annots])
+        key = tuple(k for k, _, _ in summary.children)
+        below = self.reached.get(key)
+        if below is None:
+            below = self.reached[key] = self._reached(walker, [summary])[1:]
+            if len(self.reached) > 64:  # a file whose pages each place other forms: keep few
+                self.reached.pop(next(iter(self.reached)))
+        return [summary, *below]
 
     @staticmethod
     def _reached(walker: Any, roots: list[Any]) -> list[Any]:
@@ -521,7 +603,19 @@ class _Run:
         return list(seen.values())
 
     def _reached_findings(self, n: int, reached: list[Any]) -> None:
-        x1a = self.x1a
+        """The fonts, colour, neutral-grey and transparency findings of page ``n`` from every
+        stream it reaches (``reached``: summaries, the page's first)."""
+        self._fonts_found(n, reached)
+        self._colour_found(n, reached)
+        if self.k_neutrals:
+            self._neutrals_found(n, reached)
+        trans = [t for s in reached for t in s.transparency]
+        if trans:
+            c = sum(s.counts.get("transparency", 0) for s in reached)
+            self.transparency += c
+            self.found["transparency"].add(n, f"{_count(c, 'use')} of transparency, first: {trans[0]}")
+
+    def _fonts_found(self, n: int, reached: list[Any]) -> None:
         seen: set[tuple[str, str]] = set()
         for s in reached:
             for name, ok, where in s.fonts.values():
@@ -529,27 +623,25 @@ class _Run:
                 if not ok and (name, where) not in seen:
                     seen.add((name, where))
                     self.found["fonts"].add(n, f"font {name} is not embedded ({'on the page' if where == 'page' else 'in ' + where})")
+
+    def _colour_found(self, n: int, reached: list[Any]) -> None:
         rgb = [t for s in reached for t in s.rgb]
         count = sum(s.counts.get("rgb", 0) for s in reached)
-        if x1a:
+        if self.x1a:
             rgb += [t for s in reached for t in s.spaces]
             count += sum(s.counts.get("spaces", 0) for s in reached)
         if rgb:
             self.rgb += count
             label = "RGB or non-PDF/X colour" if count > sum(s.counts.get("rgb", 0) for s in reached) else "RGB"
             self.found["colour"].add(n, f"{_count(count, label + ' use')}, first: {rgb[0]}")
-        if self.k_neutrals:
-            done: set[str] = set()
-            for s in reached:
-                for text in s.neutrals:
-                    if text not in done:
-                        done.add(text)
-                        self.found["ink"].add(n, f"{text}; profile {self.profile.name} prints greys and black on K alone (colour: formula)")
-        trans = [t for s in reached for t in s.transparency]
-        if trans:
-            c = sum(s.counts.get("transparency", 0) for s in reached)
-            self.transparency += c
-            self.found["transparency"].add(n, f"{_count(c, 'use')} of transparency, first: {trans[0]}")
+
+    def _neutrals_found(self, n: int, reached: list[Any]) -> None:
+        done: set[str] = set()
+        for s in reached:
+            for text in s.neutrals:
+                if text not in done:
+                    done.add(text)
+                    self.found["ink"].add(n, f"{text}; profile {self.profile.name} prints greys and black on K alone (colour: formula)")
 
     def _dpi(self, n: int, entries: list[tuple[float, str]], uu: float) -> None:
         for dpi, what in entries:
@@ -577,58 +669,105 @@ class _Run:
 
     # -- results -----------------------------------------------------------------------------------
     def _checks(self, count: int, x_problems: list[tuple[int | None, str]]) -> list[Check]:
-        p = self.profile
-        x1a = self.x1a
-        f = self.found
-        checks: list[Check] = []
+        """One :class:`Check` per name of :data:`CHECKS`, in order, from the findings gathered
+        over ``count`` pages (``x_problems``: :func:`~tokengen.preflight.pdfx.problems`)."""
+        self.count, self.x_problems = count, x_problems
+        return [getattr(self, "_check_" + name.replace("-", "_"))() for name in CHECKS]
+
+    def _check_pages(self) -> Check:
+        count = self.count
         if count == 0:
-            checks.append(Check("pages", False, "the PDF has no pages"))
-        else:
-            odd = [(None, f"{_count(count, 'page')}, an odd count: every token needs a face and a back")] if p.output == "single-pages" and count % 2 else []
-            checks.append(_result("pages", odd, _count(count, "page")))
-        checks.append(Check("boxes", True, f"not required by profile {p.name}") if not p.boxes
-                      else _result("boxes", f["boxes"], f"every page ({count}) has a TrimBox and a BleedBox"))
+            return Check("pages", False, "the PDF has no pages")
+        odd = [(None, f"{_count(count, 'page')}, an odd count: every token needs a face and a back")] \
+            if self.profile.output == "single-pages" and count % 2 else []
+        return _result("pages", odd, _count(count, "page"))
+
+    def _check_boxes(self) -> Check:
+        if not self.profile.boxes:
+            return Check("boxes", True, f"not required by profile {self.profile.name}")
+        return _result("boxes", self.found["boxes"], f"every page ({self.count}) has a TrimBox and a BleedBox")
+
+    def _check_bleed(self) -> Check:
+        p = self.profile
         if not p.boxes and p.bleed <= 0:
-            checks.append(Check("bleed", True, f"no bleed required by profile {p.name}"))
-        else:
-            least = self.least_bleed if self.least_bleed < math.inf else 0.0
-            checks.append(_result("bleed", f["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})"))
-        if p.output in SHEET_OUTPUTS:
-            want = sorted(p.page)
-            if p.cut_layer is not None and not self.die_pages and count:
-                f["trim-size"].add(None, f"die line {p.cut_layer}: no page has a path stroked in the {p.cut_layer} separation")
-            die = f"; the {p.cut_layer} die line follows every token's trim within {DIE_TOL:g} pt on {_count(self.die_pages, 'page')}" \
-                if p.cut_layer is not None else ""
-            checks.append(_result("trim-size", f["trim-size"], f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet{die}"))
-        else:
+            return Check("bleed", True, f"no bleed required by profile {p.name}")
+        least = self.least_bleed if self.least_bleed < math.inf else 0.0
+        return _result("bleed", self.found["bleed"], f"bleed at least {_pt(least)} on every side of every page (profile: {format_length(p.bleed)})")
+
+    def _check_trim_size(self) -> Check:
+        p, found = self.profile, self.found["trim-size"]
+        if p.output not in SHEET_OUTPUTS:
             shown = f"{self.first_trim[0]:.2f} × {self.first_trim[1]:.2f} pt" if self.first_trim else "none"
-            checks.append(_result("trim-size", f["trim-size"], f"every page has the same trim, {shown}"))
-        checks.append(_result("fonts", f["fonts"], ("the only font is embedded" if len(self.fonts) == 1 else f"all {len(self.fonts)} fonts embedded") if self.fonts else "no fonts used"))
-        if p.colour != "cmyk":
-            checks.append(Check("colour", True, f"profile {p.name} accepts RGB"))
-        else:
-            extra = "; no ICCBased, Lab or Cal colour spaces (PDF/X-1a)" if x1a else ""
-            checks.append(_result("colour", f["colour"], f"no RGB colour operators, colour spaces or images{extra}"))
-        checks.append(Check("images", True, "no images placed") if not self.images
-                      else _result("images", f["images"], f"{_count(self.images, 'image placement')}, the least {self.least_dpi:.0f} DPI (profile: {p.dpi})"))
+            return _result("trim-size", found, f"every page has the same trim, {shown}")
+        want = sorted(p.page)
+        if p.cut_layer is not None and not self.die_pages and self.count:
+            found.add(None, f"die line {p.cut_layer}: no page has a path stroked in the {p.cut_layer} separation")
+        die = f"; the {p.cut_layer} die line follows every token's trim within {DIE_TOL:g} pt on {_count(self.die_pages, 'page')}" \
+            if p.cut_layer is not None else ""
+        return _result("trim-size", found, f"every page is the profile's {want[0]:.1f} × {want[1]:.1f} pt sheet{die}")
+
+    def _check_fonts(self) -> Check:
+        if not self.fonts:
+            return _result("fonts", self.found["fonts"], "no fonts used")
+        return _result("fonts", self.found["fonts"], "the only font is embedded" if len(self.fonts) == 1 else f"all {len(self.fonts)} fonts embedded")
+
+    def _check_colour(self) -> Check:
+        if self.profile.colour != "cmyk":
+            return Check("colour", True, f"profile {self.profile.name} accepts RGB")
+        extra = "; no ICCBased, Lab or Cal colour spaces (PDF/X-1a)" if self.x1a else ""
+        return _result("colour", self.found["colour"], f"no RGB colour operators, colour spaces or images{extra}")
+
+    def _check_images(self) -> Check:
+        if not self.images:
+            return Check("images", True, "no images placed")
+        return _result("images", self.found["images"], f"{_count(self.images, 'image placement')}, the least {self.least_dpi:.0f} DPI (profile: {self.profile.dpi})")
+
+    def _check_safe_area(self) -> Check:
+        if not self.chars:
+            return _result("safe-area", self.found["safe-area"], "no visible text to check")
         per = f", each token's own trim for {_count(self.tokens, 'token')} placed as forms" if self.tokens else ""
-        every = ("the only character is" if self.chars == 1 else f"all {self.chars} characters are") + f" at least {format_length(p.safe)} inside the trim"
-        checks.append(_result("safe-area", f["safe-area"], f"{every}{per}" if self.chars else "no visible text to check"))
-        checks.append(_result("annotations", f["annotations"], "no printable annotations or form fields", warn=True))
-        checks.append(_result("transparency", f["transparency"], "no transparency (soft masks, alpha, blend modes)", warn=not x1a))
-        if not x1a:
-            checks.append(Check("pdfx", True, f"not asked by profile {p.name}"))
-        else:
-            checks.append(_result("pdfx", x_problems, f"{pdfx.edition(p)}: version, Info keys, ID, output intent "
-                                  "and a TrimBox on every page"))
+        every = ("the only character is" if self.chars == 1 else f"all {self.chars} characters are") + f" at least {format_length(self.profile.safe)} inside the trim"
+        return _result("safe-area", self.found["safe-area"], f"{every}{per}")
+
+    def _check_annotations(self) -> Check:
+        return _result("annotations", self.found["annotations"], "no printable annotations or form fields", warn=True)
+
+    def _check_transparency(self) -> Check:
+        return _result("transparency", self.found["transparency"], "no transparency (soft masks, alpha, blend modes)", warn=not self.x1a)
+
+    def _check_pdfx(self) -> Check:
+        if not self.x1a:
+            return Check("pdfx", True, f"not asked by profile {self.profile.name}")
+        return _result("pdfx", self.x_problems, f"{pdfx.edition(self.profile)}: version, Info keys, ID, output intent and a TrimBox on every page")
+
+    def _check_hairlines(self) -> Check:
         thin = f", the thinnest {self.thinnest[0]:.2f} pt" if self.thinnest else ""
-        checks.append(_result("hairlines", f["hairlines"], f"no stroke thinner than {HAIRLINE} pt{thin}", warn=True))
-        if p.colour != "cmyk":
-            checks.append(Check("ink", True, f"profile {p.name} is RGB: no ink limit"))
-        else:
-            high = f"; the highest {self.ink[0]:.0f} % on page {self.ink[1]} ({self.ink[2]})" if self.ink else ""
-            checks.append(_result("ink", f["ink"], f"total ink at most {self.ink_limit:.0f} % everywhere{high}"))
-        return checks
+        return _result("hairlines", self.found["hairlines"], f"no stroke thinner than {HAIRLINE} pt{thin}", warn=True)
+
+    def _check_ink(self) -> Check:
+        if self.profile.colour != "cmyk":
+            return Check("ink", True, f"profile {self.profile.name} is RGB: no ink limit")
+        high = f"; the highest {self.ink[0]:.0f} % on page {self.ink[1]} ({self.ink[2]})" if self.ink else ""
+        return _result("ink", self.found["ink"], f"total ink at most {self.ink_limit:.0f} % everywhere{high}")
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A page's frame for the character and ink checks, in default user space (pt / UserUnit):
+    its trim (TrimBox, else MediaBox), the least bleed around it (0 without a BleedBox), the
+    print area ink counts in (BleedBox, else TrimBox, else CropBox) and the safe distance."""
+
+    trim: Box
+    bleed: float
+    area: Box
+    safe: float
+
+    @classmethod
+    def of(cls, boxes: dict[str, Box], safe: float) -> _Frame:
+        trim = boxes.get("trim") or boxes["media"]
+        bleed_box = boxes.get("bleed")
+        bleed = min(trim[0] - bleed_box[0], trim[1] - bleed_box[1], bleed_box[2] - trim[2], bleed_box[3] - trim[3]) if bleed_box else 0.0
+        return cls(trim, max(bleed, 0.0), bleed_box or boxes.get("trim") or boxes["crop"], safe)
 
 
 @dataclass
@@ -668,6 +807,11 @@ class _Locator:
 
 def _shift(b: Box, dx: float, dy: float) -> Box:
     return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    """True when ``inner`` lies inside ``outer`` within :data:`TOL`."""
+    return not (inner[0] < outer[0] - TOL or inner[1] < outer[1] - TOL or inner[2] > outer[2] + TOL or inner[3] > outer[3] + TOL)
 
 
 def _scaled(b: Box, uu: float) -> list[float]:

@@ -23,6 +23,10 @@ Work is bounded by :class:`Limits`: the file size (checked before reading), page
 and image placements walked, operators read, and bytes decoded (per stream and in total, counted
 while inflating, so a decompression bomb is stopped at the limit, not read into memory). Each
 refusal is a :class:`~tokengen.errors.PreflightError` naming the limit and its ``--max-…`` flag.
+Two bounds ride on the operators limit: the items of one array or dictionary in a content stream
+(a tenth of it, counted in the bytes before qpdf builds the object: :mod:`.prescan`), and the
+operators a viewer runs to paint tiling patterns (a cell's for every fill with it, nested
+patterns multiplied: :meth:`Walker.pattern`); a pattern filling inside its own cell is refused.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import pikepdf
 from ..errors import PreflightError
 from ..io import guard
 from ..limits import PREFLIGHT_LIMITS
+from . import prescan
 
 MiB = 1 << 20
 Matrix = tuple[float, float, float, float, float, float]
@@ -66,6 +71,15 @@ NEUTRAL_MIN = 13
 NEUTRAL_SPREAD = 13
 #: Pixels of one image looked at for neutrals: a larger image is sampled (nearest pixel) down to this.
 NEUTRAL_PIXELS = 1_000_000
+#: One array or dictionary in a content stream may hold at most this share of the operators
+#: limit in items, nested ones included (100,000 by default): qpdf builds it whole, at about
+#: 200 bytes an item, before the reader sees it (:mod:`tokengen.preflight.prescan`).
+ITEMS_SHARE = 10
+#: The look before parsing (:func:`~tokengen.preflight.prescan.largest_container`) takes at most
+#: this many steps per operator of the limit: a step is a string, container or run of comments,
+#: each at least one token qpdf would read, so a stream within the operator and operand limits
+#: (three tokens an operator) never reaches it; about 0.5 µs a step.
+SCAN_STEPS = 6
 #: Largest expansion ratio of a filter qpdf decodes for us (LZW: one 12-bit code → 4,096 bytes).
 WORST_RATIO = 2_800
 
@@ -87,7 +101,9 @@ class Limits:
             placed many times is read, and counted, once); their operands may number twice as
             many (a line ``0 0 m`` is one operator, two operands). The slowest kind measured,
             ``0 0 m f``, reads at about 3 µs an operator or operand: the default 1,000,000 is
-            about 6 s of work at worst. ``--max-operators``.
+            about 6 s of work at worst. It also bounds one array or dictionary's items
+            (:data:`ITEMS_SHARE`) and the tiling-pattern fills (:meth:`Budget.charge_tiles`).
+            ``--max-operators``.
         stream_mb: largest decoded size of one stream, MiB. ``--max-stream-mb``.
         decoded_mb: most bytes decoded from streams in the file, MiB. ``--max-decoded-mb``.
         chars: most characters checked in the file, on every page that shows them (pages
@@ -123,6 +139,7 @@ class Budget:
         self.operands = 0
         self.decoded = 0
         self.chars = 0
+        self.tiles = 0
 
     def refuse(self, key: str, what: str, unit: str = "") -> PreflightError:
         """The one-line refusal: ``what`` exceeds the limit (with its flag)."""
@@ -146,6 +163,39 @@ class Budget:
             limit = 2 * self.limits.operators
             raise PreflightError(f"content-stream operands read in the file (each stream once): more than the limit of {limit:,} "
                                  f"(twice the operators; raise it with {FLAGS['operators']})")
+
+    def check_items(self, data: bytes, label: str) -> None:
+        """Refuse the content stream ``data`` (of ``label``: ``page`` or a form's description)
+        when one array or dictionary in it holds more than ``limits.operators`` /
+        :data:`ITEMS_SHARE` items (:func:`~tokengen.preflight.prescan.largest_container`),
+        before qpdf builds it; a stream too short to hold that many is not scanned.
+
+        Raises:
+            PreflightError: naming the limit and ``--max-operators``; also when the look takes
+                more than :data:`SCAN_STEPS` × ``limits.operators`` steps.
+        """
+        cap = max(1, self.limits.operators // ITEMS_SHARE)
+        if not prescan.worth_scanning(data, cap):
+            return
+        where = "a page's content" if label == "page" else f"{label}'s content"
+        steps = SCAN_STEPS * self.limits.operators
+        try:
+            largest = prescan.largest_container(data, cap, steps)
+        except prescan.TooManyTokens:
+            raise PreflightError(f"strings, arrays, dictionaries and comments in {where}: more than the limit of {steps:,} "
+                                 f"({SCAN_STEPS} times the operators; raise it with {FLAGS['operators']})") from None
+        if largest > cap:
+            raise PreflightError(f"items of one array or dictionary in {where}: more than the limit of {cap:,} "
+                                 f"(the operators / {ITEMS_SHARE}; raise it with {FLAGS['operators']})")
+
+    def charge_tiles(self, n: int) -> None:
+        """Count ``n`` more operators that painting tiling patterns runs (a cell's operators once
+        per fill with its pattern, nested patterns multiplied; each stream counted once), under
+        the operators limit; raises PreflightError past it."""
+        self.tiles += n
+        if self.tiles > self.limits.operators:
+            raise self.refuse("operators", "operators a viewer runs to paint tiling patterns (a cell's for each fill "
+                                           "with it, nested patterns multiplied):")
 
     def charge_chars(self, n: int) -> None:
         """Count ``n`` more characters checked (across all pages); raises PreflightError past the limit."""
@@ -258,40 +308,72 @@ def decode(stream: Any, budget: Budget, what: str) -> bytes:
     key = "stream_mb" if cap == limits.stream_mb * MiB else "decoded_mb"
     names, parms = _filters(stream)
     try:
-        data = stream.read_raw_bytes()
-        own = all(n in ("/FlateDecode", "/Fl", "/ASCIIHexDecode", "/AHx", "/ASCII85Decode", "/A85") for n in names) and \
-            not any(p is not None and int(p.get("/Predictor", 1)) > 1 for p, n in zip(parms, names) if n in ("/FlateDecode", "/Fl"))
-        if own:
-            for name in names:
-                if name in ("/ASCIIHexDecode", "/AHx"):
-                    text = re.sub(rb"\s", b"", data).split(b">")[0]
-                    data = binascii.unhexlify(text + b"0" * (len(text) % 2))
-                elif name in ("/ASCII85Decode", "/A85"):
-                    text = re.sub(rb"\s", b"", data)
-                    text = text[2:] if text.startswith(b"<~") else text
-                    data = base64.a85decode(text.split(b"~>")[0])
-                else:
-                    inflate = zlib.decompressobj()
-                    try:
-                        data = inflate.decompress(data, cap + 1)
-                    except zlib.error:
-                        data = _salvage(data, cap + 1)
-                if len(data) > cap:
-                    raise _too_big(budget, key, what)
+        raw = stream.read_raw_bytes()
+        if _own_filters(names, parms):
+            data = _decode_own(raw, names, cap)
         else:
-            if len(data) * WORST_RATIO > cap and any(n not in ("/DCTDecode", "/DCT", "/JPXDecode", "/CCITTFaxDecode", "/CCF",
-                                                                 "/JBIG2Decode", "/RunLengthDecode", "/RL") for n in names):
-                if len(data) > cap // 4:
-                    raise _too_big(budget, key, what)
-            data = stream.read_bytes()
-            if len(data) > cap:
-                raise _too_big(budget, key, what)
+            data = _decode_qpdf(stream, raw, names, cap, budget, key, what)
+        if len(data) > cap:
+            raise _too_big(budget, key, what)
     except PreflightError:
         raise
     except Exception as exc:  # noqa: BLE001 - damaged data raises many types
         raise PreflightError(f"cannot decode {what} ({_short(exc)})") from None
     budget.decoded += len(data)
     return data
+
+
+_OWN = frozenset(("/FlateDecode", "/Fl", "/ASCIIHexDecode", "/AHx", "/ASCII85Decode", "/A85"))
+#: Filters whose output is at most a small multiple of their input (images' codecs, run length):
+#: qpdf decodes them without the worst-case check of :func:`_decode_qpdf`.
+_BOUNDED = frozenset(("/DCTDecode", "/DCT", "/JPXDecode", "/CCITTFaxDecode", "/CCF", "/JBIG2Decode", "/RunLengthDecode", "/RL"))
+
+
+def _own_filters(names: list[str], parms: list[Any]) -> bool:
+    """True when :func:`_decode_own` decodes the chain: ASCIIHex, ASCII85, Flate without a predictor."""
+    return all(n in _OWN for n in names) and \
+        not any(p is not None and int(p.get("/Predictor", 1)) > 1 for p, n in zip(parms, names) if n in ("/FlateDecode", "/Fl"))
+
+
+def _unhex(data: bytes, cap: int) -> bytes:
+    text = re.sub(rb"\s", b"", data).split(b">")[0]
+    return binascii.unhexlify(text + b"0" * (len(text) % 2))
+
+
+def _un85(data: bytes, cap: int) -> bytes:
+    text = re.sub(rb"\s", b"", data)
+    text = text[2:] if text.startswith(b"<~") else text
+    return base64.a85decode(text.split(b"~>")[0])
+
+
+def _inflate(data: bytes, cap: int) -> bytes:
+    """At most ``cap`` + 1 inflated bytes (what inflates before damage breaks off)."""
+    try:
+        return zlib.decompressobj().decompress(data, cap + 1)
+    except zlib.error:
+        return _salvage(data, cap + 1)
+
+
+_DECODERS = {"/ASCIIHexDecode": _unhex, "/AHx": _unhex, "/ASCII85Decode": _un85, "/A85": _un85, "/FlateDecode": _inflate, "/Fl": _inflate}
+
+
+def _decode_own(data: bytes, names: list[str], cap: int) -> bytes:
+    """``data`` through the chain ``names`` (all in :data:`_DECODERS`), stopping once a step
+    gives more than ``cap`` bytes (the caller refuses it)."""
+    for name in names:
+        data = _DECODERS[name](data, cap)
+        if len(data) > cap:
+            break
+    return data
+
+
+def _decode_qpdf(stream: Any, raw: bytes, names: list[str], cap: int, budget: Budget, key: str, what: str) -> bytes:
+    """``stream`` decoded by qpdf, refused first when a filter that may expand without bound
+    (LZW…) could give more than ``cap`` bytes from ``raw``'s size (:data:`WORST_RATIO`) and
+    ``raw`` is over a quarter of ``cap``."""
+    if len(raw) * WORST_RATIO > cap and any(n not in _BOUNDED for n in names) and len(raw) > cap // 4:
+        raise _too_big(budget, key, what)
+    return bytes(stream.read_bytes())
 
 
 def _salvage(data: bytes, cap: int) -> bytes:
@@ -497,6 +579,40 @@ def _read_cmap(font: Font, data: bytes) -> None:
     font.ustarts = [r[0] for r in font.uranges]
 
 
+def _cid_widths(descendant: Any, font: Font) -> None:
+    """A CID font's default width (``/DW``) and its ``/W`` array: lists of widths from a first
+    CID, and ranges of one width (kept as ranges, never expanded)."""
+    font.default = _num(descendant.get("/DW", 1000))
+    w = descendant.get("/W")
+    items = list(w)[:200_000] if w is not None else []
+    i = 0
+    while i + 1 < len(items):
+        first = int(_num(items[i]))
+        if _is_array(items[i + 1]):
+            for k, width in enumerate(list(items[i + 1])[:65_536]):
+                font.widths[first + k] = _num(width)
+            i += 2
+        elif i + 2 < len(items):
+            font.ranges.append((first, int(_num(items[i + 1])), _num(items[i + 2])))
+            i += 3
+        else:
+            break
+    font.ranges.sort()
+    font.starts = [r[0] for r in font.ranges]
+
+
+def _descriptor(descriptor: Any, font: Font) -> None:
+    """Descent, ascent (descent + 1 em when missing or not above it) and, for a simple font,
+    the missing width, from the FontDescriptor (None: nothing)."""
+    if descriptor is None:
+        return
+    font.descent = _num(descriptor.get("/Descent", 0)) / 1000
+    ascent = _num(descriptor.get("/Ascent", 0)) / 1000
+    font.ascent = ascent if ascent > font.descent else font.descent + 1
+    if font.subtype != "/Type0":
+        font.default = _num(descriptor.get("/MissingWidth", 0))
+
+
 # -- summaries -----------------------------------------------------------------------------------
 @dataclass
 class Summary:
@@ -521,6 +637,7 @@ class Summary:
     bbox: Box | None = None
     counts: dict[str, int] = field(default_factory=dict)   # complete counts for rgb, spaces, transparency, neutrals
     die: list[Box] = field(default_factory=list)           # bounds of each subpath stroked in the die line's separation
+    work: int = 0  # operators pdfium runs to paint this stream once: its own, and its pattern fills' (Walker.pattern)
 
     def note(self, kind: str, text: str) -> None:
         bucket: list[str] = getattr(self, kind)
@@ -662,9 +779,11 @@ class Walker:
             self.pages[key] = summary
         return summary
 
-    def form(self, xobject: Any, label: str, depth: int) -> tuple[Any, Summary | None]:
+    def form(self, xobject: Any, label: str, depth: int, cell: bool = False) -> tuple[Any, Summary | None]:
         """(cache key, summary) of a Form XObject (also pattern cells, glyphs, appearances); the
-        summary is None past :data:`MAX_FORM_DEPTH` or for a form that places itself."""
+        summary is None past :data:`MAX_FORM_DEPTH` or for a form that places itself. A pattern
+        ``cell``'s fills with patterns are not charged when it is read (:meth:`pattern` charges
+        them with every fill that paints the cell)."""
         key = xobject.objgen if xobject.is_indirect else id(xobject)
         if key in self.forms:
             return key, self.forms[key]
@@ -679,14 +798,15 @@ class Walker:
             if group is not None and str(group.get("/S", "")) == "/Transparency":
                 summary.note("transparency", f"transparency group in {label}")
             data = decode(xobject, self.budget, label)
-            self._read(data, xobject.get("/Resources"), summary, label, depth)
+            self._read(data, xobject.get("/Resources"), summary, label, depth, cell=cell)
             summary.count = len(summary.children) + len(summary.images) + sum(self.forms[k].count for k, _, _ in summary.children if k in self.forms)
             self.forms[key] = summary
         finally:
             self._active.discard(key)
         return key, summary
 
-    def _read(self, data: bytes, resources: Any, summary: Summary, label: str, depth: int, area: Box | None = None) -> None:
+    def _read(self, data: bytes, resources: Any, summary: Summary, label: str, depth: int, area: Box | None = None,
+              cell: bool = False) -> None:
         if not data.strip():
             return
         level = self.reading
@@ -694,6 +814,7 @@ class Walker:
             stream = self.pikepdf.Stream(self.pdf, b"")
             self.scratch.append((stream, self.pikepdf.Page(self.pdf.make_indirect(self.pikepdf.Dictionary(Contents=stream)))))
         stream, holder = self.scratch[level]
+        self.budget.check_items(data, label)
         stream.write(data)
         reader = _Reader(self, resources, summary, label, depth, area)
         self.reading += 1
@@ -711,19 +832,39 @@ class Walker:
             self.reading -= 1
             stream.write(b"")  # the decoded bytes are not kept past the read
         reader.charge()
+        summary.work = reader.ops + reader.tile_work
+        if not cell:  # a pattern cell's fills are charged with each fill that paints the cell
+            self.budget.charge_tiles(reader.tile_work)
         for name in _patterns(resources):
-            self._pattern(resources, name, summary, label, depth)
+            self.pattern(resources, name, summary, label, depth, used=False)
 
-    def _pattern(self, resources: Any, name: str, summary: Summary, label: str, depth: int) -> None:
+    def pattern(self, resources: Any, name: str, summary: Summary, label: str, depth: int, *, used: bool = True,
+                keep: bool = True) -> int:
+        """Read the tiling pattern ``name`` of ``resources`` (once; a form of its own, a child of
+        ``summary`` when ``keep``) and return what one fill with it costs pdfium: the operators
+        of its cell, its own pattern fills' included (:attr:`Summary.work`); 0 for a shading
+        pattern or a name that is not one.
+
+        Raises:
+            PreflightError: a pattern ``used`` to paint inside its own cell (directly or through
+                the patterns it uses): pdfium paints it without end (a 3-operator cell took more
+                than 60 s); or over a limit while reading it.
+        """
         try:
             pattern = resources["/Pattern"][name]
         except (KeyError, TypeError):
-            return
+            return 0
         if int(pattern.get("/PatternType", 0)) != 1 or not isinstance(pattern, self.pikepdf.Stream):
-            return
-        key, inner = self.form(pattern, f"pattern {name} in {label}", depth + 1)
-        if inner is not None:
+            return 0
+        key, inner = self.form(pattern, f"pattern {name} in {label}", depth + 1, cell=True)
+        if inner is None:
+            if used and key in self._active:
+                raise PreflightError(f"tiling pattern {name} in {label if label != 'page' else 'a page'} paints with itself "
+                                     "inside its own cell (a fixed refusal: a viewer paints it without end)")
+            return 0
+        if keep:
             summary.children.append((key, IDENTITY, inner.label))  # fonts/colour only: a pattern cell is not placed
+        return inner.work
 
     # -- fonts -----------------------------------------------------------------------------------
     def font(self, obj: Any, summary: Summary, where: str, depth: int, resource: str = "") -> Font:
@@ -759,27 +900,12 @@ class Walker:
         return font
 
     def _metrics(self, obj: Any, font: Font) -> None:
+        """Widths, ascent and descent, and the ToUnicode map of the font dictionary ``obj``."""
         target = obj
         if font.subtype == "/Type0":
             font.two_byte = True
             target = obj.DescendantFonts[0]
-            font.default = _num(target.get("/DW", 1000))
-            w = target.get("/W")
-            items = list(w)[:200_000] if w is not None else []
-            i = 0
-            while i + 1 < len(items):
-                first = int(_num(items[i]))
-                if _is_array(items[i + 1]):
-                    for k, width in enumerate(list(items[i + 1])[:65_536]):
-                        font.widths[first + k] = _num(width)
-                    i += 2
-                elif i + 2 < len(items):
-                    font.ranges.append((first, int(_num(items[i + 1])), _num(items[i + 2])))
-                    i += 3
-                else:
-                    break
-            font.ranges.sort()
-            font.starts = [r[0] for r in font.ranges]
+            _cid_widths(target, font)
         elif font.subtype == "/Type3":
             fm = _matrix(obj.get("/FontMatrix", [0.001, 0, 0, 0.001, 0, 0]))
             font.scale = fm[0] or 0.001
@@ -788,13 +914,7 @@ class Walker:
             widths = obj.get("/Widths")
             for k, width in enumerate(list(widths)[:65_536] if widths is not None else []):
                 font.widths[first + k] = _num(width)
-        descriptor = target.get("/FontDescriptor")
-        if descriptor is not None:
-            font.descent = _num(descriptor.get("/Descent", 0)) / 1000
-            ascent = _num(descriptor.get("/Ascent", 0)) / 1000
-            font.ascent = ascent if ascent > font.descent else font.descent + 1
-            if font.subtype != "/Type0":
-                font.default = _num(descriptor.get("/MissingWidth", 0))
+        _descriptor(target.get("/FontDescriptor"), font)
         if not font.widths and not font.ranges and not font.default:
             font.default = 500.0  # a standard font without metrics: an average advance
         tounicode = obj.get("/ToUnicode")
@@ -803,37 +923,43 @@ class Walker:
 
     # -- measuring placements ----------------------------------------------------------------------
     def measure(self, key: Any, linear: tuple[float, float, float, float], depth: int = 0) -> Measure:
-        """The subtree of form ``key`` under the linear part ``linear`` (cached)."""
+        """The subtree of form ``key`` under the linear part ``linear`` (cached).
+
+        Raises:
+            PreflightError: the subtree draws more than :data:`MAX_CHARS` characters.
+        """
         cache = (key, *linear)
         found = self.measures.get(cache)
         if found is not None:
             return found
         summary = self.forms[key]
         m: Matrix = (*linear, 0.0, 0.0)
-        dpi = image_dpis(summary.images, m)
-        stroke = thinnest(summary.strokes, m)
-        ink = [(t, w, [bounds(b, m) for b in boxes]) for (t, w), boxes in summary.ink.items()]
-        chars = [(bounds(b, m), t) for b, t in summary.chars]
-        count = len(summary.children)
+        result = Measure(bounds(summary.bbox, m) if summary.bbox else None, image_dpis(summary.images, m),
+                         thinnest(summary.strokes, m), [(t, w, [bounds(b, m) for b in boxes]) for (t, w), boxes in summary.ink.items()],
+                         [(bounds(b, m), t) for b, t in summary.chars], len(summary.children))
         for child, cm, _ in summary.children:
-            if child not in self.forms or depth > MAX_FORM_DEPTH:
-                continue
-            inner = mul(cm, m)
-            sub = self.measure(child, inner[:4], depth + 1)
-            dpi = sorted(dpi + sub.dpi)[:KEEP]
-            if sub.stroke and (stroke is None or sub.stroke[0] < stroke[0]):
-                stroke = sub.stroke
-            ink += [(t, w, [(b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]) for b in boxes])
-                    for t, w, boxes in sub.ink]
-            chars += [((b[0] + inner[4], b[1] + inner[5], b[2] + inner[4], b[3] + inner[5]), t) for b, t in sub.chars]
-            if len(chars) > MAX_CHARS:
-                raise PreflightError(f"more than {MAX_CHARS:,} characters drawn by {summary.label} and the forms it places "
-                                     "(a fixed limit)")
-            count += sub.count
-        ink = sorted(ink, key=lambda e: -e[0])[:INK_ENTRIES]
-        result = Measure(bounds(summary.bbox, m) if summary.bbox else None, dpi, stroke, ink, chars, count)
+            if child in self.forms and depth <= MAX_FORM_DEPTH:
+                inner = mul(cm, m)
+                _add_measure(result, self.measure(child, inner[:4], depth + 1), inner[4], inner[5], summary.label)
+        result.ink = sorted(result.ink, key=lambda e: -e[0])[:INK_ENTRIES]
         self.measures[cache] = result
         return result
+
+
+def _add_measure(into: Measure, sub: Measure, dx: float, dy: float, label: str) -> None:
+    """Add a child's measure ``sub``, placed at (``dx``, ``dy``), to its parent's ``into``.
+
+    Raises:
+        PreflightError: more than :data:`MAX_CHARS` characters in all (``label``: the parent).
+    """
+    into.dpi = sorted(into.dpi + sub.dpi)[:KEEP]
+    if sub.stroke and (into.stroke is None or sub.stroke[0] < into.stroke[0]):
+        into.stroke = sub.stroke
+    into.ink += [(t, w, [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for b in boxes]) for t, w, boxes in sub.ink]
+    into.chars += [((b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), t) for b, t in sub.chars]
+    if len(into.chars) > MAX_CHARS:
+        raise PreflightError(f"more than {MAX_CHARS:,} characters drawn by {label} and the forms it places (a fixed limit)")
+    into.count += sub.count
 
 
 def image_dpis(images: list[tuple[int, int, Matrix, str]], m: Matrix) -> list[tuple[float, str]]:
@@ -921,6 +1047,8 @@ class _Reader(pikepdf.StreamParser):
         #: Path-construction operators (m, l, c, v, y, re) with their operands, not yet run: only
         #: painting reads the path, and only with ink or in the die line's separation (see _paint).
         self.pending: list[tuple[Any, Any]] = []
+        self.tiles = 0  # the costliest tiling pattern chosen in this stream so far (Walker.pattern), per fill
+        self.tile_work = 0  # what the fills with those patterns cost pdfium in all
         self.tf: dict[str, Font | None] = {}  # Tf's font resources met so far, by name (indirect fonts, and names not found)
 
     def run(self, instructions: list[Any]) -> None:
@@ -1050,22 +1178,26 @@ class _Reader(pikepdf.StreamParser):
                 kind = str(value[0])
             except Exception:  # noqa: BLE001
                 return "/DeviceGray", 1
-            if kind == "/ICCBased":
-                n = int(_num(value[1].get("/N", 0)))
-                return "/ICCBased", n
-            if kind in ("/Indexed", "/I"):
-                base = self._space(value[1])
-                return f"/Indexed {base[0]}", 1
-            if kind == "/Separation" and str(value[1]) == "/All":  # registration: every plate, no ink
-                return ALL_SEPARATION, 1
-            if kind == "/Separation" and self.w.die is not None and str(value[1]) == self.w.die:  # the die line: a cut, no ink
-                return DIE_SEPARATION, 1
-            if kind in ("/Separation", "/DeviceN"):
-                return kind, len(value[1]) if kind == "/DeviceN" and _is_array(value[1]) else 1
-            if kind in ("/CalRGB", "/CalGray", "/Lab", "/Pattern"):
-                return kind, 3 if kind in ("/CalRGB", "/Lab") else 1
-            return kind, 1
+            return _ARRAY_SPACES.get(kind, _Reader._other_space)(self, kind, value)
         return "/DeviceGray", 1
+
+    def _icc_space(self, kind: str, value: Any) -> tuple[str, int]:
+        return "/ICCBased", int(_num(value[1].get("/N", 0)))
+
+    def _indexed_space(self, kind: str, value: Any) -> tuple[str, int]:
+        return f"/Indexed {self._space(value[1])[0]}", 1
+
+    def _separation_space(self, kind: str, value: Any) -> tuple[str, int]:
+        if str(value[1]) == "/All":  # registration: every plate, no ink
+            return ALL_SEPARATION, 1
+        if self.w.die is not None and str(value[1]) == self.w.die:  # the die line: a cut, no ink
+            return DIE_SEPARATION, 1
+        return kind, 1
+
+    def _other_space(self, kind: str, value: Any) -> tuple[str, int]:
+        if kind == "/DeviceN":
+            return kind, len(value[1]) if _is_array(value[1]) else 1
+        return kind, 3 if kind in ("/CalRGB", "/Lab") else 1
 
     def _check_space(self, space: tuple[str, int], what: str) -> None:
         kind, n = space
@@ -1210,14 +1342,20 @@ class _Reader(pikepdf.StreamParser):
         self._set(True, self.fill, o, "sc")
 
     def op_scn(self, o: list[Any]) -> None:
+        self._tiling(o)
         self._set(True, self.fill, o, "scn")
+
+    def _tiling(self, o: list[Any]) -> None:
+        """Note what a fill with the pattern ``scn``/``SCN`` chose costs (:meth:`Walker.pattern`;
+        the stream's pattern resources become its children once it is read)."""
         if o and isinstance(o[-1], self.pk.Name):
-            self.w._pattern(self.res, str(o[-1]), self.s, self.label, self.depth)
+            self.tiles = max(self.tiles, self.w.pattern(self.res, str(o[-1]), self.s, self.label, self.depth, keep=False))
 
     def op_SC(self, o: list[Any]) -> None:
         self._set(False, self.stroke_space, o, "SC")
 
     def op_SCN(self, o: list[Any]) -> None:
+        self._tiling(o)
         self._set(False, self.stroke_space, o, "SCN")
 
     # m, l, c and re: _add_point written out for the common operand counts (the same boxes)
@@ -1265,21 +1403,21 @@ class _Reader(pikepdf.StreamParser):
                 p[0], p[1], p[2], p[3] = min(p[0], x, x1), min(p[1], y, y1), max(p[2], x, x1), max(p[3], y, y1)
 
     def _paint(self, fill: bool, stroke: bool) -> None:
-        if (stroke and self.stroke_space[0] == DIE_SEPARATION) or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
+        """Paint the current path: its ink where it has some, its stroke width, the die line's
+        paths, and the cost of a pattern fill (:attr:`tile_work`)."""
+        die = stroke and self.stroke_space[0] == DIE_SEPARATION
+        if die or (stroke and not self.stroke_ink <= 0) or (fill and not self.fill_ink <= 0):
             self._build()
             boxes = self._path_boxes()
         else:  # _record_ink keeps nothing of 0 % ink: the path's boxes are not needed
             self.pending.clear()
             boxes = []
-        if stroke and self.stroke_space[0] == DIE_SEPARATION:
+        if self.tiles:
+            self._pattern_paint(fill, stroke)
+        if die:
             self.s.die.extend(boxes[:max(0, MAX_DIE_PATHS - len(self.s.die))])
         if stroke:
-            a, b, c, d = self.ctm[:4]
-            key = (round(self.lw, 4), round(a, 6), round(b, 6), round(c, 6), round(d, 6))
-            if key not in self.s.strokes and len(self.s.strokes) < 256:
-                self.s.strokes[key] = self.label
-            elif len(self.s.strokes) >= 256 and self.lw * scale_of(self.ctm) < min(k[0] for k in self.s.strokes):
-                self.s.strokes[key] = self.label
+            self._stroke_width()
             what = f"stroke {self.stroke_ink:.0f} %"
             for box in boxes:
                 self._record_ink(self.stroke_ink, what, box)
@@ -1288,6 +1426,22 @@ class _Reader(pikepdf.StreamParser):
             for box in boxes:
                 self._record_ink(self.fill_ink, what, box)
         self.path = []
+
+    def _pattern_paint(self, fill: bool, stroke: bool) -> None:
+        """A paint with a pattern colour costs a viewer the pattern's cell again (:attr:`tiles`)."""
+        if (fill and self.fill[0] == "/Pattern") or (stroke and self.stroke_space[0] == "/Pattern"):
+            self.tile_work += self.tiles
+
+    def _stroke_width(self) -> None:
+        """Keep the line width under the CTM's linear part (at most 256 kinds; past that, only
+        a thinner stroke than every one kept)."""
+        strokes = self.s.strokes
+        a, b, c, d = self.ctm[:4]
+        key = (round(self.lw, 4), round(a, 6), round(b, 6), round(c, 6), round(d, 6))
+        if key not in strokes and len(strokes) < 256:
+            strokes[key] = self.label
+        elif len(strokes) >= 256 and self.lw * scale_of(self.ctm) < min(k[0] for k in strokes):
+            strokes[key] = self.label
 
     def op_S(self, o: list[Any]) -> None:
         self._paint(False, True)
@@ -1336,27 +1490,35 @@ class _Reader(pikepdf.StreamParser):
                 raise self.w.budget.refuse("placements", PLACEMENTS)
 
     def _image(self, image: Any, name: str, what: str) -> None:
+        """An image placed under the CTM: its colour space, soft mask, size and ink noted."""
         width, height = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
         mask = bool(image.get("/ImageMask", False))
         if not mask:
-            space = self._space(image.get("/ColorSpace", "/DeviceGray"))
-            kind = space[0]
-            if kind in _RGB or (kind == "/ICCBased" and space[1] == 3) or kind.startswith("/Indexed /DeviceRGB") or kind.startswith("/Indexed /CalRGB"):
-                self.s.note("rgb", f"RGB {what}")
-            elif kind in _NOT_X1A or "ICCBased" in kind or "Lab" in kind:
-                self.s.note("spaces", f"{what} in colour space {kind}")
+            self._image_space(self._space(image.get("/ColorSpace", "/DeviceGray")), what)
         if "/SMask" in image:
             self.s.note("transparency", f"soft mask on {what}")
         if _num(image.get("/SMaskInData", 0)) > 0:
             self.s.note("transparency", f"alpha channel (SMaskInData) in {what}")
         self.s.images.append((width, height, self.ctm, what))
         if not mask:
-            found = self.w_image_ink(image, what)
-            if found is not None:
-                self._record_ink(found.total, f"image {name} pixel {found.total:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
-                if found.neutral is not None:
-                    c, m, y, k = (round(v * 100 / 255) for v in found.neutral)
-                    self.s.note("neutrals", f"{what} builds greys and black from C, M and Y (C{c} M{m} Y{y} K{k})")
+            self._image_pixels(image, name, what)
+
+    def _image_space(self, space: tuple[str, int], what: str) -> None:
+        kind = space[0]
+        if kind in _RGB or (kind == "/ICCBased" and space[1] == 3) or kind.startswith("/Indexed /DeviceRGB") or kind.startswith("/Indexed /CalRGB"):
+            self.s.note("rgb", f"RGB {what}")
+        elif kind in _NOT_X1A or "ICCBased" in kind or "Lab" in kind:
+            self.s.note("spaces", f"{what} in colour space {kind}")
+
+    def _image_pixels(self, image: Any, name: str, what: str) -> None:
+        """The image's highest ink (and a CMY-built grey) over the whole image's bounds."""
+        found = self.w_image_ink(image, what)
+        if found is None:
+            return
+        self._record_ink(found.total, f"image {name} pixel {found.total:.0f} %", bounds((0.0, 0.0, 1.0, 1.0), self.ctm))
+        if found.neutral is not None:
+            c, m, y, k = (round(v * 100 / 255) for v in found.neutral)
+            self.s.note("neutrals", f"{what} builds greys and black from C, M and Y (C{c} M{m} Y{y} K{k})")
 
     def w_image_ink(self, image: Any, what: str) -> ImageInk | None:
         key = image.objgen if image.is_indirect else id(image)
@@ -1513,6 +1675,11 @@ _OPS: dict[str, Any] = {
 }
 
 
+#: The colour-space array kinds :meth:`_Reader._space` reads apart (the rest: :meth:`_Reader._other_space`).
+_ARRAY_SPACES: dict[str, Any] = {"/ICCBased": _Reader._icc_space, "/Indexed": _Reader._indexed_space, "/I": _Reader._indexed_space,
+                                 "/Separation": _Reader._separation_space}
+
+
 class ImageInk(NamedTuple):
     """What :func:`image_ink` found in one CMYK image.
 
@@ -1537,41 +1704,59 @@ def image_ink(image: Any, budget: Budget, what: str, *, neutrals: bool = False) 
 
     The image is decoded within the budget (see :func:`decode`) and read through Pillow; its
     size must match Width × Height × 4 bytes (8 bits per component), else it is skipped.
-    """
-    import pikepdf
-    from PIL import Image, ImageMath
 
-    space = image.get("/ColorSpace")
-    if space is None or str(space) not in ("/DeviceCMYK", "/CMYK") or int(_num(image.get("/BitsPerComponent", 8))) != 8:
+    Raises:
+        PreflightError: the image decodes past a limit of the budget.
+    """
+    from PIL import ImageMath
+
+    size = _cmyk_size(image)
+    if size is None:
         return None
-    w, h = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
-    if w <= 0 or h <= 0:
-        return None
-    if w * h * 4 > budget.limits.stream_mb * MiB:
+    if size[0] * size[1] * 4 > budget.limits.stream_mb * MiB:
         raise _too_big(budget, "stream_mb", what)
-    names, _ = _filters(image)
     try:
-        if names and names[-1] in ("/DCTDecode", "/DCT"):
-            decode(image, budget, what) if len(names) > 1 else None
-            pil = pikepdf.PdfImage(image).as_pil_image()
-        else:
-            data = decode(image, budget, what)
-            if len(data) < w * h * 4:
-                return None
-            pil = Image.frombytes("CMYK", (w, h), data[: w * h * 4])
-            decode_array = image.get("/Decode")
-            if decode_array is not None and [_num(v) for v in decode_array][:2] == [1.0, 0.0]:
-                pil = Image.eval(pil, lambda v: 255 - v)
+        pil = _cmyk_image(image, budget, what, size)
     except PreflightError:
         raise
     except Exception:  # noqa: BLE001 - an image Pillow cannot read is not measured
         return None
-    if pil.mode != "CMYK":
+    if pil is None or pil.mode != "CMYK":
         return None
     c, m, y, k = (band.convert("I") for band in pil.split())
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
     high = total.getextrema()[1]
     return ImageInk(float(high) * 100 / 255, what, cmy_neutral(pil) if neutrals else None)
+
+
+def _cmyk_size(image: Any) -> tuple[int, int] | None:
+    """(width, height) of an 8-bit DeviceCMYK image with pixels, else None."""
+    space = image.get("/ColorSpace")
+    if space is None or str(space) not in ("/DeviceCMYK", "/CMYK") or int(_num(image.get("/BitsPerComponent", 8))) != 8:
+        return None
+    w, h = int(_num(image.get("/Width", 0))), int(_num(image.get("/Height", 0)))
+    return (w, h) if w > 0 and h > 0 else None
+
+
+def _cmyk_image(image: Any, budget: Budget, what: str, size: tuple[int, int]) -> Any:
+    """The CMYK image as a Pillow image (a JPEG through pikepdf, raw samples with their
+    ``/Decode`` inversion), or None when it holds fewer bytes than its size needs."""
+    import pikepdf
+    from PIL import Image
+
+    names, _ = _filters(image)
+    if names and names[-1] in ("/DCTDecode", "/DCT"):
+        decode(image, budget, what) if len(names) > 1 else None
+        return pikepdf.PdfImage(image).as_pil_image()
+    w, h = size
+    data = decode(image, budget, what)
+    if len(data) < w * h * 4:
+        return None
+    pil = Image.frombytes("CMYK", (w, h), data[: w * h * 4])
+    decode_array = image.get("/Decode")
+    if decode_array is not None and [_num(v) for v in decode_array][:2] == [1.0, 0.0]:
+        pil = Image.eval(pil, lambda v: 255 - v)
+    return pil
 
 
 def cmy_neutral(im: Any) -> tuple[int, int, int, int] | None:
