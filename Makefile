@@ -43,7 +43,7 @@ bench: $(STAMP)  ## print speed, memory and size figures, and SVG fidelity with 
 	$(BIN)/python bench/svgsuite.py  # SVG fidelity against resvg's suite: give its tests folder in RESVG_TESTS
 
 fuzz: $(STAMP)  ## long hypothesis profile over generated catalogues, art, workbooks and fonts
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_outputs_build_fuzz.py tests/test_outputs_build_fuzz_art.py tests/test_sources_table_fuzz.py tests/test_sources_fonts_fuzz.py -p no:cacheprovider
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/outputs/test_build_fuzz.py tests/outputs/test_build_fuzz_art.py tests/sources/test_table_fuzz.py tests/sources/test_fonts_fuzz.py -p no:cacheprovider
 
 data:  ## refresh the package's copies of fonts/ and token_defs.yaml (tests/test_package.py checks them)
 	cp fonts/DejaVuSans.ttf fonts/DejaVuSans-Bold.ttf fonts/DejaVuSans-Oblique.ttf fonts/DejaVuSans-BoldOblique.ttf fonts/LICENSE-DejaVu.txt tokengen/data/fonts/

@@ -1,5 +1,5 @@
 """The hand-written Meatshields face code as it was before faces became templates, kept here as
-the reference renderer for tests/test_games_meatshields_template.py (the built-in ``meatshield``
+the reference renderer for tests/games/meatshields/test_template.py (the built-in ``meatshield``
 template must draw exactly this, pixel for pixel)."""
 
 from __future__ import annotations

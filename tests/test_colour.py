@@ -16,8 +16,8 @@ import pytest
 from PIL import Image, ImageCms
 from pypdf import PdfReader
 from pypdf.generic import IndirectObject
-from test_faces_art_modes import image_pixels
 
+from tests.faces.test_art_modes import image_pixels
 from tokengen.colour import DEFAULT_CONDITION, REGISTRY, ColourOptions, Converter, default_icc_path, ink_coverage, limit_ink, output_profile
 from tokengen.errors import RenderError
 from tokengen.model import Colour
@@ -105,8 +105,7 @@ def test_print_shop_export_has_black_text_and_stays_under_the_ink_limit(run, tmp
 
 
 def test_black_art_is_built_on_the_black_plate(tmp_path: Path, catalogue_path: Path):
-    from test_faces_art import catalogue_with_art
-
+    from tests.faces.test_art import catalogue_with_art
     from tokengen import load_catalogue
     from tokengen.outputs.export import export
     from tokengen.sources.profiles import get_profile
@@ -131,7 +130,7 @@ def profiles_file(folder: Path, text: str) -> Path:
 
 
 def test_a_lower_ink_limit_applies_to_fills_and_pixels(run, tmp_path: Path, catalogue_path: Path):
-    from test_faces_art_modes import make
+    from tests.faces.test_art_modes import make
 
     art, _, _ = make("RGBA", tmp_path)
     cat = catalogue(tmp_path, catalogue_path, background="#000000")

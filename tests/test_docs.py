@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 import pytest
-from conftest import MANUAL_PAGES, ROOT, manual
 
+from tests.conftest import MANUAL_PAGES, ROOT, manual
 from tokengen.cli import cli
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -8,8 +8,7 @@ import importlib
 import inspect
 import re
 
-from conftest import ROOT
-
+from tests.conftest import ROOT
 from tokengen.outputs import build
 
 SECTION = (ROOT / "docs" / "library.md").read_text("utf-8").split("## The stages of a build", 1)[1].split("\n## ", 1)[0]

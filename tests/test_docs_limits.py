@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import click
-from conftest import ROOT
 
+from tests.conftest import ROOT
 from tokengen import limits
 from tokengen.cli import cli
 from tokengen.sources import fields, table, yamlsrc

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from conftest import ROOT
+from tests.conftest import ROOT
 
 AFTER = "appear after `make docs`"
 #: The pages whose pictures the docs build draws, and nothing else.

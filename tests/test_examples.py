@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import ROOT, manual
-from tests.test_sources_anygame import pdf_paths
+from tests.sources.test_anygame import pdf_paths
 from tokengen import load_catalogue
 
 EXAMPLES = ROOT / "examples"
@@ -29,7 +29,7 @@ CASES = {
 #: The examples of square tokens, cut along straight lines across the sheet (no outline per token).
 SQUARE = ("poker-cards", "nato-counters", "two-layouts", "spell-cards")
 #: The examples of several token sizes: built by ``build``, refused by print-shop exports
-#: (tests/test_outputs_mixed_sizes.py reads their cut lines and outlines band by band).
+#: (tests/outputs/test_mixed_sizes.py reads their cut lines and outlines band by band).
 MIXED = ("mixed-sizes",)
 
 

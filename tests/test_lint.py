@@ -12,7 +12,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+
+from tests.conftest import ROOT
 
 
 def test_ruff_is_clean():

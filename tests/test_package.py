@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pypdf
 import pytest
-from conftest import ROOT
 
 import tokengen
+from tests.conftest import ROOT
 from tokengen.sources import bundled, fonts
 
 PACKAGE = ROOT / "tokengen"  # the source tree
@@ -317,5 +317,5 @@ def test_version_and_help_load_no_heavy_library(tmp_path: Path):
 def test_build_loads_no_pdf_reader_and_no_rules_engine(tmp_path: Path):
     loaded = _loaded_after("build", "meatshields", cwd=tmp_path)
     assert {"reportlab", "yaml"} <= loaded
-    # jsonschema only for a file the schema pre-check does not pass (tests/test_sources_schemas_fast.py)
+    # jsonschema only for a file the schema pre-check does not pass (tests/sources/test_schemas_fast.py)
     assert not loaded & {"jsonschema", "pypdf", "pdfplumber", "pypdfium2", "tokengen.games.meatshields.rules", "reportlab.platypus"}

@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+
+from tests.conftest import ROOT
 
 MAKE = shutil.which("make")
 pytestmark = pytest.mark.skipif(MAKE is None or os.name == "nt", reason="needs make and a POSIX shell")

@@ -324,7 +324,7 @@ def backs_options(f: Any) -> Any:
 
 
 #: The ``schema_version`` of every ``--format json`` report: the ``const`` of
-#: ``tokengen/data/report.schema.json``, the schema the reports follow (tests/test_cli_json_schema.py).
+#: ``tokengen/data/report.schema.json``, the schema the reports follow (tests/cli/test_json_schema.py).
 SCHEMA_VERSION = 1
 
 

@@ -109,7 +109,7 @@ def dxf_page(page: PageLayout, spec: SheetSpec, ids: list[str], registration: bo
     The sheet's frame (header, tables, objects, the marks) is ezdxf's own, from :func:`_frame`;
     the token entities are written here as ezdxf writes them (``"%3d\\n%s\\n"`` tags, floats
     as ``repr``, handles in upper-case hex from the frame's first free one), so the bytes are
-    those an ezdxf document of the same entities saves (tests/test_outputs_cutdxf.py holds
+    those an ezdxf document of the same entities saves (tests/outputs/test_cutdxf.py holds
     ezdxf's own document as the reference) at a fraction of the cost: ezdxf builds and writes
     each entity through a dozen objects, and a new document per sheet.
     """

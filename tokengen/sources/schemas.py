@@ -143,7 +143,7 @@ def fast_valid(data: Any, name: str) -> bool:
     jsonschema-rs; False when it does not, or holds what jsonschema-rs cannot take (a key that is
     not text, a date, a set) or a whole float (``1.0``: jsonschema-rs calls it an integer,
     tokengen does not). A False sends the data to jsonschema, which finds and words every
-    problem. ``tests/test_sources_schemas_fast.py`` holds it to jsonschema's verdict. Also False
+    problem. ``tests/sources/test_schemas_fast.py`` holds it to jsonschema's verdict. Also False
     when jsonschema-rs is not installed (it is the ``fast`` extra: the verdict is the same, only
     slower)."""
     try:
