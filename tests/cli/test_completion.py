@@ -38,7 +38,8 @@ def test_profile_names_complete_from_an_empty_folder(tmp_path: Path):
     assert complete("tokengen preflight x.pdf --profile t", tmp_path) == [
         "tgc-chits", "tts", "tgc-poker", "tgc-euro-poker", "tgc-mini", "tgc-bridge", "tgc-square", "tgc-small-square", "tgc-tarot",
         "tgc-square-chit-large", "tgc-square-chit-medium",
-        "tgc-square-chit-small", "tgc-round-chit-large", "tgc-round-chit-medium", "tgc-round-chit-small"]  # the product presets (issue 26)
+        "tgc-square-chit-small", "tgc-round-chit-large", "tgc-round-chit-medium", "tgc-round-chit-small",  # the product presets (issue 26)
+            "tgc-hex-chit-large", "tgc-hex-chit-medium", "tgc-hex-chit-small"]
     assert complete("tokengen preflight x.pdf --profile tgc-c", tmp_path) == ["tgc-chits"]
 
 
