@@ -376,3 +376,21 @@ def test_unreadable_colour_is_named(tmp_path, run):
     assert result.exit_code == 0
     assert result.stderr == ('tokengen: warning: pic.svg: SVG: drawn as a 300 DPI picture: fill="notacolour" on <path> '
                              "at line 5\n")
+
+
+def test_reference_loop_names_the_first_loop_met(tmp_path):
+    """A group filled from one looping pattern and stroked from another: the loop named is the
+    one its first reference (in document order) leads to, on every read, whatever the memory
+    addresses of the elements (sets of elements were walked in their hash order)."""
+    pic = tmp_path / "pic.svg"
+    pic.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+                   '<g id="a" fill="url(#q)" stroke="url(#p)"><rect width="5" height="5"/></g>\n<defs>\n'
+                   '<pattern id="p" width="1" height="1"><rect width="1" height="1" fill="url(#p)"/></pattern>\n'
+                   '<pattern id="q" width="1" height="1"><rect width="1" height="1" fill="url(#q)"/></pattern>\n'
+                   '</defs></svg>\n')
+    messages = set()
+    for _ in range(30):
+        with pytest.raises(RenderError) as caught:
+            read_svg(pic)
+        messages.add(str(caught.value))
+    assert messages == {f"{pic}:5: <pattern> refers to itself (a reference loop)"}

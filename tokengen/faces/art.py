@@ -669,40 +669,85 @@ def _decode(path: Path, head: _Header, colour: Converter, target: tuple[int, int
         if _whole_jpeg(data, *head.stored, head.mode):  # as the header said: never opened with Pillow again
             return ArtImage(path, *head.stored, head.mode, EmbeddedJpeg(data, digest), True, (head.width, head.height))
     with _reading(path, max_pixels):
-        with Image.open(path) as im:
-            orientation = im.getexif().get(0x0112, 1)
-            swapped = orientation in _SWAPPED
-            displayed = (im.height, im.width) if swapped else im.size
-            icc = im.info.get("icc_profile")
-            if (colour.model == "rgb" and im.format == "JPEG" and target is None and orientation == 1
-                    and im.mode in ("L", "RGB") and (not icc or is_srgb(icc))):
-                data = path.read_bytes()  # not whole (or changed since its header was read)
-                if not _whole_jpeg(data, im.width, im.height, im.mode):
-                    im.load()  # decodes fully, so a truncated or odd JPEG is refused here, not in a viewer
-                return ArtImage(path, im.width, im.height, im.mode, EmbeddedJpeg(data), True, displayed)
-            jpeg = im.format in ("JPEG", "MPO")  # an MPO: its first frame (Pillow opens it there), re-encoded
-            if jpeg and target is not None:  # decode at 1/2, 1/4 or 1/8 when that still covers the target
-                stored = (target[1], target[0]) if swapped else target
-                im.draft(None, stored)
-            im.load()
-            pixels = _eight_bit(im)
+        loaded = _load(path, colour, target)
+    if isinstance(loaded, ArtImage):
+        return loaded
+    return _converted(path, loaded, colour, target, background)
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A picture decoded by :func:`_load`: its 8-bit ``pixels`` as stored, its EXIF
+    ``orientation``, its size in pixels as ``displayed``, its ICC profile, and whether it was a
+    JPEG (lossy already, so re-encoded as one)."""
+
+    pixels: Image.Image
+    orientation: int
+    displayed: tuple[int, int]
+    icc: bytes | None
+    jpeg: bool
+
+
+def _stored(target: tuple[int, int], swapped: bool) -> tuple[int, int]:
+    """The pixel size ``target`` (as displayed) as the file stores it (turned when ``swapped``)."""
+    return (target[1], target[0]) if swapped else target
+
+
+def _load(path: Path, colour: Converter, target: tuple[int, int] | None) -> ArtImage | _Loaded:
+    """Open and decode the picture at ``path``: a JPEG that passes through after all (its bytes
+    were not whole, or changed since the header was read) as its :class:`ArtImage`, else its pixels."""
+    with Image.open(path) as im:
+        orientation = im.getexif().get(0x0112, 1)
+        swapped = orientation in _SWAPPED
+        displayed = (im.height, im.width) if swapped else im.size
+        icc = im.info.get("icc_profile")
+        if _passes_through(_Header(*displayed, im.format or "", im.mode, im.size, orientation, icc), colour, target):
+            return _reopened_jpeg(path, im, displayed)
+        jpeg = im.format in ("JPEG", "MPO")  # an MPO: its first frame (Pillow opens it there), re-encoded
+        if jpeg and target is not None:  # decode at 1/2, 1/4 or 1/8 when that still covers the target
+            im.draft(None, _stored(target, swapped))
+        im.load()
+        return _Loaded(_eight_bit(im), orientation, displayed, icc, jpeg)
+
+
+def _reopened_jpeg(path: Path, im: Image.Image, displayed: tuple[int, int]) -> ArtImage:
+    """The JPEG ``im`` (open) embedded as its own bytes, decoded fully first when they are not a
+    whole JPEG, so a truncated or odd one is refused here, not in a viewer."""
+    data = path.read_bytes()  # not whole (or changed since its header was read)
+    if not _whole_jpeg(data, im.width, im.height, im.mode):
+        im.load()
+    return ArtImage(path, im.width, im.height, im.mode, EmbeddedJpeg(data), True, displayed)
+
+
+def _oriented(loaded: _Loaded, target: tuple[int, int] | None) -> Image.Image:
+    """The pixels of ``loaded`` resampled to ``target`` (as displayed), turned upright by their
+    EXIF orientation, tagged with their ICC profile."""
+    pixels = loaded.pixels
     if target is not None:
-        stored = (target[1], target[0]) if swapped else target
+        stored = _stored(target, loaded.orientation in _SWAPPED)
         if pixels.size != stored:
             # reducing_gap: whole-factor box reduction first while the image is over 3× the
             # target (Pillow documents the result as indistinguishable from plain Lanczos), ~5× faster
             pixels = pixels.resize(stored, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    if orientation != 1:
+    if loaded.orientation != 1:
         from PIL import ImageOps  # only for a rotated picture (and its palette modules with it)
 
         pixels = ImageOps.exif_transpose(pixels)
-    if icc:
-        pixels.info["icc_profile"] = icc
-    converted = _colour(pixels, colour, background)
-    encoded = _jpeg(converted, colour) if jpeg else None  # lossy already: re-encode as JPEG (DCT) rather than Flate
+    if loaded.icc:
+        pixels.info["icc_profile"] = loaded.icc
+    return pixels
+
+
+def _converted(path: Path, loaded: _Loaded, colour: Converter, target: tuple[int, int] | None,
+               background: Colour | None) -> ArtImage:
+    """``loaded`` sized, upright and in the output's colours, encoded as JPEG (DCT) when it was
+    one (lossy already) and that holds the ink limit, else as pixels for Flate."""
+    converted = _colour(_oriented(loaded, target), colour, background)
+    encoded = _jpeg(converted, colour) if loaded.jpeg else None
     if encoded is not None:
-        return ArtImage(path, converted.width, converted.height, converted.mode, EmbeddedJpeg(encoded), False, displayed)
-    return ArtImage(path, converted.width, converted.height, converted.mode, ImageReader(converted), False, displayed, converted)
+        return ArtImage(path, converted.width, converted.height, converted.mode, EmbeddedJpeg(encoded), False, loaded.displayed)
+    return ArtImage(path, converted.width, converted.height, converted.mode, ImageReader(converted), False, loaded.displayed,
+                    converted)
 
 
 #: Ink headroom (percent below the limit) tried in turn when a CMYK JPEG decodes over the ink limit.

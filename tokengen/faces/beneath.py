@@ -17,6 +17,7 @@ lower-left corner and y up; template boxes are fractions of the token from its t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,44 +104,95 @@ def _upright_shape(element: Element, width: float, height: float, bleed: float) 
 
 def _touches(element: Element, visible: Rect, values: dict[str, Any], width: float, height: float, bleed: float) -> bool:
     """Whether ``element`` (other than a fill covering all of ``visible``) may paint inside
-    ``visible``: judged by the box it may paint (pt); a frame by its stroke's ring."""
-    side = min(width, height)
-    stroke = element.width.resolve(side) if element.width else 0.0
-    if element.kind in ("rect", "circle"):
-        painted = colour_of(element.fill, values) is not None or (colour_of(element.stroke, values) is not None and stroke > 0)
-        return painted and _overlaps(_shape(element, width, height, bleed)[1].grow(stroke / 2), visible)
-    if element.kind in figures.FIGURE_KINDS:
-        x, y, w, h = geo.bounds(geo.path_points(figures.figure_path(element, width, height)))
-        box = Rect(x, y, w, h)
-        if element.rotate:
-            box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
-        return _overlaps(box.grow(stroke / 2), visible)
-    if element.kind == "arc_text":
-        x, y = element.at
-        reach = element.r.resolve(side) + element.size.resolve(side)
-        return _overlaps(Rect(x * width - reach, height * (1 - y) - reach, 2 * reach, 2 * reach), visible)
-    if element.kind == "frame":
-        if colour_of(element.colour, values) is None or stroke <= 0:
-            return False
-        inset = element.inset.resolve(side)
-        inner = Rect(0, 0, width, height).grow(-inset - stroke / 2)
-        radius = max(0.0, element.radius.resolve(side) - stroke / 2)
-        return _overlaps(Rect(0, 0, width, height).grow(-inset + stroke / 2), visible) and not all(
-            _in_rect(p, inner, radius) for p in _corners(visible))
-    if element.kind == "image":
-        box = box_pt(width, height, element.box)
-        if element.rotate:
-            box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
-        return _overlaps(box, visible)
-    if element.boxed:  # a boxed text paints inside its box
-        return _overlaps(box_pt(width, height, element.box), visible)
-    size = element.size.resolve(side)  # text and glyph: its fit width about the anchor, one line high
-    left, right = element.text_span(width)
-    y = height * (1 - element.at[1])
-    box = Rect(left, y - 0.3 * size, right - left, 1.3 * size)
+    ``visible``: judged by the box it may paint (pt); a frame by its stroke's ring. The check of
+    each kind of element comes from :data:`_TOUCHES`; texts and glyphs by their box or line."""
+    face = _Face(width, height, bleed, values)
+    stroke = element.width.resolve(min(width, height)) if element.width else 0.0
+    check = _TOUCHES.get(element.kind)
+    if check is None:
+        check = _figure_touches if element.kind in figures.FIGURE_KINDS else _boxed_touches if element.boxed else _text_touches
+    return check(element, visible, face, stroke)
+
+
+@dataclass(frozen=True)
+class _Face:
+    """The face an element is judged on: its ``width`` × ``height`` and ``bleed`` (pt) and the
+    token's ``values`` (for colours named by field)."""
+
+    width: float
+    height: float
+    bleed: float
+    values: dict[str, Any]
+
+    @property
+    def side(self) -> float:
+        return min(self.width, self.height)
+
+
+def _upright(box: Rect, element: Element, face: _Face) -> Rect:
+    """``box``, or the box around it turned by the element's ``rotate`` about its centre."""
     if element.rotate:
-        box = _turned_box(box, figures.centre(element, width, height, bleed), element.rotate)
-    return _overlaps(box, visible)
+        return _turned_box(box, figures.centre(element, face.width, face.height, face.bleed), element.rotate)
+    return box
+
+
+def _shape_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A rect or circle: when it paints at all, by its box grown by half its stroke."""
+    painted = colour_of(element.fill, face.values) is not None or (colour_of(element.stroke, face.values) is not None and stroke > 0)
+    return painted and _overlaps(_shape(element, face.width, face.height, face.bleed)[1].grow(stroke / 2), visible)
+
+
+def _figure_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A figure (line, polygon, star, …): by the box of its path, turned, grown by half its stroke."""
+    x, y, w, h = geo.bounds(geo.path_points(figures.figure_path(element, face.width, face.height)))
+    return _overlaps(_upright(Rect(x, y, w, h), element, face).grow(stroke / 2), visible)
+
+
+def _arc_text_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """Text on an arc: by the square around its circle, reaching one text size past the radius."""
+    x, y = element.at
+    reach = element.r.resolve(face.side) + element.size.resolve(face.side)
+    return _overlaps(Rect(x * face.width - reach, face.height * (1 - y) - reach, 2 * reach, 2 * reach), visible)
+
+
+def _frame_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A frame: by its stroke's ring (``visible`` wholly inside the ring's hole is untouched)."""
+    width, height = face.width, face.height
+    if colour_of(element.colour, face.values) is None or stroke <= 0:
+        return False
+    inset = element.inset.resolve(face.side)
+    inner = Rect(0, 0, width, height).grow(-inset - stroke / 2)
+    radius = max(0.0, element.radius.resolve(face.side) - stroke / 2)
+    return _overlaps(Rect(0, 0, width, height).grow(-inset + stroke / 2), visible) and not all(
+        _in_rect(p, inner, radius) for p in _corners(visible))
+
+
+def _image_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A picture: by its box, turned."""
+    return _overlaps(_upright(box_pt(face.width, face.height, element.box), element, face), visible)
+
+
+def _boxed_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A boxed text: it paints inside its box."""
+    return _overlaps(box_pt(face.width, face.height, element.box), visible)
+
+
+def _text_touches(element: Element, visible: Rect, face: _Face, stroke: float) -> bool:
+    """A text or glyph: its fit width about the anchor, one line high, turned."""
+    size = element.size.resolve(face.side)
+    left, right = element.text_span(face.width)
+    y = face.height * (1 - element.at[1])
+    return _overlaps(_upright(Rect(left, y - 0.3 * size, right - left, 1.3 * size), element, face), visible)
+
+
+#: The check of each kind of element that has its own (figures, boxed texts and texts aside).
+_TOUCHES: dict[str, Callable[[Element, Rect, _Face, float], bool]] = {
+    "rect": _shape_touches,
+    "circle": _shape_touches,
+    "arc_text": _arc_text_touches,
+    "frame": _frame_touches,
+    "image": _image_touches,
+}
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:

@@ -54,19 +54,39 @@ def end_page(canvas: Canvas) -> None:
     page = doc.Pages.pages[-1]
     if page.Contents is not None or page.Resources is not None or page.Override_default_compilation:
         return
+    resources = _shared_resources(doc, page)
+    if resources is None:  # a page of another shape: formatted as ReportLab does
+        return
+    page.Resources = resources
+    _compress(page)
+    _compact(doc, page)
+
+
+def _shared_resources(doc: Any, page: Any) -> Any:
+    """The resources dictionary of ``page``, the one object shared by every page of ``doc`` with
+    the same forms, shadings and colours; None for a page of another shape."""
     shared: dict[tuple, Any] = doc.__dict__.setdefault("_tokengen_resources", {})
     try:
         key = _resources_key(page)
         hash(key)
-    except (AttributeError, TypeError):  # a page of another shape: formatted as ReportLab does
-        return
+    except (AttributeError, TypeError):
+        return None
     resources = shared.get(key)
     if resources is None:
         resources = shared[key] = _resources(page)
-    page.Resources = resources
+    return resources
+
+
+def _compress(page: Any) -> None:
+    """The page's content stream, when it has one, as its Flate-compressed ``Contents``."""
     if page.stream:
         text = page.stream
         page.Contents = _PageStream(zlib.compress(text.encode("utf8") if isinstance(text, str) else text))
+
+
+def _compact(doc: Any, page: Any) -> None:
+    """``page`` without what its resources and stream hold now, its empty annotations and
+    transition (one empty transition shared by the document), and its unset attributes."""
     if not page.Annots:
         page.Annots = None
     if isinstance(page.Trans, PDFDictionary) and not page.Trans.dict:

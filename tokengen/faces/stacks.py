@@ -25,6 +25,7 @@ are fractions of its place in the stack, not of the token.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 
 #: A box height (pt) no text fills: the natural height of a text is measured in it.
 TALL = 100_000.0
+#: A text child of a stack as set: its parsed text, font family, and largest and smallest size (pt).
+_TextSet = tuple[Doc, Family, float, float]
 #: Scale steps tried when the stack's texts shrink together (bisection to 1/2**14 of their size).
 STEPS = 14
 #: Stack layouts kept (one per stack, token size and texts; a build asks for each several times).
@@ -103,61 +106,83 @@ def _placed(face_w: float, face_h: float, template: Template, stack: Element, te
     row = stack.direction == "row"
     gap = stack.gap.resolve(side)
     length, across = (box[2], box[3]) if row else (box[3], box[2])
+    sets = _text_sets(template, stack, texts, side)
+
+    def measured(scale: float) -> list[geo.Child]:
+        at = _sizes(sets, scale)
+        return [_child(child, sets.get(i), at.get(i, 0.0), face_w, face_h, row, across, stack.align, template)
+                for i, child in enumerate(stack.children)]
+
+    scale = _fitting_scale(measured, sets, gap, length)
+    children = measured(scale)
+    at = _sizes(sets, scale)
+    cells = geo.place(box, children, gap, row, stack.align)
+    return tuple(_moved(child, cell, face_w, face_h, at.get(i))
+                 for i, (child, cell) in enumerate(zip(stack.children, cells, strict=True)) if child.kind != "spacer")
+
+
+def _text_sets(template: Template, stack: Element, texts: tuple[str, ...], side: float) -> dict[int, _TextSet]:
+    """Each text or glyph child of ``stack`` by its index: its parsed text, its font family, and
+    its largest and smallest size in pt (one size when it does not fit)."""
     source = template.source or f"template '{template.name}'"
-    sets: dict[int, tuple[Doc, Family, float, float]] = {}
+    sets: dict[int, _TextSet] = {}
     for i, child in enumerate(stack.children):
         if child.kind in ("text", "glyph"):
             largest = child.size.resolve(side)
             smallest = min(child.min_size.resolve(side), largest) if child.fit else largest  # fit: false keeps its size
             sets[i] = (mk.parse_once(texts[i], template.icons, child.markup, source, child.line, child.where),
                        family_of(template, child.font), largest, smallest)
-
-    def sizes(scale: float) -> dict[int, float]:
-        return {i: max(math.floor(largest * scale * 100 + 1e-6) / 100, smallest) for i, (_, _, largest, smallest) in sets.items()}
-
-    def measured(scale: float) -> list[geo.Child]:
-        at = sizes(scale)
-        return [_child(child, sets.get(i), at.get(i, 0.0), face_w, face_h, row, across, stack.align, template)
-                for i, child in enumerate(stack.children)]
-
-    scale = 1.0
-    if sets and geo.need(measured(1.0), gap) > length + 1e-6:
-        low = max((smallest / largest for _, _, largest, smallest in sets.values() if smallest < largest), default=1.0)
-        if geo.need(measured(low), gap) <= length + 1e-6:
-            high = 1.0
-            for _ in range(STEPS):  # low fits, high does not
-                mid = (low + high) / 2
-                low, high = (mid, high) if geo.need(measured(mid), gap) <= length + 1e-6 else (low, mid)
-        scale = low
-    children = measured(scale)
-    at = sizes(scale)
-    out = []
-    for i, (child, cell) in enumerate(zip(stack.children, geo.place(box, children, gap, row, stack.align), strict=True)):
-        if child.kind != "spacer":
-            out.append(_moved(child, cell, face_w, face_h, at.get(i)))
-    return tuple(out)
+    return sets
 
 
-def _child(child: Element, text: tuple[Doc, Family, float, float] | None, size: float, face_w: float, face_h: float,
+def _sizes(sets: dict[int, _TextSet], scale: float) -> dict[int, float]:
+    """Each text's size at ``scale`` of its largest, in hundredths of a pt down, at least its smallest."""
+    return {i: max(math.floor(largest * scale * 100 + 1e-6) / 100, smallest) for i, (_, _, largest, smallest) in sets.items()}
+
+
+def _fitting_scale(measured: Callable[[float], list[geo.Child]], sets: dict[int, _TextSet], gap: float, length: float) -> float:
+    """The largest scale of the texts' sizes (1: as given) at which the children ``measured``
+    fit ``length`` pt with ``gap`` between them, found by :data:`STEPS` halvings; the least scale
+    when even that does not fit."""
+    if not (sets and geo.need(measured(1.0), gap) > length + 1e-6):
+        return 1.0
+    low = max((smallest / largest for _, _, largest, smallest in sets.values() if smallest < largest), default=1.0)
+    if geo.need(measured(low), gap) <= length + 1e-6:
+        high = 1.0
+        for _ in range(STEPS):  # low fits, high does not
+            mid = (low + high) / 2
+            low, high = (mid, high) if geo.need(measured(mid), gap) <= length + 1e-6 else (low, mid)
+    return low
+
+
+def _child(child: Element, text: _TextSet | None, size: float, face_w: float, face_h: float,
            row: bool, across: float, align: str, template: Template) -> geo.Child:
     """How long ``child`` is along its stack and across it (a text set at ``size`` pt)."""
     if child.kind == "spacer":
         return geo.Child(0.0, None, child.weight)
-    w, h = (child.box[2] * face_w, child.box[3] * face_h) if child.sized else (0.0, 0.0)
     if text is not None:
-        doc, family, _, _ = text
-        lang = child.lang or template.lang
-        if not row:
-            width = across if not child.sized or align == "stretch" else min(w, across)
-            return geo.Child(_height(doc, width, family, size, child.leading, child.align, lang), width if child.sized else None)
-        width = w if child.sized else _width(doc, family, size)
-        return geo.Child(width, None if align == "stretch" else _height(doc, width, family, size, child.leading, child.align, lang))
+        return _text_child(child, text, size, face_w, row, across, align, template)
     if not child.sized and child.kind in _AROUND:
         d = 2 * child.r.resolve(min(face_w, face_h))
         return geo.Child(d, d)
     if not child.sized:
         return geo.Child(0.0, None)
+    w, h = child.box[2] * face_w, child.box[3] * face_h
     return geo.Child(w, h) if row else geo.Child(h, w)
+
+
+def _text_child(child: Element, text: _TextSet, size: float, face_w: float, row: bool, across: float, align: str,
+                template: Template) -> geo.Child:
+    """How long a text ``child`` set at ``size`` pt is along its stack and across it: in a row
+    its width (its box's, or its text's), in a column its height at the width it gets."""
+    doc, family, _, _ = text
+    lang = child.lang or template.lang
+    w = child.box[2] * face_w if child.sized else 0.0
+    if not row:
+        width = across if not child.sized or align == "stretch" else min(w, across)
+        return geo.Child(_height(doc, width, family, size, child.leading, child.align, lang), width if child.sized else None)
+    width = w if child.sized else _width(doc, family, size)
+    return geo.Child(width, None if align == "stretch" else _height(doc, width, family, size, child.leading, child.align, lang))
 
 
 def _moved(child: Element, cell: tuple[float, float, float, float], face_w: float, face_h: float, size: float | None) -> Element:

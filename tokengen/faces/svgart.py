@@ -151,45 +151,72 @@ def _picture(path: Path, root: Any, colour: Converter | None, why: str, dpi: flo
     from lxml import etree
 
     if colour is not None and colour.model == "cmyk":
-        for el in root.iter():
-            if not isinstance(el.tag, str):
-                continue
-            declared = {k: v for k, v in el.attrib.items() if k in _OPACITIES}
-            for part in (el.get("style") or "").split(";"):
-                key, _, value = part.partition(":")
-                if key.strip() in _OPACITIES:
-                    declared[key.strip()] = value
-            for key, value in declared.items():
-                number = re.fullmatch(r"\s*([0-9.eE+-]+)(%?)\s*", value)
-                alpha = float(number.group(1)) / (100 if number.group(2) else 1) if number else 0.0
-                if alpha < 1:
-                    raise ArtError(path, f"SVG uses transparency ({key} {value.strip()} on <{etree.QName(el).localname}>); "
-                                      "print-shop PDFs allow none: make its colours opaque", el.sourceline)
+        _refuse_transparency(path, root)
+    width, height = _picture_size(path, root)
+    # the tree as read (comments and processing instructions dropped), in UTF-8 whatever the file's encoding
+    source = etree.tostring(root, encoding="utf-8")
+    return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, source)
+
+
+def _refuse_transparency(path: Path, root: Any) -> None:
+    """Refuse (for a CMYK output) the first opacity below 1, as an attribute or in ``style``."""
+    from lxml import etree
+
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for key, value in _opacities(el).items():
+            number = re.fullmatch(r"\s*([0-9.eE+-]+)(%?)\s*", value)
+            alpha = float(number.group(1)) / (100 if number.group(2) else 1) if number else 0.0
+            if alpha < 1:
+                raise ArtError(path, f"SVG uses transparency ({key} {value.strip()} on <{etree.QName(el).localname}>); "
+                                  "print-shop PDFs allow none: make its colours opaque", el.sourceline)
+
+
+def _opacities(el: Any) -> dict[str, str]:
+    """The opacity properties (:data:`_OPACITIES`) ``el`` declares, attributes first, then its
+    ``style`` (which wins)."""
+    declared = {k: v for k, v in el.attrib.items() if k in _OPACITIES}
+    for part in (el.get("style") or "").split(";"):
+        key, _, value = part.partition(":")
+        if key.strip() in _OPACITIES:
+            declared[key.strip()] = value
+    return declared
+
+
+def _picture_size(path: Path, root: Any) -> tuple[float, float]:
+    """(width, height) in pt of an SVG drawn as a picture: its ``width`` and ``height`` in CSS
+    units, a side not given taken from the viewBox (keeping its shape when the other is given).
+
+    Raises:
+        ArtError: no size, or a side that cannot be read.
+    """
     box = (root.get("viewBox") or "").replace(",", " ").split()
     if len(box) != 4 and (root.get("width") is None or root.get("height") is None):
         raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
-    sizes = []
-    for i, side in ((2, "width"), (3, "height")):
-        text = (root.get(side) or "").strip()
-        length = re.fullmatch(r"([0-9.eE+]+)\s*(px|pt|pc|mm|cm|in)?", text)
-        try:
-            if length:
-                sizes.append(float(length.group(1)) * _UNITS[length.group(2) or ""])
-            elif (not text or text == "100%") and len(box) == 4:
-                sizes.append(-float(box[i]) * 0.75)  # from the viewBox: negative until settled below
-            else:
-                raise ValueError(text)
-        except ValueError:
-            raise ArtError(path, f"SVG {side} '{text}' cannot be read (give it in px, pt, mm, cm or in)") from None
+    sizes = [_side(path, root, box, i, side) for i, side in ((2, "width"), (3, "height"))]
     if (sizes[0] < 0) != (sizes[1] < 0) and sizes[0] and sizes[1]:  # one side given: the other keeps the viewBox's shape
         given, derived = (0, 1) if sizes[0] > 0 else (1, 0)
         sizes[derived] = sizes[given] * -sizes[derived] / (float(box[2 + given]) * 0.75)
     width, height = (abs(v) for v in sizes)
     if not (width > 0 and height > 0):
         raise ArtError(path, "SVG has no size (give it width and height, or a viewBox)")
-    # the tree as read (comments and processing instructions dropped), in UTF-8 whatever the file's encoding
-    source = etree.tostring(root, encoding="utf-8")
-    return SvgArt(path, width, height, None, (f"drawn as a {dpi:.0f} DPI picture: {why}",), why, source)
+    return width, height
+
+
+def _side(path: Path, root: Any, box: list[str], i: int, side: str) -> float:
+    """The root's ``side`` (``width`` or ``height``) in pt, or from the viewBox's item ``i``
+    as a negative number (settled by :func:`_picture_size`)."""
+    text = (root.get(side) or "").strip()
+    length = re.fullmatch(r"([0-9.eE+]+)\s*(px|pt|pc|mm|cm|in)?", text)
+    try:
+        if length:
+            return float(length.group(1)) * _UNITS[length.group(2) or ""]
+        if (not text or text == "100%") and len(box) == 4:
+            return -float(box[i]) * 0.75  # from the viewBox: negative until settled
+        raise ValueError(text)
+    except ValueError:
+        raise ArtError(path, f"SVG {side} '{text}' cannot be read (give it in px, pt, mm, cm or in)") from None
 
 
 def rasterise(svg: SvgArt, width: int, height: int) -> Any:
@@ -279,67 +306,95 @@ _URL_TARGET = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)")
 
 
 def _refuse_elements(path: Path, root: Any) -> None:
+    """Refuse (step 3) the first element tokengen does not draw or that refers outside the file."""
     from lxml import etree
 
     for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        name = etree.QName(el).localname
-        where = el.sourceline
-        if name in REFUSED or name in ("tspan", "textPath", "flowRoot"):
-            raise ArtError(path, f"<{name}> refused: {REFUSED.get(name, REFUSED['text'])}", where)
-        href = el.get(XLINK_HREF) or el.get("href")
-        if name == "image":
-            kind = "embeds a raster picture" if (href or "").lstrip().startswith("data:") else f"refers to the file '{href}'"
-            raise ArtError(path, f"<image> {kind}; pictures inside an SVG are refused "
-                           "(give the picture its own image element)", where)
-        if href is not None and name != "a" and not href.strip().startswith("#"):
-            raise ArtError(path, f"<{name}> refers to '{href}' outside the file; external references are refused", where)
-        if name == "style" and "@import" in (el.text or ""):
-            raise ArtError(path, "<style> imports another stylesheet; external references are refused", where)
-        for text in (*el.attrib.values(), (el.text or "") if name == "style" else ""):
-            for target in _URL_TARGET.finditer(text):
-                if target.group(1).startswith("#"):
-                    continue
-                raise ArtError(path, f"<{name}> refers to 'url({target.group(1)})' outside the file; external "
-                                  "references are refused", where)
+        if isinstance(el.tag, str):
+            _refuse_element(path, el, etree.QName(el).localname)
+
+
+def _refuse_element(path: Path, el: Any, name: str) -> None:
+    """Refuse the element ``el`` (local name ``name``): text, scripts, HTML, pictures, and an
+    ``href`` that is not ``#id``."""
+    where = el.sourceline
+    if name in REFUSED or name in ("tspan", "textPath", "flowRoot"):
+        raise ArtError(path, f"<{name}> refused: {REFUSED.get(name, REFUSED['text'])}", where)
+    href = el.get(XLINK_HREF) or el.get("href")
+    if name == "image":
+        kind = "embeds a raster picture" if (href or "").lstrip().startswith("data:") else f"refers to the file '{href}'"
+        raise ArtError(path, f"<image> {kind}; pictures inside an SVG are refused "
+                       "(give the picture its own image element)", where)
+    if href is not None and name != "a" and not href.strip().startswith("#"):
+        raise ArtError(path, f"<{name}> refers to '{href}' outside the file; external references are refused", where)
+    _refuse_css_references(path, el, name)
+
+
+def _refuse_css_references(path: Path, el: Any, name: str) -> None:
+    """Refuse a stylesheet ``@import`` and a CSS ``url(…)`` (in an attribute or a ``<style>``)
+    that is not ``#id``."""
+    where = el.sourceline
+    if name == "style" and "@import" in (el.text or ""):
+        raise ArtError(path, "<style> imports another stylesheet; external references are refused", where)
+    for text in (*el.attrib.values(), (el.text or "") if name == "style" else ""):
+        for target in _URL_TARGET.finditer(text):
+            if target.group(1).startswith("#"):
+                continue
+            raise ArtError(path, f"<{name}> refers to 'url({target.group(1)})' outside the file; external "
+                              "references are refused", where)
 
 
 def _refuse_loops(path: Path, root: Any) -> None:
     """Refuse an element that refers to itself through ``url(#id)`` or ``href="#id"`` references
     (a pattern filled with itself, a mask using a group that it masks): browsers and resvg
-    disagree on what such a file shows."""
+    disagree on what such a file shows. The first loop met in document order is named."""
     from lxml import etree
 
+    refs = _references(root)
+    state: dict[Any, int] = {}  # 1: on the path being walked, 2: walked
+    for start in refs:
+        if start in state:
+            continue
+        looped = _walk_from(start, refs, state)
+        if looped is not None:
+            raise ArtError(path, f"<{etree.QName(looped).localname}> refers to itself (a reference loop)", looped.sourceline)
+
+
+def _references(root: Any) -> dict[Any, list[Any]]:
+    """Each element with an ``id`` (in document order), with the elements it or its descendants
+    refer to by ``url(#id)`` or ``#id`` (in the order met)."""
     ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
-    refs: dict[Any, set[Any]] = {}
+    refs: dict[Any, list[Any]] = {}
     for el in ids.values():
-        found = set()
+        found: dict[str, None] = {}
         for node in el.iter():
             if not isinstance(node.tag, str):
                 continue
             for value in node.attrib.values():
-                found |= {m.group(1)[1:] for m in _URL_TARGET.finditer(value)}
+                found.update(dict.fromkeys(m.group(1)[1:] for m in _URL_TARGET.finditer(value)))
                 if value.strip().startswith("#"):
-                    found.add(value.strip()[1:])
-        refs[el] = {ids[i] for i in found if i in ids}
-    state: dict[Any, int] = {}  # 1: on the path being walked, 2: walked
-    for start in ids.values():
-        if start in state:
-            continue
-        state[start] = 1
-        stack = [(start, iter(refs[start]))]
-        while stack:  # depth first without recursion: a chain of 20,000 references stays flat
-            el, todo = stack[-1]
-            target = next(todo, None)
-            if target is None:
-                state[el] = 2
-                stack.pop()
-            elif state.get(target) == 1:
-                raise ArtError(path, f"<{etree.QName(target).localname}> refers to itself (a reference loop)", target.sourceline)
-            elif target not in state:
-                state[target] = 1
-                stack.append((target, iter(refs[target])))
+                    found[value.strip()[1:]] = None
+        refs[el] = list(dict.fromkeys(ids[i] for i in found if i in ids))
+    return refs
+
+
+def _walk_from(start: Any, refs: dict[Any, list[Any]], state: dict[Any, int]) -> Any:
+    """Walk the references from ``start`` depth first, marking ``state``; the element that closes
+    a loop, or None. Without recursion: a chain of 20,000 references stays flat."""
+    state[start] = 1
+    stack = [(start, iter(refs[start]))]
+    while stack:
+        el, todo = stack[-1]
+        target = next(todo, None)
+        if target is None:
+            state[el] = 2
+            stack.pop()
+        elif state.get(target) == 1:
+            return target
+        elif target not in state:
+            state[target] = 1
+            stack.append((target, iter(refs[target])))
+    return None
 
 
 def _count_copies(path: Path, root: Any, max_elements: int) -> None:

@@ -86,20 +86,29 @@ def _colour(value: str) -> bool:
     return bool(_COLOUR.fullmatch(value)) or value.strip() in KEYWORDS
 
 
+#: Numbers each transform function takes.
+_TRANSFORM_ARGS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
+
+
 def _transform(value: str) -> bool:
     """A transform list whose every part keeps areas (no zero scale, no flat matrix)."""
     if not _TRANSFORM.fullmatch(value):
         return False
     for kind, args in re.findall(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)", value):
-        numbers = [float(n) for n in re.findall(_NUMBER, args)]
-        if kind == "matrix" and (len(numbers) != 6 or numbers[0] * numbers[3] - numbers[1] * numbers[2] == 0):
+        if not _keeps_area(kind, [float(n) for n in re.findall(_NUMBER, args)]):
             return False
-        if kind == "scale" and (len(numbers) not in (1, 2) or 0 in numbers):
-            return False
-        if kind in ("skewX", "skewY") and len(numbers) != 1:
-            return False
-        if kind == "translate" and len(numbers) not in (1, 2) or kind == "rotate" and len(numbers) not in (1, 3):
-            return False
+    return True
+
+
+def _keeps_area(kind: str, numbers: list[float]) -> bool:
+    """One transform function ``kind`` with its ``numbers``: the right count, and no zero scale
+    or matrix of determinant zero."""
+    if len(numbers) not in _TRANSFORM_ARGS[kind]:
+        return False
+    if kind == "matrix":
+        return numbers[0] * numbers[3] - numbers[1] * numbers[2] != 0
+    if kind == "scale":
+        return 0 not in numbers
     return True
 
 
@@ -116,10 +125,7 @@ def _path(value: str) -> bool:
     command, count, closed = "", 0, False
     for token in tokens + ["M"]:
         if token.upper() in _PATH_ARGS:
-            need = _PATH_ARGS[command.upper()] if command else 0
-            if command and (count == 0 and need > 0 or need and count % need or not need and count):
-                return False
-            if closed and token.upper() != "M":
+            if not _whole_sets(command, count) or closed and token.upper() != "M":
                 return False
             closed = token.upper() == "Z"
             command, count = token, 0
@@ -128,6 +134,15 @@ def _path(value: str) -> bool:
         elif token != ",":
             return False
     return True
+
+
+def _whole_sets(command: str, count: int) -> bool:
+    """Whether ``count`` numbers after the path command ``command`` ("" before the first) are
+    whole sets of its arguments: at least one set, none for a close path."""
+    if not command:
+        return True
+    need = _PATH_ARGS[command.upper()]
+    return count > 0 and count % need == 0 if need else count == 0
 
 
 def _points(value: str) -> bool:
@@ -193,75 +208,142 @@ def outside(root: Any) -> tuple[str, int | None] | None:
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
-        qname = etree.QName(el)
-        name, line = qname.localname, el.sourceline
-        if qname.namespace != "http://www.w3.org/2000/svg" or name not in ELEMENTS or (name == "svg" and el is not root):
-            if _in_metadata(el):
-                continue
-            return f"<{name}>", line
-        if _in_metadata(el):
-            continue
-        wrong = _structure(el, name, root, bool(gradients))
+        wrong = _element_outside(el, root, gradients)
         if wrong:
-            return wrong, line
-        allowed = {**ATTRIBUTES["*"], **ATTRIBUTES.get(name, {})}
-        for key, value in el.attrib.items():
-            attr = etree.QName(key)
-            if attr.namespace is not None:
-                if attr.namespace == _XMLNS:
-                    continue
-                return f"{attr.localname} on <{name}>", line
-            local = attr.localname
-            if local == "style":
-                for prop, text in _declarations(value):
-                    if not _property(prop, text, name, gradients):
-                        return f"{prop}: {text.strip()} on <{name}>", line
-            elif local in allowed:
-                if not allowed[local](value):
-                    return f"{local}=\"{value}\" on <{name}>", line
-            elif not _property(local, value, name, gradients):
-                return f"{local}=\"{value}\" on <{name}>" if local in PROPERTIES or local in ("fill", "stroke") else f"{local} on <{name}>", line
+            return wrong, el.sourceline
     return None
 
 
-def _structure(el: Any, name: str, root: Any, gradients: bool) -> str | None:
-    """What an element lacks or holds that svglib reads otherwise than a browser, or None."""
+def _element_outside(el: Any, root: Any, gradients: set[str | None]) -> str | None:
+    """What of one element (outside ``<metadata>``) lies outside the list: the element itself,
+    its structure, or one of its attributes; None when all lie inside."""
     from lxml import etree
 
+    qname = etree.QName(el)
+    name = qname.localname
+    if _in_metadata(el):
+        return None
+    if qname.namespace != "http://www.w3.org/2000/svg" or name not in ELEMENTS or (name == "svg" and el is not root):
+        return f"<{name}>"
+    return _structure(el, name, bool(gradients)) or _attributes_outside(el, name, gradients)
+
+
+def _attributes_outside(el: Any, name: str, gradients: set[str | None]) -> str | None:
+    """The first attribute of the element ``el`` (named ``name``) outside the list, or None."""
+    from lxml import etree
+
+    allowed = {**ATTRIBUTES["*"], **ATTRIBUTES.get(name, {})}
+    for key, value in el.attrib.items():
+        attr = etree.QName(key)
+        if attr.namespace is not None:
+            if attr.namespace == _XMLNS:
+                continue
+            return f"{attr.localname} on <{name}>"
+        wrong = _attribute_outside(attr.localname, value, name, allowed, gradients)
+        if wrong:
+            return wrong
+    return None
+
+
+def _attribute_outside(local: str, value: str, name: str, allowed: dict[str, Any],
+                       gradients: set[str | None]) -> str | None:
+    """Words naming the attribute ``local="value"`` on ``<name>`` when it lies outside the list
+    (a ``style`` attribute by its first declaration outside), else None."""
+    if local == "style":
+        for prop, text in _declarations(value):
+            if not _property(prop, text, name, gradients):
+                return f"{prop}: {text.strip()} on <{name}>"
+        return None
+    if local in allowed:
+        return None if allowed[local](value) else f"{local}=\"{value}\" on <{name}>"
+    if _property(local, value, name, gradients):
+        return None
+    return f"{local}=\"{value}\" on <{name}>" if local in PROPERTIES or local in ("fill", "stroke") else f"{local} on <{name}>"
+
+
+def _structure(el: Any, name: str, gradients: bool) -> str | None:
+    """What an element lacks or holds that svglib reads otherwise than a browser, or None: the
+    check of its kind of element (:data:`_STRUCTURES`), then in a file with gradients the
+    properties svglib mixes up with them."""
+    check = _STRUCTURES.get(name)
+    wrong = check(el) if check is not None else None
+    if wrong is None and gradients:
+        wrong = _beside_gradients(el, name)
+    return wrong
+
+
+def _root_size(el: Any) -> str | None:
+    """The root ``<svg>``: a viewBox or width and height, equal in size when both are given."""
     get = el.get
-    if name == "svg":
-        box = (get("viewBox") or "").replace(",", " ").split()
-        if len(box) != 4 and (get("width") is None or get("height") is None):
-            return "<svg> without a viewBox, width or height"
-        if len(box) == 4 and (not all(_plain(n) for n in box) or float(box[2]) <= 0 or float(box[3]) <= 0):
-            return f"viewBox=\"{get('viewBox')}\" on <svg>"
-        for i, side in ((2, "width"), (3, "height")):
-            if (len(box) == 4 and get(side) is not None and _PLAIN_PX.fullmatch(get(side))
-                    and float(get(side).strip().removesuffix("px")) != float(box[i])):
-                return f"{side} other than the viewBox's on <svg> (a scaled viewBox)"
-    need = {"rect": ("width", "height"), "circle": ("r",), "ellipse": ("rx", "ry")}.get(name, ())
-    for attr in need:
-        if get(attr) is None:
-            return f"<{name}> without {attr}"
-    if name == "rect":
-        for attr, side in (("rx", "width"), ("ry", "height")):
-            if get(attr) is not None and _plain(get(attr)) and _plain(get(side)) and float(get(attr)) > float(get(side)) / 2:
-                return f"{attr} over half the {side} on <rect>"
-    if name in ("linearGradient", "radialGradient"):
-        stops = [c for c in el if isinstance(c.tag, str) and etree.QName(c).localname == "stop"]
-        offsets = []
-        for stop in stops:
-            style = dict(_declarations(stop.get("style") or ""))
-            if stop.get("offset") is None or stop.get("stop-color") is None and "stop-color" not in style:
-                return "<stop> without its offset or stop-color"
-            offsets.append(float(stop.get("offset")) if _plain(stop.get("offset")) else -1)
-        if len(stops) < 2 or any(b <= a for a, b in zip(offsets, offsets[1:])):
-            return f"<{name}> with fewer than two stops in rising order"
-    if gradients:
-        for prop in ("fill-opacity", "stroke"):
-            value = get(prop) if get(prop) is not None else dict(_declarations(get("style") or "")).get(prop)
-            if value is not None and (prop == "fill-opacity" or _URL.fullmatch(value)):
-                return f"{prop} on <{name}> in a file with gradients"
+    box = (get("viewBox") or "").replace(",", " ").split()
+    if len(box) != 4 and (get("width") is None or get("height") is None):
+        return "<svg> without a viewBox, width or height"
+    if len(box) == 4 and (not all(_plain(n) for n in box) or float(box[2]) <= 0 or float(box[3]) <= 0):
+        return f"viewBox=\"{get('viewBox')}\" on <svg>"
+    return _scaled_box(el, box) if len(box) == 4 else None
+
+
+def _scaled_box(el: Any, box: list[str]) -> str | None:
+    """The root's plain width or height when it differs from the viewBox's (``box``, four numbers)."""
+    for i, side in ((2, "width"), (3, "height")):
+        given = el.get(side)
+        if given is not None and _PLAIN_PX.fullmatch(given) and float(given.strip().removesuffix("px")) != float(box[i]):
+            return f"{side} other than the viewBox's on <svg> (a scaled viewBox)"
+    return None
+
+
+def _sizes_given(name: str, *sizes: str) -> Any:
+    """A check that the element ``<name>`` gives each attribute of ``sizes``."""
+    def check(el: Any) -> str | None:
+        return next((f"<{name}> without {attr}" for attr in sizes if el.get(attr) is None), None)
+    return check
+
+
+def _rect(el: Any) -> str | None:
+    """A ``<rect>``: its width and height given, corner radii at most half the side."""
+    get = el.get
+    wrong = _sizes_given("rect", "width", "height")(el)
+    if wrong:
+        return wrong
+    for attr, side in (("rx", "width"), ("ry", "height")):
+        if get(attr) is not None and _plain(get(attr)) and _plain(get(side)) and float(get(attr)) > float(get(side)) / 2:
+            return f"{attr} over half the {side} on <rect>"
+    return None
+
+
+def _stops(el: Any) -> str | None:
+    """A gradient: two stops or more, each with its offset and stop-color, offsets rising."""
+    from lxml import etree
+
+    stops = [c for c in el if isinstance(c.tag, str) and etree.QName(c).localname == "stop"]
+    offsets = []
+    for stop in stops:
+        style = dict(_declarations(stop.get("style") or ""))
+        if stop.get("offset") is None or stop.get("stop-color") is None and "stop-color" not in style:
+            return "<stop> without its offset or stop-color"
+        offsets.append(float(stop.get("offset")) if _plain(stop.get("offset")) else -1)
+    if len(stops) < 2 or any(b <= a for a, b in zip(offsets, offsets[1:])):
+        return f"<{etree.QName(el).localname}> with fewer than two stops in rising order"
+    return None
+
+
+#: The structure check of each kind of element that has one.
+_STRUCTURES: dict[str, Any] = {
+    "svg": _root_size,
+    "rect": _rect,
+    "circle": _sizes_given("circle", "r"),
+    "ellipse": _sizes_given("ellipse", "rx", "ry"),
+    "linearGradient": _stops,
+    "radialGradient": _stops,
+}
+
+
+def _beside_gradients(el: Any, name: str) -> str | None:
+    """In a file with gradients: ``fill-opacity``, or a stroke painted with ``url(…)``."""
+    for prop in ("fill-opacity", "stroke"):
+        value = el.get(prop) if el.get(prop) is not None else dict(_declarations(el.get("style") or "")).get(prop)
+        if value is not None and (prop == "fill-opacity" or _URL.fullmatch(value)):
+            return f"{prop} on <{name}> in a file with gradients"
     return None
 
 

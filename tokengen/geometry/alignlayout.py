@@ -74,51 +74,87 @@ def layout(page: tuple[float, float], margin: float = MARGIN) -> AlignLayout:
     """
     w, h = page
     inset = corner_inset(page, margin)
-    r = TARGET_REACH
     warnings = []
-    centre = (w / 2, h / 2)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
-    if w / 2 - inset < 2 * r and h / 2 - inset < 2 * r:
+    if w / 2 - inset < 2 * TARGET_REACH and h / 2 - inset < 2 * TARGET_REACH:
         corners = []
         warnings.append("alignment corner targets left out: the page is too small for five targets (the centre one is enough for an offset)")
-    targets = (centre, *corners)
-    # horizontal ruler: above the bottom corner targets (labels 6 pt below it), below the centre one
-    y0 = (inset + r + 9.0) if corners else margin + 9.0
-    vx = (w - inset + 6.0) if corners else w / 2 + r + GAP
-    right_limit = vx - GAP if corners else w - margin - 5.0
-    hruler = None
-    for mm in RULER_MM:
-        length = mm * PT_PER_MM
-        # above the bottom corner targets, or else in their row between them
-        if length <= min(w - 2 * margin - 10.0, 2 * (right_limit - w / 2)) and y0 + 7.0 <= h / 2 - r - GAP:
-            hruler = ((w - length) / 2, y0, mm)
-            break
-        if corners and length <= w - 2 * (inset + r + GAP) - 10.0 and inset + 7.0 <= h / 2 - r - GAP:
-            hruler = ((w - length) / 2, inset, mm)
-            break
-    vruler = None
-    bottom_limit = (inset + r + GAP) if corners else margin
-    for mm in RULER_MM:
-        length = mm * PT_PER_MM
-        low = (h - length) / 2
-        crosses = hruler is not None and hruler[1] - 8.0 <= low + length and hruler[1] + 8.0 >= low and \
-            hruler[0] + hruler[2] * PT_PER_MM >= vx - GAP
-        if low >= bottom_limit and vx + 22.0 <= w - margin and not crosses:
-            vruler = (vx, low, mm)
-            break
+    frame = _Frame(w, h, margin, inset, bool(corners))
+    hruler = _horizontal_ruler(frame)
+    vruler = _vertical_ruler(frame, hruler)
     for ruler, name in ((hruler, "horizontal"), (vruler, "vertical")):
         if ruler is None:
             warnings.append(f"alignment {name} ruler left out: no room for a {RULER_MM[-1]} mm ruler")
-    # instructions: between the top corners (A) or across the page above the centre target (B)
-    top = h - margin
-    low = h / 2 + r + GAP
-    a = Rect(inset + r + GAP, low, (w - inset - r - GAP) - (inset + r + GAP), top - low) if corners else Rect(margin, low, w - 2 * margin, top - low)
-    b_top = (h - inset - r - GAP) if corners else top
-    b_right = (vx - GAP) if vruler else w - margin
-    b = Rect(margin, low, b_right - margin, b_top - low)
+    region = _text_region(frame, vruler is not None)
+    return AlignLayout(inset, ((w / 2, h / 2), *corners), hruler, vruler, region, tuple(warnings))
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The front page as the rulers and text see it: its size w × h, margin and corner inset (pt),
+    and whether the corner targets are there."""
+
+    w: float
+    h: float
+    margin: float
+    inset: float
+    corners: bool
+
+    @property
+    def vx(self) -> float:
+        """Where the vertical ruler stands, pt: beside the right corner targets, or right of the
+        centre one."""
+        return (self.w - self.inset + 6.0) if self.corners else self.w / 2 + TARGET_REACH + GAP
+
+
+def _horizontal_ruler(f: _Frame) -> tuple[float, float, int] | None:
+    """The horizontal ruler (left end x, y, length mm) below the centre target: above the
+    bottom corner targets (labels 6 pt below it), or else in their row between them."""
+    r = TARGET_REACH
+    y0 = (f.inset + r + 9.0) if f.corners else f.margin + 9.0
+    right_limit = f.vx - GAP if f.corners else f.w - f.margin - 5.0
+    for mm in RULER_MM:
+        length = mm * PT_PER_MM
+        if length <= min(f.w - 2 * f.margin - 10.0, 2 * (right_limit - f.w / 2)) and y0 + 7.0 <= f.h / 2 - r - GAP:
+            return ((f.w - length) / 2, y0, mm)
+        if f.corners and length <= f.w - 2 * (f.inset + r + GAP) - 10.0 and f.inset + 7.0 <= f.h / 2 - r - GAP:
+            return ((f.w - length) / 2, f.inset, mm)
+    return None
+
+
+def _vertical_ruler(f: _Frame, hruler: tuple[float, float, int] | None) -> tuple[float, float, int] | None:
+    """The vertical ruler (x, bottom end y, length mm), centred in height, clear of the bottom
+    corner targets and of the horizontal ruler ``hruler``."""
+    bottom_limit = (f.inset + TARGET_REACH + GAP) if f.corners else f.margin
+    for mm in RULER_MM:
+        length = mm * PT_PER_MM
+        low = (f.h - length) / 2
+        if low >= bottom_limit and f.vx + 22.0 <= f.w - f.margin and not _crosses(hruler, low, length, f.vx):
+            return (f.vx, low, mm)
+    return None
+
+
+def _crosses(hruler: tuple[float, float, int] | None, low: float, length: float, vx: float) -> bool:
+    """Whether a vertical ruler at ``vx`` from ``low`` up ``length`` pt meets ``hruler``."""
+    return hruler is not None and hruler[1] - 8.0 <= low + length and hruler[1] + 8.0 >= low and \
+        hruler[0] + hruler[2] * PT_PER_MM >= vx - GAP
+
+
+def _text_region(f: _Frame, vruler: bool) -> Rect:
+    """The instructions' region: between the top corners (A) or across the page above the centre
+    target (B), whichever holds more text, at most :data:`TEXT_WIDTH` wide."""
+    r = TARGET_REACH
+    top = f.h - f.margin
+    low = f.h / 2 + r + GAP
+    if f.corners:
+        a = Rect(f.inset + r + GAP, low, (f.w - f.inset - r - GAP) - (f.inset + r + GAP), top - low)
+    else:
+        a = Rect(f.margin, low, f.w - 2 * f.margin, top - low)
+    b_top = (f.h - f.inset - r - GAP) if f.corners else top
+    b_right = (f.vx - GAP) if vruler else f.w - f.margin
+    b = Rect(f.margin, low, b_right - f.margin, b_top - low)
     region = max((a, b), key=lambda x: (min(x.w, TEXT_WIDTH) * x.h if x.w > 0 and x.h > 0 else -1.0))
-    region = Rect(region.x, region.y, min(region.w, TEXT_WIDTH), region.h)
-    return AlignLayout(inset, targets, hruler, vruler, region, tuple(warnings))
+    return Rect(region.x, region.y, min(region.w, TEXT_WIDTH), region.h)
 
 
 def wrap(text: str, width: float, size: float, measure: Measure) -> list[str]:
@@ -146,33 +182,12 @@ def set_text(region: Rect, titles: Sequence[str], paragraphs: Sequence[tuple[str
     the paragraphs that fit in order, and a warning naming the ones left out.
     Returns (lines, warnings)."""
     warnings: list[str] = []
-    title_line = None
-    for title in titles:
-        size = min(TITLE_SIZE, region.w / max(bold(title, 1.0), 1e-9))
-        if size >= MIN_TEXT and region.h >= size:
-            title_line = (title, size)
-            break
+    title_line = _title(region, titles, bold)
     if title_line is None:
         warnings.append("alignment test title left out: the page is too small")
     head = (title_line[1] * 1.4) if title_line else 0.0
-
-    def attempt(size: float) -> tuple[list[list[str]], float]:
-        wrapped = [wrap(text, region.w, size, regular) for _, text in paragraphs]
-        return wrapped, sum(len(p) for p in wrapped) * size * LEADING + (len(paragraphs) - 1) * size * 0.4
-
-    size = BODY_SIZE
-    while True:
-        wrapped, height = attempt(size)
-        fits = all(regular(line, size) <= region.w + 1e-6 for p in wrapped for line in p)
-        if (fits and head + height <= region.h) or size <= MIN_TEXT:
-            break
-        size = max(MIN_TEXT, size - 0.25)
-    lines: list[Line] = []
-    y = region.y1
-    if title_line:
-        y -= title_line[1] * 0.76
-        lines.append(Line(region.x, y, title_line[1], True, title_line[0]))
-        y -= title_line[1] * 0.64
+    size, wrapped = _body_size(region, paragraphs, regular, head)
+    lines, y = _title_lines(region, title_line)
     left_out: list[str] = []
     for (name, _), paragraph in zip(paragraphs, wrapped):
         needed = len(paragraph) * size * LEADING
@@ -187,6 +202,43 @@ def set_text(region: Rect, titles: Sequence[str], paragraphs: Sequence[tuple[str
     if left_out:
         warnings.append(f"alignment test instructions left out for lack of room: {', '.join(left_out)} (see tokengen align --help)")
     return lines, warnings
+
+
+def _title(region: Rect, titles: Sequence[str], bold: Measure) -> tuple[str, float] | None:
+    """The fullest title that fits ``region``'s width at :data:`~tokengen.geometry.furniture.MIN_TEXT`
+    or more, with its size (at most :data:`TITLE_SIZE`), or None."""
+    for title in titles:
+        size = min(TITLE_SIZE, region.w / max(bold(title, 1.0), 1e-9))
+        if size >= MIN_TEXT and region.h >= size:
+            return title, size
+    return None
+
+
+def _body_size(region: Rect, paragraphs: Sequence[tuple[str, str]], regular: Measure,
+               head: float) -> tuple[float, list[list[str]]]:
+    """The largest body size (from :data:`BODY_SIZE` down by 0.25 pt to ``MIN_TEXT``) at which
+    the paragraphs, wrapped to the region's width, fit below the ``head`` pt of title; with the
+    paragraphs' lines at that size."""
+    size = BODY_SIZE
+    while True:
+        wrapped = [wrap(text, region.w, size, regular) for _, text in paragraphs]
+        height = sum(len(p) for p in wrapped) * size * LEADING + (len(paragraphs) - 1) * size * 0.4
+        fits = all(regular(line, size) <= region.w + 1e-6 for p in wrapped for line in p)
+        if (fits and head + height <= region.h) or size <= MIN_TEXT:
+            return size, wrapped
+        size = max(MIN_TEXT, size - 0.25)
+
+
+def _title_lines(region: Rect, title_line: tuple[str, float] | None) -> tuple[list[Line], float]:
+    """The title's line at the top of ``region`` (none without a title), and the baseline height
+    below which the paragraphs start."""
+    y = region.y1
+    if not title_line:
+        return [], y
+    y -= title_line[1] * 0.76
+    line = Line(region.x, y, title_line[1], True, title_line[0])
+    y -= title_line[1] * 0.64
+    return [line], y
 
 
 def boxes(lines: Sequence[Line], regular: Measure, bold: Measure) -> list[Rect]:

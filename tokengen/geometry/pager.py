@@ -420,32 +420,63 @@ def band_pages(counts: Sequence[int], specs: Sequence[SheetSpec], *, fold: str |
     slices = band_slices(counts, specs, fold)
     check_limits(sum(counts), len(slices), max_pages=max_pages)
     lays = [_cells(sheet)[1] for sheet in sheets]
+    stack = _stack_of(sheets)
+    for number, chunks in enumerate(slices):
+        page = _stacked(number, [lays[k](number, indices) for k, indices in chunks], stack)
+        if fold:
+            page = foldover.onto_sheet(page, specs[0], fold)
+        yield page
+
+
+@dataclass(frozen=True)
+class _Stack:
+    """How bands stack on a page, pt: the page (width, height), the ``gap`` between bands, the
+    ``foot`` the stack's bottom keeps above (the printable area's foot plus the bleed), and how
+    far down (``lowest``: above the calibration strip) and up (``highest``) the cut lines of the
+    bottom and top bands run."""
+
+    page: tuple[float, float]
+    gap: float
+    foot: float
+    lowest: float
+    highest: float
+
+
+def _stack_of(sheets: Sequence[SheetSpec]) -> _Stack:
+    """The stacking of bands laid on ``sheets`` (the first one's page, margin and strip)."""
     gap = band_gap(sheets)
     base = sheets[0]
     area = imposition.sheet_area(base, ())[0]
     width, height = base.page
     strip = area.y - imposition.CALIBRATION_GAP if base.calibration else None  # the top of the calibration strip
     lowest = strip + 1.0 if strip is not None else base.margin / 2
-    highest = height - base.margin / 2
-    for number, chunks in enumerate(slices):
-        laid = [lays[k](number, indices) for k, indices in chunks]
-        total = sum(p.block.h for p in laid) + gap * (len(laid) - 1)
-        top = max((height - total) / 2, area.y + base.bleed) + total
-        moved = []
-        for i, p in enumerate(laid):
-            dy = top - p.block.y1
-            hi = highest if i == 0 else top + gap / 2
-            lo = lowest if i == len(laid) - 1 else top - p.block.h - gap / 2
-            moved.append(_clipped(_shifted(p, dy), lo, hi))
-            top -= p.block.h + gap
-        block = _union([p.block for p in moved])
-        page = PageLayout(number, (width, height), tuple(c for p in moved for c in p.cells), block,
-                          tuple(x for p in moved for x in p.cut_lines), tuple(x for p in moved for x in p.crop_marks),
-                          laid[0].calibration if laid else None, tuple(x for p in moved for x in p.outer_bleed),
-                          tuple(x for p in moved for x in p.cut_paths))
-        if fold:
-            page = foldover.onto_sheet(page, specs[0], fold)
-        yield page
+    return _Stack((width, height), gap, area.y + base.bleed, lowest, height - base.margin / 2)
+
+
+def _stacked(number: int, laid: list[PageLayout], stack: _Stack) -> PageLayout:
+    """One page of the bands ``laid`` (each laid out as alone), stacked top to bottom and centred."""
+    moved = _moved(laid, stack)
+    block = _union([p.block for p in moved])
+    return PageLayout(number, stack.page, tuple(c for p in moved for c in p.cells), block,
+                      tuple(x for p in moved for x in p.cut_lines), tuple(x for p in moved for x in p.crop_marks),
+                      laid[0].calibration if laid else None, tuple(x for p in moved for x in p.outer_bleed),
+                      tuple(x for p in moved for x in p.cut_paths))
+
+
+def _moved(laid: list[PageLayout], stack: _Stack) -> list[PageLayout]:
+    """The bands ``laid`` moved to their place in the stack, their vertical cut lines and marks
+    cut short half-way into the gap beside them."""
+    height, gap = stack.page[1], stack.gap
+    total = sum(p.block.h for p in laid) + gap * (len(laid) - 1)
+    top = max((height - total) / 2, stack.foot) + total
+    moved = []
+    for i, p in enumerate(laid):
+        dy = top - p.block.y1
+        hi = stack.highest if i == 0 else top + gap / 2
+        lo = stack.lowest if i == len(laid) - 1 else top - p.block.h - gap / 2
+        moved.append(_clipped(_shifted(p, dy), lo, hi))
+        top -= p.block.h + gap
+    return moved
 
 
 def _shifted(page: PageLayout, dy: float) -> PageLayout:

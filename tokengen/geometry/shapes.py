@@ -237,47 +237,78 @@ def layout_page(number: int, indices: range, spec: SheetSpec, packing: Packing) 
     corners (hexes) or between the circles' squares (circles), where a guillotine can use them.
     Pages come from :func:`tokengen.geometry.pager.pages`, which lays out each page size once."""
     width, height = spec.page
-    w, h = spec.size, spec.height or spec.size
     shape: Shape = spec.shape or Shape()
-    n = len(indices)
-    cols = min(packing.columns, n)
-    rows = math.ceil(n / packing.columns)
+    cols, rows = min(packing.columns, len(indices)), math.ceil(len(indices) / packing.columns)
+    block = _block(spec, packing, shape, cols, rows)
+    cells = _cells(indices, spec, packing, shape, block)
+    strip = calibration_strip(spec, packing.side)
+    cut_lines, cut_paths = _cuts(spec, shape, cells, block, (cols, rows), strip)
+    crop = _crop_marks(spec, packing, shape, block, (cols, rows)) if spec.crop_marks else ()
+    return PageLayout(number, (width, height), tuple(cells), block, cut_lines=cut_lines, crop_marks=crop, calibration=strip,
+                      cut_paths=cut_paths)
+
+
+def _offset_hexes(shape: Shape) -> tuple[bool, bool]:
+    """(pointy, flat): whether odd rows (pointy hexes) or odd columns (flat hexes) are shifted."""
     pointy = shape.kind == "hex" and shape.orientation == "pointy"
-    flat = shape.kind == "hex" and not pointy
+    return pointy, shape.kind == "hex" and not pointy
+
+
+def _block(spec: SheetSpec, packing: Packing, shape: Shape, cols: int, rows: int) -> Rect:
+    """The rectangle around ``cols`` × ``rows`` tokens (pt), centred on the page (right of a side
+    strip) and kept above the area's foot by the bleed."""
+    width, height = spec.page
+    w, h = spec.size, spec.height or spec.size
+    pointy, flat = _offset_hexes(shape)
     block_w = w + (cols - 1) * packing.pitch_x + (packing.shift if pointy and rows > 1 else 0.0)
     block_h = h + (rows - 1) * packing.pitch_y + (packing.shift if flat and cols > 1 else 0.0)
     x0 = packing.area.x + (packing.area.w - block_w) / 2 if packing.side else (width - block_w) / 2  # right of a side strip
     y0 = max((height - block_h) / 2, packing.area.y + spec.bleed)
-    top = y0 + block_h
+    return Rect(x0, y0, block_w, block_h)
+
+
+def _cells(indices: range, spec: SheetSpec, packing: Packing, shape: Shape, block: Rect) -> list[Cell]:
+    """One cell per token in ``indices``, row by row from the block's top left, odd rows or
+    columns of hexes shifted."""
+    w, h = spec.size, spec.height or spec.size
+    pointy, flat = _offset_hexes(shape)
+    top = block.y + block.h
     cells = []
     for k, index in enumerate(indices):
         row, col = divmod(k, packing.columns)
-        x = x0 + col * packing.pitch_x + (packing.shift if pointy and row % 2 else 0.0)
+        x = block.x + col * packing.pitch_x + (packing.shift if pointy and row % 2 else 0.0)
         y = top - h - row * packing.pitch_y - (packing.shift if flat and col % 2 else 0.0)
         cells.append(Cell(index, row, col, Rect(x, y, w, h), spec.bleed))
-    block = Rect(x0, y0, block_w, block_h)
-    strip = calibration_strip(spec, packing.side)
-    cut_lines: tuple[Line, ...] = ()
-    cut_paths: tuple[Outline, ...] = ()
-    crop: tuple[Line, ...] = ()
+    return cells
+
+
+def _cuts(spec: SheetSpec, shape: Shape, cells: list[Cell], block: Rect, grid: tuple[int, int],
+          strip: Rect | None) -> tuple[tuple[Line, ...], tuple[Outline, ...]]:
+    """(cut lines, cut outlines) when the sheet has cut lines: a grid for rectangles, centring
+    ticks for punched circles, else one outline per token."""
+    if not spec.cut_lines:
+        return (), ()
+    if shape.kind == "square":
+        w, h = spec.size, spec.height or spec.size
+        return _grid_lines(block, *grid, w, h, gutter_for(spec), spec, strip), ()
+    if shape.kind == "circle" and shape.punch:
+        return tuple(line for c in cells for line in crosshair(c.trim)), ()
+    return (), tuple(outline(shape, c.trim) for c in cells)
+
+
+def _crop_marks(spec: SheetSpec, packing: Packing, shape: Shape, block: Rect, grid: tuple[int, int]) -> tuple[Line, ...]:
+    """Crop marks where a guillotine can use them: at every trim edge (rectangles), between the
+    circles' squares, or at the block's corners (hexes)."""
+    cols, rows = grid
     g = gutter_for(spec)
-    if shape.kind == "square" and spec.cut_lines:
-        cut_lines = _grid_lines(block, cols, rows, w, h, g, spec, strip)
-    elif shape.kind == "circle" and shape.punch and spec.cut_lines:
-        cut_lines = tuple(line for c in cells for line in crosshair(c.trim))
-    elif spec.cut_lines:
-        cut_paths = tuple(outline(shape, c.trim) for c in cells)
-    if spec.crop_marks:
-        if shape.rectangular:
-            crop = _crop(block, edges(block.x, cols, w, g), edges(block.y, rows, h, g), spec.bleed)
-        elif shape.kind == "circle":  # cut the sheet into one square per circle, then punch
-            xs = [block.x - g / 2 + i * packing.pitch_x for i in range(cols + 1)]
-            ys = [block.y - g / 2 + i * packing.pitch_y for i in range(rows + 1)]
-            crop = _crop(Rect(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]), xs, ys, 0.0)
-        else:
-            crop = _crop(block, [block.x, block.x1], [block.y, block.y1], spec.bleed)
-    return PageLayout(number, (width, height), tuple(cells), block, cut_lines=cut_lines, crop_marks=crop, calibration=strip,
-                      cut_paths=cut_paths)
+    if shape.rectangular:
+        w, h = spec.size, spec.height or spec.size
+        return _crop(block, edges(block.x, cols, w, g), edges(block.y, rows, h, g), spec.bleed)
+    if shape.kind == "circle":  # cut the sheet into one square per circle, then punch
+        xs = [block.x - g / 2 + i * packing.pitch_x for i in range(cols + 1)]
+        ys = [block.y - g / 2 + i * packing.pitch_y for i in range(rows + 1)]
+        return _crop(Rect(xs[0], ys[0], xs[-1] - xs[0], ys[-1] - ys[0]), xs, ys, 0.0)
+    return _crop(block, [block.x, block.x1], [block.y, block.y1], spec.bleed)
 
 
 def crosshair(trim: Rect) -> list[Line]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .figures import Path
 
@@ -109,51 +111,103 @@ def parse_path(data: str) -> Path:
     if not items or not isinstance(items[0], str) or items[0] not in "Mm":
         raise ValueError("path data starts with M x y (a move to its first point)")
     out: Path = []
-    x = y = sx = sy = 0.0
-    at = 0
-    command = ""
+    pen = _Pen()
+    at, command = 0, ""
     while at < len(items):
-        item = items[at]
-        if isinstance(item, str):
-            command = item
-            at += 1
-        elif command in ("Z", "z"):
-            raise ValueError(f"a number ({item:g}) after Z; start the next piece with M")
-        upper, relative = command.upper(), command.islower()
-        count = _ARGS[upper]
-        args = items[at:at + count]
-        if len(args) < count or any(isinstance(a, str) for a in args):
-            raise ValueError(f"'{command}' needs {count} numbers")
-        nums = [float(a) for a in args]
-        at += count
-        if upper == "Z":
-            out.append(("Z",))
-            x, y = sx, sy
-        elif upper == "M":
-            x, y = (x + nums[0], y + nums[1]) if relative else (nums[0], nums[1])
-            sx, sy = x, y
-            out.append(("M", x, y))
-            command = "l" if relative else "L"  # further pairs are lines
-        elif upper in ("L", "H", "V"):
-            if upper == "H":
-                x = x + nums[0] if relative else nums[0]
-            elif upper == "V":
-                y = y + nums[0] if relative else nums[0]
-            else:
-                x, y = (x + nums[0], y + nums[1]) if relative else (nums[0], nums[1])
-            out.append(("L", x, y))
-        elif upper == "C":
-            p = [v + (x if i % 2 == 0 else y) for i, v in enumerate(nums)] if relative else nums
-            out.append(("C", *p))
-            x, y = p[4], p[5]
-        elif upper == "Q":
-            qx, qy, ex, ey = [v + (x if i % 2 == 0 else y) for i, v in enumerate(nums)] if relative else nums
-            out.append(("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey))
-            x, y = ex, ey
-        else:  # A rx ry rotation large-arc sweep x y
-            ex, ey = (x + nums[5], y + nums[6]) if relative else (nums[5], nums[6])
-            out += _arc(x, y, nums[0], nums[1], nums[2], bool(nums[3]), bool(nums[4]), ex, ey)
-            x, y = ex, ey
+        command, nums, at = _next_command(items, at, command)
+        out += _COMMANDS[command.upper()](pen, nums, command.islower())
+        if command in ("M", "m"):
+            command = "l" if command == "m" else "L"  # further pairs are lines
         if len(out) > MAX_COMMANDS:
             raise ValueError(f"a path holds at most {MAX_COMMANDS} commands")
     return out
+
+
+def _next_command(items: list[str | float], at: int, command: str) -> tuple[str, list[float], int]:
+    """The command at ``items[at]`` (or a repeat of ``command`` when a number stands there), its
+    numbers, and where the next one starts.
+
+    Raises:
+        ValueError: a number after ``Z``, or fewer numbers than the command takes.
+    """
+    item = items[at]
+    if isinstance(item, str):
+        command = item
+        at += 1
+    elif command in ("Z", "z"):
+        raise ValueError(f"a number ({item:g}) after Z; start the next piece with M")
+    count = _ARGS[command.upper()]
+    args = items[at:at + count]
+    if len(args) < count or any(isinstance(a, str) for a in args):
+        raise ValueError(f"'{command}' needs {count} numbers")
+    return command, [float(a) for a in args], at + count
+
+
+@dataclass
+class _Pen:
+    """Where the path stands (x, y) and where its current piece started (sx, sy)."""
+
+    x: float = 0.0
+    y: float = 0.0
+    sx: float = 0.0
+    sy: float = 0.0
+
+
+def _absolute(pen: _Pen, nums: list[float], relative: bool) -> list[float]:
+    """``nums`` (x, y pairs) made absolute from the pen when the command is relative."""
+    return [v + (pen.x if i % 2 == 0 else pen.y) for i, v in enumerate(nums)] if relative else nums
+
+
+def _move(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    pen.x, pen.y = _absolute(pen, nums, relative)
+    pen.sx, pen.sy = pen.x, pen.y
+    return [("M", pen.x, pen.y)]
+
+
+def _line(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    pen.x, pen.y = _absolute(pen, nums, relative)
+    return [("L", pen.x, pen.y)]
+
+
+def _horizontal(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    pen.x = pen.x + nums[0] if relative else nums[0]
+    return [("L", pen.x, pen.y)]
+
+
+def _vertical(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    pen.y = pen.y + nums[0] if relative else nums[0]
+    return [("L", pen.x, pen.y)]
+
+
+def _cubic(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    p = _absolute(pen, nums, relative)
+    pen.x, pen.y = p[4], p[5]
+    return [("C", *p)]
+
+
+def _quadratic(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    """The quadratic curve raised to the cubic of the same shape."""
+    x, y = pen.x, pen.y
+    qx, qy, ex, ey = _absolute(pen, nums, relative)
+    pen.x, pen.y = ex, ey
+    return [("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)]
+
+
+def _elliptical(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    """A rx ry rotation large-arc sweep x y, as cubic pieces (:func:`_arc`)."""
+    x, y = pen.x, pen.y
+    ex, ey = (x + nums[5], y + nums[6]) if relative else (nums[5], nums[6])
+    pen.x, pen.y = ex, ey
+    return _arc(x, y, nums[0], nums[1], nums[2], bool(nums[3]), bool(nums[4]), ex, ey)
+
+
+def _close(pen: _Pen, nums: list[float], relative: bool) -> Path:
+    pen.x, pen.y = pen.sx, pen.sy
+    return [("Z",)]
+
+
+#: What each command (upper case) draws, from the pen, its numbers and whether it is relative.
+_COMMANDS: dict[str, Callable[[_Pen, list[float], bool], Path]] = {
+    "M": _move, "L": _line, "H": _horizontal, "V": _vertical, "C": _cubic, "Q": _quadratic,
+    "A": _elliptical, "Z": _close,
+}
