@@ -129,6 +129,20 @@ def test_gradient_transform_turns_the_gradient(tmp_path):
     assert near(left, right), (left, right)  # the same across
 
 
+def test_a_note_names_the_line_where_the_element_starts(tmp_path):
+    """Inkscape writes one attribute a line; libxml2 gives the line where a start tag ends, so a
+    new user's `<filter` on line 3 was named as line 6."""
+    cat = catalogue(tmp_path / "c", """\
+        <defs>
+          <filter
+             id="f"
+             x="0"
+             y="0"><feGaussianBlur stdDeviation="5"/></filter></defs>
+        <rect x="30" y="30" width="40" height="40" fill="#0000ff" filter="url(#f)"/>
+        """)
+    assert face(cat)[1] == ["pic.svg: SVG: drawn as a 300 DPI picture: <filter> at line 3"]
+
+
 def test_filter_is_drawn_and_named(tmp_path):
     cat = catalogue(tmp_path / "c", """\
         <defs><filter id="f"><feGaussianBlur stdDeviation="5"/></filter></defs>
