@@ -20,7 +20,6 @@ from .params import CATALOGUE, DEFAULT_CATALOGUE
 def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
     """Serve a local page (http://127.0.0.1 only) to choose options, look at the sheet, read
     the check report and download the files; it re-renders when CATALOGUE changes on disk.
-    Needs the web extra: pip install 'tokengen-print[web]'.
 
     \b
     Examples:
@@ -34,7 +33,7 @@ def serve_command(catalogue: Path, port: int, open_browser: bool) -> None:
     try:
         from ..web.server import serve
     except ModuleNotFoundError as exc:
-        raise TokengenError(f"tokengen serve needs the web extra ({exc.name} is missing): pip install 'tokengen-print[web]'") from None
+        raise TokengenError(f"tokengen serve needs {exc.name}, part of the default install: pip install 'tokengen-print'") from None
     def echo(line: str) -> None:
         say(line)
         sys.stdout.flush()

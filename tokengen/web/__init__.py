@@ -1,7 +1,7 @@
 """``tokengen serve``: a local page to choose options, look at the sheet and download the files.
 
-An optional extra (``pip install 'tokengen-print[web]'``: Starlette and uvicorn); nothing else in
-tokengen imports this package. The page is a thin front end over the command line: every
+Part of the default install (Starlette and uvicorn, 1.6 MB); nothing else in tokengen imports
+this package. The page is a thin front end over the command line: every
 control becomes the same ``tokengen build`` / ``export`` / ``align`` / ``check`` options, parsed
 by the same click commands (so a bad value gets the CLI's own message) and run by the same
 callbacks, so a downloaded file is byte for byte what the CLI writes for those options. See
