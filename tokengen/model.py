@@ -293,11 +293,15 @@ class Catalogue:
         """Every file a build of this catalogue reads, the catalogue first, then sorted: art of faces
         and backs, image fields, the tokens' spreadsheet and the catalogue's fonts. An output may be
         none of these (:func:`tokengen.io.guard.check_output`)."""
+        return (self.path, *sorted(set(self.pictures()) | set(self.inputs)))
+
+    def pictures(self) -> list[Path]:
+        """The pictures the tokens draw, sorted: art of faces and backs, and image fields' values."""
         found = {path for t in self.tokens for path in (t.style.art, t.back.art) if path is not None}
         found |= {v for t in self.tokens for _, v in t.values if isinstance(v, Path)}
         if self.back is not None and self.back.art is not None:
             found.add(self.back.art)
-        return (self.path, *sorted(found | set(self.inputs)))
+        return sorted(found)
 
     @property
     def width(self) -> float:

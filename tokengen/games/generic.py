@@ -4,7 +4,6 @@ small callable ``(catalogue, settings) -> list[Finding]``, like the rules engine
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ..errors import LayoutError
@@ -304,9 +303,7 @@ def _shows_pictures(catalogue: Catalogue) -> bool:
     from ..faces.svgart import is_svg
     from ..sources.template import pictures, templates_of
 
-    art = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-    art |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
-    if any(not is_svg(path) for path in art):
+    if any(not is_svg(path) for path in catalogue.pictures()):
         return True
     faces = {id(token.template): token.template for token in catalogue.tokens if token.template is not None}
     return any(pictures(face) or any(template.icons for template in templates_of(face)) for face in faces.values())

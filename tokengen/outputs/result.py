@@ -34,11 +34,7 @@ class BuildResult:
 def pictures_of(catalogue: Catalogue) -> list[Path]:
     """The pictures the tokens draw: art of faces and backs and image fields, sorted (as
     :meth:`~tokengen.model.Catalogue.files_read` lists them, without spreadsheets and fonts)."""
-    found = {path for t in catalogue.tokens for path in (t.style.art, t.back.art) if path is not None}
-    found |= {v for t in catalogue.tokens for _, v in t.values if isinstance(v, Path)}
-    if catalogue.back is not None and catalogue.back.art is not None:
-        found.add(catalogue.back.art)
-    return sorted(found)
+    return catalogue.pictures()
 
 
 def art_library(options: BuildOptions) -> ArtLibrary:

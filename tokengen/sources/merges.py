@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import CatalogueError
 from .yamlsrc import one_line
 
-#: One read row: (row number, its cells by column from 0, the first column past the limit or None).
+#: A raw row: its line (CSV) or row number (XLSX), its cells by column from 0, and the index of the
+#: first column past the reader's limit holding a value (XLSX only; its cells stop before it), else None.
 RawRow = tuple[int, list[Any], int | None]
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import CatalogueError
 from .cellformat import format_date
-from .merges import fill_merged
+from .merges import RawRow, fill_merged
 from .yamlsrc import one_line
 
 #: Largest spreadsheet read, bytes, and most token rows (the catalogue's limit of 10,000 token
@@ -275,11 +275,6 @@ def hidden_rows(numbers: Sequence[int]) -> str:
 
 def _blank(cells: Sequence[Any]) -> bool:
     return all(c is None or (isinstance(c, str) and not c.strip()) for c in cells)
-
-
-#: A raw row: its line (CSV) or row number (XLSX), its cells, and the index of the first column
-#: past :data:`MAX_COLUMNS` + 1 holding a value (XLSX only; its cells stop before it), else None.
-RawRow = tuple[int, list[Any], "int | None"]
 
 
 def _header(path: Path, line: int, cells: list[Any], known: Sequence[str]) -> list[str]:
